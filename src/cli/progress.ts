@@ -1,0 +1,38 @@
+// Import progress: a bar on a terminal, plain throttled lines otherwise (CI logs, pipes).
+import cliProgress from 'cli-progress';
+import type { ImportProgress } from '../importer/import.ts';
+
+export function progressReporter(label: string, stream: NodeJS.WriteStream = process.stderr) {
+  if (stream.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { format: `${label} [{bar}] {percentage}% | {value}/{total} rows | {phase}`, stream, hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    let started = false;
+    return {
+      update(p: ImportProgress) {
+        if (p.phase === 'write') {
+          if (!started) bar.start(p.total, 0, { phase: p.phase });
+          started = true;
+          bar.update(p.done, { phase: p.phase });
+        } else if (p.phase === 'done' && started) {
+          bar.update(p.total, { phase: 'done' });
+          bar.stop();
+        } else if (!started) stream.write(`${label}: ${p.message}\n`);
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let lastDecile = -1;
+  return {
+    update(p: ImportProgress) {
+      if (p.phase === 'write') {
+        const decile = p.total ? Math.floor((p.done / p.total) * 10) : 10;
+        if (decile === lastDecile) return;
+        lastDecile = decile;
+      }
+      stream.write(`${label}: ${p.message}\n`);
+    },
+    stop() {},
+  };
+}

@@ -1,0 +1,19 @@
+// Opens the configured database and brings its schema up to date.
+import type { Config } from '../config.ts';
+import { openDatabase, type Database } from './client.ts';
+import { migrate } from './migrate.ts';
+import type { QueryListener } from './instrument.ts';
+
+export async function openMigrated(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize'>,
+  opts: { onQuery?: QueryListener } = {},
+): Promise<Database> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.poolSize, ...opts });
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}

@@ -1,0 +1,214 @@
+// Imports one MedAscii release into the store, all-or-nothing: everything is
+// written in one transaction, so a failed or killed import leaves no trace.
+import type { Database } from '../db/client.ts';
+import { bulkInsert } from '../db/bulk.ts';
+import { compareVersions } from '../domain/versions.ts';
+import type { Level } from '../domain/levels.ts';
+import { ImportRefusedError, ImportValidationError } from './errors.ts';
+import { readFolder } from './medascii.ts';
+import { buildModel, type ReleaseModel } from './model.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+
+export interface ImportProgress {
+  phase: 'read' | 'validate' | 'write' | 'commit' | 'done';
+  /** Rows written so far and in all (write phase). */
+  done: number;
+  total: number;
+  message: string;
+}
+
+export interface ImportOptions {
+  /** Overrides the version read from meddra_release.asc. */
+  version?: string | undefined;
+  /** YYYY-MM-DD. */
+  releaseDate?: string | undefined;
+  replace?: boolean | undefined;
+  source?: string | undefined;
+  onProgress?: ((p: ImportProgress) => void) | undefined;
+}
+
+export interface ImportSummary {
+  releaseId: number;
+  version: string;
+  language: string;
+  replaced: boolean;
+  counts: Record<Level, number>;
+  links: number;
+  paths: number;
+  millis: number;
+}
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function parseReleaseDate(s: string | undefined): Date | null {
+  if (s === undefined) return null;
+  const d = new Date(`${s}T00:00:00Z`);
+  if (!DATE_RE.test(s) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s) {
+    throw new ImportRefusedError(`Invalid release date '${s}': use YYYY-MM-DD.`);
+  }
+  return d;
+}
+
+/** Reads and validates a folder without touching the database. */
+export function loadRelease(dir: string): ReleaseModel {
+  const folder = readFolder(dir);
+  const model = buildModel(folder);
+  if (folder.issues.length > 0) throw new ImportValidationError(folder.issues);
+  return model;
+}
+
+type Tx = Prisma.TransactionClient;
+
+async function writeRows(tx: Tx, releaseId: number, m: ReleaseModel, progress: (n: number) => void) {
+  const fixed = { release_id: releaseId };
+  let base = 0;
+  const tick = (n: number) => progress(base + n);
+  const step = async (p: Promise<number>) => {
+    base += await p;
+  };
+  await step(
+    bulkInsert(tx, 'concept', fixed, [
+      { name: 'level', type: 'text', cast: '"Level"', get: (r) => r.level },
+      { name: 'code', type: 'int', get: (r) => r.code },
+      { name: 'name', type: 'text', get: (r) => r.name },
+      { name: 'name_norm', type: 'text', get: (r) => r.nameNorm },
+      { name: 'current', type: 'boolean', get: (r) => r.current },
+      { name: 'pt_code', type: 'int', get: (r) => r.ptCode },
+      { name: 'primary_soc_code', type: 'int', get: (r) => r.primarySocCode },
+      { name: 'soc_abbrev', type: 'text', get: (r) => r.socAbbrev },
+      { name: 'intl_order', type: 'int', get: (r) => r.intlOrder },
+    ], m.concepts, { onChunk: tick }),
+  );
+  await step(
+    bulkInsert(tx, 'hierarchy_link', fixed, [
+      { name: 'parent_level', type: 'text', cast: '"Level"', get: (r) => r.parentLevel },
+      { name: 'parent_code', type: 'int', get: (r) => r.parentCode },
+      { name: 'child_level', type: 'text', cast: '"Level"', get: (r) => r.childLevel },
+      { name: 'child_code', type: 'int', get: (r) => r.childCode },
+      { name: 'is_primary', type: 'boolean', get: (r) => r.isPrimary },
+    ], m.links, { onChunk: tick }),
+  );
+  await step(
+    bulkInsert(tx, 'hierarchy_path', fixed, [
+      { name: 'pt_code', type: 'int', get: (r) => r.ptCode },
+      { name: 'hlt_code', type: 'int', get: (r) => r.hltCode },
+      { name: 'hlgt_code', type: 'int', get: (r) => r.hlgtCode },
+      { name: 'soc_code', type: 'int', get: (r) => r.socCode },
+      { name: 'is_primary', type: 'boolean', get: (r) => r.isPrimary },
+    ], m.paths, { onChunk: tick }),
+  );
+  await step(
+    bulkInsert(tx, 'grade_definition', fixed, [
+      { name: 'code', type: 'int', get: (r) => r.code },
+      { name: 'grade', type: 'int', get: (r) => r.grade },
+      { name: 'definition', type: 'text', get: (r) => r.definition },
+    ], m.grades, { onChunk: tick }),
+  );
+  await step(
+    bulkInsert(tx, 'smq', fixed, [
+      { name: 'code', type: 'int', get: (r) => r.code },
+      { name: 'name', type: 'text', get: (r) => r.name },
+      { name: 'level', type: 'int', get: (r) => r.level },
+      { name: 'description', type: 'text', get: (r) => r.description },
+      { name: 'source', type: 'text', get: (r) => r.source },
+      { name: 'note', type: 'text', get: (r) => r.note },
+      { name: 'version', type: 'text', get: (r) => r.version },
+      { name: 'status', type: 'text', get: (r) => r.status },
+      { name: 'algorithm', type: 'text', get: (r) => r.algorithm },
+    ], m.smqs, { onChunk: tick }),
+  );
+  await step(
+    bulkInsert(tx, 'smq_term', fixed, [
+      { name: 'smq_code', type: 'int', get: (r) => r.smqCode },
+      { name: 'term_code', type: 'int', get: (r) => r.termCode },
+      { name: 'term_level', type: 'int', get: (r) => r.termLevel },
+      { name: 'term_scope', type: 'int', get: (r) => r.termScope },
+      { name: 'term_category', type: 'text', get: (r) => r.termCategory },
+      { name: 'term_weight', type: 'int', get: (r) => r.termWeight },
+      { name: 'term_status', type: 'text', get: (r) => r.termStatus },
+      { name: 'term_addition_version', type: 'text', get: (r) => r.termAdditionVersion },
+      { name: 'term_last_modified_version', type: 'text', get: (r) => r.termLastModifiedVersion },
+    ], m.smqTerms, { onChunk: tick }),
+  );
+  await step(
+    bulkInsert(tx, 'term_history', fixed, [
+      { name: 'term_code', type: 'int', get: (r) => r.termCode },
+      { name: 'term_name', type: 'text', get: (r) => r.termName },
+      { name: 'term_addition_version', type: 'text', get: (r) => r.termAdditionVersion },
+      { name: 'term_type', type: 'text', get: (r) => r.termType },
+      { name: 'llt_currency', type: 'text', get: (r) => r.lltCurrency },
+      { name: 'action', type: 'text', get: (r) => r.action },
+    ], m.history, { onChunk: tick }),
+  );
+}
+
+/** Renumbers ordinals so publication order follows the versions' natural order. */
+async function reorder(tx: Tx) {
+  const releases = await tx.release.findMany({ select: { id: true, version: true } });
+  releases.sort((a, b) => compareVersions(a.version, b.version));
+  // Two passes keep the unique constraint on ordinal satisfied throughout.
+  await tx.$executeRawUnsafe('UPDATE "release" SET ordinal = -ordinal - 1000000');
+  for (const [i, r] of releases.entries()) {
+    await tx.release.update({ where: { id: r.id }, data: { ordinal: i + 1 } });
+  }
+}
+
+export async function importRelease(db: Database, dir: string, opts: ImportOptions = {}): Promise<ImportSummary> {
+  const started = Date.now();
+  const report = opts.onProgress ?? (() => {});
+  report({ phase: 'read', done: 0, total: 0, message: `reading ${dir}` });
+  const releaseDate = parseReleaseDate(opts.releaseDate);
+  const model = loadRelease(dir);
+  const version = opts.version ?? model.version;
+  if (!version || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/.test(version)) {
+    throw new ImportRefusedError(`Invalid release version '${version}': use letters, digits, '.', '-' or '_' (at most 32).`);
+  }
+  report({ phase: 'validate', done: 0, total: 0, message: `release ${version} is valid` });
+
+  const total =
+    model.concepts.length + model.links.length + model.paths.length + model.grades.length +
+    model.smqs.length + model.smqTerms.length + model.history.length;
+  let replaced = false;
+  const releaseId = await db.prisma.$transaction(
+    async (tx) => {
+      const existing = await tx.release.findUnique({ where: { version } });
+      if (existing && !opts.replace) {
+        throw new ImportRefusedError(`Release ${version} is already imported. Use --replace to import it again.`);
+      }
+      if (existing) {
+        await tx.release.delete({ where: { id: existing.id } });
+        replaced = true;
+      }
+      const max = await tx.release.aggregate({ _max: { ordinal: true } });
+      const release = await tx.release.create({
+        data: {
+          version,
+          language: model.language,
+          releaseDate,
+          ordinal: (max._max.ordinal ?? 0) + 1,
+          source: opts.source ?? dir,
+        },
+      });
+      await writeRows(tx, release.id, model, (done) =>
+        report({ phase: 'write', done, total, message: `writing ${done}/${total} rows` }),
+      );
+      await reorder(tx);
+      report({ phase: 'commit', done: total, total, message: 'committing' });
+      return release.id;
+    },
+    // A full-size release takes a while on the embedded database; never let Prisma abort it midway.
+    { timeout: 30 * 60_000, maxWait: 60_000 },
+  );
+  const summary: ImportSummary = {
+    releaseId,
+    version,
+    language: model.language,
+    replaced,
+    counts: model.counts,
+    links: model.links.length,
+    paths: model.paths.length,
+    millis: Date.now() - started,
+  };
+  report({ phase: 'done', done: total, total, message: `imported ${version} in ${summary.millis} ms` });
+  return summary;
+}
