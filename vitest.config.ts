@@ -10,11 +10,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
+      { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
       ...(postgres
         ? [
             {
-              extends: true,
+              extends: true as const,
               test: {
                 name: 'postgres',
                 include: ['test/**/*.test.ts'],

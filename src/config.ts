@@ -23,8 +23,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Import the bundled demo releases into an empty database at start. */
   TERMINOLOGY_DEMO: bool.default(true),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(12),
-  GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(100).default(50_000),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(14),
+  GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(100).default(25_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
 });
 

@@ -1,0 +1,85 @@
+// The catalog service: hosted releases (cached: they change only on import),
+// release selection and per-release counts. Protocol-agnostic.
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { DomainError, versionNotFound } from './errors.ts';
+import { listReleases, type ReleaseInfo } from './releases.ts';
+import type { Level } from './levels.ts';
+
+export interface ReleaseSelection {
+  release: ReleaseInfo;
+  /** Where the choice came from. */
+  source: 'argument' | 'header' | 'latest';
+}
+
+export class ReleaseCatalog {
+  private cache: { at: number; list: ReleaseInfo[] } | undefined;
+  private counts = new Map<number, Promise<Record<Level, number>>>();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** How long the release list is trusted; another process may import meanwhile (server mode). */
+    private readonly ttlMs = 5_000,
+  ) {}
+
+  invalidate(): void {
+    this.cache = undefined;
+    this.counts.clear();
+  }
+
+  async releases(): Promise<ReleaseInfo[]> {
+    if (this.cache && Date.now() - this.cache.at < this.ttlMs) return this.cache.list;
+    const list = await listReleases(this.prisma);
+    this.cache = { at: Date.now(), list };
+    return list;
+  }
+
+  async latest(): Promise<ReleaseInfo | undefined> {
+    return (await this.releases())[0];
+  }
+
+  async byVersion(version: string): Promise<ReleaseInfo | undefined> {
+    return (await this.releases()).find((r) => r.version === version);
+  }
+
+  async byId(id: number): Promise<ReleaseInfo | undefined> {
+    return (await this.releases()).find((r) => r.id === id);
+  }
+
+  async require(version: string): Promise<ReleaseInfo> {
+    const r = await this.byVersion(version);
+    if (!r) throw versionNotFound(version);
+    return r;
+  }
+
+  /** The release published just before this one, if any. */
+  async previous(release: ReleaseInfo): Promise<ReleaseInfo | undefined> {
+    const list = await this.releases();
+    return list.find((r) => r.ordinal < release.ordinal);
+  }
+
+  /** Precedence: explicit argument (query/body), then header, then the latest release. */
+  async select(argument: string | null | undefined, header: string | null | undefined): Promise<ReleaseSelection> {
+    if (argument) return { release: await this.require(argument), source: 'argument' };
+    if (header) return { release: await this.require(header), source: 'header' };
+    const latest = await this.latest();
+    if (!latest) throw new DomainError('VERSION_NOT_FOUND', 'No release has been imported yet: run `terminology import <dir>`.');
+    return { release: latest, source: 'latest' };
+  }
+
+  /** Concepts per level; immutable per release, so computed once. */
+  levelCounts(releaseId: number): Promise<Record<Level, number>> {
+    let p = this.counts.get(releaseId);
+    if (!p) {
+      p = this.prisma.concept
+        .groupBy({ by: ['level'], where: { releaseId }, _count: { _all: true } })
+        .then((rows) => {
+          const out: Record<Level, number> = { SOC: 0, HLGT: 0, HLT: 0, PT: 0, LLT: 0 };
+          for (const r of rows) out[r.level] = r._count._all;
+          return out;
+        });
+      this.counts.set(releaseId, p);
+      p.catch(() => this.counts.delete(releaseId));
+    }
+    return p;
+  }
+}

@@ -1,0 +1,67 @@
+// Concept rows and batched lookups by (release, level, code). Every function takes
+// many keys and issues one SQL statement, so GraphQL loaders never cause N+1.
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { Level } from './levels.ts';
+
+export interface Concept {
+  releaseId: number;
+  level: Level;
+  code: number;
+  name: string;
+  current: boolean;
+  ptCode: number | null;
+  primarySocCode: number | null;
+  socAbbrev: string | null;
+  intlOrder: number | null;
+}
+
+export interface ConceptKey {
+  releaseId: number;
+  level: Level;
+  code: number;
+}
+
+export interface CodeKey {
+  releaseId: number;
+  code: number;
+}
+
+export const conceptKey = (k: ConceptKey) => `${k.releaseId}:${k.level}:${k.code}`;
+export const codeKey = (k: CodeKey) => `${k.releaseId}:${k.code}`;
+
+/** Columns of `concept` aliased to the Concept shape; `alias` is the table alias. */
+export const CONCEPT_COLUMNS = (alias: string) =>
+  `${alias}.release_id AS "releaseId", ${alias}.level::text AS level, ${alias}.code, ${alias}.name, ${alias}.current,
+   ${alias}.pt_code AS "ptCode", ${alias}.primary_soc_code AS "primarySocCode", ${alias}.soc_abbrev AS "socAbbrev",
+   ${alias}.intl_order AS "intlOrder"`;
+
+type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
+
+export async function conceptsByKeys(db: Db, keys: readonly ConceptKey[]): Promise<Map<string, Concept>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db.$queryRawUnsafe<Concept[]>(
+    `SELECT ${CONCEPT_COLUMNS('c')}
+     FROM json_to_recordset($1::json) AS k(r int, l text, c int)
+     JOIN concept c ON c.release_id = k.r AND c.level = k.l::"Level" AND c.code = k.c`,
+    JSON.stringify(keys.map((k) => ({ r: k.releaseId, l: k.level, c: k.code }))),
+  );
+  return new Map(rows.map((r) => [conceptKey(r), r]));
+}
+
+/** Every level a code exists at (a PT and its own LLT share a code), highest level first. */
+export async function conceptsByCodes(db: Db, keys: readonly CodeKey[]): Promise<Map<string, Concept[]>> {
+  const out = new Map<string, Concept[]>();
+  if (keys.length === 0) return out;
+  const rows = await db.$queryRawUnsafe<Concept[]>(
+    `SELECT ${CONCEPT_COLUMNS('c')}
+     FROM json_to_recordset($1::json) AS k(r int, c int)
+     JOIN concept c ON c.release_id = k.r AND c.code = k.c
+     ORDER BY c.level`,
+    JSON.stringify(keys.map((k) => ({ r: k.releaseId, c: k.code }))),
+  );
+  for (const r of rows) {
+    const k = codeKey(r);
+    out.set(k, [...(out.get(k) ?? []), r]);
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+// The Pothos SchemaBuilder: plugins and options only, no types (see ./types).
+import SchemaBuilder from '@pothos/core';
+import RelayPlugin from '@pothos/plugin-relay';
+import ComplexityPlugin from '@pothos/plugin-complexity';
+import type { GraphQLContext } from './context.ts';
+import { DomainError } from '../domain/errors.ts';
+
+export interface Limits {
+  maxDepth: number;
+  maxComplexity: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { maxDepth: 14, maxComplexity: 25_000 };
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext & { limits?: Limits };
+  Scalars: { ID: { Input: string; Output: string } };
+  DefaultFieldNullability: false;
+}>({
+  defaultFieldNullability: false,
+  plugins: [RelayPlugin, ComplexityPlugin],
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+  },
+  complexity: {
+    defaultComplexity: 1,
+    defaultListMultiplier: 10,
+    // Limits come from configuration through the context, so operators can tune them.
+    limit: (ctx) => {
+      const l = ctx.limits ?? DEFAULT_LIMITS;
+      return { depth: l.maxDepth, complexity: l.maxComplexity };
+    },
+    complexityError: (kind, result) =>
+      new DomainError(
+        'VALIDATION_ERROR',
+        kind === 'Depth'
+          ? `Query depth ${result.depth} exceeds the limit of ${result.maxDepth}.`
+          : `Query ${kind.toLowerCase()} ${result[kind === 'Complexity' ? 'complexity' : 'breadth']} exceeds the limit of ${kind === 'Complexity' ? result.maxComplexity : result.maxBreadth}; request smaller pages or fewer levels.`,
+        { query: [`${kind.toLowerCase()} limit exceeded`] },
+      ),
+  },
+});
+
+builder.queryType({});

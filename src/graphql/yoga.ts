@@ -1,0 +1,105 @@
+// graphql-yoga serving the Pothos schema at /graphql, with GraphiQL bundled for
+// offline use. The REST layer executes its operations through the same envelope.
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
+import { schema } from './schema.ts';
+import { createContext, type GraphQLContext, type Services } from './context.ts';
+import { toGraphQLError } from './errors.ts';
+import { DEFAULT_LIMITS, type Limits } from './builder.ts';
+import type { Logger } from '../logger.ts';
+
+/** What the HTTP layer passes with each request. */
+export interface ServerContext {
+  requestId: string;
+  log: Logger;
+  /** Filled with the releases the operation read. */
+  usedVersions?: Set<string>;
+}
+
+export interface GraphQLOptions {
+  limits?: Limits;
+  introspection?: boolean;
+}
+
+const DEFAULT_QUERY = `# A SOC's subtree in one request: HLGTs, HLTs, PTs and their LLTs.
+query SocTree {
+  version { version isLatest }
+  code(code: "10017947") {
+    code term level
+    children {
+      code { code term
+        children {
+          code { code term
+            children {
+              isPrimary
+              code { code term
+                children { code { code term status } }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+`;
+
+function normalizeErrors(result: ExecutionResult, requestId: string): ExecutionResult {
+  if (!result.errors?.length) return result;
+  return { ...result, errors: result.errors.map((e) => toGraphQLError(e, requestId)) };
+}
+
+/** Puts the documented code, status and request id on every error, whatever stage raised it. */
+function errorShapePlugin(): Plugin<GraphQLContext & ServerContext> {
+  return {
+    onResultProcess({ result, setResult, serverContext }) {
+      const requestId = (serverContext as unknown as ServerContext).requestId;
+      if (Array.isArray(result)) setResult(result.map((r) => normalizeErrors(r, requestId)));
+      else if (result && typeof result === 'object' && 'errors' in result) setResult(normalizeErrors(result as ExecutionResult, requestId));
+    },
+  };
+}
+
+function noIntrospectionPlugin(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+}
+
+export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext>;
+
+export function createGraphQLServer(services: Services, opts: GraphQLOptions = {}): GraphQLServer {
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  return createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: { title: 'Terminology Explorer — GraphiQL', defaultQuery: DEFAULT_QUERY },
+    renderGraphiQL,
+    logging: {
+      debug: (...a) => services.log.debug({ yoga: a.map(String) }),
+      info: (...a) => services.log.info({ yoga: a.map(String) }),
+      warn: (...a) => services.log.warn({ yoga: a.map(String) }),
+      // Yoga logs unexpected errors here; the message only, never variables.
+      error: (...a) => services.log.error({ yoga: a.map((x) => (x instanceof Error ? x.message : String(x))) }),
+    },
+    maskedErrors: {
+      maskError: (error) => toGraphQLError(error),
+    },
+    context: ({ request, requestId, log, usedVersions }) => ({
+      ...createContext(services, {
+        requestId,
+        log,
+        usedVersions,
+        headerVersion: request.headers.get('x-terminology-version') ?? undefined,
+      }),
+      limits,
+    }),
+    plugins: [errorShapePlugin(), ...(opts.introspection === false ? [noIntrospectionPlugin()] : [])],
+  });
+}
+
+export { GraphQLError };

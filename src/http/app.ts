@@ -1,0 +1,136 @@
+// The HTTP application: /graphql (Yoga + GraphiQL), the REST routes, /openapi.json,
+// /docs, health and problem-type pages, with request ids and the shared error shape.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { etag } from 'hono/etag';
+import type { Context } from 'hono';
+import { createGraphQLServer, type GraphQLOptions, type GraphQLServer } from '../graphql/yoga.ts';
+import type { Services } from '../graphql/context.ts';
+import type { AppEnv } from '../rest/context.ts';
+import { problem, problemFromError, problemTypes, sendProblem } from '../rest/problem.ts';
+import { ProblemError } from '../rest/execute.ts';
+import { zodErrors } from '../rest/validation.ts';
+import { requestIdFrom } from './requestId.ts';
+import { mountDocs } from './docs.ts';
+import { registerVersions } from '../rest/routes/versions.ts';
+import { registerCodes } from '../rest/routes/codes.ts';
+import { registerCode } from '../rest/routes/code.ts';
+
+export const SUPPORTED_API_VERSIONS = ['1'];
+
+export interface AppOptions {
+  graphql?: GraphQLOptions;
+  /** Called by /health/ready; resolves when the service can answer. */
+  ready?: () => Promise<boolean>;
+}
+
+export interface App {
+  app: OpenAPIHono<AppEnv>;
+  yoga: GraphQLServer;
+  fetch: (req: Request) => Response | Promise<Response>;
+}
+
+const CATALOG_PATHS = /^\/(versions|codes)(\/|$)/;
+
+export function createApp(services: Services, opts: AppOptions = {}): App {
+  const yoga = createGraphQLServer(services, opts.graphql);
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const errors = zodErrors(result.error);
+        const detail = Object.entries(errors).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | ');
+        return sendProblem(c, problem('VALIDATION_ERROR', detail || 'Invalid request.', c.get('requestId'), errors));
+      }
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    const requestId = requestIdFrom(c.req.header('x-request-id'));
+    c.set('requestId', requestId);
+    c.set('log', services.log.child({ requestId }));
+    const started = performance.now();
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    c.res.headers.set('X-API-Version', '1');
+    // Method, path and status only: query strings may carry search text.
+    c.get('log').info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+  });
+
+  // X-API-Version opts into future breaking changes; only version 1 exists today.
+  app.use('*', async (c, next) => {
+    const v = c.req.header('x-api-version');
+    if (v !== undefined && !SUPPORTED_API_VERSIONS.includes(v.trim())) {
+      return sendProblem(
+        c,
+        problem('VALIDATION_ERROR', `Unsupported X-API-Version '${v}'. Supported: ${SUPPORTED_API_VERSIONS.join(', ')}.`, c.get('requestId'), {
+          'X-API-Version': [`unsupported value; supported: ${SUPPORTED_API_VERSIONS.join(', ')}`],
+        }),
+      );
+    }
+    await next();
+  });
+
+  // Releases are immutable: a strong ETag lets clients revalidate with If-None-Match (304).
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'GET' && CATALOG_PATHS.test(c.req.path)) return etag()(c, next);
+    await next();
+  });
+
+  app.onError((err, c) => {
+    const requestId = c.get('requestId') ?? requestIdFrom(undefined);
+    if (err instanceof ProblemError) return sendProblem(c, { ...err.problem, requestId });
+    const p = problemFromError(err, requestId);
+    if (p.code === 'INTERNAL_ERROR') c.get('log')?.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
+    return sendProblem(c, p);
+  });
+  app.notFound((c) => sendProblem(c, problem('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}. See /docs.`, c.get('requestId'))));
+
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', async (c) => {
+    const usedVersions = new Set<string>();
+    const res = await yoga.handleRequest(c.req.raw, { requestId: c.get('requestId'), log: c.get('log'), usedVersions });
+    if (usedVersions.size === 1) {
+      const headers = new Headers(res.headers);
+      headers.set('X-Terminology-Version', [...usedVersions][0]!);
+      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    }
+    return res;
+  });
+
+  const deps = { yoga };
+  registerVersions(app, deps);
+  registerCodes(app, deps);
+  registerCode(app, deps);
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Terminology Explorer',
+      version: '1',
+      description:
+        'Browse, search and compare releases of a five-level adverse-event terminology (SOC → HLGT → HLT → PT → LLT). ' +
+        'Every REST route is one GraphQL operation on /graphql. Release selection: `version` parameter, else the ' +
+        '`X-Terminology-Version` header, else the latest release.',
+    },
+  });
+  mountDocs(app);
+
+  app.get('/health/live', (c) => c.json({ status: 'ok' }));
+  app.get('/health/ready', async (c) => {
+    const ok = await (opts.ready ?? (async () => true))().catch(() => false);
+    return ok ? c.json({ status: 'ready' }) : sendProblem(c, problem('SERVICE_UNAVAILABLE', 'Not ready.', c.get('requestId')), { 'Retry-After': '5' });
+  });
+  app.get('/problems/:slug', (c: Context<AppEnv>) => {
+    const t = problemTypes.find((p) => p.slug === c.req.param('slug'));
+    return t ? c.json(t) : c.notFound();
+  });
+  app.get('/', (c) =>
+    c.json({
+      service: 'Terminology Explorer',
+      graphql: '/graphql',
+      rest: ['/versions', '/codes', '/codes/{code}'],
+      openapi: '/openapi.json',
+      docs: '/docs',
+    }),
+  );
+
+  return { app, yoga, fetch: (req) => app.fetch(req) };
+}

@@ -1,0 +1,30 @@
+// Shared types and helpers of the REST routes.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Logger } from '../logger.ts';
+import type { GraphQLServer } from '../graphql/yoga.ts';
+import { runOperation } from './execute.ts';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+
+export type AppEnv = { Variables: { requestId: string; log: Logger } };
+export type RestApp = OpenAPIHono<AppEnv>;
+
+export interface RestDeps {
+  yoga: GraphQLServer;
+}
+
+/** Executes a route's GraphQL operation for this request. */
+export function operation<TData, TVars extends Record<string, unknown>>(
+  deps: RestDeps,
+  c: Context<AppEnv>,
+  document: TypedDocumentNode<TData, TVars>,
+  variables: TVars,
+) {
+  return runOperation(deps.yoga, c.req.raw, { requestId: c.get('requestId'), log: c.get('log') }, document, variables);
+}
+
+/** JSON response naming the release it used. */
+export function respond<C extends Context<AppEnv, any, any>, T extends object>(c: C, body: T, usedVersions: Set<string>) {
+  if (usedVersions.size === 1) c.header('X-Terminology-Version', [...usedVersions][0]!);
+  return c.json(body, 200);
+}

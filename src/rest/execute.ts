@@ -1,0 +1,44 @@
+// Runs one typed GraphQL operation in-process through Yoga's envelope: the same
+// schema, context factory, loaders, limits and error masking as /graphql.
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print, type GraphQLError } from 'graphql';
+import type { GraphQLServer } from '../graphql/yoga.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import type { Logger } from '../logger.ts';
+import { problemFromGraphQL, type Problem } from './problem.ts';
+
+export class ProblemError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail);
+  }
+}
+
+export interface OperationResult<T> {
+  data: T;
+  /** Releases the operation read (for the X-Terminology-Version response header). */
+  usedVersions: Set<string>;
+}
+
+const printed = new WeakMap<object, string>();
+
+export async function runOperation<TData, TVars extends Record<string, unknown>>(
+  yoga: GraphQLServer,
+  request: Request,
+  server: { requestId: string; log: Logger },
+  document: TypedDocumentNode<TData, TVars>,
+  variables: TVars,
+): Promise<OperationResult<TData>> {
+  let query = printed.get(document);
+  if (!query) printed.set(document, (query = print(document)));
+  const { execute, contextFactory, schema } = yoga.getEnveloped({
+    request,
+    params: { query, variables },
+    ...server,
+  } as never);
+  const contextValue = (await contextFactory()) as GraphQLContext;
+  const result = await execute({ schema, document, variableValues: variables, contextValue });
+  if ('errors' in result && result.errors?.length) {
+    throw new ProblemError(problemFromGraphQL(result.errors[0] as GraphQLError, server.requestId));
+  }
+  return { data: (result as { data: TData }).data, usedVersions: contextValue.usedVersions };
+}

@@ -1,0 +1,73 @@
+// The documented error object (RFC 9457 problem details plus code, requestId, errors).
+import type { Context } from 'hono';
+import type { GraphQLError } from 'graphql';
+import { DomainError, ERROR_STATUS, ERROR_TITLE, type ErrorCode } from '../domain/errors.ts';
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  requestId: string;
+  errors?: Record<string, string[]>;
+  [extra: string]: unknown;
+}
+
+const SLUG: Record<ErrorCode, string> = {
+  VALIDATION_ERROR: 'validation',
+  CODE_NOT_FOUND: 'code-not-found',
+  VERSION_NOT_FOUND: 'version-not-found',
+  NOT_FOUND: 'not-found',
+  METHOD_NOT_ALLOWED: 'method-not-allowed',
+  UNAUTHORIZED: 'unauthorized',
+  RATE_LIMITED: 'rate-limited',
+  PAYLOAD_TOO_LARGE: 'payload-too-large',
+  SERVICE_UNAVAILABLE: 'service-unavailable',
+  INTERNAL_ERROR: 'internal',
+};
+
+/** Problem type URIs resolve against the service itself: GET /problems/{slug} describes each. */
+export const PROBLEM_BASE = '/problems';
+
+export const problemTypes = Object.entries(SLUG).map(([code, slug]) => ({
+  code: code as ErrorCode,
+  slug,
+  type: `${PROBLEM_BASE}/${slug}`,
+  title: ERROR_TITLE[code as ErrorCode],
+  status: ERROR_STATUS[code as ErrorCode],
+}));
+
+export function problem(code: ErrorCode, detail: string, requestId: string, errors?: Record<string, string[]>, extra?: Record<string, unknown>): Problem {
+  return {
+    type: `${PROBLEM_BASE}/${SLUG[code]}`,
+    title: ERROR_TITLE[code],
+    status: ERROR_STATUS[code],
+    detail,
+    code,
+    requestId,
+    ...(errors ? { errors } : code === 'VALIDATION_ERROR' ? { errors: {} } : {}),
+    ...(extra ?? {}),
+  };
+}
+
+export function problemFromError(err: unknown, requestId: string): Problem {
+  if (err instanceof DomainError) return problem(err.code, err.message, requestId, err.errors, err.extra);
+  return problem('INTERNAL_ERROR', 'An unexpected error occurred. Quote the requestId when contacting support.', requestId);
+}
+
+/** The first error of a GraphQL result, which already carries code/status/errors in its extensions. */
+export function problemFromGraphQL(error: GraphQLError, requestId: string): Problem {
+  const ext = error.extensions as { code?: ErrorCode; errors?: Record<string, string[]>; status?: number; requestId?: string } & Record<string, unknown>;
+  const code = ext.code && ext.code in ERROR_STATUS ? ext.code : 'INTERNAL_ERROR';
+  // `http` is Yoga's transport hint, not part of the documented body.
+  const { code: _c, status: _s, errors, requestId: _r, http: _h, ...extra } = ext;
+  return problem(code, error.message, requestId, errors, extra);
+}
+
+export function sendProblem(c: Context, p: Problem, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(p), {
+    status: p.status,
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', ...headers },
+  });
+}

@@ -1,0 +1,66 @@
+// Zod building blocks for REST parameters. Values arrive as strings; bounds are
+// checked, never silently clamped.
+import { z } from '@hono/zod-openapi';
+import { LEVELS } from '../domain/levels.ts';
+
+export const intParam = (name: string, min: number, max: number, def: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `${name} must be an integer between ${min} and ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
+    .optional()
+    .default(def)
+    .openapi({ type: 'integer', minimum: min, maximum: max, default: def });
+
+export const codeParam = (name: string) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/, `${name} must be a numeric terminology code of 1 to 9 digits`)
+    .openapi({ example: '10047700' });
+
+export const versionParam = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/, 'version must be a release identifier such as 27.1')
+  .optional()
+  .openapi({ description: 'Release to use (beats the X-Terminology-Version header; default: latest).', example: '5.0' });
+
+export const levelParam = z
+  .string()
+  .transform((s) => s.toUpperCase())
+  .pipe(z.enum(LEVELS, { message: `level must be one of ${LEVELS.join(', ')}` }))
+  .optional()
+  .openapi({ type: 'string', enum: [...LEVELS] });
+
+export const PAGE_LIMITS = {
+  versions: { default: 20, max: 100 },
+  codes: { default: 20, max: 100 },
+  synonyms: { default: 20, max: 200 },
+} as const;
+
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    requestId: z.string(),
+    errors: z.record(z.string(), z.array(z.string())).optional(),
+  })
+  .openapi('Problem');
+
+export const MetaSchema = z
+  .object({
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+  })
+  .openapi('Meta');
+
+export const errorResponses = (...codes: (400 | 401 | 404 | 413 | 429 | 500 | 503)[]) =>
+  Object.fromEntries(
+    codes.map((s) => [s, { description: 'Error (problem details)', content: { 'application/problem+json': { schema: ProblemSchema } } }]),
+  );
