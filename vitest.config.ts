@@ -1,4 +1,9 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+// Node resolves `graphql` to its CommonJS entry (no exports map), Vite to index.mjs:
+// two instances of graphql would break instanceof checks, so tests use Node's.
+const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 
 // The suite runs on the embedded database (PGlite) and, when TEST_DATABASE_URL
 // points at a PostgreSQL server, a second time against it (each test file gets
@@ -6,6 +11,7 @@ import { defineConfig } from 'vitest/config';
 const postgres = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
+  resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,

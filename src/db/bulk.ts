@@ -23,7 +23,7 @@ export async function bulkInsert<R>(
   rows: readonly R[],
   opts: { chunkSize?: number; onChunk?: (inserted: number) => void } = {},
 ): Promise<number> {
-  const chunkSize = opts.chunkSize ?? 10_000;
+  const chunkSize = opts.chunkSize ?? 5_000;
   const fixedNames = Object.keys(fixed);
   const names = [...fixedNames, ...columns.map((c) => c.name)].map((n) => `"${n}"`).join(', ');
   const selects = [

@@ -25,7 +25,9 @@ export const builder = new SchemaBuilder<{
   },
   complexity: {
     defaultComplexity: 1,
-    defaultListMultiplier: 10,
+    // Lists that can be long say so themselves (connections: their page size; children: 8);
+    // a default of 1 keeps connection edges from being counted twice.
+    defaultListMultiplier: 1,
     // Limits come from configuration through the context, so operators can tune them.
     limit: (ctx) => {
       const l = ctx.limits ?? DEFAULT_LIMITS;

@@ -19,15 +19,18 @@ export interface TestApp {
   cleanup(): Promise<void>;
 }
 
-export async function createTestApp(opts: { demo?: boolean; fixtures?: FixtureSpec[]; app?: AppOptions; log?: Logger } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { demo?: boolean; fixtures?: FixtureSpec[]; dirs?: string[]; app?: AppOptions; log?: Logger; catalogTtlMs?: number } = {},
+): Promise<TestApp> {
   const queries: string[] = [];
   const db = await createTestDatabase({ onQuery: (sql) => queries.push(sql) });
-  if (opts.demo !== false && !opts.fixtures) {
+  if (opts.demo !== false && !opts.fixtures && !opts.dirs) {
     for (const r of demoReleases()) await importRelease(db, r.path, { version: r.version, releaseDate: r.releaseDate, source: 'demo' });
   }
   for (const f of opts.fixtures ?? []) await importRelease(db, writeFixture(f));
+  for (const d of opts.dirs ?? []) await importRelease(db, d);
   const log = opts.log ?? createLogger('silent');
-  const catalog = new ReleaseCatalog(db.prisma, 0);
+  const catalog = new ReleaseCatalog(db.prisma, opts.catalogTtlMs ?? 0);
   const app = createApp({ prisma: db.prisma, catalog, log }, opts.app);
   queries.length = 0;
   const request = (path: string, init?: RequestInit) => Promise.resolve(app.fetch(new Request(`http://test${path}`, init)));

@@ -115,6 +115,7 @@ builder.node(CodeRef, {
     parents: t.field({
       type: [HierarchyItemRef],
       description: 'Parents with the edge type; a PT also lists its primary SOC (SOC_TO_PT).',
+      complexity: { field: 1, multiplier: 3 },
       resolve: async (c, _a, ctx) => (await ctx.loaders.parents.load(key(c))).map((i) => ({ ...i, version: c.version })),
     }),
     children: t.field({
@@ -127,6 +128,7 @@ builder.node(CodeRef, {
     paths: t.field({
       type: [HierarchyPathRef],
       description: 'Every path up to a SOC, the primary one first.',
+      complexity: { field: 1, multiplier: 3 },
       resolve: async (c, _a, ctx) => (await ctx.loaders.paths.load(key(c))).map((p) => ({ ...p, version: c.version })),
     }),
     primaryPath: t.field({
