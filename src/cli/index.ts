@@ -11,6 +11,9 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../domain/apiKeys.ts';
 import { listReleases } from '../domain/releases.ts';
 import { progressReporter } from './progress.ts';
 
+/** A failure whose message is the whole story (no "error:" prefix needed). */
+class CliError extends Error {}
+
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const err = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -68,7 +71,8 @@ function program(config: () => Config): Command {
             onProgress: (x) => progress.update(x),
           });
           const counts = Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(', ');
-          out(`${s.replaced ? 'replaced' : 'imported'} release ${s.version} (${s.language}): ${counts}; ${s.links} links, ${s.paths} paths in ${(s.millis / 1000).toFixed(1)} s`);
+          const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
+          out(`${s.replaced ? 'replaced' : 'imported'} release ${s.version} (${s.language}): ${counts}; ${s.links} links, ${s.paths} paths in ${(s.millis / 1000).toFixed(1)} s (peak memory ${peakMb} MB)`);
         } finally {
           progress.stop();
         }
@@ -121,11 +125,8 @@ function program(config: () => Config): Command {
     .argument('<id>', 'key id from `keys list`')
     .action(async (id: string) => {
       await withDb(config(), async (db) => {
-        if (!(await revokeApiKey(db.prisma, id))) {
-          err(`no key with id ${id}`);
-          process.exitCode = 1;
-          return;
-        }
+        // Thrown, not process.exitCode: closing PGlite resets the exit code.
+        if (!(await revokeApiKey(db.prisma, id))) throw new CliError(`no key with id ${id}`);
         out(`revoked ${id}`);
       });
     });
@@ -142,7 +143,7 @@ export async function main(argv = process.argv): Promise<void> {
       process.exitCode = e.exitCode === 0 ? 0 : 2;
       return;
     }
-    if (e instanceof ConfigError || e instanceof ImportValidationError || e instanceof ImportRefusedError || e instanceof DataDirLockedError) {
+    if (e instanceof CliError || e instanceof ConfigError || e instanceof ImportValidationError || e instanceof ImportRefusedError || e instanceof DataDirLockedError) {
       err(e.message);
     } else {
       err(`error: ${(e as Error).message}`);

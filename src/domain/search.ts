@@ -113,7 +113,8 @@ export async function searchConcepts(
         SELECT c.level, c.code, c.pt_code, c.name, c.current,
                CASE WHEN c.name_norm = ${qp} THEN 4 WHEN c.name_norm LIKE ${prefix} THEN 3
                     WHEN c.name_norm ~ ${wordPrefix} THEN 2 ELSE 1 END AS tier,
-               greatest(similarity(c.name_norm, ${qp}), word_similarity(${qp}, c.name_norm))::float8 AS sim
+               greatest(similarity(c.name_norm, ${qp}), word_similarity(${qp}, c.name_norm))::float8 AS sim,
+               similarity(c.name_norm, ${qp})::float8 AS fullsim
         FROM concept c
         WHERE c.release_id = $1 AND (c.name_norm LIKE ${contains} OR c.name_norm % ${qp} OR ${qp} <% c.name_norm)
       ),
@@ -121,15 +122,18 @@ export async function searchConcepts(
         SELECT DISTINCT ON (tlevel, tcode) * FROM (
           SELECT CASE WHEN m.level = 'LLT' AND ${collapse} THEN 'PT'::"Level" ELSE m.level END AS tlevel,
                  CASE WHEN m.level = 'LLT' AND ${collapse} THEN m.pt_code ELSE m.code END AS tcode,
-                 m.level AS mlevel, m.code AS mcode, m.name AS mterm, m.current AS mcurrent, m.tier, m.sim
+                 m.level AS mlevel, m.code AS mcode, m.name AS mterm, m.current AS mcurrent, m.tier, m.sim, m.fullsim
           FROM m
         ) x
-        ORDER BY tlevel, tcode, tier DESC, (mlevel = tlevel) DESC, mcurrent DESC, sim DESC, length(mterm)
+        ORDER BY tlevel, tcode, tier DESC, (mlevel = tlevel) DESC, mcurrent DESC, sim DESC, fullsim DESC, length(mterm)
       )
       SELECT ${CONCEPT_COLUMNS('c')}, t.tier, t.mterm, t.mlevel::text AS mlevel, t.mcode, t.sim, count(*) OVER ()::int AS total
       FROM t JOIN concept c ON c.release_id = $1 AND c.level = t.tlevel AND c.code = t.tcode
       ${filterSql(filters, p)}
-      ORDER BY t.tier DESC, (t.mlevel = t.tlevel) DESC, t.sim DESC, c.current DESC, c.level, length(c.name), c.name_norm, c.code
+      -- Within a tier: the closest word match, then the closest whole name, then PTs (what coders
+      -- want) before LLTs and the grouping levels, then shorter names.
+      ORDER BY t.tier DESC, (t.mlevel = t.tlevel) DESC, round(t.sim::numeric, 2) DESC, t.fullsim DESC, c.current DESC,
+               array_position(ARRAY['PT','LLT','HLT','HLGT','SOC']::"Level"[], c.level), length(c.name), c.name_norm, c.code
       OFFSET ${p(offset)} LIMIT ${p(limit)}`;
   }
   type Row = Concept & { tier: number | null; mterm: string | null; mlevel: Level | null; mcode: number | null; sim: number; total: number };

@@ -46,7 +46,7 @@ describe('the migrated database matches schema.prisma', () => {
 
   it('has every enum with its values', async () => {
     const rows = await q<{ typname: string; labels: string[] }>(
-      `SELECT t.typname, array_agg(e.enumlabel ORDER BY e.enumsortorder) AS labels
+      `SELECT t.typname, array_agg(e.enumlabel::text ORDER BY e.enumsortorder) AS labels
        FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid GROUP BY t.typname`,
     );
     const actual = Object.fromEntries(rows.map((r) => [r.typname, r.labels]));
@@ -76,8 +76,8 @@ describe('the migrated database matches schema.prisma', () => {
 
   it('has every index, unique constraint and primary key with its columns and method', async () => {
     const rows = await q<{ name: string; tbl: string; unique: boolean; primary: boolean; cols: string[]; method: string }>(
-      `SELECT i.relname AS name, t.relname AS tbl, ix.indisunique AS unique, ix.indisprimary AS primary, am.amname AS method,
-              array_agg(a.attname ORDER BY k.ord) AS cols
+      `SELECT i.relname::text AS name, t.relname::text AS tbl, ix.indisunique AS unique, ix.indisprimary AS primary, am.amname::text AS method,
+              array_agg(a.attname::text ORDER BY k.ord) AS cols
        FROM pg_index ix
        JOIN pg_class i ON i.oid = ix.indexrelid
        JOIN pg_class t ON t.oid = ix.indrelid
@@ -101,9 +101,9 @@ describe('the migrated database matches schema.prisma', () => {
 
   it('has every relation as a foreign key with its referential actions', async () => {
     const rows = await q<{ tbl: string; cols: string[]; ref: string; refcols: string[]; ondelete: string }>(
-      `SELECT t.relname AS tbl, r.relname AS ref, c.confdeltype AS ondelete,
-              (SELECT array_agg(a.attname ORDER BY k.ord) FROM unnest(c.conkey) WITH ORDINALITY k(n, ord) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n) AS cols,
-              (SELECT array_agg(a.attname ORDER BY k.ord) FROM unnest(c.confkey) WITH ORDINALITY k(n, ord) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n) AS refcols
+      `SELECT t.relname::text AS tbl, r.relname::text AS ref, c.confdeltype AS ondelete,
+              (SELECT array_agg(a.attname::text ORDER BY k.ord) FROM unnest(c.conkey) WITH ORDINALITY k(n, ord) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n) AS cols,
+              (SELECT array_agg(a.attname::text ORDER BY k.ord) FROM unnest(c.confkey) WITH ORDINALITY k(n, ord) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n) AS refcols
        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_class r ON r.oid = c.confrelid
        WHERE c.contype = 'f'`,
     );

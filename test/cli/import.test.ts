@@ -1,0 +1,113 @@
+// `terminology import` and `releases` through the real CLI: exit codes, messages,
+// the embedded store's process lock, and an import killed midway leaving nothing behind.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freshStore, run, start, type Store } from '../helpers/cli.ts';
+import { usingPostgres } from '../helpers/db.ts';
+import { editFile, miniSpec, writeFixture } from '../helpers/medascii.ts';
+import { generateRelease, writeMedAscii } from '../../src/synthetic/generate.ts';
+
+let store: Store;
+beforeAll(async () => {
+  store = await freshStore();
+});
+afterAll(async () => {
+  await store?.cleanup();
+});
+
+describe('terminology import / releases', () => {
+  it('imports a folder and lists it', async () => {
+    const r = await run(['import', writeFixture(miniSpec('1.0')), '--release-date', '2024-01-31'], store.env);
+    expect(r.stderr).toContain('import:');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/imported release 1\.0 \(English\): SOC 3, HLGT 4, HLT 5, PT 6, LLT 15/);
+    const list = await run(['releases'], store.env);
+    expect(list.stdout).toBe('1.0\t2024-01-31\tEnglish\tlatest\n');
+  });
+
+  it('refuses a re-import without --replace (exit 1), accepts it with', async () => {
+    const dir = writeFixture(miniSpec('1.0'));
+    const again = await run(['import', dir], store.env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('Release 1.0 is already imported. Use --replace');
+    const replaced = await run(['import', dir, '--replace'], store.env);
+    expect(replaced.code).toBe(0);
+    expect(replaced.stdout).toMatch(/^replaced release 1\.0/);
+  });
+
+  it('reports validation problems with file and line, exit 1, nothing imported', async () => {
+    const dir = writeFixture(miniSpec('2.0'));
+    editFile(dir, 'hlt_pt.asc', (l) => [...l, '92999999$10047700$']);
+    const r = await run(['import', dir], store.env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('hlt_pt.asc:9: unknown parent code: HLT 92999999');
+    expect((await run(['releases', '--json'], store.env)).stdout).not.toContain('"2.0"');
+  });
+
+  it('a missing folder is a clear error', async () => {
+    const r = await run(['import', '/nonexistent/MedAscii'], store.env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Cannot read the MedAscii folder /nonexistent/MedAscii');
+  });
+
+  it('an invalid environment stops with a clear message', async () => {
+    const r = await run(['releases'], { ...store.env, PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Invalid configuration');
+    expect(r.stderr).toContain('PORT');
+    expect(r.stderr).toContain('DATABASE_URL: must be a postgres://');
+  });
+
+  it('an import killed midway leaves no partial release, and the next run succeeds', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'syn-kill-'));
+    await writeMedAscii(generateRelease({ seed: 3, version: '70.0', scale: 0.4, withSmq: false }), path.join(dir, '70.0'));
+    const child = start(['import', path.join(dir, '70.0')], store.env);
+    await new Promise<void>((resolve, reject) => {
+      let err = '';
+      child.stderr!.on('data', (d) => {
+        err += d;
+        // Kill once rows are being written inside the transaction.
+        if (/writing \d+\/\d+ rows/.test(err) && !/writing (\d+)\/\1 rows/.test(err)) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('close', () => reject(new Error(`import ended before it could be killed:\n${err}`)));
+    });
+    await new Promise((r) => child.once('close', r));
+    const list = await run(['releases', '--json'], store.env);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).map((r: { version: string }) => r.version)).toEqual(['1.0']);
+    const retry = await run(['import', path.join(dir, '70.0')], store.env);
+    expect(retry.stderr).not.toContain('in use');
+    expect(retry.code).toBe(0);
+    expect(JSON.parse((await run(['releases', '--json'], store.env)).stdout).map((r: { version: string }) => r.version)).toEqual(['70.0', '1.0']);
+  });
+
+  it.skipIf(usingPostgres)('the embedded store refuses a second process at once while the server runs', async () => {
+    const server = start(['serve'], { ...store.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        server.stderr!.on('data', (d) => {
+          out += d;
+          if (out.includes('is listening')) resolve();
+        });
+        server.on('close', () => reject(new Error(`server exited:\n${out}`)));
+      });
+      const started = Date.now();
+      const r = await run(['import', writeFixture(miniSpec('3.0'))], store.env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/in use by another terminology process \(pid \d+/);
+      expect(r.stderr).toContain('stop, import, start');
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('close', r));
+    }
+    // After a clean shutdown the lock is gone.
+    expect((await run(['releases'], store.env)).code).toBe(0);
+  });
+});

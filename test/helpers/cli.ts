@@ -1,0 +1,52 @@
+// Runs the real `terminology` CLI in a child process against a test store.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { projectRoot } from '../../src/paths.ts';
+import { createFreshPostgres, usingPostgres } from './db.ts';
+
+export const BIN = path.join(projectRoot, 'bin', 'terminology.mjs');
+
+export interface Store {
+  env: Record<string, string>;
+  /** PGlite data directory (embedded mode). */
+  dataDir?: string;
+  url?: string;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh store for CLI runs: a temporary PGlite directory, or a fresh PostgreSQL database. */
+export async function freshStore(): Promise<Store> {
+  const base = { TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' };
+  if (usingPostgres) {
+    const pgdb = await createFreshPostgres();
+    return { env: { ...base, DATABASE_URL: pgdb.url }, url: pgdb.url, cleanup: pgdb.drop };
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'te-cli-'));
+  return { env: { ...base, TERMINOLOGY_DATA_DIR: dataDir }, dataDir, cleanup: async () => {} };
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function start(args: string[], env: Record<string, string>): ChildProcess {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TERMINOLOGY_DATA_DIR', 'TEST_DB'].includes(k)));
+  return spawn(process.execPath, [BIN, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function run(args: string[], env: Record<string, string>): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const p = start(args, env);
+    let stdout = '';
+    let stderr = '';
+    p.stdout!.on('data', (d) => (stdout += d));
+    p.stderr!.on('data', (d) => (stderr += d));
+    p.on('error', reject);
+    p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
