@@ -73,6 +73,9 @@ function program(config: () => Config): Command {
           const counts = Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(', ');
           const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
           out(`${s.replaced ? 'replaced' : 'imported'} release ${s.version} (${s.language}): ${counts}; ${s.links} links, ${s.paths} paths in ${(s.millis / 1000).toFixed(1)} s (peak memory ${peakMb} MB)`);
+          for (const c of s.changes) {
+            out(`changes ${c.from} → ${c.to}: ${c.counts.added} added, ${c.counts.updated} updated, ${c.counts.retired} retired`);
+          }
         } finally {
           progress.stop();
         }

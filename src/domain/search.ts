@@ -5,19 +5,16 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { CONCEPT_COLUMNS, type Concept } from './concepts.ts';
 import type { Level } from './levels.ts';
 import { normalizeName } from './text.ts';
+import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from './hierarchyFilter.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 export type MatchType = 'EXACT' | 'PREFIX' | 'WORD_PREFIX' | 'FUZZY';
 
-export interface SearchFilters {
+export interface SearchFilters extends HierarchyFilter {
   level?: Level | undefined;
-  soc?: number | undefined;
-  hlgt?: number | undefined;
-  hlt?: number | undefined;
-  llt?: number | undefined;
-  /** Restrict to concepts whose codes are in this set (e.g. the change filter); undefined = no restriction. */
-  codes?: readonly { level: Level; code: number }[] | undefined;
+  /** Restrict to concepts changed in this way against the given baseline release. */
+  change?: { fromReleaseId: number; type: 'added' | 'updated' | 'retired' } | undefined;
 }
 
 export interface SearchMatch {
@@ -47,31 +44,15 @@ const TIERS: Record<number, MatchType> = { 4: 'EXACT', 3: 'PREFIX', 2: 'WORD_PRE
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (m) => `\\${m}`);
 
-/** SQL shared by both modes: target filters (level, hierarchy, code set) on alias t (tlevel, tcode). */
+/** Target filters (level, hierarchy, change type) on alias t (tlevel, tcode). */
 function filterSql(f: SearchFilters, p: (v: unknown) => string): string {
   const parts: string[] = [];
   if (f.level) parts.push(`t.tlevel = ${p(f.level)}`);
-  if (f.llt !== undefined) {
-    const llt = p(f.llt);
-    parts.push(`((t.tlevel = 'LLT' AND t.tcode = ${llt}) OR (t.tlevel = 'PT' AND t.tcode = (
-      SELECT pt_code FROM concept WHERE release_id = $1 AND level = 'LLT' AND code = ${llt})))`);
-  }
-  if (f.soc !== undefined || f.hlgt !== undefined || f.hlt !== undefined) {
-    const conds = [
-      f.soc !== undefined ? `hp.soc_code = ${p(f.soc)}` : null,
-      f.hlgt !== undefined ? `hp.hlgt_code = ${p(f.hlgt)}` : null,
-      f.hlt !== undefined ? `hp.hlt_code = ${p(f.hlt)}` : null,
-    ].filter(Boolean);
-    // Any path (not only the primary one) puts a concept inside a subtree.
-    parts.push(`EXISTS (SELECT 1 FROM hierarchy_path hp WHERE hp.release_id = $1 AND ${conds.join(' AND ')} AND CASE t.tlevel
-        WHEN 'PT' THEN hp.pt_code = t.tcode
-        WHEN 'LLT' THEN hp.pt_code = (SELECT pt_code FROM concept WHERE release_id = $1 AND level = 'LLT' AND code = t.tcode)
-        WHEN 'HLT' THEN hp.hlt_code = t.tcode
-        WHEN 'HLGT' THEN hp.hlgt_code = t.tcode
-        ELSE hp.soc_code = t.tcode END)`);
-  }
-  if (f.codes) {
-    parts.push(`(t.tlevel, t.tcode) IN (SELECT x.l::"Level", x.c FROM json_to_recordset(${p(JSON.stringify(f.codes.map((c) => ({ l: c.level, c: c.code }))))}::json) AS x(l text, c int))`);
+  if (hasHierarchyFilter(f)) parts.push(underNodeSql(f, '$1', 't.tlevel', 't.tcode', p));
+  if (f.change) {
+    // Concepts whose change against the previous release has this type (stored change set).
+    parts.push(`EXISTS (SELECT 1 FROM release_change rc WHERE rc.from_release_id = ${p(f.change.fromReleaseId)} AND rc.to_release_id = $1
+      AND rc.code = t.tcode AND rc.level = t.tlevel AND rc.change_type = ${p(f.change.type)}::"ChangeType")`);
   }
   return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
 }

@@ -14,7 +14,7 @@ export const DEFAULT_LIMITS: Limits = { maxDepth: 14, maxComplexity: 25_000 };
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext & { limits?: Limits };
-  Scalars: { ID: { Input: string; Output: string } };
+  Scalars: { ID: { Input: string; Output: string }; JSON: { Input: unknown; Output: unknown } };
   DefaultFieldNullability: false;
 }>({
   defaultFieldNullability: false,

@@ -1,6 +1,7 @@
 // Per-request DataLoaders keyed by (release, level, code): every hierarchy lookup
 // of one tree level is batched into one SQL statement.
 import DataLoader from 'dataloader';
+import { changesForCodes, ensureChangeSet, type ChangeCounts, type ReleaseRef, type StoredChange } from '../domain/changes/store.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { codeKey, conceptKey, conceptsByCodes, conceptsByKeys, type CodeKey, type Concept, type ConceptKey } from '../domain/concepts.ts';
 import {
@@ -20,6 +21,18 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
 
 export function createLoaders(prisma: PrismaClient) {
   return {
+    /** Ensures a change set exists (computing it once) and yields its counts. */
+    changeSet: new DataLoader<{ from: ReleaseRef; to: ReleaseRef }, ChangeCounts, string>(
+      (keys) => Promise.all(keys.map((k) => ensureChangeSet(prisma, k.from, k.to))),
+      { cacheKeyFn: (k) => `${k.from.id}:${k.to.id}` },
+    ),
+    codeChanges: new DataLoader<{ fromId: number; toId: number; code: number }, StoredChange[], string>(
+      async (keys) => {
+        const rows = await changesForCodes(prisma, keys);
+        return keys.map((k) => rows.filter((r) => r.fromId === k.fromId && r.toId === k.toId && r.code === k.code));
+      },
+      { cacheKeyFn: (k) => `${k.fromId}:${k.toId}:${k.code}` },
+    ),
     concept: loader<ConceptKey, Concept | null>((k) => conceptsByKeys(prisma, k), conceptKey, () => null),
     conceptsByCode: loader<CodeKey, Concept[]>((k) => conceptsByCodes(prisma, k), codeKey, () => []),
     children: loader<ConceptKey, HierarchyItem[]>((k) => childrenOf(prisma, k), conceptKey, () => []),

@@ -5,6 +5,7 @@ import './types/enums.ts';
 import './types/Version.ts';
 import './types/Code.ts';
 import './types/Search.ts';
+import './types/Change.ts';
 
 export const schema = builder.toSchema();
 

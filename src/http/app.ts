@@ -14,6 +14,8 @@ import { mountDocs } from './docs.ts';
 import { registerVersions } from '../rest/routes/versions.ts';
 import { registerCodes } from '../rest/routes/codes.ts';
 import { registerCode } from '../rest/routes/code.ts';
+import { registerReleaseChanges } from '../rest/routes/releaseChanges.ts';
+import { registerCodeChanges } from '../rest/routes/codeChanges.ts';
 
 export const SUPPORTED_API_VERSIONS = ['1'];
 
@@ -99,6 +101,8 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   registerVersions(app, deps);
   registerCodes(app, deps);
   registerCode(app, deps);
+  registerCodeChanges(app, deps);
+  registerReleaseChanges(app, deps);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
@@ -126,7 +130,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     c.json({
       service: 'Terminology Explorer',
       graphql: '/graphql',
-      rest: ['/versions', '/codes', '/codes/{code}'],
+      rest: ['/versions', '/codes', '/codes/{code}', '/codes/{code}/changes', '/versions/{toVersionId}/changes'],
       openapi: '/openapi.json',
       docs: '/docs',
     }),

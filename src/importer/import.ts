@@ -8,9 +8,11 @@ import { ImportRefusedError, ImportValidationError } from './errors.ts';
 import { readFolder } from './medascii.ts';
 import { buildModel, type ReleaseModel } from './model.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
+import { precomputeNeighbours } from '../domain/changes/precompute.ts';
+import type { ChangeCounts } from '../domain/changes/store.ts';
 
 export interface ImportProgress {
-  phase: 'read' | 'validate' | 'write' | 'commit' | 'done';
+  phase: 'read' | 'validate' | 'write' | 'commit' | 'changes' | 'done';
   /** Rows written so far and in all (write phase). */
   done: number;
   total: number;
@@ -36,6 +38,8 @@ export interface ImportSummary {
   links: number;
   paths: number;
   millis: number;
+  /** Change sets computed against the neighbouring releases. */
+  changes: { from: string; to: string; counts: ChangeCounts }[];
 }
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -199,6 +203,13 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
     // A full-size release takes a while on the embedded database; never let Prisma abort it midway.
     { timeout: 30 * 60_000, maxWait: 60_000 },
   );
+  // Fresh statistics after a bulk load: without them the planner picks nested loops for the
+  // change engine's joins (PGlite has no autovacuum to collect them in the background).
+  await db.prisma.$executeRawUnsafe('ANALYZE concept, hierarchy_link, hierarchy_path');
+  // Outside the import transaction: if this fails, the pair is computed on first request instead.
+  report({ phase: 'changes', done: total, total, message: 'computing changes against neighbouring releases' });
+  const changes = await precomputeNeighbours(db.prisma, releaseId);
+  await db.prisma.$executeRawUnsafe('ANALYZE release_change');
   const summary: ImportSummary = {
     releaseId,
     version,
@@ -208,6 +219,7 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
     links: model.links.length,
     paths: model.paths.length,
     millis: Date.now() - started,
+    changes,
   };
   report({ phase: 'done', done: total, total, message: `imported ${version} in ${summary.millis} ms` });
   return summary;

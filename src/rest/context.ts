@@ -3,7 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Logger } from '../logger.ts';
 import type { GraphQLServer } from '../graphql/yoga.ts';
-import { runOperation } from './execute.ts';
+import { ProblemError, runOperation } from './execute.ts';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 
 export type AppEnv = { Variables: { requestId: string; log: Logger } };
@@ -13,14 +13,27 @@ export interface RestDeps {
   yoga: GraphQLServer;
 }
 
-/** Executes a route's GraphQL operation for this request. */
-export function operation<TData, TVars extends Record<string, unknown>>(
+/**
+ * Executes a route's GraphQL operation for this request. `fields` renames GraphQL argument
+ * names in validation errors to the route's parameter names (from → fromVersionId).
+ */
+export async function operation<TData, TVars extends Record<string, unknown>>(
   deps: RestDeps,
   c: Context<AppEnv>,
   document: TypedDocumentNode<TData, TVars>,
   variables: TVars,
+  fields: Record<string, string> = {},
 ) {
-  return runOperation(deps.yoga, c.req.raw, { requestId: c.get('requestId'), log: c.get('log') }, document, variables);
+  try {
+    return await runOperation(deps.yoga, c.req.raw, { requestId: c.get('requestId'), log: c.get('log') }, document, variables);
+  } catch (e) {
+    if (e instanceof ProblemError && e.problem.errors && Object.keys(fields).length) {
+      const errors = Object.fromEntries(Object.entries(e.problem.errors).map(([k, v]) => [fields[k] ?? k, v]));
+      const detail = Object.entries(errors).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | ');
+      throw new ProblemError({ ...e.problem, errors, detail });
+    }
+    throw e;
+  }
 }
 
 /** JSON response naming the release it used. */

@@ -19,6 +19,17 @@ export const codeParam = (name: string) =>
     .regex(/^[1-9][0-9]{0,8}$/, `${name} must be a numeric terminology code of 1 to 9 digits`)
     .openapi({ example: '10047700' });
 
+export const versionIdParam = (name: string) =>
+  z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a string`) }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/, `${name} must be a release identifier such as 27.1`).openapi({ example: '5.0' });
+
+/** Change categories; accepted in any case, documented lowercase for release changes and uppercase on /codes. */
+export const changeTypeParam = z
+  .string()
+  .transform((s) => s.toUpperCase())
+  .pipe(z.enum(['ADDED', 'UPDATED', 'RETIRED'], { message: 'changeType must be one of added, updated, retired' }))
+  .optional()
+  .openapi({ type: 'string', enum: ['added', 'updated', 'retired'] });
+
 export const versionParam = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/, 'version must be a release identifier such as 27.1')

@@ -39,9 +39,12 @@ export function start(args: string[], env: Record<string, string>): ChildProcess
   return spawn(process.execPath, [BIN, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-export function run(args: string[], env: Record<string, string>): Promise<RunResult> {
+/** Runs the CLI to completion; after timeoutMs it is killed, and the result shows what it printed. */
+export function run(args: string[], env: Record<string, string>, timeoutMs = 45_000): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const p = start(args, env);
+    const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
+    p.on('close', () => clearTimeout(timer));
     let stdout = '';
     let stderr = '';
     p.stdout!.on('data', (d) => (stdout += d));

@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import { searchConcepts, type SearchHit, type SearchMatch } from '../../domain/search.ts';
+import { searchConcepts, type SearchFilters, type SearchHit, type SearchMatch } from '../../domain/search.ts';
+import { ChangeTypeEnum } from './Change.ts';
 import { codeNotFound, validationError } from '../../domain/errors.ts';
 import { LevelEnum, MatchTypeEnum } from './enums.ts';
 import { CodeRef, withVersion } from './Code.ts';
@@ -55,6 +56,7 @@ builder.queryFields((t) => ({
         hlgt: t.arg.string({ required: false }),
         hlt: t.arg.string({ required: false }),
         llt: t.arg.string({ required: false }),
+        changeType: t.arg({ type: ChangeTypeEnum, required: false, description: 'Only concepts changed this way against the previous release.' }),
         version: t.arg.string({ required: false }),
       },
       complexity: (args) => ({ field: 5, multiplier: args.first ?? 20 }),
@@ -75,9 +77,17 @@ builder.queryFields((t) => ({
           requireNode(ctx, release, 'HLT', filters.hlt, 'hlt'),
           requireNode(ctx, release, 'LLT', filters.llt, 'llt'),
         ]);
+        let change: SearchFilters['change'];
+        if (args.changeType) {
+          const prev = await ctx.services.catalog.previous(release);
+          // The oldest release has no recorded changes: nothing matches.
+          if (!prev) return { ...(await resolveOffsetConnection({ args }, () => [])), totalCount: 0 };
+          await ctx.loaders.changeSet.load({ from: prev, to: release });
+          change = { fromReleaseId: prev.id, type: args.changeType };
+        }
         let total = 0;
         const conn = await resolveOffsetConnection({ args, defaultSize: 20, maxSize: 200 }, async ({ offset, limit }) => {
-          const page = await searchConcepts(ctx.services.prisma, release.id, args.q ?? undefined, filters, offset, limit);
+          const page = await searchConcepts(ctx.services.prisma, release.id, args.q ?? undefined, { ...filters, change }, offset, limit);
           total = page.total;
           return page.hits.map((h) => ({ ...h, version: release.version }));
         });

@@ -30,6 +30,10 @@ export const CodeSchema = z
     synonyms: z.object({ results: z.array(z.object({ name: z.string(), isPrimary: z.boolean() })), meta: MetaSchema }),
     parents: z.array(HierarchyItemSchema),
     children: z.array(HierarchyItemSchema),
+    change: z
+      .object({ changeType: z.enum(['ADDED', 'UPDATED', 'RETIRED']), details: z.string(), previousTerm: z.string().optional() })
+      .optional()
+      .openapi({ description: 'Present when the concept was added, updated or retired in this release (against the previous one).' }),
   })
   .openapi('Code');
 
@@ -91,6 +95,15 @@ export function registerCode(app: RestApp, deps: RestDeps) {
         },
         parents: d.parents.map(item),
         children: d.children.map(item),
+        ...(d.change
+          ? {
+              change: {
+                changeType: d.change.changeType,
+                details: d.change.details,
+                ...(d.change.previousTerm ? { previousTerm: d.change.previousTerm } : {}),
+              },
+            }
+          : {}),
       },
       usedVersions,
     );

@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { SearchCodesDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { codeParam, errorResponses, intParam, levelParam, MetaSchema, PAGE_LIMITS, versionParam } from '../schemas.ts';
+import { changeTypeParam, codeParam, errorResponses, intParam, levelParam, MetaSchema, PAGE_LIMITS, versionParam } from '../schemas.ts';
 import { MAX_QUERY_LENGTH } from '../../graphql/types/Search.ts';
 
 const L = PAGE_LIMITS.codes;
@@ -47,6 +47,7 @@ const route = createRoute({
         hlgt: codeParam('hlgt').optional(),
         hlt: codeParam('hlt').optional(),
         llt: codeParam('llt').optional(),
+        changeType: changeTypeParam.openapi({ type: 'string', enum: ['ADDED', 'UPDATED', 'RETIRED'], description: 'Only codes changed this way against the previous release.' }),
         version: versionParam,
         page: intParam('page', 1, 1_000_000, 1),
         limit: intParam('limit', 1, L.max, L.default),
@@ -72,6 +73,7 @@ export function registerCodes(app: RestApp, deps: RestDeps) {
       hlgt: q.hlgt,
       hlt: q.hlt,
       llt: q.llt,
+      changeType: q.changeType,
       version: q.version,
       first: q.limit,
       after: afterCursor(q.page, q.limit),

@@ -15,6 +15,10 @@ export const VersionItemSchema = z
     language: z.string(),
     isLatest: z.boolean(),
     counts: z.object({ SOC: z.number().int(), HLGT: z.number().int(), HLT: z.number().int(), PT: z.number().int(), LLT: z.number().int() }),
+    changes: z
+      .object({ added: z.number().int(), updated: z.number().int(), retired: z.number().int() })
+      .nullable()
+      .openapi({ description: 'Changes against the previous release; null for the oldest.' }),
   })
   .openapi('VersionItem');
 
@@ -52,6 +56,7 @@ export function registerVersions(app: RestApp, deps: RestDeps) {
           language: n.language,
           isLatest: n.isLatest,
           counts: { SOC: n.counts.soc, HLGT: n.counts.hlgt, HLT: n.counts.hlt, PT: n.counts.pt, LLT: n.counts.llt },
+          changes: n.changeCounts,
         })),
         meta: pageMeta(c.req.query(), page, limit, v.totalCount),
       },

@@ -1,0 +1,273 @@
+// The change engine: compares two releases concept by concept (level, code) in one
+// set-based SQL statement, then names every kind of change in words and in
+// structured metadata. One source of truth for release change sets, the per-code
+// comparison and a concept's history.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { Level } from '../levels.ts';
+
+type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
+
+export type ChangeType = 'added' | 'updated' | 'retired';
+
+export type ChangeKind =
+  | 'added'
+  | 'retired'
+  | 'made_non_current'
+  | 'currency_restored'
+  | 'renamed'
+  | 'primary_soc_changed'
+  | 'parents_added'
+  | 'parents_removed'
+  | 'llt_moved'
+  | 'promoted'
+  | 'demoted'
+  | 'soc_abbreviation_changed'
+  | 'soc_order_changed';
+
+export interface ChangeRecord {
+  level: Level;
+  code: number;
+  changeType: ChangeType;
+  /** The concept's name in the target release (in the baseline when it left). */
+  term: string;
+  previousTerm: string | null;
+  details: string;
+  metadata: {
+    kinds: ChangeKind[];
+    before: Record<string, unknown>;
+    after: Record<string, unknown>;
+  };
+}
+
+export interface DiffRow {
+  level: Level;
+  code: number;
+  inA: boolean;
+  inB: boolean;
+  aName: string | null;
+  bName: string | null;
+  aCurrent: boolean | null;
+  bCurrent: boolean | null;
+  aPt: number | null;
+  bPt: number | null;
+  aSoc: number | null;
+  bSoc: number | null;
+  aAbbrev: string | null;
+  bAbbrev: string | null;
+  aOrder: number | null;
+  bOrder: number | null;
+  aParents: number[] | null;
+  bParents: number[] | null;
+  /** For a PT new in B: the PT its code belonged to as an LLT in A (promotion). */
+  promotedFromPt: number | null;
+  /** For a PT gone from B: the PT its code belongs to as an LLT in B (demotion). */
+  demotedToPt: number | null;
+  /** The code is a PT in A / in B (explains an own LLT's move on promotion or demotion). */
+  ptInA: boolean;
+  ptInB: boolean;
+}
+
+/** Every concept that differs between releases a and b; `code` restricts to one code. */
+export async function diffReleases(db: Db, fromReleaseId: number, toReleaseId: number, code?: number): Promise<DiffRow[]> {
+  const only = code === undefined ? '' : 'AND code = $3';
+  const onlyLink = code === undefined ? '' : 'AND child_code = $3';
+  const params: unknown[] = [fromReleaseId, toReleaseId];
+  if (code !== undefined) params.push(code);
+  return db.$queryRawUnsafe<DiffRow[]>(
+    `WITH a AS (SELECT level, code, name, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept WHERE release_id = $1 ${only}),
+     b AS (SELECT level, code, name, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept WHERE release_id = $2 ${only}),
+     pa AS (SELECT child_level AS level, child_code AS code, array_agg(parent_code ORDER BY parent_code) AS parents
+            FROM hierarchy_link WHERE release_id = $1 AND child_level <> 'LLT' ${onlyLink} GROUP BY 1, 2),
+     pb AS (SELECT child_level AS level, child_code AS code, array_agg(parent_code ORDER BY parent_code) AS parents
+            FROM hierarchy_link WHERE release_id = $2 AND child_level <> 'LLT' ${onlyLink} GROUP BY 1, 2),
+     j AS (
+       SELECT level, code, a.code IS NOT NULL AS in_a, b.code IS NOT NULL AS in_b,
+              a.name AS a_name, b.name AS b_name, a.current AS a_current, b.current AS b_current,
+              a.pt_code AS a_pt, b.pt_code AS b_pt, a.primary_soc_code AS a_soc, b.primary_soc_code AS b_soc,
+              a.soc_abbrev AS a_abbrev, b.soc_abbrev AS b_abbrev, a.intl_order AS a_order, b.intl_order AS b_order,
+              pa.parents AS a_parents, pb.parents AS b_parents
+       FROM a FULL JOIN b USING (level, code)
+       LEFT JOIN pa USING (level, code)
+       LEFT JOIN pb USING (level, code)
+       WHERE a.code IS NULL OR b.code IS NULL
+          OR a.name <> b.name OR a.current <> b.current
+          OR a.pt_code IS DISTINCT FROM b.pt_code OR a.primary_soc_code IS DISTINCT FROM b.primary_soc_code
+          OR a.soc_abbrev IS DISTINCT FROM b.soc_abbrev OR a.intl_order IS DISTINCT FROM b.intl_order
+          OR pa.parents IS DISTINCT FROM pb.parents
+     )
+     SELECT j.level::text AS level, j.code, j.in_a AS "inA", j.in_b AS "inB",
+            j.a_name AS "aName", j.b_name AS "bName", j.a_current AS "aCurrent", j.b_current AS "bCurrent",
+            j.a_pt AS "aPt", j.b_pt AS "bPt", j.a_soc AS "aSoc", j.b_soc AS "bSoc",
+            j.a_abbrev AS "aAbbrev", j.b_abbrev AS "bAbbrev", j.a_order AS "aOrder", j.b_order AS "bOrder",
+            j.a_parents AS "aParents", j.b_parents AS "bParents",
+            CASE WHEN j.level = 'PT' AND NOT j.in_a THEN al.pt_code END AS "promotedFromPt",
+            CASE WHEN j.level = 'PT' AND NOT j.in_b THEN bl.pt_code END AS "demotedToPt",
+            ap.code IS NOT NULL AS "ptInA", bp.code IS NOT NULL AS "ptInB"
+     FROM j
+     LEFT JOIN a al ON j.level = 'PT' AND al.level = 'LLT' AND al.code = j.code
+     LEFT JOIN b bl ON j.level = 'PT' AND bl.level = 'LLT' AND bl.code = j.code
+     LEFT JOIN a ap ON ap.level = 'PT' AND ap.code = j.code
+     LEFT JOIN b bp ON bp.level = 'PT' AND bp.code = j.code
+     ORDER BY j.level, j.code`,
+    ...params,
+  );
+}
+
+/** Names of the codes a change refers to (PTs, HLTs, SOCs…), to write readable details. */
+export type NameLookup = (code: number) => string | undefined;
+
+const q = (s: string | null | undefined) => `'${s ?? '?'}'`;
+
+function ref(level: string, code: number | null, name: NameLookup): string {
+  if (code === null) return `no ${level}`;
+  const n = name(code);
+  return n ? `${level} ${code} ${q(n)}` : `${level} ${code}`;
+}
+
+const PARENT_LEVEL: Record<Level, string> = { SOC: '', HLGT: 'SOC', HLT: 'HLGT', PT: 'HLT', LLT: 'PT' };
+
+/** Turns one diff row into a change with kinds, details and metadata; null when the row is fully explained elsewhere. */
+export function describeChange(r: DiffRow, name: NameLookup, versions: { from: string; to: string }): ChangeRecord | null {
+  const kinds: ChangeKind[] = [];
+  const sentences: string[] = [];
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  const term = (r.bName ?? r.aName)!;
+  let changeType: ChangeType = 'updated';
+
+  if (!r.inA) {
+    if (r.level === 'PT' && r.promotedFromPt !== null) {
+      kinds.push('promoted');
+      sentences.push(`Promoted from LLT (of ${ref('PT', r.promotedFromPt, name)}) to PT.`);
+      before.level = 'LLT';
+      before.ptCode = r.promotedFromPt;
+      after.level = 'PT';
+      after.primarySocCode = r.bSoc;
+    } else {
+      changeType = 'added';
+      kinds.push('added');
+      const where =
+        r.level === 'LLT' ? ` under ${ref('PT', r.bPt, name)}` : r.level === 'PT' ? ` (primary ${ref('SOC', r.bSoc, name)})` : '';
+      sentences.push(`New ${r.level} in ${versions.to}${where}.`);
+      Object.assign(after, { term: r.bName, ...(r.bPt !== null ? { ptCode: r.bPt } : {}), ...(r.bSoc !== null ? { primarySocCode: r.bSoc } : {}) });
+    }
+    return { level: r.level, code: r.code, changeType, term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
+  }
+  if (!r.inB) {
+    if (r.level === 'PT' && r.demotedToPt !== null) {
+      kinds.push('demoted');
+      sentences.push(`Demoted from PT to an LLT of ${ref('PT', r.demotedToPt, name)}.`);
+      Object.assign(before, { level: 'PT', primarySocCode: r.aSoc });
+      Object.assign(after, { level: 'LLT', ptCode: r.demotedToPt });
+      return { level: r.level, code: r.code, changeType: 'updated', term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
+    }
+    kinds.push('retired');
+    sentences.push(`No longer in release ${versions.to}.`);
+    before.term = r.aName;
+    return { level: r.level, code: r.code, changeType: 'retired', term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
+  }
+  // An own LLT that moved because its code was promoted or demoted: the PT row says it all.
+  if (r.level === 'LLT' && ((r.bPt === r.code && !r.ptInA) || (r.aPt === r.code && !r.ptInB))) return null;
+
+  if (r.aName !== r.bName) {
+    kinds.push('renamed');
+    sentences.push(`Renamed from ${q(r.aName)} to ${q(r.bName)}.`);
+    before.term = r.aName;
+    after.term = r.bName;
+  }
+  if (r.aCurrent && !r.bCurrent) {
+    changeType = 'retired';
+    kinds.push('made_non_current');
+    sentences.push('Made non-current.');
+  } else if (!r.aCurrent && r.bCurrent) {
+    kinds.push('currency_restored');
+    sentences.push('Made current again.');
+  }
+  if (r.aCurrent !== r.bCurrent) {
+    before.status = r.aCurrent ? 'current' : 'non-current';
+    after.status = r.bCurrent ? 'current' : 'non-current';
+  }
+  if (r.level === 'LLT' && r.aPt !== r.bPt) {
+    kinds.push('llt_moved');
+    sentences.push(`Moved from ${ref('PT', r.aPt, name)} to ${ref('PT', r.bPt, name)}.`);
+    before.ptCode = r.aPt;
+    after.ptCode = r.bPt;
+  }
+  if (r.level === 'PT' && r.aSoc !== r.bSoc) {
+    kinds.push('primary_soc_changed');
+    sentences.push(`Primary SOC moved from ${ref('SOC', r.aSoc, name)} to ${ref('SOC', r.bSoc, name)}.`);
+    before.primarySocCode = r.aSoc;
+    after.primarySocCode = r.bSoc;
+  }
+  const aP = new Set(r.aParents ?? []);
+  const bP = new Set(r.bParents ?? []);
+  const addedParents = [...bP].filter((c) => !aP.has(c));
+  const removedParents = [...aP].filter((c) => !bP.has(c));
+  const pl = PARENT_LEVEL[r.level];
+  if (addedParents.length) {
+    kinds.push('parents_added');
+    sentences.push(`Now also under ${addedParents.map((c) => ref(pl, c, name)).join(', ')}.`);
+  }
+  if (removedParents.length) {
+    kinds.push('parents_removed');
+    sentences.push(`No longer under ${removedParents.map((c) => ref(pl, c, name)).join(', ')}.`);
+  }
+  if (addedParents.length || removedParents.length) {
+    before.parents = r.aParents ?? [];
+    after.parents = r.bParents ?? [];
+  }
+  if (r.level === 'SOC' && r.aAbbrev !== r.bAbbrev) {
+    kinds.push('soc_abbreviation_changed');
+    sentences.push(`Abbreviation changed from ${q(r.aAbbrev)} to ${q(r.bAbbrev)}.`);
+    before.abbreviation = r.aAbbrev;
+    after.abbreviation = r.bAbbrev;
+  }
+  if (r.level === 'SOC' && r.aOrder !== r.bOrder) {
+    kinds.push('soc_order_changed');
+    sentences.push(`International order changed from ${r.aOrder ?? '-'} to ${r.bOrder ?? '-'}.`);
+    before.internationalOrder = r.aOrder;
+    after.internationalOrder = r.bOrder;
+  }
+  if (kinds.length === 0) return null;
+  return {
+    level: r.level,
+    code: r.code,
+    changeType,
+    term,
+    previousTerm: kinds.includes('renamed') ? r.aName : null,
+    details: sentences.join(' '),
+    metadata: { kinds, before, after },
+  };
+}
+
+/** Names (target release first, then baseline) of every code the rows refer to, in one statement. */
+export async function namesFor(db: Db, releaseIds: number[], rows: DiffRow[]): Promise<NameLookup> {
+  const codes = new Set<number>();
+  for (const r of rows) {
+    for (const c of [r.aPt, r.bPt, r.aSoc, r.bSoc, r.promotedFromPt, r.demotedToPt, ...(r.aParents ?? []), ...(r.bParents ?? [])]) {
+      if (c !== null) codes.add(c);
+    }
+  }
+  if (codes.size === 0) return () => undefined;
+  const found = await db.$queryRawUnsafe<{ code: number; name: string; release_id: number }[]>(
+    `SELECT DISTINCT ON (c.code) c.code, c.name, c.release_id FROM concept c
+     JOIN json_array_elements_text($1::json) AS k(code) ON c.code = k.code::int
+     WHERE c.release_id = ANY(SELECT json_array_elements_text($2::json)::int) AND c.level <> 'LLT'
+     ORDER BY c.code, array_position(ARRAY(SELECT json_array_elements_text($2::json)::int), c.release_id)`,
+    JSON.stringify([...codes]),
+    JSON.stringify(releaseIds),
+  );
+  const map = new Map(found.map((f) => [f.code, f.name]));
+  return (c) => map.get(c);
+}
+
+export async function computeChanges(
+  db: Db,
+  from: { id: number; version: string },
+  to: { id: number; version: string },
+  code?: number,
+): Promise<ChangeRecord[]> {
+  const rows = await diffReleases(db, from.id, to.id, code);
+  const name = await namesFor(db, [to.id, from.id], rows);
+  return rows.map((r) => describeChange(r, name, { from: from.version, to: to.version })).filter((c): c is ChangeRecord => c !== null);
+}

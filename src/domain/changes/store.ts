@@ -1,0 +1,160 @@
+// Stored change sets: consecutive releases are computed at import, any other pair on
+// first request; both are kept (releases are immutable, so a change set never goes stale).
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { bulkInsert } from '../../db/bulk.ts';
+import type { Level } from '../levels.ts';
+import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
+import { computeChanges, type ChangeRecord, type ChangeType } from './engine.ts';
+
+export interface ChangeCounts {
+  added: number;
+  updated: number;
+  retired: number;
+}
+
+export interface ReleaseRef {
+  id: number;
+  version: string;
+}
+
+const inFlight = new Map<string, Promise<ChangeCounts>>();
+
+async function storedCounts(prisma: PrismaClient, fromId: number, toId: number): Promise<ChangeCounts | null> {
+  const s = await prisma.changeSet.findUnique({ where: { fromReleaseId_toReleaseId: { fromReleaseId: fromId, toReleaseId: toId } } });
+  return s ? { added: s.added, updated: s.updated, retired: s.retired } : null;
+}
+
+async function computeAndStore(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef): Promise<ChangeCounts> {
+  const records = await computeChanges(prisma, from, to);
+  const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
+  for (const r of records) counts[r.changeType]++;
+  await prisma.$transaction(
+    async (tx) => {
+      // Another process may be computing the same pair: the primary key decides, and the
+      // loser's insert waits for the winner's commit and then does nothing.
+      const claimed = await tx.$executeRawUnsafe(
+        `INSERT INTO change_set (from_release_id, to_release_id, added, updated, retired) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT DO NOTHING`,
+        from.id, to.id, counts.added, counts.updated, counts.retired,
+      );
+      if (claimed === 0) return;
+      await bulkInsert(tx, 'release_change', { from_release_id: from.id, to_release_id: to.id }, [
+        { name: 'level', type: 'text', cast: '"Level"', get: (r: ChangeRecord) => r.level },
+        { name: 'code', type: 'int', get: (r) => r.code },
+        { name: 'change_type', type: 'text', cast: '"ChangeType"', get: (r) => r.changeType },
+        { name: 'details', type: 'text', get: (r) => r.details },
+        { name: 'previous_term', type: 'text', get: (r) => r.previousTerm },
+        { name: 'metadata', type: 'jsonb', get: (r) => r.metadata },
+      ], records);
+    },
+    { timeout: 10 * 60_000, maxWait: 60_000 },
+  );
+  return (await storedCounts(prisma, from.id, to.id)) ?? counts;
+}
+
+/** The change set from → to, computed and stored on first use. */
+export async function ensureChangeSet(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef): Promise<ChangeCounts> {
+  const stored = await storedCounts(prisma, from.id, to.id);
+  if (stored) return stored;
+  const key = `${from.id}:${to.id}`;
+  let p = inFlight.get(key);
+  if (!p) {
+    p = computeAndStore(prisma, from, to).finally(() => inFlight.delete(key));
+    inFlight.set(key, p);
+  }
+  return p;
+}
+
+export interface StoredChange {
+  level: Level;
+  code: number;
+  changeType: ChangeType;
+  term: string;
+  details: string;
+  previousTerm: string | null;
+  metadata: ChangeRecord['metadata'];
+}
+
+export interface ChangeFilters extends HierarchyFilter {
+  level?: Level | undefined;
+  changeType?: ChangeType | undefined;
+}
+
+export interface ChangePage {
+  total: number;
+  /** Counts per change type under every filter except changeType. */
+  counts: ChangeCounts;
+  items: StoredChange[];
+}
+
+const CHANGE_COLUMNS = `rc.level::text AS level, rc.code, rc.change_type::text AS "changeType", coalesce(cb.name, ca.name) AS term,
+  rc.details, rc.previous_term AS "previousTerm", rc.metadata`;
+
+// The concept's name: in the target release, else (it left) in the baseline.
+const CHANGE_JOINS = `LEFT JOIN concept cb ON cb.release_id = rc.to_release_id AND cb.level = rc.level AND cb.code = rc.code
+  LEFT JOIN concept ca ON ca.release_id = rc.from_release_id AND ca.level = rc.level AND ca.code = rc.code`;
+
+/** A page of a stored change set; hierarchy filters use the target release, or the baseline for concepts that left. */
+export async function listChanges(prisma: PrismaClient, fromId: number, toId: number, f: ChangeFilters, offset: number, limit: number): Promise<ChangePage> {
+  const params: unknown[] = [fromId, toId];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const where: string[] = ['rc.from_release_id = $1', 'rc.to_release_id = $2'];
+  if (f.level) where.push(`rc.level = ${p(f.level)}::"Level"`);
+  if (hasHierarchyFilter(f)) {
+    where.push(`((cb.code IS NOT NULL AND ${underNodeSql(f, '$2', 'rc.level', 'rc.code', p)})
+      OR (cb.code IS NULL AND ${underNodeSql(f, '$1', 'rc.level', 'rc.code', p)}))`);
+  }
+  const typeParam = f.changeType ? p(f.changeType) : null;
+  const off = p(offset);
+  const lim = p(limit);
+  type Row = StoredChange & { total: number; added: number; updated: number; retired: number };
+  const rows = await prisma.$queryRawUnsafe<Row[]>(
+    `WITH f AS (
+       SELECT ${CHANGE_COLUMNS} FROM release_change rc ${CHANGE_JOINS}
+       WHERE ${where.join(' AND ')}
+     ),
+     c AS (
+       SELECT count(*) FILTER (WHERE "changeType" = 'added')::int AS added,
+              count(*) FILTER (WHERE "changeType" = 'updated')::int AS updated,
+              count(*) FILTER (WHERE "changeType" = 'retired')::int AS retired
+       FROM f
+     ),
+     t AS (SELECT * FROM f ${typeParam ? `WHERE "changeType" = ${typeParam}` : ''})
+     SELECT c.*, (SELECT count(*)::int FROM t) AS total, page.*
+     FROM c LEFT JOIN LATERAL (
+       SELECT * FROM t
+       ORDER BY array_position(ARRAY['SOC','HLGT','HLT','PT','LLT'], t.level),
+                array_position(ARRAY['added','updated','retired'], t."changeType"), lower(t.term), t.code
+       OFFSET ${off} LIMIT ${lim}
+     ) page ON true`,
+    ...params,
+  );
+  const first = rows[0];
+  const counts = { added: first?.added ?? 0, updated: first?.updated ?? 0, retired: first?.retired ?? 0 };
+  return {
+    total: first?.total ?? 0,
+    counts,
+    items: rows
+      .filter((r) => r.code !== null)
+      .map(({ level, code, changeType, term, details, previousTerm, metadata }) => ({ level, code, changeType, term, details, previousTerm, metadata })),
+  };
+}
+
+/** Stored changes of given codes for (from, to) pairs — one statement for many keys (loaders, history). */
+export async function changesForCodes(
+  prisma: PrismaClient,
+  keys: readonly { fromId: number; toId: number; code: number }[],
+): Promise<(StoredChange & { fromId: number; toId: number })[]> {
+  if (keys.length === 0) return [];
+  return prisma.$queryRawUnsafe(
+    `SELECT rc.from_release_id AS "fromId", rc.to_release_id AS "toId", ${CHANGE_COLUMNS}
+     FROM json_to_recordset($1::json) AS k(f int, t int, c int)
+     JOIN release_change rc ON rc.from_release_id = k.f AND rc.to_release_id = k.t AND rc.code = k.c
+     ${CHANGE_JOINS}
+     ORDER BY rc.level`,
+    JSON.stringify(keys.map((k) => ({ f: k.fromId, t: k.toId, c: k.code }))),
+  );
+}

@@ -1,0 +1,102 @@
+// GET /versions/{toVersionId}/changes → query ReleaseChanges.
+import { createRoute, z } from '@hono/zod-openapi';
+import { ReleaseChangesDocument } from '../operations/generated.ts';
+import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
+import { afterCursor, pageMeta } from '../paging.ts';
+import { changeTypeParam, codeParam, errorResponses, intParam, levelParam, MetaSchema, versionIdParam } from '../schemas.ts';
+
+const CountsSchema = z.object({ added: z.number().int(), updated: z.number().int(), retired: z.number().int() });
+
+const ChangeItemSchema = z
+  .object({
+    code: z.string(),
+    level: z.string(),
+    term: z.string().openapi({ description: 'Name in the target release (in the baseline when the concept left).' }),
+    changeType: z.enum(['added', 'updated', 'retired']),
+    details: z.string(),
+    previousTerm: z.string().nullable(),
+    metadata: z
+      .object({ kinds: z.array(z.string()), before: z.record(z.string(), z.unknown()), after: z.record(z.string(), z.unknown()) })
+      .openapi({ description: 'kinds: added, retired, made_non_current, currency_restored, renamed, primary_soc_changed, parents_added, parents_removed, llt_moved, promoted, demoted, soc_abbreviation_changed, soc_order_changed; before/after: the changed values.' }),
+  })
+  .openapi('ReleaseChangeItem');
+
+const route = createRoute({
+  method: 'get',
+  path: '/versions/{toVersionId}/changes',
+  tags: ['Changes'],
+  summary: 'What changed between two releases',
+  description:
+    'Hierarchy filters use the target release, or the baseline for concepts that left it. `changes` counts each change type under every filter except changeType.',
+  request: {
+    params: z.object({ toVersionId: versionIdParam('toVersionId') }),
+    query: z
+      .object({
+        fromVersionId: versionIdParam('fromVersionId').optional().openapi({ description: 'Baseline release; default: the previous published release.' }),
+        level: levelParam,
+        changeType: changeTypeParam,
+        soc: codeParam('soc').optional(),
+        hlgt: codeParam('hlgt').optional(),
+        hlt: codeParam('hlt').optional(),
+        llt: codeParam('llt').optional(),
+        page: intParam('page', 1, 1_000_000, 1),
+        limit: intParam('limit', 1, 200, 50),
+      })
+      .strict(),
+  },
+  responses: {
+    200: {
+      description: 'Changes',
+      content: {
+        'application/json': {
+          schema: z.object({
+            versions: z.object({ from: z.string(), to: z.string() }),
+            changes: CountsSchema,
+            results: z.object({ results: z.array(ChangeItemSchema), meta: MetaSchema }),
+          }),
+        },
+      },
+    },
+    ...errorResponses(400, 404, 429, 500),
+  },
+});
+
+export function registerReleaseChanges(app: RestApp, deps: RestDeps) {
+  app.openapi(route, async (c) => {
+    const { toVersionId } = c.req.valid('param');
+    const q = c.req.valid('query');
+    const { data, usedVersions } = await operation(deps, c, ReleaseChangesDocument, {
+      to: toVersionId,
+      from: q.fromVersionId,
+      level: q.level,
+      changeType: q.changeType,
+      soc: q.soc,
+      hlgt: q.hlgt,
+      hlt: q.hlt,
+      llt: q.llt,
+      first: q.limit,
+      after: afterCursor(q.page, q.limit),
+    }, { from: 'fromVersionId' });
+    const ch = data.version.changes;
+    return respond(
+      c,
+      {
+        versions: { from: ch.from.version, to: ch.to.version },
+        changes: ch.counts,
+        results: {
+          results: ch.edges.map(({ node: n }) => ({
+            code: n.code,
+            level: n.level,
+            term: n.term,
+            changeType: n.changeType.toLowerCase() as 'added' | 'updated' | 'retired',
+            details: n.details,
+            previousTerm: n.previousTerm,
+            metadata: n.metadata as { kinds: string[]; before: Record<string, unknown>; after: Record<string, unknown> },
+          })),
+          meta: pageMeta(c.req.query(), q.page, q.limit, ch.totalCount),
+        },
+      },
+      usedVersions,
+    );
+  });
+}
