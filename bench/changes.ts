@@ -1,0 +1,65 @@
+// Change-engine benchmark: a full-size synthetic pair (90.0 → 90.1 with realistic
+// changes) imported into a fresh embedded store (or DATABASE_URL), then the change set
+// computed from scratch. Same-run baseline: reading every concept row of both releases.
+//
+//   npm run bench:changes [-- --scale 1]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateRelease, writeMedAscii } from '../src/synthetic/generate.ts';
+import { openMigrated } from '../src/db/open.ts';
+import { importRelease } from '../src/importer/import.ts';
+import { ensureChangeSet, listChanges } from '../src/domain/changes/store.ts';
+
+const { values } = parseArgs({ options: { scale: { type: 'string', default: '1' } } });
+const scale = Number(values.scale);
+const work = mkdtempSync(path.join(tmpdir(), 'bench-changes-'));
+const r0 = generateRelease({ seed: 42, version: '90.0', scale });
+const r1 = generateRelease({ seed: 42, version: '90.1', scale, changesFrom: r0 });
+await writeMedAscii(r0, path.join(work, '90.0'));
+await writeMedAscii(r1, path.join(work, '90.1'));
+
+const db = await openMigrated({ databaseUrl: process.env.DATABASE_URL, dataDir: path.join(work, 'store'), poolSize: 4 });
+try {
+  for (const v of ['90.0', '90.1']) await importRelease(db, path.join(work, v), { replace: true });
+  const [a, b] = await db.prisma.release.findMany({ where: { version: { in: ['90.0', '90.1'] } }, orderBy: { ordinal: 'asc' } });
+  const t0 = performance.now();
+  await db.prisma.$queryRawUnsafe('SELECT * FROM concept WHERE release_id = $1 OR release_id = $2', a!.id, b!.id);
+  const baselineMs = performance.now() - t0;
+  // Recompute from scratch (the import already stored it).
+  await db.prisma.changeSet.delete({ where: { fromReleaseId_toReleaseId: { fromReleaseId: a!.id, toReleaseId: b!.id } } });
+  await db.prisma.releaseChange.deleteMany({ where: { fromReleaseId: a!.id, toReleaseId: b!.id } });
+  const t1 = performance.now();
+  const counts = await ensureChangeSet(db.prisma, a!, b!);
+  const computeMs = performance.now() - t1;
+  const pageTimes: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const t = performance.now();
+    await listChanges(db.prisma, a!.id, b!.id, { level: i % 2 ? 'LLT' : undefined }, (i % 10) * 50, 50);
+    pageTimes.push(performance.now() - t);
+  }
+  pageTimes.sort((x, y) => x - y);
+  console.log(
+    JSON.stringify(
+      {
+        scenario: 'change set of a synthetic release pair, first computation',
+        mode: db.mode,
+        scale,
+        counts,
+        baselineReadBothReleasesMs: Math.round(baselineMs),
+        computeMs: Math.round(computeMs),
+        ratioToBaseline: Math.round((computeMs / baselineMs) * 10) / 10,
+        changesPageP95Ms: Math.round(pageTimes[Math.floor(pageTimes.length * 0.95)]! * 10) / 10,
+        targets: { computeMs: 10_000 },
+        met: computeMs <= 10_000,
+        node: process.version,
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await db.close();
+  rmSync(work, { recursive: true, force: true });
+}
