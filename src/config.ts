@@ -1,5 +1,6 @@
 // Environment → typed, validated configuration. Every knob is documented in the README.
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/clientIp.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z
@@ -26,6 +27,14 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(14),
   GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(100).default(25_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
+  /** Path to a JSON map {hash: query}; when set, /graphql runs only these operations. */
+  GRAPHQL_PERSISTED_OPERATIONS: z.string().min(1).optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  TRUST_PROXY: z.string().optional(),
+  CORS_ORIGINS: z.string().default('*'),
+  SECURITY_HEADERS: bool.default(true),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 });
 
 export type Config = {
@@ -38,7 +47,13 @@ export type Config = {
   redisUrl: string | undefined;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   demo: boolean;
-  graphql: { maxDepth: number; maxComplexity: number; introspection: boolean };
+  graphql: { maxDepth: number; maxComplexity: number; introspection: boolean; persistedOperations: string | undefined };
+  rateLimitPerMinute: number;
+  trustProxy: TrustProxy;
+  corsOrigins: string[];
+  securityHeaders: boolean;
+  maxBodyBytes: number;
+  shutdownTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -53,6 +68,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  let trustProxy: TrustProxy;
+  try {
+    trustProxy = parseTrustProxy(c.TRUST_PROXY);
+  } catch (e) {
+    throw new ConfigError(`Invalid configuration:\n  ${(e as Error).message}`);
+  }
+  for (const u of (c.DATABASE_REPLICA_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (!/^postgres(ql)?:\/\//.test(u)) throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS: every entry must be a postgres:// URL');
+  }
+  if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL) throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS: needs DATABASE_URL (the primary)');
   return {
     port: c.PORT,
     host: c.HOST,
@@ -70,6 +95,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: c.GRAPHQL_MAX_DEPTH,
       maxComplexity: c.GRAPHQL_MAX_COMPLEXITY,
       introspection: c.GRAPHQL_INTROSPECTION,
+      persistedOperations: c.GRAPHQL_PERSISTED_OPERATIONS,
     },
+    rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
+    trustProxy,
+    corsOrigins: c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    securityHeaders: c.SECURITY_HEADERS,
+    maxBodyBytes: c.MAX_BODY_BYTES,
+    shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -1,13 +1,16 @@
-// Starts the service: database (migrated), demo releases on an empty store,
-// the HTTP app, and a graceful shutdown on SIGTERM/SIGINT.
-import { serve, type ServerType } from '@hono/node-server';
+// Starts the service: database (migrated), demo releases on an empty store, the HTTP
+// app with its protections, and a graceful shutdown on SIGTERM/SIGINT.
+import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import type { Config } from './config.ts';
 import { openMigrated } from './db/open.ts';
 import type { Database } from './db/client.ts';
 import { ensureDemoReleases } from './importer/demo.ts';
 import { ReleaseCatalog } from './domain/catalog.ts';
 import { createApp } from './http/app.ts';
+import { createRateLimiter, type RateLimiter } from './http/rateLimit.ts';
 import { createLogger, type Logger } from './logger.ts';
 
 export interface RunningServer {
@@ -18,40 +21,76 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+function persistedOperations(path: string | undefined): Record<string, string> | undefined {
+  if (!path) return undefined;
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  if (!parsed || typeof parsed !== 'object' || Object.values(parsed).some((v) => typeof v !== 'string')) {
+    throw new Error(`GRAPHQL_PERSISTED_OPERATIONS: ${path} must be a JSON object of {hash: query}`);
+  }
+  return parsed as Record<string, string>;
+}
+
 export async function startServer(config: Config, opts: { log?: Logger; handleSignals?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel);
   const started = performance.now();
-  const db = await openMigrated(config);
+  const db = await openMigrated({ ...config, replicaUrls: config.replicaUrls });
   if (config.demo) {
     const imported = await ensureDemoReleases(db, (version, p) => {
       if (p.phase === 'done' || p.phase === 'read') log.info({ release: version, phase: p.phase }, p.message);
     });
     if (imported.length) log.info({ releases: imported.map((s) => s.version) }, 'imported the demo releases into the empty store');
   }
+  // Embedded: only this process can import, so the release list is trusted for a minute;
+  // PostgreSQL: another process may import at any time.
   const catalog = new ReleaseCatalog(db.prisma, db.mode === 'embedded' ? 60_000 : 5_000);
+  let limiter: RateLimiter | undefined;
+  if (config.rateLimitPerMinute > 0) {
+    limiter = createRateLimiter({
+      perMinute: config.rateLimitPerMinute,
+      redisUrl: config.redisUrl,
+      onStoreError: (e) => log.warn({ err: { message: e.message } }, 'rate-limit store error'),
+    });
+  }
+  let shuttingDown = false;
   const { fetch } = createApp(
-    { prisma: db.prisma, catalog, log },
+    { prisma: db.prisma, reader: () => db.reader(), catalog, log },
     {
       graphql: {
         limits: { maxDepth: config.graphql.maxDepth, maxComplexity: config.graphql.maxComplexity },
         introspection: config.graphql.introspection,
+        persistedOperations: persistedOperations(config.graphql.persistedOperations),
       },
+      rateLimit: limiter ? { limiter, trustProxy: config.trustProxy } : undefined,
+      corsOrigins: config.corsOrigins,
+      securityHeaders: config.securityHeaders,
+      maxBodyBytes: config.maxBodyBytes,
+      isShuttingDown: () => shuttingDown,
       ready: async () => (await db.prisma.$queryRawUnsafe<unknown[]>('SELECT 1')).length === 1,
     },
   );
 
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  log.info({ url, mode: db.mode, ms: Math.round(performance.now() - started) }, 'Terminology Explorer is listening');
+  log.info(
+    { url, mode: db.mode, replicas: config.replicaUrls.length, rateLimit: limiter ? `${limiter.limit}/min (${limiter.store})` : 'off', ms: Math.round(performance.now() - started) },
+    'Terminology Explorer is listening',
+  );
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      // Stop accepting, let in-flight requests finish, then release the database.
+      // Refuse new connections, let in-flight requests finish (answered with Connection: close),
+      // drop idle keep-alive sockets, and cut whatever is left after the timeout.
+      shuttingDown = true;
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
+      const hard = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearInterval(idle);
+      clearTimeout(hard);
+      await limiter?.close();
       await db.close();
       log.info('stopped');
     })());

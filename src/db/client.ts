@@ -23,7 +23,10 @@ export interface RawConnection {
 
 export interface Database {
   readonly mode: DbMode;
+  /** The primary: every write, and reads that must see the latest writes. */
   readonly prisma: PrismaClient;
+  /** A client for catalog reads: the next read replica (round robin), else the primary. */
+  reader(): PrismaClient;
   /** Runs fn on one dedicated connection (a session: advisory locks and BEGIN/COMMIT hold). */
   withConnection<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -32,6 +35,10 @@ export interface Database {
 export interface OpenOptions {
   /** postgres://… selects server mode; otherwise PGlite. */
   databaseUrl?: string | undefined;
+  /** Read replicas (server mode): catalog reads are spread over them. */
+  replicaUrls?: string[] | undefined;
+  /** Called with every SQL statement sent to a replica (tests check the routing). */
+  onReplicaQuery?: QueryListener;
   /** PGlite data directory; `memory://` (or undefined) keeps everything in memory. */
   dataDir?: string | undefined;
   poolSize?: number;
@@ -72,6 +79,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   return {
     mode: 'embedded',
     prisma,
+    reader: () => prisma,
     withConnection: (fn) => fn(conn),
     async close() {
       await prisma.$disconnect();
@@ -86,9 +94,16 @@ async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<
   // An idle client losing its server must not crash the process.
   pool.on('error', () => {});
   const prisma = prismaWith(new PrismaPg(pool), opts.onQuery);
+  const replicas = (opts.replicaUrls ?? []).map((url) => {
+    const p = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    p.on('error', () => {});
+    return { pool: p, client: prismaWith(new PrismaPg(p), opts.onReplicaQuery) };
+  });
+  let next = 0;
   return {
     mode: 'server',
     prisma,
+    reader: () => (replicas.length ? replicas[next++ % replicas.length]!.client : prisma),
     async withConnection(fn) {
       const client = await pool.connect();
       try {
@@ -106,6 +121,10 @@ async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<
     async close() {
       await prisma.$disconnect();
       await pool.end();
+      for (const r of replicas) {
+        await r.client.$disconnect();
+        await r.pool.end();
+      }
     },
   };
 }

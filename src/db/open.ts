@@ -5,10 +5,16 @@ import { migrate } from './migrate.ts';
 import type { QueryListener } from './instrument.ts';
 
 export async function openMigrated(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize'>,
-  opts: { onQuery?: QueryListener } = {},
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize'> & { replicaUrls?: string[] },
+  opts: { onQuery?: QueryListener; onReplicaQuery?: QueryListener } = {},
 ): Promise<Database> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.poolSize, ...opts });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    replicaUrls: config.replicaUrls,
+    dataDir: config.dataDir,
+    poolSize: config.poolSize,
+    ...opts,
+  });
   try {
     await migrate(db);
   } catch (err) {

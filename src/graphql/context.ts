@@ -7,7 +7,10 @@ import type { ReleaseInfo } from '../domain/releases.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 
 export interface Services {
+  /** Primary database client (writes, and reads that must see them). */
   prisma: PrismaClient;
+  /** Client for catalog reads (a read replica when configured); defaults to prisma. */
+  reader?: () => PrismaClient;
   catalog: ReleaseCatalog;
   log: Logger;
 }
@@ -32,7 +35,7 @@ export function createContext(
   const log = request.log ?? services.log;
   const ctx: GraphQLContext = {
     services,
-    loaders: createLoaders(services.prisma),
+    loaders: createLoaders(services.prisma, services.reader?.() ?? services.prisma),
     requestId: request.requestId,
     log,
     headerVersion: request.headerVersion,

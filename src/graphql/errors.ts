@@ -3,6 +3,7 @@
 // anything unexpected is masked as INTERNAL_ERROR without internals.
 import { GraphQLError } from 'graphql';
 import { DomainError, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
+import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
 
 const KNOWN = new Set<string>(Object.keys(ERROR_STATUS));
 
@@ -31,6 +32,12 @@ export function toGraphQLError(error: unknown, requestId?: string): GraphQLError
         ...(domain.extra ?? {}),
         ...(requestId ? { requestId } : {}),
       },
+    });
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new GraphQLError('The database is unavailable; retry shortly.', {
+      nodes: base?.nodes, source: base?.source, positions: base?.positions, path: base?.path,
+      extensions: { code: 'SERVICE_UNAVAILABLE', status: 503, retryAfter: DB_RETRY_AFTER_SECONDS, ...(requestId ? { requestId } : {}) },
     });
   }
   const ext = (base?.extensions ?? {}) as Record<string, unknown>;

@@ -19,7 +19,8 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
   );
 }
 
-export function createLoaders(prisma: PrismaClient) {
+/** `prisma` is the primary (change sets are written there); `read` serves catalog lookups. */
+export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma) {
   return {
     /** Ensures a change set exists (computing it once) and yields its counts. */
     changeSet: new DataLoader<{ from: ReleaseRef; to: ReleaseRef }, ChangeCounts, string>(
@@ -33,14 +34,14 @@ export function createLoaders(prisma: PrismaClient) {
       },
       { cacheKeyFn: (k) => `${k.fromId}:${k.toId}:${k.code}` },
     ),
-    concept: loader<ConceptKey, Concept | null>((k) => conceptsByKeys(prisma, k), conceptKey, () => null),
-    conceptsByCode: loader<CodeKey, Concept[]>((k) => conceptsByCodes(prisma, k), codeKey, () => []),
-    children: loader<ConceptKey, HierarchyItem[]>((k) => childrenOf(prisma, k), conceptKey, () => []),
-    parents: loader<ConceptKey, HierarchyItem[]>((k) => parentsOf(prisma, k), conceptKey, () => []),
-    paths: loader<ConceptKey, PathCodes[]>((k) => pathsOf(prisma, k), conceptKey, () => []),
-    synonymPage: loader<SynonymPageKey, Concept[]>((k) => synonymPages(prisma, k), synonymPageKey, () => []),
+    concept: loader<ConceptKey, Concept | null>((k) => conceptsByKeys(read, k), conceptKey, () => null),
+    conceptsByCode: loader<CodeKey, Concept[]>((k) => conceptsByCodes(read, k), codeKey, () => []),
+    children: loader<ConceptKey, HierarchyItem[]>((k) => childrenOf(read, k), conceptKey, () => []),
+    parents: loader<ConceptKey, HierarchyItem[]>((k) => parentsOf(read, k), conceptKey, () => []),
+    paths: loader<ConceptKey, PathCodes[]>((k) => pathsOf(read, k), conceptKey, () => []),
+    synonymPage: loader<SynonymPageKey, Concept[]>((k) => synonymPages(read, k), synonymPageKey, () => []),
     synonymCount: loader<{ releaseId: number; ptCode: number }, number>(
-      (k) => synonymCounts(prisma, k),
+      (k) => synonymCounts(read, k),
       (k) => `${k.releaseId}:${k.ptCode}`,
       () => 0,
     ),

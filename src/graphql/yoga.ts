@@ -2,6 +2,7 @@
 // offline use. The REST layer executes its operations through the same envelope.
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
 import { schema } from './schema.ts';
 import { createContext, type GraphQLContext, type Services } from './context.ts';
@@ -20,6 +21,8 @@ export interface ServerContext {
 export interface GraphQLOptions {
   limits?: Limits;
   introspection?: boolean;
+  /** Hash → query text; when given, only these operations run (clients send extensions.persistedQuery or documentId). */
+  persistedOperations?: Record<string, string>;
 }
 
 const DEFAULT_QUERY = `# A SOC's subtree in one request: HLGTs, HLTs, PTs and their LLTs.
@@ -98,7 +101,19 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
       }),
       limits,
     }),
-    plugins: [errorShapePlugin(), ...(opts.introspection === false ? [noIntrospectionPlugin()] : [])],
+    plugins: [
+      errorShapePlugin(),
+      ...(opts.introspection === false ? [noIntrospectionPlugin()] : []),
+      ...(opts.persistedOperations
+        ? [
+            usePersistedOperations<GraphQLContext>({
+              getPersistedOperation: (key) => opts.persistedOperations![key] ?? null,
+              // REST routes execute in-process and never pass through this HTTP check.
+              allowArbitraryOperations: false,
+            }),
+          ]
+        : []),
+    ],
   });
 }
 

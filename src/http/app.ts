@@ -14,6 +14,9 @@ import { mountDocs } from './docs.ts';
 import { registerVersions } from '../rest/routes/versions.ts';
 import { registerCodes } from '../rest/routes/codes.ts';
 import { registerCode } from '../rest/routes/code.ts';
+import type { RateLimiter } from './rateLimit.ts';
+import type { TrustProxy } from './clientIp.ts';
+import { bodyLimitMiddleware, corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware } from './protection.ts';
 import { registerReleaseChanges } from '../rest/routes/releaseChanges.ts';
 import { registerCodeChanges } from '../rest/routes/codeChanges.ts';
 
@@ -21,6 +24,13 @@ export const SUPPORTED_API_VERSIONS = ['1'];
 
 export interface AppOptions {
   graphql?: GraphQLOptions;
+  rateLimit?: { limiter: RateLimiter; trustProxy: TrustProxy };
+  /** Allowed CORS origins ('*' = any); empty = no CORS headers. */
+  corsOrigins?: string[];
+  securityHeaders?: boolean;
+  maxBodyBytes?: number;
+  /** True once SIGTERM arrived: readiness fails and connections are not kept alive. */
+  isShuttingDown?: () => boolean;
   /** Called by /health/ready; resolves when the service can answer. */
   ready?: () => Promise<boolean>;
 }
@@ -56,6 +66,17 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     // Method, path and status only: query strings may carry search text.
     c.get('log').info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
+
+  if (opts.securityHeaders !== false) app.use('*', securityHeadersMiddleware());
+  if (opts.corsOrigins?.length) app.use('*', corsMiddleware(opts.corsOrigins));
+  if (opts.isShuttingDown) {
+    app.use('*', async (c, next) => {
+      await next();
+      if (opts.isShuttingDown!()) c.res.headers.set('Connection', 'close');
+    });
+  }
+  if (opts.rateLimit) app.use('*', rateLimitMiddleware(opts.rateLimit.limiter, opts.rateLimit.trustProxy));
+  app.use('*', bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024));
 
   // X-API-Version opts into future breaking changes; only version 1 exists today.
   app.use('*', async (c, next) => {
@@ -119,7 +140,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
 
   app.get('/health/live', (c) => c.json({ status: 'ok' }));
   app.get('/health/ready', async (c) => {
-    const ok = await (opts.ready ?? (async () => true))().catch(() => false);
+    const ok = !opts.isShuttingDown?.() && (await (opts.ready ?? (async () => true))().catch(() => false));
     return ok ? c.json({ status: 'ready' }) : sendProblem(c, problem('SERVICE_UNAVAILABLE', 'Not ready.', c.get('requestId')), { 'Retry-After': '5' });
   });
   app.get('/problems/:slug', (c: Context<AppEnv>) => {

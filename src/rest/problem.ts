@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type { GraphQLError } from 'graphql';
 import { DomainError, ERROR_STATUS, ERROR_TITLE, type ErrorCode } from '../domain/errors.ts';
+import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
 
 export interface Problem {
   type: string;
@@ -53,6 +54,9 @@ export function problem(code: ErrorCode, detail: string, requestId: string, erro
 
 export function problemFromError(err: unknown, requestId: string): Problem {
   if (err instanceof DomainError) return problem(err.code, err.message, requestId, err.errors, err.extra);
+  if (isDatabaseUnavailable(err)) {
+    return problem('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly.', requestId, undefined, { retryAfter: DB_RETRY_AFTER_SECONDS });
+  }
   return problem('INTERNAL_ERROR', 'An unexpected error occurred. Quote the requestId when contacting support.', requestId);
 }
 
@@ -66,8 +70,9 @@ export function problemFromGraphQL(error: GraphQLError, requestId: string): Prob
 }
 
 export function sendProblem(c: Context, p: Problem, headers: Record<string, string> = {}): Response {
+  const retry: Record<string, string> = typeof p.retryAfter === 'number' ? { 'Retry-After': String(p.retryAfter) } : {};
   return new Response(JSON.stringify(p), {
     status: p.status,
-    headers: { 'content-type': 'application/problem+json; charset=utf-8', ...headers },
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', ...retry, ...headers },
   });
 }

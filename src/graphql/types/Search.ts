@@ -87,7 +87,7 @@ builder.queryFields((t) => ({
         }
         let total = 0;
         const conn = await resolveOffsetConnection({ args, defaultSize: 20, maxSize: 200 }, async ({ offset, limit }) => {
-          const page = await searchConcepts(ctx.services.prisma, release.id, args.q ?? undefined, { ...filters, change }, offset, limit);
+          const page = await searchConcepts(ctx.services.reader?.() ?? ctx.services.prisma, release.id, args.q ?? undefined, { ...filters, change }, offset, limit);
           total = page.total;
           return page.hits.map((h) => ({ ...h, version: release.version }));
         });

@@ -1,0 +1,75 @@
+// Cross-cutting HTTP protection: per-client rate limits, body size limit, CORS and
+// security headers. Every refusal is the documented problem JSON.
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { secureHeaders } from 'hono/secure-headers';
+import type { AppEnv } from '../rest/context.ts';
+import { problem, sendProblem } from '../rest/problem.ts';
+import { clientIp, type TrustProxy } from './clientIp.ts';
+import type { RateLimiter } from './rateLimit.ts';
+
+/** Rate headers appear once a client has used three quarters of its window. */
+export const headerThreshold = (limit: number) => Math.floor(limit / 4);
+
+function socketAddress(c: Context): string | undefined {
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+}
+
+export function rateLimitMiddleware(limiter: RateLimiter, trustProxy: TrustProxy): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    // Load-balancer probes are never limited.
+    if (c.req.path.startsWith('/health/')) return next();
+    const ip = clientIp(socketAddress(c), c.req.header('x-forwarded-for'), trustProxy);
+    let d;
+    try {
+      d = await limiter.consume(ip);
+    } catch (err) {
+      // The limiter's store failing must not take the API down: let the request through.
+      c.get('log').warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; request not counted');
+      return next();
+    }
+    const resetSeconds = Math.ceil(d.resetMs / 1000);
+    const headers: Record<string, string> = {
+      'X-RateLimit-Limit': String(d.limit),
+      'X-RateLimit-Remaining': String(d.remaining),
+      'X-RateLimit-Reset': String(resetSeconds),
+    };
+    if (!d.allowed) {
+      return sendProblem(
+        c,
+        problem('RATE_LIMITED', `Too many requests: at most ${d.limit} per minute. Retry after ${resetSeconds} s.`, c.get('requestId'), undefined, {
+          retryAfter: resetSeconds,
+          limit: d.limit,
+          reset: Math.ceil((Date.now() + d.resetMs) / 1000),
+        }),
+        { ...headers, 'Retry-After': String(resetSeconds) },
+      );
+    }
+    await next();
+    if (d.remaining <= headerThreshold(d.limit)) for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  };
+}
+
+export function bodyLimitMiddleware(maxBytes: number): MiddlewareHandler<AppEnv> {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) =>
+      sendProblem(c, problem('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBytes} bytes.`, c.get('requestId'), { body: [`must be at most ${maxBytes} bytes`] })),
+  });
+}
+
+export function corsMiddleware(origins: string[]): MiddlewareHandler<AppEnv> {
+  return cors({
+    origin: origins.includes('*') ? '*' : origins,
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'Accept', 'X-API-Key', 'X-API-Version', 'X-Terminology-Version', 'X-Request-Id', 'If-None-Match'],
+    exposeHeaders: ['X-Request-Id', 'X-Terminology-Version', 'X-API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'X-AI-Notice'],
+    maxAge: 600,
+  });
+}
+
+export function securityHeadersMiddleware(): MiddlewareHandler<AppEnv> {
+  // No Content-Security-Policy here: GraphiQL and the docs page run inline scripts.
+  return secureHeaders({ contentSecurityPolicy: undefined, crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: 'cross-origin' });
+}

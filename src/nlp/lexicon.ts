@@ -1,0 +1,166 @@
+// Small built-in word lists. They complement the release's own terms (whose LLTs
+// already carry many lay terms and abbreviations) and hold no terminology content:
+// expansions and lay phrases are plain English and are resolved against whatever
+// vocabulary is loaded, so an entry whose target the release lacks is simply unused.
+
+/** Function words dropped from matching keys ("pain in extremity" = "extremity pain"). */
+export const KEY_STOPWORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'with', 'by', 'from', 'as', 'into', 'onto', 'upon',
+  'within', 'its', 'it', 'this', 'that', 'these', 'those', 'his', 'her', 'their', 'is', 'are', 'was', 'were',
+  'be', 'been', 'being', 'nos', 'has', 'have', 'had', 'my', 'your', 'our',
+]);
+
+/**
+ * Canonical forms for word stems (Porter2 output) that mean the same thing in term
+ * names and narratives: "elevation of ALT" = "ALT increased", "worsening" = "aggravated".
+ * Applied identically to vocabulary names and text, so they only merge, never invent.
+ */
+export const CANONICAL_STEMS: ReadonlyMap<string, string> = new Map([
+  ['increas', '+inc'], ['elev', '+inc'], ['rais', '+inc'], ['rise', '+inc'], ['rose', '+inc'],
+  ['decreas', '+dec'], ['reduc', '+dec'], ['reduct', '+dec'], ['diminish', '+dec'], ['declin', '+dec'],
+  ['abnorm', '+abn'], ['abnormal', '+abn'], ['chang', '+abn'],
+  ['worsen', '+agg'], ['aggrav', '+agg'], ['exacerb', '+agg'],
+  ['heart', 'cardiac'], ['liver', 'hepat'], ['kidney', 'renal'], ['ocular', 'eye'],
+  ['ach', 'pain'], ['bleed', 'hemorrhag'], ['fever', 'pyrexia'], ['febril', 'pyrexia'],
+  ['dilat', 'dilat'], ['hospitalis', 'hospit'], ['hospitaliz', 'hospit'],
+]);
+
+/** Irregular plurals and Latin/Greek forms that a stemmer leaves apart. */
+export const IRREGULAR_FORMS: ReadonlyMap<string, string> = new Map([
+  ['feet', 'foot'], ['teeth', 'tooth'], ['women', 'woman'], ['men', 'man'], ['children', 'child'], ['mice', 'mouse'],
+  ['emboli', 'embolus'], ['thrombi', 'thrombus'], ['calculi', 'calculus'], ['fungi', 'fungus'], ['bronchi', 'bronchus'],
+  ['varices', 'varix'], ['vertebrae', 'vertebra'], ['bacteria', 'bacterium'], ['nuclei', 'nucleus'],
+  ['threw', 'throw'], ['thrown', 'throw'], ['felt', 'feel'], ['fainted', 'faint'], ['bled', 'bleed'],
+]);
+
+/** Frequent misspellings in reporter narratives (typo tolerance catches many others). */
+export const MISSPELLINGS: ReadonlyMap<string, string> = new Map([
+  ['diarhea', 'diarrhea'], ['diarrea', 'diarrhea'], ['diarreah', 'diarrhea'], ['diahrrea', 'diarrhea'], ['diarhoea', 'diarrhoea'],
+  ['nausia', 'nausea'], ['nausua', 'nausea'], ['vomitting', 'vomiting'], ['vommiting', 'vomiting'], ['vomitted', 'vomited'],
+  ['pruritis', 'pruritus'], ['parasthesia', 'paresthesia'], ['parasthesias', 'paresthesias'], ['headach', 'headache'],
+  ['dizzyness', 'dizziness'], ['fatige', 'fatigue'], ['hemorrage', 'hemorrhage'], ['haemorrage', 'haemorrhage'],
+  ['siezure', 'seizure'], ['seizer', 'seizure'], ['anaphalaxis', 'anaphylaxis'], ['anaphylaxsis', 'anaphylaxis'],
+  ['rythm', 'rhythm'], ['arrythmia', 'arrhythmia'], ['tachicardia', 'tachycardia'], ['insomina', 'insomnia'],
+  ['neutropnia', 'neutropenia'], ['pnuemonia', 'pneumonia'], ['pneumonai', 'pneumonia'], ['rashes', 'rash'],
+]);
+
+export interface AbbreviationEntry {
+  /** Plain-English expansion, matched against the loaded vocabulary like any text. */
+  expansion: string;
+  /** Only an all-capitals occurrence counts ("MI", not "mi"; "PE", not "pe"). */
+  caseSensitive: boolean;
+}
+
+const abbr = (expansion: string, caseSensitive = false): AbbreviationEntry => ({ expansion, caseSensitive });
+
+/**
+ * Common clinical abbreviations. Used only when the release has no term named by the
+ * abbreviation itself (its own LLTs win: a release with an "ARDS" LLT decides what ARDS is).
+ */
+export const ABBREVIATIONS: ReadonlyMap<string, AbbreviationEntry> = new Map([
+  ['alt', abbr('alanine aminotransferase')], ['sgpt', abbr('alanine aminotransferase')],
+  ['ast', abbr('aspartate aminotransferase', true)], ['sgot', abbr('aspartate aminotransferase')],
+  ['ggt', abbr('gamma-glutamyltransferase')], ['alp', abbr('alkaline phosphatase', true)],
+  ['ldh', abbr('blood lactate dehydrogenase')], ['cpk', abbr('blood creatine phosphokinase')],
+  ['ck', abbr('blood creatine phosphokinase', true)], ['bun', abbr('blood urea nitrogen', true)],
+  ['wbc', abbr('white blood cell')], ['rbc', abbr('red blood cell')], ['hgb', abbr('hemoglobin')],
+  ['hb', abbr('hemoglobin', true)], ['hct', abbr('hematocrit')], ['anc', abbr('neutrophil count', true)],
+  ['inr', abbr('international normalised ratio')], ['aptt', abbr('activated partial thromboplastin time')],
+  ['ptt', abbr('partial thromboplastin time')], ['tsh', abbr('blood thyroid stimulating hormone')],
+  ['ldl', abbr('low density lipoprotein')], ['hdl', abbr('high density lipoprotein')],
+  ['ecg', abbr('electrocardiogram')], ['ekg', abbr('electrocardiogram')], ['bp', abbr('blood pressure', true)],
+  ['hr', abbr('heart rate', true)], ['lvef', abbr('ejection fraction')],
+  ['mi', abbr('myocardial infarction', true)], ['ami', abbr('acute myocardial infarction', true)],
+  ['dvt', abbr('deep vein thrombosis')], ['pe', abbr('pulmonary embolism', true)], ['vte', abbr('venous thromboembolism')],
+  ['chf', abbr('congestive heart failure')], ['cad', abbr('coronary artery disease', true)],
+  ['af', abbr('atrial fibrillation', true)], ['afib', abbr('atrial fibrillation')], ['htn', abbr('hypertension')],
+  ['cva', abbr('cerebrovascular accident')], ['tia', abbr('transient ischemic attack', true)],
+  ['uri', abbr('upper respiratory tract infection')], ['urti', abbr('upper respiratory tract infection')],
+  ['uti', abbr('urinary tract infection')], ['lrti', abbr('lower respiratory tract infection')],
+  ['tb', abbr('tuberculosis', true)], ['hbv', abbr('hepatitis b virus')], ['hcv', abbr('hepatitis c virus')],
+  ['cmv', abbr('cytomegalovirus')], ['hsv', abbr('herpes simplex')], ['vzv', abbr('varicella zoster virus')],
+  ['pml', abbr('progressive multifocal leukoencephalopathy')], ['ards', abbr('acute respiratory distress syndrome')],
+  ['sjs', abbr('stevens-johnson syndrome')], ['ten', abbr('toxic epidermal necrolysis', true)],
+  ['dress', abbr('drug reaction with eosinophilia and systemic symptoms', true)],
+  ['ild', abbr('interstitial lung disease')], ['copd', abbr('chronic obstructive pulmonary disease')],
+  ['aki', abbr('acute kidney injury')], ['arf', abbr('acute renal failure', true)], ['ckd', abbr('chronic kidney disease')],
+  ['pres', abbr('posterior reversible encephalopathy syndrome', true)], ['tls', abbr('tumour lysis syndrome', true)],
+  ['hus', abbr('haemolytic uraemic syndrome', true)], ['ttp', abbr('thrombotic thrombocytopenic purpura', true)],
+  ['dic', abbr('disseminated intravascular coagulation', true)], ['gerd', abbr('gastrooesophageal reflux disease')],
+  ['onj', abbr('osteonecrosis of jaw')], ['crs', abbr('cytokine release syndrome', true)],
+  ['nms', abbr('neuroleptic malignant syndrome', true)], ['siadh', abbr('inappropriate antidiuretic hormone secretion')],
+  ['hlh', abbr('haemophagocytic lymphohistiocytosis', true)], ['gi', abbr('gastrointestinal', true)],
+  ['cns', abbr('central nervous system', true)], ['sob', abbr('dyspnoea', true)], ['loc', abbr('loss of consciousness', true)],
+  ['n/v', abbr('nausea and vomiting')], ['ha', abbr('headache', true)], ['bm', abbr('bowel movement', true)],
+]);
+
+/**
+ * Lay and reporter phrases → candidate term names (first one the release has wins).
+ * Only used where the release has no term spelled like the phrase itself.
+ */
+export const LAY_TERMS: ReadonlyArray<readonly [phrase: string, targets: readonly string[]]> = [
+  ['throwing up', ['vomiting']], ['threw up', ['vomiting']], ['throw up', ['vomiting']], ['puking', ['vomiting']],
+  ['vomited', ['vomiting']], ['being sick', ['vomiting']],
+  ['feeling sick', ['nausea']], ['felt sick', ['nausea']], ['sick to stomach', ['nausea']], ['queasy', ['nausea']],
+  ['nauseated', ['nausea']], ['nauseous', ['nausea']],
+  ['tummy ache', ['abdominal pain']], ['stomach ache', ['abdominal pain']], ['belly pain', ['abdominal pain']],
+  ['stomach pain', ['abdominal pain']], ['tummy pain', ['abdominal pain']], ['stomach cramps', ['abdominal pain']],
+  ['loose stools', ['diarrhoea', 'diarrhea']], ['watery stools', ['diarrhoea', 'diarrhea']],
+  ['passed out', ['syncope', 'loss of consciousness']], ['fainted', ['syncope']], ['blacked out', ['loss of consciousness', 'syncope']],
+  ['heart attack', ['myocardial infarction']], ['high blood pressure', ['hypertension']], ['low blood pressure', ['hypotension']],
+  ['shortness of breath', ['dyspnoea', 'dyspnea']], ['short of breath', ['dyspnoea', 'dyspnea']],
+  ['breathlessness', ['dyspnoea', 'dyspnea']], ['trouble breathing', ['dyspnoea', 'dyspnea']],
+  ['difficulty breathing', ['dyspnoea', 'dyspnea']], ['can not sleep', ['insomnia']], ['trouble sleeping', ['insomnia']],
+  ['sleeplessness', ['insomnia']], ['itching', ['pruritus']], ['itchy', ['pruritus']], ['itchiness', ['pruritus']],
+  ['hair loss', ['alopecia']], ['losing hair', ['alopecia']], ['dizzy', ['dizziness']], ['lightheaded', ['dizziness']],
+  ['light headed', ['dizziness']], ['tired', ['fatigue']], ['tiredness', ['fatigue']], ['exhausted', ['fatigue']],
+  ['hives', ['urticaria']], ['high temperature', ['pyrexia']],
+  ['runny nose', ['rhinorrhoea', 'rhinorrhea']], ['stuffy nose', ['nasal congestion']], ['blocked nose', ['nasal congestion']],
+  ['sore throat', ['oropharyngeal pain', 'pharyngitis']], ['nosebleed', ['epistaxis']], ['nose bleed', ['epistaxis']],
+  ['pins and needles', ['paraesthesia', 'paresthesia']], ['tingling', ['paraesthesia', 'paresthesia']],
+  ['numbness', ['hypoaesthesia', 'hypoesthesia']], ['blurry vision', ['vision blurred']], ['blurred vision', ['vision blurred']],
+  ['ringing in the ears', ['tinnitus']], ['ringing in ears', ['tinnitus']], ['racing heart', ['palpitations', 'tachycardia']],
+  ['pounding heart', ['palpitations']], ['heart racing', ['palpitations', 'tachycardia']], ['fast heartbeat', ['tachycardia']],
+  ['swelling', ['swelling', 'oedema', 'edema']], ['swollen ankles', ['oedema peripheral', 'peripheral swelling']],
+  ['swollen legs', ['oedema peripheral', 'peripheral swelling']], ['joint pain', ['arthralgia']], ['muscle pain', ['myalgia']],
+  ['muscle aches', ['myalgia']], ['achy muscles', ['myalgia']], ['back ache', ['back pain']], ['backache', ['back pain']],
+  ['chest tightness', ['chest discomfort']], ['heartburn', ['dyspepsia']], ['indigestion', ['dyspepsia']],
+  ['constipated', ['constipation']], ['bloating', ['abdominal distension']], ['bloated', ['abdominal distension']],
+  ['convulsions', ['seizure', 'convulsion']],
+  ['bruising', ['contusion']], ['bruise', ['contusion']], ['confused', ['confusional state']], ['confusion', ['confusional state']],
+  ['depressed', ['depression']], ['anxious', ['anxiety']], ['sleepy', ['somnolence']], ['drowsy', ['somnolence']],
+  ['drowsiness', ['somnolence']], ['loss of appetite', ['decreased appetite']], ['poor appetite', ['decreased appetite']],
+  ['weight gain', ['weight increased']], ['weight loss', ['weight decreased']], ['chills', ['chills']],
+  ['shivering', ['chills']], ['sweating', ['hyperhidrosis']], ['night sweats', ['night sweats']],
+  ['sunburn', ['sunburn']], ['skin rash', ['rash']], ['red skin', ['erythema']], ['skin redness', ['erythema']],
+  ['blood in urine', ['haematuria', 'hematuria']], ['blood in stool', ['haematochezia', 'hematochezia']],
+  ['coughing up blood', ['haemoptysis', 'hemoptysis']], ['vomiting blood', ['haematemesis', 'hematemesis']],
+  ['yellow skin', ['jaundice']], ['yellowing of the skin', ['jaundice']], ['kidney failure', ['renal failure']],
+  ['liver failure', ['hepatic failure']], ['stroke', ['cerebrovascular accident', 'stroke']],
+  ['blood clot', ['thrombosis']], ['clot in the lung', ['pulmonary embolism']], ['allergic reaction', ['hypersensitivity']],
+  ['injection site pain', ['injection site pain']], ['sore arm', ['injection site pain', 'pain in extremity']],
+  ['pain in arm', ['pain in extremity']], ['pain in leg', ['pain in extremity']], ['leg pain', ['pain in extremity']],
+  ['arm pain', ['pain in extremity']], ['cold sweat', ['cold sweat']], ['low platelets', ['thrombocytopenia']],
+  ['low white cell count', ['white blood cell count decreased', 'leukopenia']], ['low blood sugar', ['hypoglycaemia', 'hypoglycemia']],
+  ['high blood sugar', ['hyperglycaemia', 'hyperglycemia']], ['low potassium', ['hypokalaemia', 'hypokalemia']],
+  ['high potassium', ['hyperkalaemia', 'hyperkalemia']], ['low sodium', ['hyponatraemia', 'hyponatremia']],
+];
+
+/**
+ * Everyday words that typo tolerance must leave alone even though they sit within one
+ * edit of a medical word ("fewer" ~ "fever", "months" ~ "mouths").
+ */
+export const COMMON_WORDS: ReadonlySet<string> = new Set([
+  'fewer', 'months', 'month', 'weeks', 'week', 'hours', 'patient', 'patients', 'treated', 'treatment', 'reported',
+  'reports', 'occurred', 'observed', 'studies', 'study', 'placebo', 'dosing', 'doses', 'higher', 'lower', 'common',
+  'commonly', 'following', 'including', 'compared', 'received', 'receiving', 'clinical', 'trials', 'during', 'because',
+  'should', 'would', 'could', 'there', 'their', 'these', 'those', 'which', 'where', 'while', 'after', 'before', 'other',
+  'others', 'within', 'without', 'between', 'several', 'second', 'third', 'started', 'stopped', 'resolved', 'recovered',
+  'admitted', 'developed', 'experienced', 'complained', 'presented', 'noticed', 'repeatedly', 'overnight', 'morning',
+  'evening', 'yesterday', 'husband', 'mother', 'father', 'daughter', 'feeling', 'having', 'getting', 'taking', 'started',
+  'therapy', 'medication', 'medicine', 'tablet', 'tablets', 'injection', 'vaccine', 'vaccination', 'dosage', 'increase',
+  'decrease', 'increased', 'decreased', 'severe', 'moderate', 'serious', 'hospital', 'emergency', 'discontinued',
+  'discontinuation', 'monitor', 'monitoring', 'reaction', 'reactions', 'events', 'adverse', 'effects', 'effect',
+  'healthy', 'wealthy', 'weather', 'whether', 'better', 'matter', 'letter', 'latter', 'sister', 'brother', 'doctor',
+  'nurses', 'pharmacist', 'visited', 'called', 'minutes', 'minute', 'second', 'seconds', 'hourly', 'daily', 'weekly',
+]);

@@ -1,0 +1,246 @@
+// Dictionary matching: every window of a token sequence whose order-free key is a
+// term name (or an alias) is a candidate; the longest, most exact candidates win
+// (the most specific term), and coordinated lists share modifiers
+// ("increases in ALT and AST" → ALT increased + AST increased).
+import type { Token } from './text.ts';
+import { bagKey, fold } from './text.ts';
+import { termPreference, type Vocabulary } from './vocabulary.ts';
+
+export type MatchKind = 'exact' | 'reordered' | 'variant' | 'lay' | 'coordination';
+
+export interface TermMatch {
+  /** Token range [from, to) in the analysed token array. */
+  from: number;
+  to: number;
+  /** Character range in the source text; `text === source.slice(start, end)`. */
+  start: number;
+  end: number;
+  text: string;
+  /** Index into `vocab.terms` of the term chosen. */
+  term: number;
+  kind: MatchKind;
+  /** A built-in abbreviation was expanded to match. */
+  abbreviation: boolean;
+  /** Words corrected by typo tolerance. */
+  typos: { from: string; to: string }[];
+  /** Content words matched (specificity). */
+  words: number;
+  /** Lay phrase or variant used, or the phrase a coordinated modifier came from. */
+  via?: string;
+}
+
+export interface MatchOptions {
+  /** Correct unknown words within a small edit distance (narratives: yes; edited labels: no). */
+  typos?: boolean;
+  /** Distribute shared words over coordinated lists (default true). */
+  coordination?: boolean;
+  /** Prefer "nausea" + "vomiting" over a combined "nausea and vomiting" term (default false). */
+  splitConjunctions?: boolean;
+}
+
+interface Prepared {
+  canons: (string[] | null)[];
+  known: boolean[];
+  typo: ({ from: string; to: string } | undefined)[];
+  abbr: boolean[];
+}
+
+const KIND_RANK: Record<MatchKind, number> = { exact: 0, reordered: 1, variant: 2, lay: 3, coordination: 4 };
+const CONJ = new Set(['and', 'or', 'nor', 'and/or']);
+const MAX_STOP_RUN = 2;
+
+function prepare(tokens: readonly Token[], vocab: Vocabulary, typos: boolean): Prepared {
+  const n = tokens.length;
+  const p: Prepared = { canons: new Array(n), known: new Array(n), typo: new Array(n), abbr: new Array(n) };
+  for (let j = 0; j < n; j++) {
+    const t = tokens[j]!;
+    let c = vocab.tokenCanons(t);
+    p.abbr[j] = c !== null && c.length > 0 && c[0] !== t.canon;
+    let known = c !== null && c.every((x) => vocab.canons.has(x));
+    if (c !== null && !known && typos && !t.upper) {
+      const fix = vocab.correctTypo(t.norm);
+      if (fix && vocab.canons.has(fix.canon)) {
+        c = [fix.canon];
+        known = true;
+        p.typo[j] = { from: t.text, to: fix.word };
+      }
+    }
+    p.canons[j] = c;
+    p.known[j] = known;
+  }
+  return p;
+}
+
+function pickTerm(vocab: Vocabulary, candidates: readonly number[], ordered: string, surface: string): { term: number; exact: boolean } {
+  let best = -1;
+  let bestScore = -Infinity;
+  for (const i of candidates) {
+    const t = vocab.terms[i]!;
+    let s = 0;
+    if (vocab.orderKeys[i] === ordered) s += 2;
+    if (fold(t.name) === surface) s += 3;
+    if (!t.current) s -= 4;
+    if (best < 0 || s > bestScore || (s === bestScore && termPreference(vocab, i, best) < 0)) {
+      best = i;
+      bestScore = s;
+    }
+  }
+  return { term: best, exact: vocab.orderKeys[best] === ordered };
+}
+
+/** All term matches in a token sequence (usually one sentence), non-overlapping, in text order. */
+export function matchTerms(source: string, tokens: readonly Token[], vocab: Vocabulary, opts: MatchOptions = {}): TermMatch[] {
+  const n = tokens.length;
+  if (n === 0) return [];
+  const p = prepare(tokens, vocab, opts.typos ?? false);
+  const raw: TermMatch[] = [];
+  const maxWindow = vocab.maxWords + 4;
+  for (let i = 0; i < n; i++) {
+    if (!p.known[i]) continue;
+    const bag: string[] = [];
+    let stopRun = 0;
+    let words = 0;
+    for (let j = i; j < n && j < i + maxWindow + MAX_STOP_RUN; j++) {
+      const t = tokens[j]!;
+      if (j > i && t.breakBefore) break;
+      const c = p.canons[j];
+      if (c === null || c === undefined) {
+        if (++stopRun > MAX_STOP_RUN) break;
+        continue;
+      }
+      if (!p.known[j]) break;
+      stopRun = 0;
+      bag.push(...c);
+      words++;
+      if (words > maxWindow) break;
+      const key = bagKey(bag);
+      const hits = vocab.index.get(key);
+      const aliases = hits ? undefined : vocab.aliases.get(key);
+      if (!hits && !aliases) continue;
+      const typos = [];
+      let abbreviation = false;
+      for (let k = i; k <= j; k++) {
+        const ty = p.typo[k];
+        if (ty) typos.push(ty);
+        if (p.abbr[k]) abbreviation = true;
+      }
+      const start = tokens[i]!.start;
+      const end = t.end;
+      const base = { from: i, to: j + 1, start, end, text: source.slice(start, end), abbreviation, typos, words: bag.length };
+      if (hits) {
+        const ordered = bag.join(' ');
+        const surface = tokens.slice(i, j + 1).map((x) => x.lower).join(' ');
+        const { term, exact } = pickTerm(vocab, hits, ordered, surface);
+        raw.push({ ...base, term, kind: exact ? 'exact' : 'reordered' });
+      } else if (aliases) {
+        const a = [...aliases].sort((x, y) => termPreference(vocab, x.term, y.term))[0]!;
+        raw.push({ ...base, term: a.term, kind: a.kind === 'lay' ? 'lay' : 'variant', via: a.phrase });
+      }
+    }
+  }
+  let candidates = raw;
+  if (opts.splitConjunctions) {
+    candidates = raw.filter((m) => {
+      for (let k = m.from + 1; k < m.to - 1; k++) {
+        if (!CONJ.has(tokens[k]!.lower)) continue;
+        const left = raw.some((o) => o !== m && o.from >= m.from && o.to <= k);
+        const right = raw.some((o) => o !== m && o.from > k && o.to <= m.to);
+        if (left && right) return false;
+      }
+      return true;
+    });
+  }
+  const accepted = select(candidates, n);
+  if (opts.coordination ?? true) coordinate(source, tokens, vocab, p, accepted);
+  return accepted.sort((a, b) => a.from - b.from);
+}
+
+/** Greedy: most words first, then the more exact kind, fewer typos, earlier start. */
+function select(raw: TermMatch[], n: number): TermMatch[] {
+  const sorted = [...raw].sort(
+    (a, b) =>
+      b.words - a.words ||
+      KIND_RANK[a.kind] - KIND_RANK[b.kind] ||
+      a.typos.length - b.typos.length ||
+      a.from - b.from ||
+      a.to - b.to,
+  );
+  const used = new Uint8Array(n);
+  const out: TermMatch[] = [];
+  for (const m of sorted) {
+    let free = true;
+    for (let k = m.from; k < m.to; k++) if (used[k]) free = false;
+    if (!free) continue;
+    for (let k = m.from; k < m.to; k++) used[k] = 1;
+    out.push(m);
+  }
+  return out;
+}
+
+/**
+ * Coordinated lists: a multi-word match lends its other words to list items next to it
+ * that match nothing on their own ("bacterial, viral or fungal infections",
+ * "elevations of ALT and AST").
+ */
+function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary, p: Prepared, accepted: TermMatch[]) {
+  const used = new Uint8Array(tokens.length);
+  for (const m of accepted) for (let k = m.from; k < m.to; k++) used[k] = 1;
+  const seeds = accepted.filter((m) => m.words >= 2 && m.kind !== 'coordination');
+  for (const m of seeds) {
+    // Positions of m's content tokens.
+    const slots: number[] = [];
+    for (let k = m.from; k < m.to; k++) if (p.canons[k]) slots.push(k);
+    for (const dir of [1, -1] as const) {
+      let edge = dir === 1 ? m.to : m.from - 1;
+      for (let item = 0; item < 6; item++) {
+        // Expect a separator: a comma gap or a conjunction.
+        let k = edge;
+        let sep = false;
+        while (k >= 0 && k < tokens.length && CONJ.has(tokens[k]!.lower)) {
+          sep = true;
+          k += dir;
+        }
+        if (k < 0 || k >= tokens.length) break;
+        const boundary = dir === 1 ? tokens[k]! : tokens[edge - dir * 0]!;
+        if (!sep && !(dir === 1 ? tokens[k]!.breakBefore : tokens[k + 1]?.breakBefore)) break;
+        if (!sep && boundary === undefined) break;
+        // The list item: a short run of known content words without a break inside.
+        const run: number[] = [];
+        let q = k;
+        while (q >= 0 && q < tokens.length && run.length < 3) {
+          if (used[q] || !p.known[q] || !p.canons[q] || CONJ.has(tokens[q]!.lower)) break;
+          run.push(q);
+          const next = q + dir;
+          if (next < 0 || next >= tokens.length) break;
+          if (dir === 1 ? tokens[next]!.breakBefore : tokens[q]!.breakBefore) break;
+          q = next;
+        }
+        if (run.length === 0) break;
+        run.sort((a, b) => a - b);
+        const itemCanons = run.flatMap((r) => p.canons[r]!);
+        let hit: number | undefined;
+        for (const slot of slots) {
+          const bag: string[] = [];
+          for (const s of slots) if (s !== slot) bag.push(...p.canons[s]!);
+          bag.push(...itemCanons);
+          const hits = vocab.index.get(bagKey(bag));
+          if (hits) {
+            hit = [...hits].sort((a, b) => termPreference(vocab, a, b))[0];
+            break;
+          }
+        }
+        if (hit === undefined) break;
+        const from = run[0]!;
+        const to = run[run.length - 1]! + 1;
+        const start = tokens[from]!.start;
+        const end = tokens[to - 1]!.end;
+        for (let r = from; r < to; r++) used[r] = 1;
+        accepted.push({
+          from, to, start, end, text: source.slice(start, end), term: hit, kind: 'coordination',
+          abbreviation: run.some((r) => p.abbr[r]), typos: [], words: itemCanons.length + slots.length - 1, via: m.text,
+        });
+        edge = dir === 1 ? to : from - 1;
+      }
+    }
+  }
+}

@@ -1,0 +1,150 @@
+// Tokenisation with exact offsets, spelling normalisation (British/American,
+// frequent misspellings) and stemming (Porter2, from wink-porter2-stemmer), plus
+// the canonical "matching form" of a word that vocabulary names and narratives share.
+import stemWord from 'wink-porter2-stemmer';
+import { CANONICAL_STEMS, IRREGULAR_FORMS, KEY_STOPWORDS, MISSPELLINGS } from './lexicon.ts';
+
+export interface Token {
+  /** Verbatim text: `source.slice(start, end)`. */
+  text: string;
+  start: number;
+  end: number;
+  /** Lower-case, accents stripped, possessive "'s" removed. */
+  lower: string;
+  /** Spelling-normalised form of `lower` (oedema → edema, diarhea → diarrhea, hospitalised → hospitalized). */
+  norm: string;
+  /** Porter2 stem of `norm` (irregular plurals folded first). */
+  stem: string;
+  /** Matching form: the stem, or its synonym class (elevated/increased → "+inc", liver → "hepat"). */
+  canon: string;
+  /** Written in capitals (two letters or more): an abbreviation cue ("MI", "ALT"). */
+  upper: boolean;
+  /** A function word left out of matching keys. */
+  stop: boolean;
+  numeric: boolean;
+  /** A hard boundary (punctuation, line break, table gap) lies between this token and the previous one. */
+  breakBefore: boolean;
+}
+
+const TOKEN_RE = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
+// Hard boundary inside a gap: sentence or list punctuation, brackets, line breaks,
+// a table's column gap (3+ spaces or a tab) or a spaced dash.
+const BREAK_RE = /[.,;:!?()[\]{}|•*"“”<>=+%/\n\t]|\s-\s|[–—]| {3,}/;
+
+export function fold(s: string): string {
+  return s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+/** British → American spelling and known misspellings, on a folded lower-case word. */
+export function normalizeSpelling(word: string): string {
+  let w = MISSPELLINGS.get(word) ?? word;
+  if (w.length >= 5) w = w.replace(/ae/g, 'e').replace(/oe/g, 'e');
+  if (w.length >= 6) w = w.replace(/our(s?)$/, 'or$1');
+  if (w.length >= 7) w = w.replace(/is(e|ed|es|ing|ation|ations)$/, 'iz$1').replace(/ys(e|ed|es|ing)$/, 'yz$1');
+  if (w.length >= 5) w = w.replace(/tre(s?)$/, 'ter$1');
+  if (w.includes('sulph')) w = w.replace(/sulph/g, 'sulf');
+  return w;
+}
+
+interface WordForms {
+  norm: string;
+  stem: string;
+  canon: string;
+}
+
+const cache = new Map<string, WordForms>();
+const CACHE_LIMIT = 300_000;
+
+/** Normalised, stemmed and canonical forms of one folded word (memoised). */
+export function wordForms(lower: string): WordForms {
+  let f = cache.get(lower);
+  if (f) return f;
+  const norm = normalizeSpelling(lower);
+  let stem: string;
+  if (/^\d+$/.test(norm)) stem = norm.replace(/^0+(?=\d)/, '');
+  else if (norm === 'ii') stem = '2';
+  else if (norm === 'iii') stem = '3';
+  else {
+    const base = IRREGULAR_FORMS.get(norm) ?? norm;
+    stem = base.length <= 3 ? base : stemWord(base);
+    // Porter2 leaves "metastasis" (metastasi) and "metastases" (metastas) apart.
+    if (stem.length > 5 && stem.endsWith('si')) stem = stem.slice(0, -1);
+  }
+  const canon = CANONICAL_STEMS.get(stem) ?? stem;
+  f = { norm, stem, canon };
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(lower, f);
+  return f;
+}
+
+/** Splits `text[from, to)` into word tokens with absolute offsets. Deterministic and allocation-light. */
+export function tokenize(text: string, from = 0, to = text.length): Token[] {
+  const out: Token[] = [];
+  const slice = from === 0 && to === text.length ? text : text.slice(from, to);
+  TOKEN_RE.lastIndex = 0;
+  let prevEnd = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TOKEN_RE.exec(slice)) !== null) {
+    const raw = m[0];
+    const start = from + m.index;
+    const gap = slice.slice(prevEnd, m.index);
+    prevEnd = m.index + raw.length;
+    let lower = fold(raw);
+    if (lower.endsWith("'s") || lower.endsWith('’s')) lower = lower.slice(0, -2);
+    lower = lower.replace(/’/g, "'");
+    const forms = wordForms(lower);
+    out.push({
+      text: raw,
+      start,
+      end: start + raw.length,
+      lower,
+      norm: forms.norm,
+      stem: forms.stem,
+      canon: forms.canon,
+      upper: raw.length >= 2 && /^[\p{Lu}\p{N}]+$/u.test(raw) && /\p{Lu}/u.test(raw),
+      stop: KEY_STOPWORDS.has(lower),
+      numeric: /^\d+$/.test(lower),
+      breakBefore: out.length === 0 || BREAK_RE.test(gap),
+    });
+  }
+  return out;
+}
+
+/** Canonical forms of the content words of a phrase, in order (used for vocabulary names). */
+export function contentCanons(tokens: readonly Token[]): string[] {
+  const out: string[] = [];
+  for (const t of tokens) if (!t.stop) out.push(t.canon);
+  return out;
+}
+
+/** Order-free matching key of canonical forms: "ALT elevation" and "elevated ALT" share it. */
+export function bagKey(canons: readonly string[]): string {
+  return canons.length === 1 ? (canons[0] as string) : [...canons].sort().join(' ');
+}
+
+/** Damerau–Levenshtein (optimal string alignment) distance, or `max + 1` once it exceeds `max`. */
+export function boundedEditDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const n = a.length;
+  const m = b.length;
+  let prev2 = new Array<number>(m + 1).fill(0);
+  let prev = Array.from({ length: m + 1 }, (_, j) => j);
+  let cur = new Array<number>(m + 1).fill(0);
+  for (let i = 1; i <= n; i++) {
+    cur[0] = i;
+    let rowMin = cur[0];
+    for (let j = 1; j <= m; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let v = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+        v = Math.min(v, (prev2[j - 2] as number) + 1);
+      }
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  const d = prev[m] as number;
+  return d > max ? max + 1 : d;
+}
