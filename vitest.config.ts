@@ -7,7 +7,8 @@ const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 
 // The suite runs on the embedded database (PGlite) and, when TEST_DATABASE_URL
 // points at a PostgreSQL server, a second time against it (each test file gets
-// a fresh database there). Tests that never touch a database run once.
+// a fresh database there). Tests that never touch a database run once; tests of
+// server-mode behaviour (test/server: replicas, outages) run only against PostgreSQL.
 const postgres = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
@@ -16,7 +17,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
+      { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**'], env: { TEST_DB: 'pglite' } } },
       ...(postgres
         ? [
             {

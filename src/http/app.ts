@@ -38,7 +38,8 @@ export interface AppOptions {
 export interface App {
   app: OpenAPIHono<AppEnv>;
   yoga: GraphQLServer;
-  fetch: (req: Request) => Response | Promise<Response>;
+  /** The Fetch handler; the Node adapter passes its bindings (the socket) as `env`. */
+  fetch: (req: Request, env?: unknown) => Response | Promise<Response>;
 }
 
 const CATALOG_PATHS = /^\/(versions|codes)(\/|$)/;
@@ -157,5 +158,5 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     }),
   );
 
-  return { app, yoga, fetch: (req) => app.fetch(req) };
+  return { app, yoga, fetch: (req, env) => app.fetch(req, env as never) };
 }

@@ -177,70 +177,101 @@ function select(raw: TermMatch[], n: number): TermMatch[] {
   return out;
 }
 
+const SPACE_GAP = /^[ \t]*-?[ \t]*$/;
+const COMMA_GAP = /^\s*,\s*$/;
+
 /**
  * Coordinated lists: a multi-word match lends its other words to list items next to it
  * that match nothing on their own ("bacterial, viral or fungal infections",
  * "elevations of ALT and AST").
  */
 function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary, p: Prepared, accepted: TermMatch[]) {
-  const used = new Uint8Array(tokens.length);
+  const n = tokens.length;
+  const used = new Uint8Array(n);
   for (const m of accepted) for (let k = m.from; k < m.to; k++) used[k] = 1;
+  const usable = (q: number) => q >= 0 && q < n && !used[q] && p.known[q] === true && !!p.canons[q] && !CONJ.has(tokens[q]!.lower);
+  const conj = (q: number) => q >= 0 && q < n && CONJ.has(tokens[q]!.lower);
   const seeds = accepted.filter((m) => m.words >= 2 && m.kind !== 'coordination');
   for (const m of seeds) {
-    // Positions of m's content tokens.
     const slots: number[] = [];
     for (let k = m.from; k < m.to; k++) if (p.canons[k]) slots.push(k);
-    for (const dir of [1, -1] as const) {
-      let edge = dir === 1 ? m.to : m.from - 1;
-      for (let item = 0; item < 6; item++) {
-        // Expect a separator: a comma gap or a conjunction.
-        let k = edge;
-        let sep = false;
-        while (k >= 0 && k < tokens.length && CONJ.has(tokens[k]!.lower)) {
-          sep = true;
-          k += dir;
-        }
-        if (k < 0 || k >= tokens.length) break;
-        const boundary = dir === 1 ? tokens[k]! : tokens[edge - dir * 0]!;
-        if (!sep && !(dir === 1 ? tokens[k]!.breakBefore : tokens[k + 1]?.breakBefore)) break;
-        if (!sep && boundary === undefined) break;
-        // The list item: a short run of known content words without a break inside.
-        const run: number[] = [];
-        let q = k;
-        while (q >= 0 && q < tokens.length && run.length < 3) {
-          if (used[q] || !p.known[q] || !p.canons[q] || CONJ.has(tokens[q]!.lower)) break;
-          run.push(q);
-          const next = q + dir;
-          if (next < 0 || next >= tokens.length) break;
-          if (dir === 1 ? tokens[next]!.breakBefore : tokens[q]!.breakBefore) break;
-          q = next;
-        }
-        if (run.length === 0) break;
-        run.sort((a, b) => a - b);
-        const itemCanons = run.flatMap((r) => p.canons[r]!);
-        let hit: number | undefined;
-        for (const slot of slots) {
-          const bag: string[] = [];
-          for (const s of slots) if (s !== slot) bag.push(...p.canons[s]!);
-          bag.push(...itemCanons);
-          const hits = vocab.index.get(bagKey(bag));
-          if (hits) {
-            hit = [...hits].sort((a, b) => termPreference(vocab, a, b))[0];
-            break;
-          }
-        }
-        if (hit === undefined) break;
-        const from = run[0]!;
-        const to = run[run.length - 1]! + 1;
-        const start = tokens[from]!.start;
-        const end = tokens[to - 1]!.end;
-        for (let r = from; r < to; r++) used[r] = 1;
-        accepted.push({
-          from, to, start, end, text: source.slice(start, end), term: hit, kind: 'coordination',
-          abbreviation: run.some((r) => p.abbr[r]), typos: [], words: itemCanons.length + slots.length - 1, via: m.text,
-        });
-        edge = dir === 1 ? to : from - 1;
+    const tryItem = (run: number[]): number | undefined => {
+      const itemCanons = run.flatMap((r) => p.canons[r]!);
+      for (const slot of slots) {
+        const bag: string[] = [];
+        for (const s of slots) if (s !== slot) bag.push(...p.canons[s]!);
+        bag.push(...itemCanons);
+        const hits = vocab.index.get(bagKey(bag));
+        if (hits) return [...hits].sort((a, b) => termPreference(vocab, a, b))[0];
       }
+      return undefined;
+    };
+    const emit = (run: number[], term: number) => {
+      const from = run[0]!;
+      const to = run[run.length - 1]! + 1;
+      const start = tokens[from]!.start;
+      const end = tokens[to - 1]!.end;
+      for (let r = from; r < to; r++) used[r] = 1;
+      const words = run.reduce((s, r) => s + p.canons[r]!.length, 0) + slots.length - 1;
+      accepted.push({
+        from, to, start, end, text: source.slice(start, end), term, kind: 'coordination',
+        abbreviation: run.some((r) => p.abbr[r]), typos: [], words, via: m.text,
+      });
+    };
+    // Forward: "<m>, X and Y".
+    let pos = m.to;
+    for (let item = 0; item < 6 && pos < n; item++) {
+      let k = pos;
+      let ok = COMMA_GAP.test(tokens[k]!.gapBefore);
+      if (conj(k) && (ok || SPACE_GAP.test(tokens[k]!.gapBefore))) {
+        ok = true;
+        k++;
+        if (conj(k)) k++;
+        if (k >= n || !SPACE_GAP.test(tokens[k]!.gapBefore)) break;
+      }
+      if (!ok || k >= n) break;
+      const run: number[] = [];
+      for (let q = k; q < n && run.length < 3 && usable(q) && (q === k || SPACE_GAP.test(tokens[q]!.gapBefore)); q++) run.push(q);
+      let done = false;
+      for (let len = run.length; len >= 1 && !done; len--) {
+        const sub = run.slice(0, len);
+        const term = tryItem(sub);
+        if (term !== undefined) {
+          emit(sub, term);
+          pos = sub[sub.length - 1]! + 1;
+          done = true;
+        }
+      }
+      if (!done) break;
+    }
+    // Backward: "X, Y and <m>".
+    pos = m.from;
+    for (let item = 0; item < 6 && pos > 0; item++) {
+      let k = pos - 1;
+      let ok = COMMA_GAP.test(tokens[pos]!.gapBefore);
+      if (!ok && SPACE_GAP.test(tokens[pos]!.gapBefore) && conj(k)) {
+        ok = true;
+        k--;
+        if (conj(k)) k--;
+        if (k < 0 || !(SPACE_GAP.test(tokens[k + 1]!.gapBefore) || COMMA_GAP.test(tokens[k + 1]!.gapBefore))) break;
+      }
+      if (!ok || k < 0) break;
+      const run: number[] = [];
+      for (let q = k; q >= 0 && run.length < 3 && usable(q); q--) {
+        run.unshift(q);
+        if (!SPACE_GAP.test(tokens[q]!.gapBefore)) break;
+      }
+      let done = false;
+      for (let len = run.length; len >= 1 && !done; len--) {
+        const sub = run.slice(run.length - len);
+        const term = tryItem(sub);
+        if (term !== undefined) {
+          emit(sub, term);
+          pos = sub[0]!;
+          done = true;
+        }
+      }
+      if (!done) break;
     }
   }
 }

@@ -24,6 +24,8 @@ export interface Token {
   numeric: boolean;
   /** A hard boundary (punctuation, line break, table gap) lies between this token and the previous one. */
   breakBefore: boolean;
+  /** The characters between the previous token (or the range start) and this one. */
+  gapBefore: string;
 }
 
 const TOKEN_RE = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
@@ -105,6 +107,7 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
       stop: KEY_STOPWORDS.has(lower),
       numeric: /^\d+$/.test(lower),
       breakBefore: out.length === 0 || BREAK_RE.test(gap),
+      gapBefore: gap,
     });
   }
   return out;

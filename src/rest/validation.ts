@@ -2,8 +2,9 @@
 import type { ZodError } from 'zod';
 
 export function zodErrors(error: ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  const add = (k: string, m: string) => (out[k] ??= []).push(m);
+  // A Map, not an object literal: parameter names such as __proto__ or toString are client input.
+  const out = new Map<string, string[]>();
+  const add = (k: string, m: string) => out.set(k, [...(out.get(k) ?? []), m]);
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const k of issue.keys) add(k, `unknown parameter '${k}'`);
@@ -12,5 +13,5 @@ export function zodErrors(error: ZodError): Record<string, string[]> {
     const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
     add(field, issue.message);
   }
-  return out;
+  return Object.fromEntries(out);
 }

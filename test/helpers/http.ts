@@ -3,7 +3,7 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 
-export async function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
+export async function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

@@ -1,0 +1,136 @@
+// Confidence calibration: logistic (Platt-style) models over a raw score and a few
+// features, fitted offline on the development split of the evaluation set
+// (`npm run eval -- --fit`) and shipped in calibration-params.ts. Nothing is trained at run time.
+import { CALIBRATION } from './calibration-params.ts';
+
+export interface LogisticModel {
+  /** Feature names, in the order of `weights`. */
+  features: readonly string[];
+  weights: readonly number[];
+  bias: number;
+}
+
+export interface CalibrationParams {
+  /** Label-level PT predictions (classifyLabel). */
+  label: LogisticModel;
+  /** Event-description PT predictions (classifyText). */
+  text: LogisticModel;
+  /** Where and how the parameters were fitted. */
+  fittedOn: string;
+}
+
+export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+
+export const logit = (p: number): number => {
+  const q = Math.min(1 - 1e-4, Math.max(1e-4, p));
+  return Math.log(q / (1 - q));
+};
+
+/** Applies a logistic model to named features (missing features count as 0). */
+export function applyLogistic(model: LogisticModel, x: Readonly<Record<string, number>>): number {
+  let z = model.bias;
+  for (let i = 0; i < model.features.length; i++) z += (model.weights[i] ?? 0) * (x[model.features[i]!] ?? 0);
+  return sigmoid(z);
+}
+
+/** Rounds a probability for output (stable, readable numbers). */
+export const round = (p: number, digits = 4): number => Math.round(p * 10 ** digits) / 10 ** digits;
+
+export function labelFeatures(f: { rawScore: number; snippets: number; maxLikelihood: number; exact: boolean }): Record<string, number> {
+  return {
+    logitRaw: logit(f.rawScore),
+    logSnippets: Math.log1p(f.snippets),
+    maxLikelihood: f.maxLikelihood,
+    exact: f.exact ? 1 : 0,
+  };
+}
+
+export function textFeatures(f: { rawScore: number; rank: number; margin: number; phrase: boolean }): Record<string, number> {
+  return {
+    rawScore: f.rawScore,
+    top: f.rank === 0 ? 1 : 0,
+    margin: f.margin,
+    phrase: f.phrase ? 1 : 0,
+  };
+}
+
+export function calibrateLabel(f: Parameters<typeof labelFeatures>[0], params: CalibrationParams = CALIBRATION): number {
+  return applyLogistic(params.label, labelFeatures(f));
+}
+
+export function calibrateText(f: Parameters<typeof textFeatures>[0], params: CalibrationParams = CALIBRATION): number {
+  return applyLogistic(params.text, textFeatures(f));
+}
+
+/**
+ * Fits a logistic model by L2-regularised Newton–Raphson (IRLS). Deterministic.
+ * `rows` are feature records; `y` the 0/1 outcomes.
+ */
+export function fitLogistic(features: readonly string[], rows: readonly Record<string, number>[], y: readonly number[], l2 = 1e-2): LogisticModel {
+  const d = features.length + 1;
+  const w = new Array<number>(d).fill(0);
+  const xs = rows.map((r) => [1, ...features.map((f) => r[f] ?? 0)]);
+  for (let iter = 0; iter < 50; iter++) {
+    const g = new Array<number>(d).fill(0);
+    const h = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i]!;
+      let z = 0;
+      for (let a = 0; a < d; a++) z += w[a]! * x[a]!;
+      const p = sigmoid(z);
+      const r = p - y[i]!;
+      const s = Math.max(p * (1 - p), 1e-9);
+      for (let a = 0; a < d; a++) {
+        g[a]! += r * x[a]!;
+        for (let b = 0; b < d; b++) h[a]![b]! += s * x[a]! * x[b]!;
+      }
+    }
+    for (let a = 1; a < d; a++) {
+      g[a]! += l2 * w[a]!;
+      h[a]![a]! += l2;
+    }
+    const step = solve(h, g);
+    let max = 0;
+    for (let a = 0; a < d; a++) {
+      w[a]! -= step[a]!;
+      max = Math.max(max, Math.abs(step[a]!));
+    }
+    if (max < 1e-8) break;
+  }
+  return { features: [...features], weights: w.slice(1).map((v) => round(v, 6)), bias: round(w[0]!, 6) };
+}
+
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
+    [m[c], m[p]] = [m[p]!, m[c]!];
+    const piv = m[c]![c]!;
+    if (Math.abs(piv) < 1e-12) continue;
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = m[r]![c]! / piv;
+      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
+    }
+  }
+  return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? 0 : row[n]! / row[i]!));
+}
+
+/** Expected calibration error over equal-width bins (default 10): Σ (n_b/N)·|acc_b − conf_b|. */
+export function expectedCalibrationError(conf: readonly number[], correct: readonly (boolean | number)[], bins = 10): number {
+  if (conf.length === 0) return 0;
+  const n = new Array<number>(bins).fill(0);
+  const c = new Array<number>(bins).fill(0);
+  const a = new Array<number>(bins).fill(0);
+  for (let i = 0; i < conf.length; i++) {
+    const b = Math.min(bins - 1, Math.floor(conf[i]! * bins));
+    n[b]!++;
+    c[b]! += conf[i]!;
+    a[b]! += correct[i] ? 1 : 0;
+  }
+  let e = 0;
+  for (let b = 0; b < bins; b++) if (n[b]! > 0) e += (n[b]! / conf.length) * Math.abs(a[b]! / n[b]! - c[b]! / n[b]!);
+  return e;
+}

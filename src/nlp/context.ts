@@ -1,0 +1,182 @@
+// NegEx-style context: trigger phrases open a scope forwards ("denies chest pain",
+// "no rash", "history of migraine") or backwards ("MI was ruled out"), closed by a
+// terminator word ("but", "however", "presented", …), sentence punctuation or a
+// maximum length. Pseudo-triggers ("no increase", "not limited to") never open one.
+import type { Token } from './text.ts';
+
+export type ContextKind =
+  | 'negated'
+  /** Being ruled out / worked up: not (yet) an event. */
+  | 'uncertain'
+  /** "possible", "suspected", "probable": an event of lower certainty. */
+  | 'possible'
+  /** Conditional or potential: "if a rash develops", "may cause", "risk of". */
+  | 'hypothetical'
+  /** Before the product: "history of", "prior", "pre-existing", resolved before the dose. */
+  | 'historical'
+  | 'family'
+  /** A population or condition the product is used in: "in patients with renal impairment". */
+  | 'population'
+  /** What the product treats: "indicated for the treatment of", "to treat". */
+  | 'indication'
+  /** Animal or in-vitro findings: "in rats", "nonclinical". */
+  | 'animal';
+
+export interface ContextCue {
+  kind: ContextKind;
+  /** Verbatim trigger text and its character range. */
+  trigger: string;
+  start: number;
+  end: number;
+  /** Token range [scopeFrom, scopeTo) the cue governs. */
+  scopeFrom: number;
+  scopeTo: number;
+}
+
+interface Trigger {
+  words: string[];
+  kind: ContextKind;
+  dir: 'pre' | 'post' | 'sentence';
+  /** Maximum scope in tokens. */
+  reach?: number;
+}
+
+const t = (phrase: string, kind: ContextKind, dir: Trigger['dir'] = 'pre', reach?: number): Trigger => ({
+  words: phrase.split(' '),
+  kind,
+  dir,
+  ...(reach === undefined ? {} : { reach }),
+});
+
+const TRIGGERS: Trigger[] = [
+  // Negation, forwards.
+  ...['no', 'not', 'without', 'denies', 'denied', 'deny', 'denying', 'never', 'neither', 'nor', 'none', 'absence of',
+    'absent', 'free of', 'negative for', 'no evidence of', 'no sign of', 'no signs of', 'no symptoms of', 'no history of',
+    'no cases of', 'no reports of', 'no report of', 'no occurrence of', 'no episodes of', 'did not have', 'did not experience',
+    'did not develop', 'does not have', 'do not have', 'failed to reveal', 'fails to reveal', 'unremarkable for',
+    'no new', "didn't", "doesn't", "don't"].map((p) => t(p, 'negated')),
+  // Negation, backwards.
+  ...['was ruled out', 'were ruled out', 'is ruled out', 'has been ruled out', 'ruled out', 'not observed', 'not seen',
+    'not reported', 'not been reported', 'not noted', 'not detected', 'not found', 'not present', 'was absent',
+    'were absent', 'is absent', 'did not occur', 'has not occurred', 'have not occurred', 'not been observed',
+    'were excluded', 'was excluded', 'unlikely'].map((p) => t(p, 'negated', 'post')),
+  // Work-up / rule out: not (yet) an event.
+  ...['rule out', 'rule-out', 'to exclude', 'evaluate for', 'evaluated for', 'evaluation for', 'work up for', 'workup for',
+    'question of', 'concern for', 'suspicion of', 'differential diagnosis'].map((p) => t(p, 'uncertain')),
+  ...['cannot be excluded', 'cannot be ruled out', 'could not be excluded', 'could not be ruled out', 'not excluded',
+    'not ruled out'].map((p) => t(p, 'uncertain', 'post')),
+  ...['possible', 'possibly', 'probable', 'probably', 'suspected', 'presumed', 'likely', 'questionable', 'suggestive of',
+    'consistent with', 'compatible with'].map((p) => t(p, 'possible', 'pre', 6)),
+  // Conditional / potential.
+  ...['if', 'may', 'might', 'could', 'can cause', 'can occur', 'risk of', 'risks of', 'at risk for', 'at risk of',
+    'in case of', 'monitor for', 'monitor', 'watch for', 'prevent', 'prevention of', 'prophylaxis of', 'should',
+    'unless', 'in the event of', 'potential for', 'potential'].map((p) => t(p, 'hypothetical', 'pre', 8)),
+  // History.
+  ...['history of', 'hx of', 'past medical history', 'medical history', 'prior', 'previous', 'previously',
+    'pre-existing', 'preexisting', 'known', 'longstanding', 'long-standing', 'underlying', 'baseline'].map((p) =>
+    t(p, 'historical', 'pre', 8),
+  ),
+  ...['years ago', 'in the past', 'resolved before', 'resolved prior', 'before the first dose', 'before vaccination',
+    'prior to vaccination', 'prior to treatment', 'before treatment', 'before starting', 'prior to starting'].map((p) =>
+    t(p, 'historical', 'post'),
+  ),
+  // Family.
+  ...['family history of', 'family history', 'mother has', 'mother had', 'father has', 'father had', 'sister has',
+    'sister had', 'brother has', 'brother had', 'his mother', 'her mother', 'his father', 'her father', 'mother with',
+    'father with', 'parents with'].map((p) => t(p, 'family', 'pre', 8)),
+  // Labels: populations and indications are not reactions.
+  ...['patients with', 'patient with', 'subjects with', 'those with', 'individuals with', 'children with', 'women with',
+    'men with', 'people with', 'adults with', 'infants with', 'in the presence of', 'patients who have', 'patients who had',
+    'patients at risk for', 'patients at risk of', 'patients at increased risk', 'pediatric patients with',
+    'for patients with', 'setting of', 'patients having'].map((p) => t(p, 'population', 'pre', 6)),
+  ...['indicated for', 'treatment of', 'to treat', 'used to treat', 'management of', 'for the treatment of',
+    'indicated as', 'indicated in', 'therapy of', 'relief of', 'treating'].map((p) => t(p, 'indication', 'pre', 8)),
+  // Animal findings.
+  ...['rat', 'rats', 'mice', 'mouse', 'rabbit', 'rabbits', 'dog', 'dogs', 'monkey', 'monkeys', 'animal', 'animals',
+    'nonclinical', 'non-clinical', 'primates', 'primate', 'hamsters', 'in vitro', 'minipigs', 'carcinogenicity'].map((p) =>
+    t(p, 'animal', 'sentence'),
+  ),
+];
+
+/** Never open a scope, even though they contain a trigger word. */
+const PSEUDO = [
+  'no increase', 'no significant increase', 'no change', 'no significant change', 'not only', 'not necessarily',
+  'with or without', 'whether or not', 'not certain', 'not limited to', 'but not limited to', 'gram negative',
+  'not always', 'not all', 'no difference', 'no significant difference', 'not differ', 'did not differ', 'not clear',
+  'not known', 'not established', 'not been established', 'no dose adjustment', 'not recommended', 'no clinically',
+  'not clinically', 'no longer', 'may be', 'known to', 'not be', 'non-serious', 'non serious', 'no more than', 'not more than',
+  'not exceed', 'no consistent', 'not statistically', 'not fully', 'not studied', 'not been studied', 'should be',
+  'if any', 'if needed', 'if necessary', 'if possible', 'could not be', 'not have been', 'monitor patients',
+].map((p) => p.split(/[ -]/));
+
+const TERMINATORS = new Set([
+  'but', 'however', 'although', 'though', 'except', 'aside', 'apart', 'which', 'who', 'whom', 'whose', 'yet', 'still',
+  'nevertheless', 'whereas', 'while', 'presents', 'presented', 'presenting', 'now', 'currently', 'developed', 'develops',
+  'complains', 'complained', 'experienced', 'reports', 'admits', 'then', 'since', 'because', 'due', 'secondary',
+]);
+
+// Sentence punctuation or a table gap closes a scope; commas and brackets do not (lists).
+const SCOPE_BREAK = /[.;:!?\n\t]| {3,}/;
+
+const byLength = [...TRIGGERS].sort((a, b) => b.words.length - a.words.length);
+const firstWords = new Set(TRIGGERS.map((x) => x.words[0]!));
+
+function matchesAt(tokens: readonly Token[], i: number, words: readonly string[]): boolean {
+  if (i + words.length > tokens.length) return false;
+  for (let k = 0; k < words.length; k++) {
+    const tok = tokens[i + k]!;
+    // Multi-word triggers must be contiguous (no punctuation inside).
+    if (k > 0 && tok.breakBefore) return false;
+    if (tok.lower !== words[k]) return false;
+  }
+  return true;
+}
+
+/** All context cues in a unit of text (a sentence, a bullet, a table row). */
+export function findContextCues(source: string, tokens: readonly Token[]): ContextCue[] {
+  const cues: ContextCue[] = [];
+  const n = tokens.length;
+  for (let i = 0; i < n; i++) {
+    const w = tokens[i]!.lower;
+    if (!firstWords.has(w)) continue;
+    const pseudo = PSEUDO.find((p) => matchesAt(tokens, i, p));
+    if (pseudo) {
+      i += pseudo.length - 1;
+      continue;
+    }
+    const trig = byLength.find((x) => matchesAt(tokens, i, x.words));
+    if (!trig) continue;
+    const last = i + trig.words.length - 1;
+    const start = tokens[i]!.start;
+    const end = tokens[last]!.end;
+    const trigger = source.slice(start, end);
+    if (trig.dir === 'sentence') {
+      cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: 0, scopeTo: n });
+    } else if (trig.dir === 'pre') {
+      const reach = trig.reach ?? 12;
+      let k = last + 1;
+      while (k < n && k - last <= reach) {
+        const tok = tokens[k]!;
+        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower)) break;
+        k++;
+      }
+      cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: last + 1, scopeTo: k });
+    } else {
+      const reach = trig.reach ?? 10;
+      let k = i;
+      while (k > 0 && i - k < reach) {
+        const tok = tokens[k]!;
+        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tokens[k - 1]!.lower)) break;
+        k--;
+      }
+      cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: k, scopeTo: i });
+    }
+    i = last;
+  }
+  return cues;
+}
+
+/** The cues whose scope covers any of tokens [from, to). */
+export function cuesCovering(cues: readonly ContextCue[], from: number, to: number): ContextCue[] {
+  return cues.filter((c) => c.scopeFrom < to && from < c.scopeTo);
+}

@@ -1,0 +1,239 @@
+// Whole product labels → PT predictions: the label is segmented (sections kept,
+// bullets and table rows as units), each unit is matched against the vocabulary,
+// mentions are weighed by section and context (negated, animal, population,
+// indication…), and the evidence is aggregated per PT (noisy-or) and calibrated.
+import { calibrateLabel, round } from './calibration.ts';
+import { cuesCovering, findContextCues, type ContextCue, type ContextKind } from './context.ts';
+import { matchTerms, type TermMatch } from './match.ts';
+import { segmentLabel, type LabelUnit, type UnitKind } from './segment.ts';
+import { tokenize } from './text.ts';
+import type { Vocabulary } from './vocabulary.ts';
+
+export interface LabelSnippet {
+  /** Stable within one result: "u<unit index>". */
+  id: string;
+  /** Top-level label section the snippet sits in ("ADVERSE REACTIONS"), or "" when the label has no headings. */
+  section: string;
+  /** Exactly `label.slice(start, end)`. */
+  text: string;
+  start: number;
+  end: number;
+  /** Uncalibrated likelihood that the snippet reports this PT as an adverse reaction (0–1). */
+  likelihood: number;
+  /** Calibrated confidence of the PT on this snippet's evidence alone. */
+  confidence: number;
+  explanations: string[];
+}
+
+export interface LabelPrediction {
+  ptCode: number;
+  /** Calibrated: among predictions given confidence p, about p are PTs of the label. */
+  confidence: number;
+  /** Uncalibrated aggregate (noisy-or of snippet likelihoods). */
+  rawScore: number;
+  reasons: string[];
+  supportingSnippets: LabelSnippet[];
+}
+
+export interface LabelOptions {
+  /** Cap on returned PTs (default 25; the REST layer allows at most 100). */
+  maxResults?: number;
+  /** PTs below this calibrated confidence are dropped (default 0.25). */
+  minConfidence?: number;
+  /** Snippets kept per PT, best first (default 5). */
+  maxSnippets?: number;
+}
+
+/** How much a section's mentions speak for an adverse reaction. */
+export const SECTION_WEIGHT: Readonly<Record<string, number>> = {
+  '': 1,
+  'BOXED WARNING': 1,
+  'WARNINGS AND PRECAUTIONS': 1,
+  'SPECIAL WARNINGS AND PRECAUTIONS': 1,
+  WARNINGS: 1,
+  PRECAUTIONS: 0.9,
+  'ADVERSE REACTIONS': 1,
+  'UNDESIRABLE EFFECTS': 1,
+  'SIDE EFFECTS': 1,
+  'POSTMARKETING EXPERIENCE': 1,
+  'CLINICAL TRIALS EXPERIENCE': 1,
+  OVERDOSAGE: 0.7,
+  'DRUG ABUSE AND DEPENDENCE': 0.7,
+  'PATIENT COUNSELING INFORMATION': 0.6,
+  'MEDICATION GUIDE': 0.6,
+  'DRUG INTERACTIONS': 0.5,
+  'USE IN SPECIFIC POPULATIONS': 0.5,
+  'DOSAGE AND ADMINISTRATION': 0.5,
+  'RECENT MAJOR CHANGES': 0.5,
+  'HIGHLIGHTS OF PRESCRIBING INFORMATION': 0.8,
+  CONTRAINDICATIONS: 0.3,
+  'CLINICAL PHARMACOLOGY': 0.3,
+  'CLINICAL STUDIES': 0.3,
+  'NONCLINICAL TOXICOLOGY': 0.15,
+  'DOSAGE FORMS AND STRENGTHS': 0.05,
+  'INDICATIONS AND USAGE': 0.05,
+  INDICATIONS: 0.05,
+  DESCRIPTION: 0.05,
+  REFERENCES: 0.05,
+  'HOW SUPPLIED': 0.02,
+  'HOW SUPPLIED/STORAGE AND HANDLING': 0.02,
+};
+
+const KIND_BASE: Record<TermMatch['kind'], number> = { exact: 0.9, reordered: 0.85, variant: 0.75, lay: 0.6, coordination: 0.8 };
+const UNIT_WEIGHT: Record<UnitKind, number> = { sentence: 1, bullet: 1, 'table-row': 1, heading: 0.95, category: 0.08 };
+const CONTEXT_WEIGHT: Partial<Record<ContextKind, number>> = {
+  negated: 0.03,
+  uncertain: 0.3,
+  historical: 0.3,
+  family: 0.1,
+  population: 0.35,
+  indication: 0.1,
+  animal: 0.15,
+};
+const CATEGORY_PREFIX = /^[^.:;]{0,60}\b(?:disorders?|system|body as a whole|general|special senses|infections and infestations|investigations)\s*:/i;
+
+export interface MentionEvidence {
+  match: TermMatch;
+  likelihood: number;
+  explanations: string[];
+  cues: ContextCue[];
+}
+
+/** Likelihood that a matched mention in a label unit is an adverse reaction of the product, with its explanations. */
+export function weighMention(vocab: Vocabulary, unit: LabelUnit, m: TermMatch, cues: readonly ContextCue[], source: string): MentionEvidence {
+  const term = vocab.terms[m.term]!;
+  const explanations: string[] = [];
+  let l = KIND_BASE[m.kind];
+  const how =
+    m.kind === 'exact' ? 'matched' : m.kind === 'reordered' ? 'matched (words reordered)' : m.kind === 'coordination' ? `matched as a list item of "${m.via}"` : `matched via ${m.kind} "${m.via}"`;
+  explanations.push(`"${m.text}" ${how} ${term.level} "${term.name}"`);
+  if (m.abbreviation) {
+    l *= 0.9;
+    explanations.push('abbreviation expanded');
+  }
+  if (m.typos.length > 0) {
+    l *= 0.7;
+    explanations.push(`spelling corrected: ${m.typos.map((t) => `${t.from} → ${t.to}`).join(', ')}`);
+  }
+  const sw = SECTION_WEIGHT[unit.section] ?? 0.6;
+  l *= sw;
+  explanations.push(unit.section ? `section ${unit.section}${sw < 1 ? ` (weight ${sw})` : ''}` : 'no section heading');
+  const uw = UNIT_WEIGHT[unit.kind];
+  l *= uw;
+  if (unit.kind !== 'sentence') explanations.push(unit.kind === 'category' ? 'table category heading, not a reaction' : `in a ${unit.kind}`);
+  const prefix = CATEGORY_PREFIX.exec(unit.text);
+  if (prefix && m.end <= unit.start + prefix[0].length) {
+    l *= 0.1;
+    explanations.push('body-system category label, not a reaction');
+  }
+  const kinds = new Set<ContextKind>();
+  for (const c of cues) {
+    const w = CONTEXT_WEIGHT[c.kind];
+    if (w === undefined || kinds.has(c.kind)) continue;
+    kinds.add(c.kind);
+    l *= w;
+    explanations.push(`${c.kind}: "${c.trigger}"`);
+  }
+  void source;
+  return { match: m, likelihood: Math.max(0, Math.min(1, l)), explanations, cues: [...cues] };
+}
+
+interface Acc {
+  ptCode: number;
+  /** Best mention per unit. */
+  units: Map<number, { unit: LabelUnit; ev: MentionEvidence }>;
+  negated: number;
+}
+
+/** A PT candidate before calibration: the features the calibrator reads, and its evidence. */
+export interface LabelCandidate {
+  ptCode: number;
+  rawScore: number;
+  /** Snippets with likelihood ≥ 0.3. */
+  strongSnippets: number;
+  maxLikelihood: number;
+  /** Some strong evidence matched a term exactly (words in order). */
+  exact: boolean;
+  reasons: string[];
+  snippets: { id: string; unit: LabelUnit; evidence: MentionEvidence }[];
+}
+
+/** Every PT mentioned in the label with its uncalibrated evidence (no threshold, no cap). */
+export function labelCandidates(text: string, vocab: Vocabulary): LabelCandidate[] {
+  const units = segmentLabel(text);
+  const acc = new Map<number, Acc>();
+  units.forEach((unit, ui) => {
+    const tokens = tokenize(text, unit.start, unit.end);
+    const matches = matchTerms(text, tokens, vocab, { typos: false, splitConjunctions: true });
+    if (matches.length === 0) return;
+    const cues = findContextCues(text, tokens);
+    for (const m of matches) {
+      const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), text);
+      const pt = vocab.terms[m.term]!.ptCode;
+      let a = acc.get(pt);
+      if (!a) acc.set(pt, (a = { ptCode: pt, units: new Map(), negated: 0 }));
+      if (ev.cues.some((c) => c.kind === 'negated')) a.negated++;
+      const prior = a.units.get(ui);
+      if (!prior || ev.likelihood > prior.ev.likelihood) a.units.set(ui, { unit, ev });
+    }
+  });
+  const out: LabelCandidate[] = [];
+  for (const a of acc.values()) {
+    const ranked = [...a.units.entries()].sort((x, y) => y[1].ev.likelihood - x[1].ev.likelihood || x[0] - y[0]);
+    let miss = 1;
+    let exact = false;
+    for (const [, { ev }] of ranked) {
+      miss *= 1 - ev.likelihood;
+      if (ev.match.kind === 'exact' && ev.likelihood >= 0.5) exact = true;
+    }
+    const strong = ranked.filter(([, u]) => u.ev.likelihood >= 0.3).length;
+    const pt = vocab.pt(a.ptCode);
+    const best = ranked[0]![1].ev;
+    const reasons = [
+      `${pt ? `PT "${pt.name}"` : `PT ${a.ptCode}`}: ${best.explanations[0]}`,
+      `${ranked.length} supporting snippet${ranked.length === 1 ? '' : 's'}${strong < ranked.length ? ` (${strong} strong)` : ''}`,
+      ...[...new Set(ranked.map(([, u]) => u.unit.section).filter((s) => s !== ''))].slice(0, 3).map((s) => `mentioned in ${s}`),
+    ];
+    if (a.negated > 0) reasons.push(`${a.negated} negated mention${a.negated === 1 ? '' : 's'} discounted`);
+    out.push({
+      ptCode: a.ptCode,
+      rawScore: 1 - miss,
+      strongSnippets: strong,
+      maxLikelihood: ranked[0]?.[1].ev.likelihood ?? 0,
+      exact,
+      reasons,
+      snippets: ranked.map(([ui, { unit, ev }]) => ({ id: `u${ui}`, unit, evidence: ev })),
+    });
+  }
+  return out;
+}
+
+/**
+ * Codes a whole product label (raw text, headings kept) into PT predictions, best first.
+ * Every prediction carries the snippets it rests on, with exact offsets into `text`.
+ */
+export function classifyLabel(text: string, vocab: Vocabulary, opts: LabelOptions = {}): LabelPrediction[] {
+  const maxResults = opts.maxResults ?? 25;
+  const minConfidence = opts.minConfidence ?? 0.25;
+  const maxSnippets = opts.maxSnippets ?? 5;
+  const out: LabelPrediction[] = [];
+  for (const c of labelCandidates(text, vocab)) {
+    const confidence = calibrateLabel({ rawScore: c.rawScore, snippets: c.strongSnippets, maxLikelihood: c.maxLikelihood, exact: c.exact });
+    if (confidence < minConfidence) continue;
+    const supportingSnippets: LabelSnippet[] = c.snippets.slice(0, maxSnippets).map(({ id, unit, evidence: ev }) => ({
+      id,
+      section: unit.section,
+      text: unit.text,
+      start: unit.start,
+      end: unit.end,
+      likelihood: round(ev.likelihood),
+      confidence: round(
+        calibrateLabel({ rawScore: ev.likelihood, snippets: ev.likelihood >= 0.3 ? 1 : 0, maxLikelihood: ev.likelihood, exact: ev.match.kind === 'exact' }),
+      ),
+      explanations: ev.explanations,
+    }));
+    out.push({ ptCode: c.ptCode, confidence: round(confidence), rawScore: round(c.rawScore), reasons: c.reasons, supportingSnippets });
+  }
+  out.sort((x, y) => y.confidence - x.confidence || y.rawScore - x.rawScore || x.ptCode - y.ptCode);
+  return out.slice(0, maxResults);
+}

@@ -1,0 +1,59 @@
+// Two server processes sharing the real Redis admit 120 requests a minute together,
+// not 240, under a concurrent burst; without Redis each counts alone.
+import { afterAll, describe, expect, it } from 'vitest';
+import { randomInt } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const running: ServerProcess[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((s) => s.stop()));
+});
+
+async function pair(extra: Record<string, string>) {
+  const env = (i: number) => ({
+    TERMINOLOGY_DATA_DIR: mkdtempSync(path.join(tmpdir(), `te-rl-${i}-`)),
+    TERMINOLOGY_DEMO: 'false',
+    TRUST_PROXY: '127.0.0.1',
+    ...extra,
+  });
+  const servers = await Promise.all([startServerProcess(env(1)), startServerProcess(env(2))]);
+  running.push(...servers);
+  return servers;
+}
+
+/** 300 concurrent requests from one client address, alternating between the servers. */
+async function burst(servers: ServerProcess[], ip: string): Promise<number[]> {
+  return Promise.all(
+    Array.from({ length: 300 }, (_, i) =>
+      fetch(`${servers[i % 2]!.url}/versions`, { headers: { 'X-Forwarded-For': ip } }).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      }),
+    ),
+  );
+}
+
+describe('rate limits across replicas', () => {
+  it('two replicas sharing Redis admit exactly 120 per minute together', async () => {
+    const servers = await pair({ REDIS_URL });
+    expect(servers[0]!.logs()).toContain('120/min (redis)');
+    const ip = `198.18.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+    const statuses = await burst(servers, ip);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(120);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(180);
+    // Both replicas refused some: the count really is shared.
+    const refusedBy = new Set(statuses.map((s, i) => (s === 429 ? i % 2 : -1)).filter((x) => x >= 0));
+    expect(refusedBy.size).toBe(2);
+  }, 120_000);
+
+  it('without Redis each replica counts on its own (why Redis is needed behind a load balancer)', async () => {
+    const servers = await pair({});
+    expect(servers[0]!.logs()).toContain('120/min (memory)');
+    const statuses = await burst(servers, '198.18.0.1');
+    expect(statuses.filter((s) => s === 200)).toHaveLength(240);
+  }, 120_000);
+});
