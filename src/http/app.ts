@@ -2,6 +2,7 @@
 // /docs, health and problem-type pages, with request ids and the shared error shape.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { etag } from 'hono/etag';
+import { routePath } from 'hono/route';
 import type { Context } from 'hono';
 import { createGraphQLServer, type GraphQLOptions, type GraphQLServer } from '../graphql/yoga.ts';
 import type { Services } from '../graphql/context.ts';
@@ -64,8 +65,8 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     await next();
     c.res.headers.set('X-Request-Id', requestId);
     c.res.headers.set('X-API-Version', '1');
-    // Method, path and status only: query strings may carry search text.
-    c.get('log').info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+    // Method, route pattern and status only: paths and query strings carry client text.
+    c.get('log').info({ method: c.req.method, route: routePath(c, -1), status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
 
   if (opts.securityHeaders !== false) app.use('*', securityHeadersMiddleware());

@@ -36,9 +36,12 @@ export interface MatchOptions {
   coordination?: boolean;
   /** Prefer "nausea" + "vomiting" over a combined "nausea and vomiting" term (default false). */
   splitConjunctions?: boolean;
+  /** Reuse forms already computed with prepareTokens for the same tokens. */
+  prepared?: Prepared;
 }
 
-interface Prepared {
+/** Per-token matching forms: canons (null for function words), vocabulary-known flag, typo fix, abbreviation flag. */
+export interface Prepared {
   canons: (string[] | null)[];
   known: boolean[];
   typo: ({ from: string; to: string } | undefined)[];
@@ -49,7 +52,7 @@ const KIND_RANK: Record<MatchKind, number> = { exact: 0, reordered: 1, variant: 
 const CONJ = new Set(['and', 'or', 'nor', 'and/or']);
 const MAX_STOP_RUN = 2;
 
-function prepare(tokens: readonly Token[], vocab: Vocabulary, typos: boolean): Prepared {
+export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos: boolean): Prepared {
   const n = tokens.length;
   const p: Prepared = { canons: new Array(n), known: new Array(n), typo: new Array(n), abbr: new Array(n) };
   for (let j = 0; j < n; j++) {
@@ -92,7 +95,7 @@ function pickTerm(vocab: Vocabulary, candidates: readonly number[], ordered: str
 export function matchTerms(source: string, tokens: readonly Token[], vocab: Vocabulary, opts: MatchOptions = {}): TermMatch[] {
   const n = tokens.length;
   if (n === 0) return [];
-  const p = prepare(tokens, vocab, opts.typos ?? false);
+  const p = opts.prepared ?? prepareTokens(tokens, vocab, opts.typos ?? false);
   const raw: TermMatch[] = [];
   const maxWindow = vocab.maxWords + 4;
   for (let i = 0; i < n; i++) {
