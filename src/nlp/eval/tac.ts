@@ -1,0 +1,140 @@
+// The TAC 2017 ADR benchmark (training half, read at run time from shared data) and a
+// throw-away MedAscii release built from its gold PT/LLT vocabulary. Nothing of it is
+// ever written inside the repository: the release goes to a temporary directory.
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** [mention, pt_name, pt_code, llt_name, llt_code, start, length, kind]; offsets are strings, some null. */
+export type TacEvent = [
+  mention: string,
+  ptName: string | null,
+  ptCode: number | null,
+  lltName: string | null,
+  lltCode: number | null,
+  start: string | null,
+  length: string | null,
+  kind: string,
+];
+
+export interface TacRecord {
+  label_id: string;
+  section_name: string;
+  section_text: string;
+  adverse_events: TacEvent[];
+}
+
+export type Split = 'dev' | 'test';
+
+export function readTac(file: string): TacRecord[] {
+  const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  if (!Array.isArray(data)) throw new Error(`${file}: expected a JSON array of label sections`);
+  return data as TacRecord[];
+}
+
+/** FNV-1a (32-bit) of the UTF-8 bytes: a stable, platform-independent hash. */
+export function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (const b of Buffer.from(s, 'utf8')) {
+    h ^= b;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** Deterministic split by label: even hash → dev (tuning, calibration), odd → held-out test. */
+export function splitOf(labelId: string): Split {
+  return fnv1a(labelId) % 2 === 0 ? 'dev' : 'test';
+}
+
+/** Gold ADRs of a label: PTs of human adverse events (TAC task 4 excludes animal and drug-class mentions). */
+export function isGoldEvent(e: TacEvent): boolean {
+  return e[7] === 'human' && e[2] !== null;
+}
+
+export interface EvalLabel {
+  labelId: string;
+  split: Split;
+  /** Sections joined in file order, each starting with its own heading. */
+  text: string;
+  gold: Set<number>;
+  /** Gold mentions (text → PT), deduplicated per label. */
+  mentions: { text: string; ptCode: number }[];
+}
+
+export function groupLabels(records: readonly TacRecord[]): EvalLabel[] {
+  const byId = new Map<string, TacRecord[]>();
+  for (const r of records) {
+    const l = byId.get(r.label_id);
+    if (l) l.push(r);
+    else byId.set(r.label_id, [r]);
+  }
+  const out: EvalLabel[] = [];
+  for (const [labelId, recs] of [...byId.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    const gold = new Set<number>();
+    const seen = new Set<string>();
+    const mentions: EvalLabel['mentions'] = [];
+    for (const r of recs) {
+      for (const e of r.adverse_events) {
+        if (!isGoldEvent(e)) continue;
+        gold.add(e[2]!);
+        const k = `${e[0].toLowerCase()}\u0000${e[2]}`;
+        if (!seen.has(k)) {
+          seen.add(k);
+          mentions.push({ text: e[0], ptCode: e[2]! });
+        }
+      }
+    }
+    out.push({ labelId, split: splitOf(labelId), text: recs.map((r) => r.section_text).join('\n\n'), gold, mentions });
+  }
+  return out;
+}
+
+const rec = (fields: (string | number)[]) => `${fields.join('$')}$\r\n`;
+const blanks = (n: number) => Array<string>(n).fill('');
+
+/**
+ * Writes a minimal valid MedAscii release holding the benchmark's gold PTs and LLTs under
+ * one placeholder SOC/HLGT/HLT (the importer requires the hierarchy). Returns the counts.
+ */
+export function writeEvalRelease(records: readonly TacRecord[], dir: string, version = 'tac2017-eval'): { pts: number; llts: number } {
+  mkdirSync(dir, { recursive: true });
+  const pts = new Map<number, string>();
+  const llts = new Map<number, { name: string; pt: number }>();
+  for (const r of records) {
+    for (const e of r.adverse_events) {
+      const [, ptName, ptCode, lltName, lltCode] = e;
+      if (ptCode === null || ptName === null) continue;
+      if (!pts.has(ptCode)) pts.set(ptCode, ptName);
+      if (lltCode !== null && lltName !== null && !llts.has(lltCode)) llts.set(lltCode, { name: lltName, pt: ptCode });
+    }
+  }
+  // Every PT has an LLT of its own with the same code and name.
+  for (const [code, name] of pts) {
+    const own = llts.get(code);
+    if (!own || own.pt !== code) llts.set(code, { name, pt: code });
+  }
+  const SOC = 99000001;
+  const HLGT = 99000002;
+  const HLT = 99000003;
+  const sortedPts = [...pts.entries()].sort((a, b) => a[0] - b[0]);
+  const files: Record<string, string> = {
+    'meddra_release.asc': `${version}$English$$$$`,
+    'soc.asc': rec([SOC, 'Evaluation placeholder SOC', 'EvalSOC', ...blanks(7)]),
+    'hlgt.asc': rec([HLGT, 'Evaluation placeholder HLGT', ...blanks(7)]),
+    'hlt.asc': rec([HLT, 'Evaluation placeholder HLT', ...blanks(7)]),
+    'soc_hlgt.asc': rec([SOC, HLGT]),
+    'hlgt_hlt.asc': rec([HLGT, HLT]),
+    'intl_ord.asc': rec([1, SOC]),
+    'pt.asc': sortedPts.map(([c, n]) => rec([c, n, '', SOC, ...blanks(7)])).join(''),
+    'hlt_pt.asc': sortedPts.map(([c]) => rec([HLT, c])).join(''),
+    'mdhier.asc': sortedPts
+      .map(([c, n]) => rec([c, HLT, HLGT, SOC, n, 'Evaluation placeholder HLT', 'Evaluation placeholder HLGT', 'Evaluation placeholder SOC', 'EvalSOC', '', SOC, 'Y']))
+      .join(''),
+    'llt.asc': [...llts.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([c, l]) => rec([c, l.name, l.pt, ...blanks(6), 'Y', '']))
+      .join(''),
+  };
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), Buffer.from(text, 'latin1'));
+  return { pts: pts.size, llts: llts.size };
+}
