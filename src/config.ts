@@ -35,6 +35,12 @@ const schema = z.object({
   SECURITY_HEADERS: bool.default(true),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.string().url('must be a URL such as http://127.0.0.1:11434/v1').optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(30),
+  AUDIT_STORE_TEXT: bool.default(false),
 });
 
 export type Config = {
@@ -54,6 +60,10 @@ export type Config = {
   securityHeaders: boolean;
   maxBodyBytes: number;
   shutdownTimeoutMs: number;
+  /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: the `openai` provider is used. */
+  openai: { apiKey: string | undefined; baseURL: string | undefined; model: string; timeoutMs: number } | undefined;
+  aiRateLimitPerMinute: number;
+  auditStoreText: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -103,5 +113,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     securityHeaders: c.SECURITY_HEADERS,
     maxBodyBytes: c.MAX_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    openai:
+      c.OPENAI_API_KEY || c.OPENAI_BASE_URL
+        ? { apiKey: c.OPENAI_API_KEY, baseURL: c.OPENAI_BASE_URL, model: c.OPENAI_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS }
+        : undefined,
+    aiRateLimitPerMinute: c.AI_RATE_LIMIT_PER_MINUTE,
+    auditStoreText: c.AUDIT_STORE_TEXT,
   };
 }

@@ -12,6 +12,10 @@ import { ReleaseCatalog } from './domain/catalog.ts';
 import { createApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/rateLimit.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { AssessmentService } from './assessment/service.ts';
+import { VocabularyCache } from './assessment/vocabularyCache.ts';
+import { AuditLog } from './assessment/audit.ts';
+import { OpenAIProvider } from './assessment/openai.ts';
 
 export interface RunningServer {
   url: string;
@@ -52,15 +56,22 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     });
   }
   let shuttingDown = false;
+  const assessment = new AssessmentService(
+    new VocabularyCache(db.prisma),
+    new AuditLog(db.prisma, config.auditStoreText, log),
+    config.openai ? new OpenAIProvider(config.openai) : null,
+  );
   const { fetch } = createApp(
-    { prisma: db.prisma, reader: () => db.reader(), catalog, log },
+    { prisma: db.prisma, reader: () => db.reader(), catalog, log, assessment },
     {
       graphql: {
+        aiRateLimitPerMinute: config.aiRateLimitPerMinute,
         limits: { maxDepth: config.graphql.maxDepth, maxComplexity: config.graphql.maxComplexity },
         introspection: config.graphql.introspection,
         persistedOperations: persistedOperations(config.graphql.persistedOperations),
       },
       rateLimit: limiter ? { limiter, trustProxy: config.trustProxy } : undefined,
+      trustProxy: config.trustProxy,
       corsOrigins: config.corsOrigins,
       securityHeaders: config.securityHeaders,
       maxBodyBytes: config.maxBodyBytes,
@@ -75,7 +86,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(
-    { url, mode: db.mode, replicas: config.replicaUrls.length, rateLimit: limiter ? `${limiter.limit}/min (${limiter.store})` : 'off', ms: Math.round(performance.now() - started) },
+    { url, mode: db.mode, replicas: config.replicaUrls.length, provider: assessment.providerName, rateLimit: limiter ? `${limiter.limit}/min (${limiter.store})` : 'off', ms: Math.round(performance.now() - started) },
     'Terminology Explorer is listening',
   );
 

@@ -5,8 +5,13 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { ReleaseCatalog, ReleaseSelection } from '../domain/catalog.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
+import { verifyApiKey } from '../domain/apiKeys.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { AssessmentService } from '../assessment/service.ts';
 
 export interface Services {
+  /** Narrative capabilities (identify, classify, labels); absent in catalog-only setups and tests. */
+  assessment?: AssessmentService;
   /** Primary database client (writes, and reads that must see them). */
   prisma: PrismaClient;
   /** Client for catalog reads (a read replica when configured); defaults to prisma. */
@@ -26,12 +31,25 @@ export interface GraphQLContext {
   usedVersions: Set<string>;
   /** Resolves argument > header > latest, logging a disagreement. */
   selectRelease(argument: string | null | undefined): Promise<ReleaseInfo>;
+  /** Client address (rate limits of the AI fields). */
+  clientIp: string;
+  /** Verifies X-API-Key (sk-…); returns the key id or throws UNAUTHORIZED. */
+  requireApiKey(): Promise<string>;
 }
 
 export function createContext(
   services: Services,
-  request: { requestId: string; headerVersion: string | undefined; log?: Logger; usedVersions?: Set<string> },
+  request: {
+    requestId: string;
+    headerVersion: string | undefined;
+    log?: Logger;
+    usedVersions?: Set<string>;
+    apiKey?: string | undefined;
+    apiKeyId?: string | undefined;
+    clientIp?: string;
+  },
 ): GraphQLContext {
+  let verified: Promise<string> | undefined;
   const log = request.log ?? services.log;
   const ctx: GraphQLContext = {
     services,
@@ -41,6 +59,20 @@ export function createContext(
     headerVersion: request.headerVersion,
     // Shared with the HTTP layer when given, which reports it in a response header.
     usedVersions: request.usedVersions ?? new Set(),
+    clientIp: request.clientIp ?? 'unknown',
+    requireApiKey() {
+      if (request.apiKeyId) return Promise.resolve(request.apiKeyId);
+      verified ??= verifyApiKey(services.prisma, request.apiKey).then((id) => {
+        if (!id) {
+          throw new DomainError(
+            'UNAUTHORIZED',
+            request.apiKey ? 'The X-API-Key is not valid (unknown, malformed or revoked).' : 'This endpoint needs an API key: send X-API-Key: sk-….',
+          );
+        }
+        return id;
+      });
+      return verified;
+    },
     async selectRelease(argument) {
       const sel: ReleaseSelection = await services.catalog.select(argument, request.headerVersion);
       if (argument && request.headerVersion && argument !== request.headerVersion) {

@@ -6,6 +6,7 @@ import './types/Version.ts';
 import './types/Code.ts';
 import './types/Search.ts';
 import './types/Change.ts';
+import './types/Assessment.ts';
 
 export const schema = builder.toSchema();
 

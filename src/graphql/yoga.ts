@@ -3,6 +3,8 @@
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { useRateLimiter } from '@envelop/rate-limiter';
+import { DomainError } from '../domain/errors.ts';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
 import { schema } from './schema.ts';
 import { createContext, type GraphQLContext, type Services } from './context.ts';
@@ -14,11 +16,16 @@ import type { Logger } from '../logger.ts';
 export interface ServerContext {
   requestId: string;
   log: Logger;
+  clientIp?: string;
+  /** Set when the HTTP layer already verified X-API-Key (REST narrative routes). */
+  apiKeyId?: string | undefined;
   /** Filled with the releases the operation read. */
   usedVersions?: Set<string>;
 }
 
 export interface GraphQLOptions {
+  /** Per-client limit of the AI fields (identify, classify, classifyLabel) per minute; 0 = none. */
+  aiRateLimitPerMinute?: number;
   limits?: Limits;
   introspection?: boolean;
   /** Hash → query text; when given, only these operations run (clients send extensions.persistedQuery or documentId). */
@@ -92,17 +99,30 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
     maskedErrors: {
       maskError: (error) => toGraphQLError(error),
     },
-    context: ({ request, requestId, log, usedVersions }) => ({
+    context: ({ request, requestId, log, usedVersions, clientIp, apiKeyId }) => ({
       ...createContext(services, {
         requestId,
         log,
         usedVersions,
+        clientIp,
+        apiKeyId,
+        apiKey: request.headers.get('x-api-key') ?? undefined,
         headerVersion: request.headers.get('x-terminology-version') ?? undefined,
       }),
       limits,
     }),
     plugins: [
       errorShapePlugin(),
+      ...(opts.aiRateLimitPerMinute
+        ? [
+            useRateLimiter({
+              identifyFn: (ctx) => (ctx as GraphQLContext).clientIp,
+              configByField: ['identify', 'classify', 'classifyLabel'].map((field) => ({ type: 'Query', field, max: opts.aiRateLimitPerMinute, window: '1m' })),
+              transformError: (message: string) =>
+                new DomainError('RATE_LIMITED', message, undefined, { retryAfter: 60, limit: opts.aiRateLimitPerMinute, reset: Math.ceil(Date.now() / 1000) + 60 }),
+            }),
+          ]
+        : []),
       ...(opts.introspection === false ? [noIntrospectionPlugin()] : []),
       ...(opts.persistedOperations
         ? [

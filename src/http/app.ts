@@ -17,7 +17,12 @@ import { registerCodes } from '../rest/routes/codes.ts';
 import { registerCode } from '../rest/routes/code.ts';
 import type { RateLimiter } from './rateLimit.ts';
 import type { TrustProxy } from './clientIp.ts';
-import { bodyLimitMiddleware, corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware } from './protection.ts';
+import { bodyLimitMiddleware, corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
+import { clientIp } from './clientIp.ts';
+import { requireApiKey } from '../rest/narrative.ts';
+import { registerIdentify } from '../rest/routes/identify.ts';
+import { registerClassify } from '../rest/routes/classify.ts';
+import { registerLabels } from '../rest/routes/labels.ts';
 import { registerReleaseChanges } from '../rest/routes/releaseChanges.ts';
 import { registerCodeChanges } from '../rest/routes/codeChanges.ts';
 
@@ -26,6 +31,8 @@ export const SUPPORTED_API_VERSIONS = ['1'];
 export interface AppOptions {
   graphql?: GraphQLOptions;
   rateLimit?: { limiter: RateLimiter; trustProxy: TrustProxy };
+  /** Which proxies' X-Forwarded-For to honour when there is no rate limiter. */
+  trustProxy?: TrustProxy;
   /** Allowed CORS origins ('*' = any); empty = no CORS headers. */
   corsOrigins?: string[];
   securityHeaders?: boolean;
@@ -77,7 +84,12 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
       if (opts.isShuttingDown!()) c.res.headers.set('Connection', 'close');
     });
   }
-  if (opts.rateLimit) app.use('*', rateLimitMiddleware(opts.rateLimit.limiter, opts.rateLimit.trustProxy));
+  const trustProxy = opts.rateLimit?.trustProxy ?? opts.trustProxy ?? { kind: 'none' as const };
+  app.use('*', async (c, next) => {
+    c.set('clientIp', clientIp(socketAddress(c), c.req.header('x-forwarded-for'), trustProxy));
+    await next();
+  });
+  if (opts.rateLimit) app.use('*', rateLimitMiddleware(opts.rateLimit.limiter));
   app.use('*', bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024));
 
   // X-API-Version opts into future breaking changes; only version 1 exists today.
@@ -111,7 +123,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
 
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', async (c) => {
     const usedVersions = new Set<string>();
-    const res = await yoga.handleRequest(c.req.raw, { requestId: c.get('requestId'), log: c.get('log'), usedVersions });
+    const res = await yoga.handleRequest(c.req.raw, { requestId: c.get('requestId'), log: c.get('log'), usedVersions, clientIp: c.get('clientIp') });
     if (usedVersions.size === 1) {
       const headers = new Headers(res.headers);
       headers.set('X-Terminology-Version', [...usedVersions][0]!);
@@ -121,12 +133,22 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   });
 
   const deps = { yoga };
+  for (const path of ['/identify', '/classify', '/labels/classify']) app.use(path, requireApiKey(services.prisma));
+  registerIdentify(app, deps);
+  registerClassify(app, deps);
+  registerLabels(app, deps);
   registerVersions(app, deps);
   registerCodes(app, deps);
   registerCode(app, deps);
   registerCodeChanges(app, deps);
   registerReleaseChanges(app, deps);
 
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'sk-… key from `terminology keys create`; required by the narrative endpoints.',
+  });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {
@@ -153,7 +175,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     c.json({
       service: 'Terminology Explorer',
       graphql: '/graphql',
-      rest: ['/versions', '/codes', '/codes/{code}', '/codes/{code}/changes', '/versions/{toVersionId}/changes'],
+      rest: ['/versions', '/codes', '/codes/{code}', '/codes/{code}/changes', '/versions/{toVersionId}/changes', 'POST /identify', 'POST /classify', 'POST /labels/classify'],
       openapi: '/openapi.json',
       docs: '/docs',
     }),

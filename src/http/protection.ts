@@ -6,21 +6,20 @@ import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../rest/context.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
-import { clientIp, type TrustProxy } from './clientIp.ts';
 import type { RateLimiter } from './rateLimit.ts';
 
 /** Rate headers appear once a client has used three quarters of its window. */
 export const headerThreshold = (limit: number) => Math.floor(limit / 4);
 
-function socketAddress(c: Context): string | undefined {
+export function socketAddress(c: Context): string | undefined {
   return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
 }
 
-export function rateLimitMiddleware(limiter: RateLimiter, trustProxy: TrustProxy): MiddlewareHandler<AppEnv> {
+export function rateLimitMiddleware(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     // Load-balancer probes are never limited.
     if (c.req.path.startsWith('/health/')) return next();
-    const ip = clientIp(socketAddress(c), c.req.header('x-forwarded-for'), trustProxy);
+    const ip = c.get('clientIp');
     let d;
     try {
       d = await limiter.consume(ip);

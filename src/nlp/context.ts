@@ -19,6 +19,8 @@ export type ContextKind =
   | 'population'
   /** What the product treats: "indicated for the treatment of", "to treat". */
   | 'indication'
+  /** Advice to watch for signs ("monitor patients for", "seek medical attention if"): named, not reported. */
+  | 'monitoring'
   /** Animal or in-vitro findings: "in rats", "nonclinical". */
   | 'animal';
 
@@ -69,8 +71,11 @@ const TRIGGERS: Trigger[] = [
     'consistent with', 'compatible with'].map((p) => t(p, 'possible', 'pre', 6)),
   // Conditional / potential.
   ...['if', 'may', 'might', 'could', 'can cause', 'can occur', 'risk of', 'risks of', 'at risk for', 'at risk of',
-    'in case of', 'monitor for', 'monitor', 'watch for', 'prevent', 'prevention of', 'prophylaxis of', 'should',
+    'in case of', 'should',
     'unless', 'in the event of', 'potential for', 'potential'].map((p) => t(p, 'hypothetical', 'pre', 8)),
+  ...['monitor for', 'monitor', 'monitored', 'monitor patients for', 'monitoring for', 'watch for', 'seek medical attention',
+    'seek immediate medical attention', 'signs and symptoms', 'signs or symptoms', 'advise patients', 'instruct patients', 'evaluate patients', 'assess patients for', 'be alert for', 'be alert to',
+    'observe patients for', 'test for', 'screen for', 'check for'].map((p) => t(p, 'monitoring', 'pre', 14)),
   // History.
   ...['history of', 'hx of', 'past medical history', 'medical history', 'prior', 'previous', 'previously',
     'pre-existing', 'preexisting', 'known', 'longstanding', 'long-standing', 'underlying', 'baseline'].map((p) =>
@@ -88,9 +93,12 @@ const TRIGGERS: Trigger[] = [
   ...['patients with', 'patient with', 'subjects with', 'those with', 'individuals with', 'children with', 'women with',
     'men with', 'people with', 'adults with', 'infants with', 'in the presence of', 'patients who have', 'patients who had',
     'patients at risk for', 'patients at risk of', 'patients at increased risk', 'pediatric patients with',
-    'for patients with', 'setting of', 'patients having'].map((p) => t(p, 'population', 'pre', 6)),
+    'for patients with', 'setting of', 'patients having', 'experience in', 'studies in', 'study in', 'trial in',
+    'trials in', 'studied in'].map((p) => t(p, 'population', 'pre', 6)),
   ...['indicated for', 'treatment of', 'to treat', 'used to treat', 'management of', 'for the treatment of',
-    'indicated as', 'indicated in', 'therapy of', 'relief of', 'treating'].map((p) => t(p, 'indication', 'pre', 8)),
+    'indicated as', 'indicated in', 'therapy of', 'relief of', 'treating', 'prophylaxis', 'prophylaxis for',
+    'prophylaxis of', 'prophylaxis against', 'prevention of', 'to prevent', 'prevent', 'preventing', 'reduce the risk of',
+    'vaccination against', 'vaccinated against'].map((p) => t(p, 'indication', 'pre', 12)),
   // Animal findings.
   ...['rat', 'rats', 'mice', 'mouse', 'rabbit', 'rabbits', 'dog', 'dogs', 'monkey', 'monkeys', 'animal', 'animals',
     'nonclinical', 'non-clinical', 'primates', 'primate', 'hamsters', 'in vitro', 'minipigs', 'carcinogenicity'].map((p) =>
@@ -106,7 +114,7 @@ const PSEUDO = [
   'not known', 'not established', 'not been established', 'no dose adjustment', 'not recommended', 'no clinically',
   'not clinically', 'no longer', 'may be', 'known to', 'not be', 'non-serious', 'non serious', 'no more than', 'not more than',
   'not exceed', 'no consistent', 'not statistically', 'not fully', 'not studied', 'not been studied', 'should be',
-  'if any', 'if needed', 'if necessary', 'if possible', 'could not be', 'not have been', 'monitor patients',
+  'if any', 'if needed', 'if necessary', 'if possible', 'could not be', 'not have been',
 ].map((p) => p.split(/[ -]/));
 
 const TERMINATORS = new Set([
@@ -116,7 +124,7 @@ const TERMINATORS = new Set([
 ]);
 
 // Sentence punctuation or a table gap closes a scope; commas and brackets do not (lists).
-const SCOPE_BREAK = /[.;:!?\n\t]| {3,}/;
+const SCOPE_BREAK = /[.;:!?\n\t]/;
 
 const byLength = [...TRIGGERS].sort((a, b) => b.words.length - a.words.length);
 const firstWords = new Set(TRIGGERS.map((x) => x.words[0]!));

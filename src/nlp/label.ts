@@ -80,13 +80,15 @@ export const SECTION_WEIGHT: Readonly<Record<string, number>> = {
 };
 
 const KIND_BASE: Record<TermMatch['kind'], number> = { exact: 0.9, reordered: 0.85, variant: 0.75, lay: 0.6, coordination: 0.8 };
-const UNIT_WEIGHT: Record<UnitKind, number> = { sentence: 1, bullet: 1, 'table-row': 1, heading: 0.95, category: 0.08 };
+const UNIT_WEIGHT: Record<UnitKind, number> = { sentence: 1, bullet: 1, 'table-row': 1, heading: 0.95, category: 0.02 };
 const CONTEXT_WEIGHT: Partial<Record<ContextKind, number>> = {
   negated: 0.03,
   uncertain: 0.3,
   historical: 0.3,
   family: 0.1,
-  population: 0.35,
+  population: 0.25,
+  hypothetical: 0.9,
+  monitoring: 0.45,
   indication: 0.1,
   animal: 0.15,
 };
@@ -123,7 +125,7 @@ export function weighMention(vocab: Vocabulary, unit: LabelUnit, m: TermMatch, c
   if (unit.kind !== 'sentence') explanations.push(unit.kind === 'category' ? 'table category heading, not a reaction' : `in a ${unit.kind}`);
   const prefix = CATEGORY_PREFIX.exec(unit.text);
   if (prefix && m.end <= unit.start + prefix[0].length) {
-    l *= 0.1;
+    l *= 0.02;
     explanations.push('body-system category label, not a reaction');
   }
   const kinds = new Set<ContextKind>();
@@ -163,7 +165,7 @@ export function labelCandidates(text: string, vocab: Vocabulary): LabelCandidate
   const units = segmentLabel(text);
   const acc = new Map<number, Acc>();
   units.forEach((unit, ui) => {
-    const tokens = tokenize(text, unit.start, unit.end);
+    const tokens = tokenize(text, unit.start, unit.end, { columns: unit.kind === 'table-row' || unit.kind === 'category' });
     const matches = matchTerms(text, tokens, vocab, { typos: false, splitConjunctions: true });
     if (matches.length === 0) return;
     const cues = findContextCues(text, tokens);

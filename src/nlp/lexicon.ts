@@ -7,7 +7,7 @@
 export const KEY_STOPWORDS: ReadonlySet<string> = new Set([
   'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'with', 'by', 'from', 'as', 'into', 'onto', 'upon',
   'within', 'its', 'it', 'this', 'that', 'these', 'those', 'his', 'her', 'their', 'is', 'are', 'was', 'were',
-  'be', 'been', 'being', 'nos', 'has', 'have', 'had', 'my', 'your', 'our',
+  'be', 'been', 'being', 'nos', 'has', 'have', 'had', 'my', 'your', 'our', 'related', 'associated',
 ]);
 
 /**
@@ -20,7 +20,9 @@ export const CANONICAL_STEMS: ReadonlyMap<string, string> = new Map([
   ['decreas', '+dec'], ['reduc', '+dec'], ['reduct', '+dec'], ['diminish', '+dec'], ['declin', '+dec'],
   ['abnorm', '+abn'], ['abnormal', '+abn'], ['chang', '+abn'],
   ['worsen', '+agg'], ['aggrav', '+agg'], ['exacerb', '+agg'],
-  ['heart', 'cardiac'], ['liver', 'hepat'], ['kidney', 'renal'], ['ocular', 'eye'],
+  ['heart', 'cardiac'], ['liver', 'hepat'], ['kidney', 'renal'], ['ocular', 'eye'], ['facial', 'face'],
+  ['pulmonari', 'lung'], ['cutan', 'skin'], ['dermatolog', 'skin'], ['cerebr', 'brain'], ['nasal', 'nose'],
+  ['muscular', 'muscl'], ['visual', 'vision'], ['allergi', 'allerg'], ['infecti', 'infect'], ['haematolog', 'hematolog'],
   ['ach', 'pain'], ['bleed', 'hemorrhag'], ['fever', 'pyrexia'], ['febril', 'pyrexia'],
   ['dilat', 'dilat'], ['hospitalis', 'hospit'], ['hospitaliz', 'hospit'],
 ]);
@@ -144,7 +146,28 @@ export const LAY_TERMS: ReadonlyArray<readonly [phrase: string, targets: readonl
   ['low white cell count', ['white blood cell count decreased', 'leukopenia']], ['low blood sugar', ['hypoglycaemia', 'hypoglycemia']],
   ['high blood sugar', ['hyperglycaemia', 'hyperglycemia']], ['low potassium', ['hypokalaemia', 'hypokalemia']],
   ['high potassium', ['hyperkalaemia', 'hyperkalemia']], ['low sodium', ['hyponatraemia', 'hyponatremia']],
+  ['fatal', ['death']], ['fatality', ['death']], ['fatalities', ['death']], ['died', ['death']], ['passed away', ['death']],
+  ['fetal harm', ['foetal damage', 'fetal damage']], ['harm to the fetus', ['foetal damage', 'fetal damage']],
 ];
+
+/**
+ * Words that are not findings in these collocations: "double-blind", "dose-dependent",
+ * "nervous system", "dependent on". word → words that may not precede / follow it.
+ */
+export const NOT_AFTER: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['blind', new Set(['double', 'single', 'triple', 'observer', 'investigator'])],
+  ['blinded', new Set(['double', 'single', 'triple', 'observer', 'investigator'])],
+  ['dependent', new Set(['dose', 'time', 'concentration', 'exposure', 'highly', 'insulin', 'oxygen', 'ventilator'])],
+  ['related', new Set(['dose', 'time', 'exposure'])],
+  ['label', new Set(['open'])],
+  ['control', new Set(['placebo', 'birth'])],
+]);
+export const NOT_BEFORE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['nervous', new Set(['system'])],
+  ['dependent', new Set(['on', 'upon'])],
+  ['infusion', new Set(['rate', 'time', 'duration'])],
+  ['cancer', new Set(['institute'])],
+]);
 
 /**
  * Everyday words that typo tolerance must leave alone even though they sit within one

@@ -4,6 +4,7 @@
 // ("increases in ALT and AST" → ALT increased + AST increased).
 import type { Token } from './text.ts';
 import { bagKey, fold } from './text.ts';
+import { NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
 import { termPreference, type Vocabulary } from './vocabulary.ts';
 
 export type MatchKind = 'exact' | 'reordered' | 'variant' | 'lay' | 'coordination';
@@ -60,6 +61,14 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
     let c = vocab.tokenCanons(t);
     p.abbr[j] = c !== null && c.length > 0 && c[0] !== t.canon;
     let known = c !== null && c.every((x) => vocab.canons.has(x));
+    // "double-blind", "dose-dependent", "nervous system": not findings.
+    const prev = j > 0 && !t.breakBefore ? tokens[j - 1]!.lower : undefined;
+    const next = j + 1 < n && !tokens[j + 1]!.breakBefore ? tokens[j + 1]!.lower : undefined;
+    if ((prev !== undefined && NOT_AFTER.get(t.lower)?.has(prev)) || (next !== undefined && NOT_BEFORE.get(t.lower)?.has(next))) {
+      p.canons[j] = c;
+      p.known[j] = false;
+      continue;
+    }
     if (c !== null && !known && typos && !t.upper) {
       const fix = vocab.correctTypo(t.norm);
       if (fix && vocab.canons.has(fix.canon)) {
@@ -181,7 +190,7 @@ function select(raw: TermMatch[], n: number): TermMatch[] {
 }
 
 const SPACE_GAP = /^[ \t]*-?[ \t]*$/;
-const COMMA_GAP = /^\s*,\s*$/;
+const COMMA_GAP = /^\s*[,/]\s*$/;
 
 /**
  * Coordinated lists: a multi-word match lends its other words to list items next to it
@@ -191,8 +200,17 @@ const COMMA_GAP = /^\s*,\s*$/;
 function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary, p: Prepared, accepted: TermMatch[]) {
   const n = tokens.length;
   const used = new Uint8Array(n);
-  for (const m of accepted) for (let k = m.from; k < m.to; k++) used[k] = 1;
-  const usable = (q: number) => q >= 0 && q < n && !used[q] && p.known[q] === true && !!p.canons[q] && !CONJ.has(tokens[q]!.lower);
+  // A one-word match may give way to a list reading ("injection site pain, bruising" → injection site bruising).
+  const owner = new Int32Array(n).fill(-1);
+  accepted.forEach((m, i) => {
+    for (let k = m.from; k < m.to; k++) {
+      used[k] = 1;
+      if (m.to - m.from === 1 && m.words === 1 && m.kind !== 'coordination') owner[k] = i;
+    }
+  });
+  const removed = new Set<number>();
+  const usable = (q: number) =>
+    q >= 0 && q < n && (!used[q] || owner[q]! >= 0) && p.known[q] === true && !!p.canons[q] && !CONJ.has(tokens[q]!.lower);
   const conj = (q: number) => q >= 0 && q < n && CONJ.has(tokens[q]!.lower);
   const seeds = accepted.filter((m) => m.words >= 2 && m.kind !== 'coordination');
   for (const m of seeds) {
@@ -205,7 +223,12 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
         for (const s of slots) if (s !== slot) bag.push(...p.canons[s]!);
         bag.push(...itemCanons);
         const hits = vocab.index.get(bagKey(bag));
-        if (hits) return [...hits].sort((a, b) => termPreference(vocab, a, b))[0];
+        if (!hits) continue;
+        const best = [...hits].sort((a, b) => termPreference(vocab, a, b))[0]!;
+        if (vocab.terms[best]!.ptCode === vocab.terms[m.term]!.ptCode) continue;
+        // Replacing a word's own match needs a reading other than that word alone.
+        if (run.length === 1 && owner[run[0]!]! >= 0 && vocab.terms[best]!.ptCode === vocab.terms[accepted[owner[run[0]!]!]!.term]!.ptCode) continue;
+        return best;
       }
       return undefined;
     };
@@ -214,7 +237,11 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
       const to = run[run.length - 1]! + 1;
       const start = tokens[from]!.start;
       const end = tokens[to - 1]!.end;
-      for (let r = from; r < to; r++) used[r] = 1;
+      for (let r = from; r < to; r++) {
+        used[r] = 1;
+        if (owner[r]! >= 0) removed.add(owner[r]!);
+        owner[r] = -1;
+      }
       const words = run.reduce((s, r) => s + p.canons[r]!.length, 0) + slots.length - 1;
       accepted.push({
         from, to, start, end, text: source.slice(start, end), term, kind: 'coordination',
@@ -276,5 +303,10 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
       }
       if (!done) break;
     }
+  }
+  if (removed.size > 0) {
+    const keep = accepted.filter((_, i) => !removed.has(i));
+    accepted.length = 0;
+    accepted.push(...keep);
   }
 }

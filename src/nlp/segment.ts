@@ -138,9 +138,15 @@ function isUpperHeavy(s: string): boolean {
   return upper / letters.length >= 0.8;
 }
 
+/** Cells separated by wide gaps (3+ spaces, tabs or bars), each short: a table row, not spaced-out prose. */
 function isTableRow(line: string): boolean {
-  const gaps = line.trim().match(/ {3,}|\t|\|/g);
-  return (gaps?.length ?? 0) >= 2 || (gaps?.length === 1 && /\d/.test(line));
+  const cells = line.trim().split(/ {3,}|\t|\|/).map((c) => c.trim()).filter((c) => c !== '');
+  if (cells.length < 2) return false;
+  if (cells.some((c) => c.length > 90)) return false;
+  // Prose with odd spacing has sentence punctuation inside its cells; rows have figures or short labels.
+  if (cells.some((c) => /[a-z]{2}[.;] [A-Z]/.test(c))) return false;
+  const shortOrNumeric = cells.slice(1).filter((c) => c.length <= 25 || /^[-\d.,%()<>=≥≤ ]+$/.test(c)).length;
+  return shortOrNumeric >= Math.ceil((cells.length - 1) / 2);
 }
 
 /** Canonical section name for a heading line, or null. */
@@ -152,10 +158,14 @@ export function sectionOf(line: string): string | null {
     return null;
   }
   const name = m[1]!.toUpperCase();
+  // "6.1 Clinical Studies Experience" is a subsection, not the CLINICAL STUDIES section.
+  if (/^\d{1,2}\.\d/.test(s) && name !== 'POSTMARKETING EXPERIENCE' && name !== 'POST-MARKETING EXPERIENCE' && name !== 'CLINICAL TRIALS EXPERIENCE') return null;
   const numbered = /^\d/.test(s);
   const rest = s.slice(m[0].length).trim();
-  // A real heading: numbered, in capitals, or short; not a sentence that happens to begin with the words.
-  if (!(numbered || isUpperHeavy(m[0]) || s.length <= 40) || (/[.]$/.test(s) && !isUpperHeavy(s) && rest.length > 0)) return null;
+  // A real heading: numbered or in capitals, or the bare title alone on its line;
+  // never a sentence or cross-reference that happens to begin with the words.
+  if (!(numbered || isUpperHeavy(m[0]) || (rest === '' && s.length <= 40))) return null;
+  if (/[.]$/.test(s) && !isUpperHeavy(s) && rest.length > 0) return null;
   if (name === 'POST-MARKETING EXPERIENCE') return 'POSTMARKETING EXPERIENCE';
   return name;
 }
@@ -217,6 +227,11 @@ export function segmentLabel(source: string): LabelUnit[] {
       subsection = trimmed;
       const m = /^\s*\d{1,2}(?:\.\d{1,2})+\.?\s+/.exec(line)!;
       push('heading', lineStart + m[0].length, lineEnd);
+    } else if (BULLET_RE.test(line)) {
+      flushProse();
+      const m = BULLET_RE.exec(line)!;
+      // A long bullet may hold several sentences.
+      for (const s of splitSentences(source, lineStart + m[0].length, lineEnd)) units.push({ ...s, kind: 'bullet', section, subsection });
     } else if (isTableRow(line)) {
       flushProse();
       const hasDigits = /\d/.test(trimmed);
@@ -224,11 +239,6 @@ export function segmentLabel(source: string): LabelUnit[] {
     } else if (trimmed.length <= 80 && !/\d/.test(trimmed) && CATEGORY_RE.test(trimmed) && !/[.;]$/.test(trimmed)) {
       flushProse();
       push('category', lineStart, lineEnd);
-    } else if (BULLET_RE.test(line)) {
-      flushProse();
-      const m = BULLET_RE.exec(line)!;
-      // A long bullet may hold several sentences.
-      for (const s of splitSentences(source, lineStart + m[0].length, lineEnd)) units.push({ ...s, kind: 'bullet', section, subsection });
     } else if (trimmed.length <= 100 && isUpperHeavy(trimmed) && !/[.]$/.test(trimmed)) {
       flushProse();
       subsection = trimmed;

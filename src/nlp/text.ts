@@ -30,8 +30,15 @@ export interface Token {
 
 const TOKEN_RE = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
 // Hard boundary inside a gap: sentence or list punctuation, brackets, line breaks,
-// a table's column gap (3+ spaces or a tab) or a spaced dash.
-const BREAK_RE = /[.,;:!?()[\]{}|•*"“”<>=+%/\n\t]|\s-\s|[–—]| {3,}/;
+// a tab or a spaced dash; in table rows also a column gap of 3+ spaces (in prose such
+// runs are left-overs of line wrapping: "upper      respiratory tract infection").
+const BREAK_RE = /[.,;:!?()[\]{}|•*"“”<>=+%/\n\t]|\s-\s|[–—]/;
+const COLUMN_GAP_RE = / {3,}/;
+
+export interface TokenizeOptions {
+  /** Treat runs of 3+ spaces as column boundaries (table rows). Default false. */
+  columns?: boolean;
+}
 
 export function fold(s: string): string {
   return s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
@@ -68,7 +75,12 @@ export function wordForms(lower: string): WordForms {
   else if (norm === 'iii') stem = '3';
   else {
     const base = IRREGULAR_FORMS.get(norm) ?? norm;
-    stem = base.length <= 3 ? base : stemWord(base);
+    // Inflammation names keep their "-itis" (Porter2 would make "hepatitis" = "hepatic" = "hepat").
+    if (/itis$/.test(base)) stem = base;
+    else if (/itides$/.test(base)) stem = base.replace(/itides$/, 'itis');
+    else stem = base.length <= 3 ? base : stemWord(base);
+    // Keep "irritability" apart from "irritation" (Porter2 gives both "irrit").
+    if (/[ai]bility$/.test(base)) stem += '+abil';
     // Porter2 leaves "metastasis" (metastasi) and "metastases" (metastas) apart.
     if (stem.length > 5 && stem.endsWith('si')) stem = stem.slice(0, -1);
   }
@@ -80,7 +92,8 @@ export function wordForms(lower: string): WordForms {
 }
 
 /** Splits `text[from, to)` into word tokens with absolute offsets. Deterministic and allocation-light. */
-export function tokenize(text: string, from = 0, to = text.length): Token[] {
+export function tokenize(text: string, from = 0, to = text.length, opts: TokenizeOptions = {}): Token[] {
+  const columns = opts.columns ?? false;
   const out: Token[] = [];
   const slice = from === 0 && to === text.length ? text : text.slice(from, to);
   TOKEN_RE.lastIndex = 0;
@@ -106,7 +119,7 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
       upper: raw.length >= 2 && /^[\p{Lu}\p{N}]+$/u.test(raw) && /\p{Lu}/u.test(raw),
       stop: KEY_STOPWORDS.has(lower),
       numeric: /^\d+$/.test(lower),
-      breakBefore: out.length === 0 || BREAK_RE.test(gap),
+      breakBefore: out.length === 0 || BREAK_RE.test(gap) || (columns && COLUMN_GAP_RE.test(gap)),
       gapBefore: gap,
     });
   }

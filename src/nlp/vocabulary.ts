@@ -77,6 +77,11 @@ export class Vocabulary {
     return i === undefined ? undefined : this.terms[i];
   }
 
+  /** Name of the PT with this code, if the vocabulary has it. */
+  ptName(code: number): string | undefined {
+    return this.pt(code)?.name;
+  }
+
   /** Content canons of a token, abbreviation expanded; null for a function word. */
   tokenCanons(t: Token): string[] | null {
     if (t.stop) return null;

@@ -6,7 +6,7 @@ import type { GraphQLServer } from '../graphql/yoga.ts';
 import { ProblemError, runOperation } from './execute.ts';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 
-export type AppEnv = { Variables: { requestId: string; log: Logger } };
+export type AppEnv = { Variables: { requestId: string; log: Logger; clientIp: string; apiKeyId?: string } };
 export type RestApp = OpenAPIHono<AppEnv>;
 
 export interface RestDeps {
@@ -25,7 +25,13 @@ export async function operation<TData, TVars extends Record<string, unknown>>(
   fields: Record<string, string> = {},
 ) {
   try {
-    return await runOperation(deps.yoga, c.req.raw, { requestId: c.get('requestId'), log: c.get('log') }, document, variables);
+    return await runOperation(
+      deps.yoga,
+      c.req.raw,
+      { requestId: c.get('requestId'), log: c.get('log'), clientIp: c.get('clientIp'), apiKeyId: c.get('apiKeyId') },
+      document,
+      variables,
+    );
   } catch (e) {
     if (e instanceof ProblemError && e.problem.errors && Object.keys(fields).length) {
       const errors = Object.fromEntries(Object.entries(e.problem.errors).map(([k, v]) => [fields[k] ?? k, v]));

@@ -51,7 +51,7 @@ describe('rate limits across replicas', () => {
   }, 120_000);
 
   it('without Redis each replica counts on its own (why Redis is needed behind a load balancer)', async () => {
-    const servers = await pair({});
+    const servers = await pair({ REDIS_URL: '' });
     expect(servers[0]!.logs()).toContain('120/min (memory)');
     const statuses = await burst(servers, '198.18.0.1');
     expect(statuses.filter((s) => s === 200)).toHaveLength(240);

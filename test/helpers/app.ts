@@ -6,6 +6,10 @@ import { ReleaseCatalog } from '../../src/domain/catalog.ts';
 import { createApp, type App, type AppOptions } from '../../src/http/app.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import { writeFixture, type FixtureSpec } from './medascii.ts';
+import { AssessmentService } from '../../src/assessment/service.ts';
+import { VocabularyCache } from '../../src/assessment/vocabularyCache.ts';
+import { AuditLog } from '../../src/assessment/audit.ts';
+import { OpenAIProvider, type OpenAIConfig } from '../../src/assessment/openai.ts';
 
 export interface TestApp {
   db: TestDatabase;
@@ -20,7 +24,16 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  opts: { demo?: boolean; fixtures?: FixtureSpec[]; dirs?: string[]; app?: AppOptions; log?: Logger; catalogTtlMs?: number } = {},
+  opts: {
+    demo?: boolean;
+    fixtures?: FixtureSpec[];
+    dirs?: string[];
+    app?: AppOptions;
+    log?: Logger;
+    catalogTtlMs?: number;
+    openai?: OpenAIConfig;
+    auditStoreText?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const queries: string[] = [];
   const db = await createTestDatabase({ onQuery: (sql) => queries.push(sql) });
@@ -31,7 +44,8 @@ export async function createTestApp(
   for (const d of opts.dirs ?? []) await importRelease(db, d);
   const log = opts.log ?? createLogger('silent');
   const catalog = new ReleaseCatalog(db.prisma, opts.catalogTtlMs ?? 0);
-  const app = createApp({ prisma: db.prisma, catalog, log }, opts.app);
+  const assessment = new AssessmentService(new VocabularyCache(db.prisma), new AuditLog(db.prisma, opts.auditStoreText ?? false, log), opts.openai ? new OpenAIProvider(opts.openai) : null);
+  const app = createApp({ prisma: db.prisma, catalog, log, assessment }, opts.app);
   queries.length = 0;
   const request = (path: string, init?: RequestInit) => Promise.resolve(app.fetch(new Request(`http://test${path}`, init)));
   return {

@@ -1,0 +1,139 @@
+// Narrative → discrete adverse-event statements (no codes). Each clause is matched
+// against the release's terms (which normalises lay language, abbreviations and typos);
+// negated, ruled-out, historical, family and conditional mentions are left out; one
+// event per distinct finding, described by a self-contained sentence drawn from the text.
+import { findContextCues, cuesCovering, type ContextCue } from './context.ts';
+import { matchTerms, prepareTokens, type TermMatch } from './match.ts';
+import { splitClauses, splitSentences, type TextSpan } from './segment.ts';
+import { tokenize, type Token } from './text.ts';
+import type { Vocabulary } from './vocabulary.ts';
+
+export interface IdentifiedEvent {
+  /** A self-contained statement of one adverse event, in the narrative's words. */
+  description: string;
+  /** Verbatim quotes of the evidence: the finding as written, then the clause it sits in. */
+  reasons: string[];
+  /** 0–1: how likely this is a genuine adverse-event statement (rule strength, see docs/nlp.md). */
+  confidence: number;
+  /** Span of the narrative the statement comes from (the clause; the finding itself in a list). */
+  start: number;
+  end: number;
+}
+
+const SKIP_HYPOTHETICAL = new Set([
+  'if', 'in case of', 'unless', 'in the event of', 'monitor', 'monitor for', 'watch for', 'risk of', 'risks of', 'at risk for',
+  'at risk of', 'should', 'potential', 'potential for',
+]);
+const KIND_CONF: Record<TermMatch['kind'], number> = { exact: 0.9, reordered: 0.85, variant: 0.8, lay: 0.82, coordination: 0.78 };
+const EVENT_VERB = /\b(?:developed|experienced|suffered(?: from)?|complained of|presented with|reported|noticed|had)\s+(?:an?\s+|some\s+|(?:severe|mild|moderate|marked)\s+)*([a-z][a-z -]{2,40}?)(?=\s*[,.;]|\s+(?:and|after|on|for|which|that|but|since|following|at|in|within|the)\b|\s*$)/gi;
+const NOT_EVENT_WORDS = /^(?:(?:no|any|the|a|his|her|their|been|to|it|this|that|dose|doses|vaccine|treatment|therapy|medication|surgery)\b|.*\b(?:dose|vaccin\w*|injection)$)/i;
+
+interface Found {
+  ptCode: number;
+  match?: TermMatch;
+  mentionStart: number;
+  mentionEnd: number;
+  mention: string;
+  confidence: number;
+}
+
+function excluded(cues: readonly ContextCue[]): { skip: boolean; factor: number } {
+  let factor = 1;
+  for (const c of cues) {
+    if (c.kind === 'negated' || c.kind === 'uncertain' || c.kind === 'historical' || c.kind === 'family' || c.kind === 'monitoring') {
+      return { skip: true, factor: 0 };
+    }
+    if (c.kind === 'hypothetical') {
+      if (SKIP_HYPOTHETICAL.has(c.trigger.toLowerCase())) return { skip: true, factor: 0 };
+      factor *= 0.6;
+    }
+    if (c.kind === 'possible') factor *= 0.75;
+  }
+  return { skip: false, factor };
+}
+
+function tidy(s: string): string {
+  let t = s.replace(/\s+/g, ' ').trim().replace(/^(?:and|but|then|also|however|although|though|whereas)\b[\s,]*/i, '').replace(/[\s,;:.]+$/, '');
+  if (t.length > 0) t = t[0]!.toUpperCase() + t.slice(1);
+  return t.length > 0 ? `${t}.` : t;
+}
+
+function wordsIn(tokens: readonly Token[], start: number, end: number): number {
+  return tokens.filter((t) => t.start >= start && t.end <= end).length;
+}
+
+/** Discrete adverse-event statements in a narrative, in order of appearance. */
+export function identifyEvents(text: string, vocab: Vocabulary): IdentifiedEvent[] {
+  const events: IdentifiedEvent[] = [];
+  const byPt = new Map<number, IdentifiedEvent>();
+  for (const sentence of splitSentences(text)) {
+    for (const clause of splitClauses(text, sentence)) {
+      const tokens = tokenize(text, clause.start, clause.end);
+      if (tokens.length === 0) continue;
+      const prepared = prepareTokens(tokens, vocab, true);
+      const matches = matchTerms(text, tokens, vocab, { typos: true, splitConjunctions: true, prepared });
+      const cues = findContextCues(text, tokens);
+      const found: Found[] = [];
+      for (const m of matches) {
+        const { skip, factor } = excluded(cuesCovering(cues, m.from, m.to));
+        if (skip) continue;
+        let confidence = KIND_CONF[m.kind] * factor;
+        if (m.typos.length > 0) confidence *= 0.85;
+        found.push({ ptCode: vocab.terms[m.term]!.ptCode, match: m, mentionStart: m.start, mentionEnd: m.end, mention: m.text, confidence });
+      }
+      if (found.length === 0 && matches.length === 0) {
+        // No known term: a reporting verb and its object may still state an event.
+        EVENT_VERB.lastIndex = 0;
+        let vm: RegExpExecArray | null;
+        while ((vm = EVENT_VERB.exec(clause.text)) !== null) {
+          const obj = vm[1]!.trim();
+          if (NOT_EVENT_WORDS.test(obj)) continue;
+          const start = clause.start + vm.index + vm[0].lastIndexOf(obj);
+          const end = start + obj.length;
+          const from = tokens.findIndex((t) => t.start >= start);
+          if (from >= 0 && excluded(cuesCovering(cues, from, from + 1)).skip) continue;
+          found.push({ ptCode: -1 - start, mentionStart: start, mentionEnd: end, mention: text.slice(start, end), confidence: 0.35 });
+        }
+      }
+      if (found.length === 0) continue;
+      found.sort((a, b) => a.mentionStart - b.mentionStart);
+      const single = new Set(found.map((f) => f.ptCode)).size === 1;
+      const first = found[0]!;
+      const last = found[found.length - 1]!;
+      for (const f of found) {
+        const prior = byPt.get(f.ptCode);
+        if (prior) {
+          // The same finding again: one event, more evidence.
+          if (!prior.reasons.includes(f.mention)) prior.reasons.push(f.mention);
+          if (!prior.reasons.includes(clause.text)) prior.reasons.push(clause.text);
+          prior.confidence = Math.round(Math.min(0.98, 1 - (1 - prior.confidence) * (1 - f.confidence * 0.5)) * 1e4) / 1e4;
+          continue;
+        }
+        let description: string;
+        let span: TextSpan;
+        if (single) {
+          description = tidy(clause.text);
+          span = clause;
+        } else {
+          // "The patient developed nausea, vomiting and diarrhoea after dose 2" → one statement per finding.
+          const prefixOk = wordsIn(tokens, clause.start, first.mentionStart) <= 12;
+          const suffixOk = wordsIn(tokens, last.mentionEnd, clause.end) <= 12;
+          const prefix = prefixOk ? text.slice(clause.start, first.mentionStart).replace(/[\s,;:]+$/, '') : '';
+          const suffix = suffixOk ? text.slice(last.mentionEnd, clause.end).replace(/^[\s,;:]+/, '') : '';
+          description = tidy(`${prefix} ${f.mention} ${suffix}`);
+          span = { start: f.mentionStart, end: f.mentionEnd, text: f.mention };
+        }
+        const ev: IdentifiedEvent = {
+          description,
+          reasons: single && f.mention === clause.text ? [f.mention] : [f.mention, clause.text],
+          confidence: Math.round(f.confidence * 1e4) / 1e4,
+          start: span.start,
+          end: span.end,
+        };
+        byPt.set(f.ptCode, ev);
+        events.push(ev);
+      }
+    }
+  }
+  return events.sort((a, b) => a.start - b.start || a.end - b.end);
+}

@@ -1,0 +1,58 @@
+// Shared pieces of the three narrative routes: API-key check before anything else,
+// the AI notice header, and the mapping of a predicted code to the documented JSON.
+import type { MiddlewareHandler } from 'hono';
+import { z } from '@hono/zod-openapi';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { verifyApiKey } from '../domain/apiKeys.ts';
+import { AI_NOTICE } from '../assessment/notice.ts';
+import type { PredictionFieldsFragment } from './operations/generated.ts';
+import type { AppEnv } from './context.ts';
+import { problem, sendProblem } from './problem.ts';
+
+/** 401 before any validation: a caller without a key learns nothing about the payload rules. */
+export function requireApiKey(prisma: PrismaClient): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const presented = c.req.header('x-api-key');
+    const id = await verifyApiKey(prisma, presented);
+    if (!id) {
+      return sendProblem(
+        c,
+        problem('UNAUTHORIZED', presented ? 'The X-API-Key is not valid (unknown, malformed or revoked).' : 'This endpoint needs an API key: send X-API-Key: sk-….', c.get('requestId')),
+        { 'WWW-Authenticate': 'ApiKey header="X-API-Key"' },
+      );
+    }
+    c.set('apiKeyId', id);
+    await next();
+    c.res.headers.set('X-AI-Notice', AI_NOTICE);
+  };
+}
+
+export const NodeSchema = z.object({ code: z.string(), term: z.string(), level: z.string() });
+
+export const PredictionSchema = z
+  .object({
+    value: NodeSchema,
+    confidence: z.number().openapi({ description: 'Calibrated probability that the code is right.' }),
+    reasons: z.array(z.string()),
+    matchedTerm: NodeSchema.nullable().openapi({ description: 'The LLT the text matched, when it matched one.' }),
+    hierarchy: z.array(NodeSchema).openapi({ description: 'Primary path from the SOC down to the PT.' }),
+  })
+  .openapi('PredictedCode');
+
+export function prediction(p: PredictionFieldsFragment) {
+  return {
+    value: { code: p.code.code, term: p.code.term, level: p.code.level as string },
+    confidence: p.confidence,
+    reasons: p.reasons,
+    matchedTerm: p.matchedTerm ? { code: p.matchedTerm.code, term: p.matchedTerm.term, level: p.matchedTerm.level as string } : null,
+    hierarchy: (p.code.primaryPath?.nodes ?? []).map((n) => ({ code: n.code, term: n.term, level: n.level as string })),
+  };
+}
+
+export const assessmentMeta = {
+  requestId: z.string(),
+  version: z.string().openapi({ description: 'The release used.' }),
+  provider: z.enum(['lexical', 'openai']),
+  fallbackReason: z.string().nullable().openapi({ description: 'Why the LLM answer was not used, when it was not.' }),
+  notice: z.string().openapi({ example: AI_NOTICE }),
+};

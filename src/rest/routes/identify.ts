@@ -1,0 +1,82 @@
+// POST /identify → query Identify.
+import { createRoute, z } from '@hono/zod-openapi';
+import { IdentifyDocument } from '../operations/generated.ts';
+import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
+import { afterCursor, pageMeta } from '../paging.ts';
+import { errorResponses, MetaSchema, versionIdParam } from '../schemas.ts';
+import { assessmentMeta } from '../narrative.ts';
+import { MAX_NARRATIVE } from '../../graphql/types/Assessment.ts';
+
+const route = createRoute({
+  method: 'post',
+  path: '/identify',
+  tags: ['Narratives'],
+  summary: 'Split a narrative into discrete adverse-event statements',
+  description: 'Negated, historical and speculative findings are excluded; no terminology codes are returned. Requires X-API-Key.',
+  security: [{ apiKey: [] }],
+  request: {
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              description: z.string().min(1, 'description must not be empty').max(MAX_NARRATIVE, `description must be at most ${MAX_NARRATIVE} characters`),
+              options: z
+                .object({
+                  page: z.number().int().min(1, 'options.page must be at least 1').max(1_000_000).optional(),
+                  limit: z.number().int().min(1, 'options.limit must be at least 1').max(100, 'options.limit must be at most 100').optional(),
+                })
+                .strict()
+                .optional(),
+              version: versionIdParam('version').optional(),
+            })
+            .strict(),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'Identified events',
+      content: {
+        'application/json': {
+          schema: z.object({
+            ...assessmentMeta,
+            results: z.array(z.object({ description: z.string(), reasons: z.array(z.string()), confidence: z.number() })),
+            meta: MetaSchema,
+          }),
+        },
+      },
+    },
+    ...errorResponses(400, 401, 404, 413, 429, 500),
+  },
+});
+
+export function registerIdentify(app: RestApp, deps: RestDeps) {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const page = body.options?.page ?? 1;
+    const limit = body.options?.limit ?? 20;
+    const { data, usedVersions } = await operation(deps, c, IdentifyDocument, {
+      description: body.description,
+      version: body.version,
+      first: limit,
+      after: afterCursor(page, limit),
+    });
+    const d = data.identify;
+    return respond(
+      c,
+      {
+        requestId: d.requestId,
+        version: d.version,
+        provider: d.provider as 'lexical' | 'openai',
+        fallbackReason: d.fallbackReason,
+        notice: d.notice,
+        results: d.events.edges.map(({ node }) => node),
+        meta: pageMeta({}, page, limit, d.events.totalCount),
+      },
+      usedVersions,
+    );
+  });
+}
