@@ -2,6 +2,7 @@
 // /docs, health and problem-type pages, with request ids and the shared error shape.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { etag } from 'hono/etag';
+import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import type { Context } from 'hono';
 import { createGraphQLServer, type GraphQLOptions, type GraphQLServer } from '../graphql/yoga.ts';
@@ -115,6 +116,12 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   app.onError((err, c) => {
     const requestId = c.get('requestId') ?? requestIdFrom(undefined);
     if (err instanceof ProblemError) return sendProblem(c, { ...err.problem, requestId });
+    // Hono's own refusals (malformed JSON body, …) are the client's mistake.
+    if (err instanceof HTTPException && err.status < 500) {
+      const code = err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 401 ? 'UNAUTHORIZED' : err.status === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR';
+      const detail = err.message || 'Malformed request.';
+      return sendProblem(c, problem(code, detail, requestId, code === 'VALIDATION_ERROR' ? { body: [detail] } : undefined));
+    }
     const p = problemFromError(err, requestId);
     if (p.code === 'INTERNAL_ERROR') c.get('log')?.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
     return sendProblem(c, p);

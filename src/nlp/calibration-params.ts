@@ -10,12 +10,12 @@ export const CALIBRATION: CalibrationParams = {
       "exact"
     ],
     "weights": [
-      0.077139,
-      0.132811,
-      5.11624,
-      -0.127671
+      0.076604,
+      0.154275,
+      5.292332,
+      -0.253812
     ],
-    "bias": -2.810905
+    "bias": -2.854853
   },
   "text": {
     "features": [
@@ -25,12 +25,12 @@ export const CALIBRATION: CalibrationParams = {
       "phrase"
     ],
     "weights": [
-      2.683493,
-      1.0252,
-      6.117473,
-      -0.656819
+      2.393409,
+      1.248442,
+      5.792768,
+      -0.327818
     ],
-    "bias": -2.566399
+    "bias": -2.622141
   },
-  "fittedOn": "TAC 2017 ADR train.json, dev split (49 labels, label_id FNV-1a even), 2990 label candidates, 11146 text candidates"
+  "fittedOn": "TAC 2017 ADR train.json, dev split (49 labels, label_id FNV-1a even), 3041 label candidates, 11176 text candidates"
 };

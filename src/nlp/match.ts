@@ -190,17 +190,31 @@ function select(raw: TermMatch[], n: number): TermMatch[] {
 }
 
 const SPACE_GAP = /^[ \t]*-?[ \t]*$/;
-const COMMA_GAP = /^\s*[,/]\s*$/;
+const LIST_GAP = /^\s*[,/]\s*$/;
+const PAREN_LEAD = new Set(['includes', 'including', 'include', 'e', 'g', 'eg', 'such', 'as', 'mainly', 'mostly', 'primarily', 'predominantly', 'i', 'particularly', 'especially']);
+
+/** Non-empty subsets of positions, largest first (positions ≤ 5). */
+function subsets(slots: readonly number[]): number[][] {
+  const n = Math.min(slots.length, 5);
+  const out: number[][] = [];
+  for (let mask = (1 << n) - 1; mask > 0; mask--) {
+    const s: number[] = [];
+    for (let b = 0; b < n; b++) if (mask & (1 << b)) s.push(slots[b]!);
+    out.push(s);
+  }
+  return out.sort((a, b) => b.length - a.length);
+}
 
 /**
  * Coordinated lists: a multi-word match lends its other words to list items next to it
- * that match nothing on their own ("bacterial, viral or fungal infections",
- * "elevations of ALT and AST").
+ * ("bacterial, viral or fungal infections", "elevations of ALT and AST",
+ * "abdominal pain/discomfort"), and a match distributes over a parenthesised list
+ * ("rash (includes macular, papular)" → rash macular, rash papular). A one-word match of
+ * an item gives way when the combined reading is a term.
  */
 function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary, p: Prepared, accepted: TermMatch[]) {
   const n = tokens.length;
   const used = new Uint8Array(n);
-  // A one-word match may give way to a list reading ("injection site pain, bruising" → injection site bruising).
   const owner = new Int32Array(n).fill(-1);
   accepted.forEach((m, i) => {
     for (let k = m.from; k < m.to; k++) {
@@ -212,96 +226,116 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
   const usable = (q: number) =>
     q >= 0 && q < n && (!used[q] || owner[q]! >= 0) && p.known[q] === true && !!p.canons[q] && !CONJ.has(tokens[q]!.lower);
   const conj = (q: number) => q >= 0 && q < n && CONJ.has(tokens[q]!.lower);
-  const seeds = accepted.filter((m) => m.words >= 2 && m.kind !== 'coordination');
+
+  const combine = (m: TermMatch, slotSets: number[][], run: number[]): number | undefined => {
+    const itemCanons = run.flatMap((r) => p.canons[r]!);
+    const ownPt = run.length === 1 && owner[run[0]!]! >= 0 ? vocab.terms[accepted[owner[run[0]!]!]!.term]!.ptCode : undefined;
+    for (const set of slotSets) {
+      const bag = set.flatMap((s) => p.canons[s]!);
+      bag.push(...itemCanons);
+      const hits = vocab.index.get(bagKey(bag));
+      if (!hits) continue;
+      const best = [...hits].sort((a, b) => termPreference(vocab, a, b))[0]!;
+      const pt = vocab.terms[best]!.ptCode;
+      if (pt === vocab.terms[m.term]!.ptCode || pt === ownPt) continue;
+      return best;
+    }
+    return undefined;
+  };
+  const emit = (m: TermMatch, run: number[], term: number, slots: number) => {
+    const from = run[0]!;
+    const to = run[run.length - 1]! + 1;
+    const start = tokens[from]!.start;
+    const end = tokens[to - 1]!.end;
+    for (let r = from; r < to; r++) {
+      used[r] = 1;
+      if (owner[r]! >= 0) removed.add(owner[r]!);
+      owner[r] = -1;
+    }
+    const words = run.reduce((s, r) => s + p.canons[r]!.length, 0) + slots;
+    accepted.push({
+      from, to, start, end, text: source.slice(start, end), term, kind: 'coordination',
+      abbreviation: run.some((r) => p.abbr[r]), typos: [], words, via: m.text,
+    });
+  };
+  /** Tries the longest item run first (runs are in text order; `anchorEnd` says which end touches the separator). */
+  const tryRun = (m: TermMatch, slotSets: number[][], run: number[], anchorStart: boolean): number[] | undefined => {
+    for (let len = run.length; len >= 1; len--) {
+      const sub = anchorStart ? run.slice(0, len) : run.slice(run.length - len);
+      const term = combine(m, slotSets, sub);
+      if (term !== undefined) {
+        emit(m, sub, term, slotSets[0]!.length);
+        return sub;
+      }
+    }
+    return undefined;
+  };
+
+  const seeds = accepted.filter((m) => m.kind !== 'coordination');
   for (const m of seeds) {
     const slots: number[] = [];
     for (let k = m.from; k < m.to; k++) if (p.canons[k]) slots.push(k);
-    const tryItem = (run: number[]): number | undefined => {
-      const itemCanons = run.flatMap((r) => p.canons[r]!);
-      for (const slot of slots) {
-        const bag: string[] = [];
-        for (const s of slots) if (s !== slot) bag.push(...p.canons[s]!);
-        bag.push(...itemCanons);
-        const hits = vocab.index.get(bagKey(bag));
-        if (!hits) continue;
-        const best = [...hits].sort((a, b) => termPreference(vocab, a, b))[0]!;
-        if (vocab.terms[best]!.ptCode === vocab.terms[m.term]!.ptCode) continue;
-        // Replacing a word's own match needs a reading other than that word alone.
-        if (run.length === 1 && owner[run[0]!]! >= 0 && vocab.terms[best]!.ptCode === vocab.terms[accepted[owner[run[0]!]!]!.term]!.ptCode) continue;
-        return best;
-      }
-      return undefined;
-    };
-    const emit = (run: number[], term: number) => {
-      const from = run[0]!;
-      const to = run[run.length - 1]! + 1;
-      const start = tokens[from]!.start;
-      const end = tokens[to - 1]!.end;
-      for (let r = from; r < to; r++) {
-        used[r] = 1;
-        if (owner[r]! >= 0) removed.add(owner[r]!);
-        owner[r] = -1;
-      }
-      const words = run.reduce((s, r) => s + p.canons[r]!.length, 0) + slots.length - 1;
-      accepted.push({
-        from, to, start, end, text: source.slice(start, end), term, kind: 'coordination',
-        abbreviation: run.some((r) => p.abbr[r]), typos: [], words, via: m.text,
-      });
-    };
-    // Forward: "<m>, X and Y".
-    let pos = m.to;
-    for (let item = 0; item < 6 && pos < n; item++) {
-      let k = pos;
-      let ok = COMMA_GAP.test(tokens[k]!.gapBefore);
-      if (conj(k) && (ok || SPACE_GAP.test(tokens[k]!.gapBefore))) {
-        ok = true;
-        k++;
-        if (conj(k)) k++;
-        if (k >= n || !SPACE_GAP.test(tokens[k]!.gapBefore)) break;
-      }
-      if (!ok || k >= n) break;
-      const run: number[] = [];
-      for (let q = k; q < n && run.length < 3 && usable(q) && (q === k || SPACE_GAP.test(tokens[q]!.gapBefore)); q++) run.push(q);
-      let done = false;
-      for (let len = run.length; len >= 1 && !done; len--) {
-        const sub = run.slice(0, len);
-        const term = tryItem(sub);
-        if (term !== undefined) {
-          emit(sub, term);
-          pos = sub[sub.length - 1]! + 1;
-          done = true;
+    // Lists lend all but one of the seed's words ("viral infections" → "fungal" + infections).
+    const lend = slots.length >= 2 ? subsets(slots).filter((s) => s.length < slots.length) : [];
+    if (lend.length > 0) {
+      // Forward: "<m>, X and Y".
+      let pos = m.to;
+      for (let item = 0; item < 6 && pos < n; item++) {
+        let k = pos;
+        let ok = LIST_GAP.test(tokens[k]!.gapBefore);
+        if (conj(k) && (ok || SPACE_GAP.test(tokens[k]!.gapBefore))) {
+          ok = true;
+          k++;
+          if (conj(k)) k++;
+          if (k >= n || !SPACE_GAP.test(tokens[k]!.gapBefore)) break;
         }
+        if (!ok || k >= n) break;
+        const run: number[] = [];
+        for (let q = k; q < n && run.length < 3 && usable(q) && (q === k || SPACE_GAP.test(tokens[q]!.gapBefore)); q++) run.push(q);
+        const got = run.length ? tryRun(m, lend, run, true) : undefined;
+        if (!got) break;
+        pos = got[got.length - 1]! + 1;
       }
-      if (!done) break;
+      // Backward: "X, Y and <m>".
+      pos = m.from;
+      for (let item = 0; item < 6 && pos > 0; item++) {
+        let k = pos - 1;
+        let ok = LIST_GAP.test(tokens[pos]!.gapBefore);
+        if (!ok && SPACE_GAP.test(tokens[pos]!.gapBefore) && conj(k)) {
+          ok = true;
+          k--;
+          if (conj(k)) k--;
+          if (k < 0 || !(SPACE_GAP.test(tokens[k + 1]!.gapBefore) || LIST_GAP.test(tokens[k + 1]!.gapBefore))) break;
+        }
+        if (!ok || k < 0) break;
+        const run: number[] = [];
+        for (let q = k; q >= 0 && run.length < 3 && usable(q); q--) {
+          run.unshift(q);
+          if (!SPACE_GAP.test(tokens[q]!.gapBefore)) break;
+        }
+        const got = run.length ? tryRun(m, lend, run, false) : undefined;
+        if (!got) break;
+        pos = got[0]!;
+      }
     }
-    // Backward: "X, Y and <m>".
-    pos = m.from;
-    for (let item = 0; item < 6 && pos > 0; item++) {
-      let k = pos - 1;
-      let ok = COMMA_GAP.test(tokens[pos]!.gapBefore);
-      if (!ok && SPACE_GAP.test(tokens[pos]!.gapBefore) && conj(k)) {
-        ok = true;
-        k--;
-        if (conj(k)) k--;
-        if (k < 0 || !(SPACE_GAP.test(tokens[k + 1]!.gapBefore) || COMMA_GAP.test(tokens[k + 1]!.gapBefore))) break;
+    // Parenthesised list after the match: "rash (includes generalized, macular, papular)".
+    let k = m.to;
+    if (k < n && /\(\s*$/.test(tokens[k]!.gapBefore)) {
+      const all = subsets(slots);
+      while (k < n && PAREN_LEAD.has(tokens[k]!.lower) && !/\)/.test(tokens[k]!.gapBefore)) k++;
+      for (let item = 0; item < 8 && k < n; item++) {
+        if (item > 0 && /\)/.test(tokens[k]!.gapBefore)) break;
+        while (conj(k)) k++;
+        const run: number[] = [];
+        for (let q = k; q < n && run.length < 3 && usable(q) && (q === k || SPACE_GAP.test(tokens[q]!.gapBefore)); q++) run.push(q);
+        if (run.length === 0) break;
+        tryRun(m, all, run, true);
+        // Next item: after the next list separator inside the parentheses.
+        let q = run[run.length - 1]! + 1;
+        while (q < n && !LIST_GAP.test(tokens[q]!.gapBefore) && !conj(q) && !/\)/.test(tokens[q]!.gapBefore)) q++;
+        if (q >= n || /\)/.test(tokens[q]!.gapBefore)) break;
+        k = q;
       }
-      if (!ok || k < 0) break;
-      const run: number[] = [];
-      for (let q = k; q >= 0 && run.length < 3 && usable(q); q--) {
-        run.unshift(q);
-        if (!SPACE_GAP.test(tokens[q]!.gapBefore)) break;
-      }
-      let done = false;
-      for (let len = run.length; len >= 1 && !done; len--) {
-        const sub = run.slice(run.length - len);
-        const term = tryItem(sub);
-        if (term !== undefined) {
-          emit(sub, term);
-          pos = sub[0]!;
-          done = true;
-        }
-      }
-      if (!done) break;
     }
   }
   if (removed.size > 0) {

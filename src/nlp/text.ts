@@ -123,8 +123,19 @@ export function tokenize(text: string, from = 0, to = text.length, opts: Tokeniz
       gapBefore: gap,
     });
   }
+  // "high/low X" = "X increased/decreased" ("low platelet counts"), except in fixed
+  // phrases such as "high density lipoprotein" or "low dose".
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    if (t.lower !== 'high' && t.lower !== 'low') continue;
+    const next = out[i + 1];
+    if (next && !next.breakBefore && LEVEL_LITERAL.has(next.lower)) continue;
+    t.canon = t.lower === 'high' ? '+inc' : '+dec';
+  }
   return out;
 }
+
+const LEVEL_LITERAL = new Set(['density', 'dose', 'doses', 'dosage', 'grade', 'risk', 'molecular', 'frequency', 'pitched', 'output', 'altitude', 'energy', 'intensity', 'fat']);
 
 /** Canonical forms of the content words of a phrase, in order (used for vocabulary names). */
 export function contentCanons(tokens: readonly Token[]): string[] {

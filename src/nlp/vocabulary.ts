@@ -170,6 +170,9 @@ export function phraseCanons(vocab: Vocabulary, phrase: string): string[] {
   return out;
 }
 
+const PATHOGEN_INFECTION =
+  /^((?:\S+ )?\S*(?:virus|coccus|cocci|coccal|bacter|bacterium|ella|monas|myces|plasma|spora|sporidium|cystis|candida|aspergillus|clostridium|listeria|chlamydia|giardia|cryptococcus|histoplasma|mycobacterium))(?: virus)? infection$/;
+
 function push<K, V>(map: Map<K, V[]>, k: K, v: V) {
   const l = map.get(k);
   if (l) l.push(v);
@@ -223,6 +226,16 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
       const bare = phraseCanons(vocab, t.name.slice(0, paren));
       if (bare.length > 0) push(vocab.aliases, bagKey(bare), { term: i, kind: 'variant' as const, phrase: t.name.slice(0, paren).trim() });
     }
+  }
+
+  // A pathogen named alone ("cytomegalovirus", "legionella") means its infection.
+  for (let i = 0; i < list.length; i++) {
+    const m = PATHOGEN_INFECTION.exec(fold(list[i]!.name));
+    if (!m) continue;
+    const canons = phraseCanons(vocab, m[1]!);
+    const key = bagKey(canons);
+    if (canons.length === 0 || vocab.index.has(key)) continue;
+    push(vocab.aliases, key, { term: i, kind: 'variant' as const, phrase: m[1]! });
   }
 
   // Lay phrases: only where the release has no term spelled like the phrase.

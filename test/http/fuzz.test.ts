@@ -3,12 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
+import { createApiKey } from '../../src/domain/apiKeys.ts';
 
 let t: TestApp;
+let KEY = 'sk-unset';
 let base: string;
 let close: () => Promise<void>;
 beforeAll(async () => {
   t = await createTestApp({ app: { maxBodyBytes: 256 * 1024 } });
+  KEY = (await createApiKey(t.db.prisma, 'fuzz')).key;
   ({ url: base, close } = await listen(t.app.fetch));
 });
 afterAll(async () => {
@@ -37,6 +40,7 @@ const PARAMS = ['q', 'page', 'limit', 'level', 'soc', 'hlgt', 'hlt', 'llt', 'cha
 const PATHS = [
   '/versions', '/codes', '/codes/{x}', '/codes/{x}/changes', '/versions/{x}/changes', '/codes/{x}/{x}', '/versions/{x}', '/graphql',
   '/openapi.json', '/docs', '/problems/{x}', '/{x}', '/codes/', '//codes', '/codes/../versions',
+  '/identify', '/classify', '/labels/classify', '/identify', '/classify', '/labels/classify',
 ];
 const METHODS = ['GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
 
@@ -71,6 +75,23 @@ function graphqlBody(r: () => number): string {
   return pick(r, choices)();
 }
 
+function narrativeBody(r: () => number): string {
+  const text = pick(r, NASTY);
+  const choices = [
+    () => JSON.stringify({ description: text }),
+    () => JSON.stringify({ description: text.repeat(Math.floor(r() * 50) + 1), options: { page: pick(r, [0, 1, -1, 1.5, '2', null]), limit: pick(r, [0, 1, 100, 101, 'x']) } }),
+    () => JSON.stringify({ description: 'The patient vomited; ' + text, assessments: { seriousness: { enabled: pick(r, [true, 'yes', 1]) }, severity: { enabled: true, systems: [pick(r, ['5-level', '3-level', '4-level', 5, null])] } } }),
+    () => JSON.stringify({ description: text, maxResults: pick(r, [0, 1, 100, 101, -5, 'ten', 1e9]), minConfidence: pick(r, [-1, 0, 0.5, 1, 2, 'x']) }),
+    () => JSON.stringify({ description: text, version: pick(r, NASTY), assessments: { terminology: { version: pick(r, NASTY), enabled: pick(r, [true, false, 'no']) } } }),
+    () => JSON.stringify({ description: { nested: text } }),
+    () => JSON.stringify([text]),
+    () => '{"description": ' + JSON.stringify(text),
+    () => JSON.stringify({ description: 'x', [pick(r, ['__proto__', 'constructor', 'extra'])]: 1 }),
+    () => 'ADVERSE REACTIONS\n' + text,
+  ];
+  return pick(r, choices)();
+}
+
 function request(r: () => number): { url: string; init: RequestInit } {
   const path = pick(r, PATHS).replaceAll('{x}', () => encodeLoose(r, pick(r, NASTY)) || 'x');
   const qs = new URLSearchParams();
@@ -82,8 +103,9 @@ function request(r: () => number): { url: string; init: RequestInit } {
   if (r() < 0.2) headers['X-Terminology-Version'] = pick(r, ['5.0', '99', '', 'x'.repeat(200), '4.03']);
   if (r() < 0.1) headers['If-None-Match'] = pick(r, ['*', '"x"', 'W/"abc"', '']);
   let body: string | undefined;
+  if (r() < 0.5) headers['X-API-Key'] = pick(r, [KEY, KEY, 'sk-', 'sk-' + 'x'.repeat(500), '', 'Bearer x']);
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-    body = graphqlBody(r);
+    body = path.startsWith('/graphql') ? graphqlBody(r) : narrativeBody(r);
     headers['content-type'] = pick(r, ['application/json', 'application/json', 'text/plain', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data']);
   }
   const query = qs.toString();
