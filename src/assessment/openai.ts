@@ -44,7 +44,8 @@ const SYSTEM_IDENTIFY =
   'Do not output any terminology codes. reasons must be verbatim quotes from the narrative. confidence is 0-1.';
 
 function describe(err: unknown): string {
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return 'the LLM provider timed out';
+  // We abort only on our own timeout, so an abort is a timeout.
+  if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof OpenAI.APIUserAbortError) return 'the LLM provider timed out';
   if (err instanceof OpenAI.RateLimitError) return 'the LLM provider refused the request (rate limited)';
   if (err instanceof OpenAI.APIConnectionError) return 'the LLM provider could not be reached';
   if (err instanceof OpenAI.APIError) return `the LLM provider answered with an error (HTTP ${err.status ?? '?'})`;

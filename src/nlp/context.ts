@@ -94,7 +94,9 @@ const TRIGGERS: Trigger[] = [
     'men with', 'people with', 'adults with', 'infants with', 'in the presence of', 'patients who have', 'patients who had',
     'patients at risk for', 'patients at risk of', 'patients at increased risk', 'pediatric patients with',
     'for patients with', 'setting of', 'patients having', 'experience in', 'studies in', 'study in', 'trial in',
-    'trials in', 'studied in'].map((p) => t(p, 'population', 'pre', 6)),
+    'trials in', 'studied in', 'infected with', 'co-infected with', 'coinfected with', 'co-infection with'].map((p) =>
+    t(p, 'population', 'pre', 6),
+  ),
   ...['indicated for', 'treatment of', 'to treat', 'used to treat', 'management of', 'for the treatment of',
     'indicated as', 'indicated in', 'therapy of', 'relief of', 'treating', 'prophylaxis', 'prophylaxis for',
     'prophylaxis of', 'prophylaxis against', 'prevention of', 'to prevent', 'prevent', 'preventing', 'reduce the risk of',

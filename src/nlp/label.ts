@@ -6,7 +6,7 @@ import { calibrateLabel, round } from './calibration.ts';
 import { cuesCovering, findContextCues, type ContextCue, type ContextKind } from './context.ts';
 import { matchTerms, type TermMatch } from './match.ts';
 import { segmentLabel, type LabelUnit, type UnitKind } from './segment.ts';
-import { tokenize } from './text.ts';
+import { tokenize, type Token } from './text.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 export interface LabelSnippet {
@@ -102,7 +102,23 @@ export interface MentionEvidence {
 }
 
 /** Likelihood that a matched mention in a label unit is an adverse reaction of the product, with its explanations. */
-export function weighMention(vocab: Vocabulary, unit: LabelUnit, m: TermMatch, cues: readonly ContextCue[], source: string): MentionEvidence {
+/** Words that may stand before a finding without making it part of a longer name. */
+const HEAD_OK = new Set([
+  'serious', 'severe', 'mild', 'moderate', 'fatal', 'new', 'common', 'rare', 'other', 'any', 'possible', 'significant',
+  'persistent', 'transient', 'including', 'include', 'includes', 'were', 'was', 'and', 'or', 'reported', 'occurred', 'cause',
+  'causes', 'caused', 'of', 'grade', 'all', 'treatment', 'emergent', 'and/or', 'such', 'as', 'e', 'g', 'experienced',
+  'developed', 'with', 'had', 'more', 'most', 'frequent', 'frequently', 'symptomatic', 'clinically', 'worsening', 'life',
+  'threatening', 'sometimes', 'occasional', 'recurrent', 'unexplained', 'marked', 'prolonged', 'sudden', 'acute', 'chronic',
+]);
+
+export function weighMention(
+  vocab: Vocabulary,
+  unit: LabelUnit,
+  m: TermMatch,
+  cues: readonly ContextCue[],
+  source: string,
+  tokens: readonly Token[] = [],
+): MentionEvidence {
   const term = vocab.terms[m.term]!;
   const explanations: string[] = [];
   let l = KIND_BASE[m.kind];
@@ -116,6 +132,17 @@ export function weighMention(vocab: Vocabulary, unit: LabelUnit, m: TermMatch, c
   if (m.typos.length > 0) {
     l *= 0.7;
     explanations.push(`spelling corrected: ${m.typos.map((t) => `${t.from} → ${t.to}`).join(', ')}`);
+  }
+  // A one-word match right after another descriptive word is often the head of a longer,
+  // unmatched phrase ("genital mycotic infections" → not simply "Infection").
+  if (m.words === 1 && m.kind !== 'coordination' && m.from > 0) {
+    const prev = tokens[m.from - 1]!;
+    if (!prev.breakBefore || true) {
+      if (!(tokens[m.from]!.breakBefore) && !prev.stop && !prev.numeric && !HEAD_OK.has(prev.lower) && /^\p{L}+$/u.test(prev.text)) {
+        l *= 0.7;
+        explanations.push(`head of the longer phrase "${prev.text} ${m.text}"`);
+      }
+    }
   }
   const sw = SECTION_WEIGHT[unit.section] ?? 0.6;
   l *= sw;
@@ -170,7 +197,7 @@ export function labelCandidates(text: string, vocab: Vocabulary): LabelCandidate
     if (matches.length === 0) return;
     const cues = findContextCues(text, tokens);
     for (const m of matches) {
-      const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), text);
+      const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), text, tokens);
       const pt = vocab.terms[m.term]!.ptCode;
       let a = acc.get(pt);
       if (!a) acc.set(pt, (a = { ptCode: pt, units: new Map(), negated: 0 }));

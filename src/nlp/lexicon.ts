@@ -22,7 +22,7 @@ export const CANONICAL_STEMS: ReadonlyMap<string, string> = new Map([
   ['worsen', '+agg'], ['aggrav', '+agg'], ['exacerb', '+agg'],
   ['heart', 'cardiac'], ['liver', 'hepat'], ['kidney', 'renal'], ['ocular', 'eye'], ['facial', 'face'],
   ['pulmonari', 'lung'], ['cutan', 'skin'], ['dermatolog', 'skin'], ['cerebr', 'brain'], ['nasal', 'nose'],
-  ['muscular', 'muscl'], ['visual', 'vision'], ['allergi', 'allerg'], ['infecti', 'infect'], ['haematolog', 'hematolog'],
+  ['muscular', 'muscl'], ['visual', 'vision'], ['allergi', 'allerg'], ['mycot', 'fungal'], ['infecti', 'infect'], ['haematolog', 'hematolog'],
   ['ach', 'pain'], ['bleed', 'hemorrhag'], ['fever', 'pyrexia'], ['febril', 'pyrexia'],
   ['dilat', 'dilat'], ['hospitalis', 'hospit'], ['hospitaliz', 'hospit'],
 ]);
@@ -161,6 +161,7 @@ export const NOT_AFTER: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['related', new Set(['dose', 'time', 'exposure'])],
   ['label', new Set(['open'])],
   ['control', new Set(['placebo', 'birth'])],
+  ['infected', new Set(['hiv', 'co', '1', '2', 'hbv', 'hcv'])],
 ]);
 export const NOT_BEFORE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['nervous', new Set(['system'])],

@@ -79,8 +79,10 @@ export function wordForms(lower: string): WordForms {
     if (/itis$/.test(base)) stem = base;
     else if (/itides$/.test(base)) stem = base.replace(/itides$/, 'itis');
     else stem = base.length <= 3 ? base : stemWord(base);
-    // Keep "irritability" apart from "irritation" (Porter2 gives both "irrit").
+    // Keep "irritability" apart from "irritation" (Porter2 gives both "irrit"), and
+    // adverbs apart from their adjectives ("generally" ≠ "generalised", "aggressively").
     if (/[ai]bility$/.test(base)) stem += '+abil';
+    else if (base.length >= 6 && /(?:[^m]ally|ively|ously|ently|antly|ately|edly|ingly|fully|ily)$/.test(base)) stem += '+ly';
     // Porter2 leaves "metastasis" (metastasi) and "metastases" (metastas) apart.
     if (stem.length > 5 && stem.endsWith('si')) stem = stem.slice(0, -1);
   }
