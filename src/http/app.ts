@@ -4,6 +4,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { etag } from 'hono/etag';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
+import { responseCache, type ResponseCacheOptions } from './responseCache.ts';
 import type { Context } from 'hono';
 import { createGraphQLServer, type GraphQLOptions, type GraphQLServer } from '../graphql/yoga.ts';
 import type { Services } from '../graphql/context.ts';
@@ -38,6 +39,8 @@ export interface AppOptions {
   corsOrigins?: string[];
   securityHeaders?: boolean;
   maxBodyBytes?: number;
+  /** Replay of catalog GET answers (default on: 64 MB, 60 s); false disables it. */
+  responseCache?: ResponseCacheOptions | false;
   /** True once SIGTERM arrived: readiness fails and connections are not kept alive. */
   isShuttingDown?: () => boolean;
   /** Called by /health/ready; resolves when the service can answer. */
@@ -107,11 +110,19 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     await next();
   });
 
-  // Releases are immutable: a strong ETag lets clients revalidate with If-None-Match (304).
+  // Releases are immutable: a strong ETag lets clients revalidate with If-None-Match (304),
+  // and warm answers are replayed from memory.
+  const cached = opts.responseCache === false ? undefined : responseCache(services.catalog, opts.responseCache);
   app.use('*', async (c, next) => {
     if (c.req.method === 'GET' && CATALOG_PATHS.test(c.req.path)) return etag()(c, next);
     await next();
   });
+  if (cached) {
+    app.use('*', async (c, next) => {
+      if (c.req.method === 'GET' && CATALOG_PATHS.test(c.req.path)) return cached(c, next);
+      await next();
+    });
+  }
 
   app.onError((err, c) => {
     const requestId = c.get('requestId') ?? requestIdFrom(undefined);

@@ -10,12 +10,12 @@ export const CALIBRATION: CalibrationParams = {
       "exact"
     ],
     "weights": [
-      0.076604,
-      0.154275,
-      5.292332,
-      -0.253812
+      0.188713,
+      -0.378574,
+      6.901885,
+      -0.824218
     ],
-    "bias": -2.854853
+    "bias": -3.485431
   },
   "text": {
     "features": [
@@ -25,12 +25,12 @@ export const CALIBRATION: CalibrationParams = {
       "phrase"
     ],
     "weights": [
-      2.393409,
-      1.248442,
-      5.792768,
-      -0.327818
+      2.270518,
+      1.080401,
+      6.554,
+      -0.696216
     ],
-    "bias": -2.622141
+    "bias": -2.259054
   },
-  "fittedOn": "TAC 2017 ADR train.json, dev split (49 labels, label_id FNV-1a even), 3041 label candidates, 11176 text candidates"
+  "fittedOn": "TAC 2017 ADR train.json, dev split (49 labels, label_id FNV-1a even), 3059 label candidates, 11071 text candidates"
 };

@@ -66,7 +66,8 @@ interface TextWord {
 export function textCandidates(text: string, vocab: Vocabulary, limit = 10): TextCandidate[] {
   const tokens = tokenize(text);
   if (tokens.length === 0) return [];
-  const prepared = prepareTokens(tokens, vocab, true);
+  // A short description ("ttp", "increased ast") may write abbreviations in lower case.
+  const prepared = prepareTokens(tokens, vocab, true, tokens.length <= 4);
   const matches = matchTerms(text, tokens, vocab, { typos: true, prepared });
   const cues = findContextCues(text, tokens);
   const excluded = new Uint8Array(tokens.length);
@@ -115,6 +116,7 @@ export function textCandidates(text: string, vocab: Vocabulary, limit = 10): Tex
     if (canons.length === 0) continue;
     let shared = 0;
     let termTotal = 0;
+    let substantive = false;
     const hitTokens: number[] = [];
     for (const c of canons) {
       const idf = vocab.idf(c);
@@ -123,9 +125,12 @@ export function textCandidates(text: string, vocab: Vocabulary, limit = 10): Tex
       if (w) {
         shared += idf;
         hitTokens.push(...w.tokens);
+        if (!c.startsWith('+')) substantive = true;
       }
     }
     const phrase = m !== undefined;
+    // Sharing only "increased"/"abnormal" with a term says nothing about which term.
+    if (!phrase && !substantive) continue;
     const termCov = phrase ? 1 : termTotal > 0 ? shared / termTotal : 0;
     const sharedText = phrase ? Math.max(shared, termTotal) : shared;
     const textCov = Math.min(1, sharedText / textTotal);

@@ -26,6 +26,7 @@ const SKIP_HYPOTHETICAL = new Set([
 ]);
 const KIND_CONF: Record<TermMatch['kind'], number> = { exact: 0.9, reordered: 0.85, variant: 0.8, lay: 0.82, coordination: 0.78 };
 const EVENT_VERB = /\b(?:developed|experienced|suffered(?: from)?|complained of|presented with|reported|noticed|had)\s+(?:an?\s+|some\s+|(?:severe|mild|moderate|marked)\s+)*([a-z][a-z -]{2,40}?)(?=\s*[,.;]|\s+(?:and|after|on|for|which|that|but|since|following|at|in|within|the)\b|\s*$)/gi;
+const LIST_SEP = /^[\s,/]*(?:(?:and|or|and\/or|as well as)\b[\s,]*)?$/i;
 const NOT_EVENT_WORDS = /^(?:(?:no|any|the|a|his|her|their|been|to|it|this|that|dose|doses|vaccine|treatment|therapy|medication|surgery)\b|.*\b(?:dose|vaccin\w*|injection)$)/i;
 
 interface Found {
@@ -100,7 +101,11 @@ export function identifyEvents(text: string, vocab: Vocabulary): IdentifiedEvent
       const single = new Set(found.map((f) => f.ptCode)).size === 1;
       const first = found[0]!;
       const last = found[found.length - 1]!;
-      for (const f of found) {
+      // A plain list ("nausea, vomiting and diarrhoea") shares the clause's subject and circumstances.
+      const contiguous = found.every((f, i) => i === 0 || LIST_SEP.test(text.slice(found[i - 1]!.mentionEnd, f.mentionStart)));
+      const prefixOk = wordsIn(tokens, clause.start, first.mentionStart) <= 12;
+      const prefix = prefixOk ? text.slice(clause.start, first.mentionStart).replace(/[\s,;:]+$/, '') : '';
+      for (const [i, f] of found.entries()) {
         const prior = byPt.get(f.ptCode);
         if (prior) {
           // The same finding again: one event, more evidence.
@@ -114,14 +119,19 @@ export function identifyEvents(text: string, vocab: Vocabulary): IdentifiedEvent
         if (single) {
           description = tidy(clause.text);
           span = clause;
-        } else {
+        } else if (contiguous) {
           // "The patient developed nausea, vomiting and diarrhoea after dose 2" → one statement per finding.
-          const prefixOk = wordsIn(tokens, clause.start, first.mentionStart) <= 12;
-          const suffixOk = wordsIn(tokens, last.mentionEnd, clause.end) <= 12;
-          const prefix = prefixOk ? text.slice(clause.start, first.mentionStart).replace(/[\s,;:]+$/, '') : '';
-          const suffix = suffixOk ? text.slice(last.mentionEnd, clause.end).replace(/^[\s,;:]+/, '') : '';
+          const suffix = wordsIn(tokens, last.mentionEnd, clause.end) <= 12 ? text.slice(last.mentionEnd, clause.end).replace(/^[\s,;:]+/, '') : '';
           description = tidy(`${prefix} ${f.mention} ${suffix}`);
           span = { start: f.mentionStart, end: f.mentionEnd, text: f.mention };
+        } else {
+          // Findings in sequence ("tummy ache, then diarrhoea x6 per day"): each keeps its own words.
+          const next = found[i + 1];
+          const own = text
+            .slice(f.mentionStart, next ? next.mentionStart : clause.end)
+            .replace(/[\s,;:]*(?:\b(?:and|or|then|with|of|from|due to|secondary to|followed by|after which)\b[\s,;:]*)*$/i, '');
+          description = tidy(i === 0 ? `${prefix} ${own}` : own);
+          span = { start: f.mentionStart, end: f.mentionStart + own.length, text: own };
         }
         const ev: IdentifiedEvent = {
           description,

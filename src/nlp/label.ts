@@ -137,11 +137,9 @@ export function weighMention(
   // unmatched phrase ("genital mycotic infections" → not simply "Infection").
   if (m.words === 1 && m.kind !== 'coordination' && m.from > 0) {
     const prev = tokens[m.from - 1]!;
-    if (!prev.breakBefore || true) {
-      if (!(tokens[m.from]!.breakBefore) && !prev.stop && !prev.numeric && !HEAD_OK.has(prev.lower) && /^\p{L}+$/u.test(prev.text)) {
-        l *= 0.7;
-        explanations.push(`head of the longer phrase "${prev.text} ${m.text}"`);
-      }
+    if (!tokens[m.from]!.breakBefore && !prev.stop && !prev.numeric && !HEAD_OK.has(prev.lower) && /^\p{L}+$/u.test(prev.text)) {
+      l *= 0.7;
+      explanations.push(`head of the longer phrase "${prev.text} ${m.text}"`);
     }
   }
   const sw = SECTION_WEIGHT[unit.section] ?? 0.6;

@@ -22,7 +22,7 @@ export const CANONICAL_STEMS: ReadonlyMap<string, string> = new Map([
   ['worsen', '+agg'], ['aggrav', '+agg'], ['exacerb', '+agg'],
   ['heart', 'cardiac'], ['liver', 'hepat'], ['kidney', 'renal'], ['ocular', 'eye'], ['facial', 'face'],
   ['pulmonari', 'lung'], ['cutan', 'skin'], ['dermatolog', 'skin'], ['cerebr', 'brain'], ['nasal', 'nose'],
-  ['muscular', 'muscl'], ['visual', 'vision'], ['allergi', 'allerg'], ['mycot', 'fungal'], ['infecti', 'infect'], ['haematolog', 'hematolog'],
+  ['muscular', 'muscl'], ['visual', 'vision'], ['allergi', 'allerg'], ['mycot', 'fungal'], ['tumor', 'neoplasm'], ['infecti', 'infect'], ['haematolog', 'hematolog'],
   ['ach', 'pain'], ['bleed', 'hemorrhag'], ['fever', 'pyrexia'], ['febril', 'pyrexia'],
   ['dilat', 'dilat'], ['hospitalis', 'hospit'], ['hospitaliz', 'hospit'],
 ]);
@@ -93,7 +93,13 @@ export const ABBREVIATIONS: ReadonlyMap<string, AbbreviationEntry> = new Map([
   ['nms', abbr('neuroleptic malignant syndrome', true)], ['siadh', abbr('inappropriate antidiuretic hormone secretion')],
   ['hlh', abbr('haemophagocytic lymphohistiocytosis', true)], ['gi', abbr('gastrointestinal', true)],
   ['cns', abbr('central nervous system', true)], ['sob', abbr('dyspnoea', true)], ['loc', abbr('loss of consciousness', true)],
-  ['n/v', abbr('nausea and vomiting')], ['ha', abbr('headache', true)], ['bm', abbr('bowel movement', true)],
+  ['ha', abbr('headache', true)], ['bm', abbr('bowel movement', true)],
+  ['egfr', abbr('glomerular filtration rate')], ['gfr', abbr('glomerular filtration rate')],
+  ['fev1', abbr('forced expiratory volume')], ['dlco', abbr('carbon monoxide diffusing capacity')],
+  ['iop', abbr('intraocular pressure')], ['bmd', abbr('bone density')],
+  ['ptld', abbr('post transplant lymphoproliferative disorder')], ['pcp', abbr('pneumocystis jirovecii pneumonia', true)],
+  ['pah', abbr('pulmonary arterial hypertension', true)], ['rpls', abbr('reversible posterior leukoencephalopathy syndrome')],
+  ['ana', abbr('antinuclear antibody', true)], ['jcv', abbr('jc virus')], ['sirs', abbr('systemic inflammatory response syndrome', true)],
 ]);
 
 /**
@@ -146,6 +152,11 @@ export const LAY_TERMS: ReadonlyArray<readonly [phrase: string, targets: readonl
   ['low white cell count', ['white blood cell count decreased', 'leukopenia']], ['low blood sugar', ['hypoglycaemia', 'hypoglycemia']],
   ['high blood sugar', ['hyperglycaemia', 'hyperglycemia']], ['low potassium', ['hypokalaemia', 'hypokalemia']],
   ['high potassium', ['hyperkalaemia', 'hyperkalemia']], ['low sodium', ['hyponatraemia', 'hyponatremia']],
+  ['mortality', ['death']], ['increased urination', ['pollakiuria']], ['frequent urination', ['pollakiuria']],
+  ['hepatic toxicity', ['hepatotoxicity']], ['liver toxicity', ['hepatotoxicity']], ['cardiac toxicity', ['cardiotoxicity']],
+  ['renal toxicity', ['nephrotoxicity']], ['kidney toxicity', ['nephrotoxicity']], ['neurologic toxicity', ['neurotoxicity']],
+  ['neurological toxicity', ['neurotoxicity']], ['hematologic toxicity', ['haematotoxicity', 'hematotoxicity']],
+  ['hematological toxicity', ['haematotoxicity', 'hematotoxicity']], ['skin toxicity', ['skin toxicity']],
   ['fatal', ['death']], ['fatality', ['death']], ['fatalities', ['death']], ['died', ['death']], ['passed away', ['death']],
   ['fetal harm', ['foetal damage', 'fetal damage']], ['harm to the fetus', ['foetal damage', 'fetal damage']],
 ];

@@ -53,12 +53,12 @@ const KIND_RANK: Record<MatchKind, number> = { exact: 0, reordered: 1, variant: 
 const CONJ = new Set(['and', 'or', 'nor', 'and/or']);
 const MAX_STOP_RUN = 2;
 
-export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos: boolean): Prepared {
+export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos: boolean, relaxedCase = false): Prepared {
   const n = tokens.length;
   const p: Prepared = { canons: new Array(n), known: new Array(n), typo: new Array(n), abbr: new Array(n) };
   for (let j = 0; j < n; j++) {
     const t = tokens[j]!;
-    let c = vocab.tokenCanons(t);
+    let c = vocab.tokenCanons(t, relaxedCase);
     p.abbr[j] = c !== null && c.length > 0 && c[0] !== t.canon;
     let known = c !== null && c.every((x) => vocab.canons.has(x));
     // "double-blind", "dose-dependent", "nervous system": not findings.

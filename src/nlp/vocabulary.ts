@@ -82,11 +82,14 @@ export class Vocabulary {
     return this.pt(code)?.name;
   }
 
-  /** Content canons of a token, abbreviation expanded; null for a function word. */
-  tokenCanons(t: Token): string[] | null {
+  /**
+   * Content canons of a token, abbreviation expanded; null for a function word.
+   * `relaxedCase` expands case-sensitive abbreviations written in lower case too (short descriptions).
+   */
+  tokenCanons(t: Token, relaxedCase = false): string[] | null {
     if (t.stop) return null;
     const a = this.abbreviations.get(t.lower);
-    if (a && (!a.entry.caseSensitive || t.upper)) return a.canons;
+    if (a && (!a.entry.caseSensitive || t.upper || relaxedCase)) return a.canons;
     return [t.canon];
   }
 
@@ -209,10 +212,12 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
     if (t.level === 'PT') vocab.ptIndex.set(t.code, i);
     const toks = tokenize(t.name);
     const canons: string[] = [];
+    const literal: string[] = [];
     for (const tok of toks) {
       const c = vocab.tokenCanons(tok);
       if (!c) continue;
       canons.push(...c);
+      literal.push(tok.canon);
       if (tok.norm.length >= 5 && !vocab.words.has(tok.norm) && c.length === 1) vocab.words.set(tok.norm, tok.canon);
     }
     vocab.orderKeys[i] = canons.join(' ');
@@ -220,6 +225,11 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
     for (const c of canons) vocab.canons.add(c);
     if (canons.length > vocab.maxWords) vocab.maxWords = canons.length;
     push(vocab.index, bagKey(canons), i);
+    // "AST increased" is also found as written ("ast increased"), abbreviation unexpanded.
+    if (literal.join(' ') !== canons.join(' ')) {
+      for (const c of literal) vocab.canons.add(c);
+      push(vocab.aliases, bagKey(literal), { term: i, kind: 'variant' as const, phrase: t.name });
+    }
     // "Cancer of skin (excl melanoma)" is also found as "cancer of skin".
     const paren = t.name.indexOf('(');
     if (paren > 0) {
