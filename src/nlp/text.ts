@@ -93,6 +93,35 @@ export function wordForms(lower: string): WordForms {
   return f;
 }
 
+interface RawForms extends WordForms {
+  lower: string;
+  upper: boolean;
+  stop: boolean;
+  numeric: boolean;
+}
+
+const rawCache = new Map<string, RawForms>();
+
+/** Everything about a token that depends on its text alone (memoised). */
+function rawForms(raw: string): RawForms {
+  let r = rawCache.get(raw);
+  if (r) return r;
+  let lower = fold(raw);
+  if (lower.endsWith("'s") || lower.endsWith('’s')) lower = lower.slice(0, -2);
+  lower = lower.replace(/’/g, "'");
+  const forms = wordForms(lower);
+  r = {
+    ...forms,
+    lower,
+    upper: raw.length >= 2 && /^[\p{Lu}\p{N}]+$/u.test(raw) && /\p{Lu}/u.test(raw),
+    stop: KEY_STOPWORDS.has(lower),
+    numeric: /^\d+$/.test(lower),
+  };
+  if (rawCache.size >= CACHE_LIMIT) rawCache.clear();
+  rawCache.set(raw, r);
+  return r;
+}
+
 /** Splits `text[from, to)` into word tokens with absolute offsets. Deterministic and allocation-light. */
 export function tokenize(text: string, from = 0, to = text.length, opts: TokenizeOptions = {}): Token[] {
   const columns = opts.columns ?? false;
@@ -106,22 +135,19 @@ export function tokenize(text: string, from = 0, to = text.length, opts: Tokeniz
     const start = from + m.index;
     const gap = slice.slice(prevEnd, m.index);
     prevEnd = m.index + raw.length;
-    let lower = fold(raw);
-    if (lower.endsWith("'s") || lower.endsWith('’s')) lower = lower.slice(0, -2);
-    lower = lower.replace(/’/g, "'");
-    const forms = wordForms(lower);
+    const w = rawForms(raw);
     out.push({
       text: raw,
       start,
       end: start + raw.length,
-      lower,
-      norm: forms.norm,
-      stem: forms.stem,
-      canon: forms.canon,
-      upper: raw.length >= 2 && /^[\p{Lu}\p{N}]+$/u.test(raw) && /\p{Lu}/u.test(raw),
-      stop: KEY_STOPWORDS.has(lower),
-      numeric: /^\d+$/.test(lower),
-      breakBefore: out.length === 0 || BREAK_RE.test(gap) || (columns && COLUMN_GAP_RE.test(gap)),
+      lower: w.lower,
+      norm: w.norm,
+      stem: w.stem,
+      canon: w.canon,
+      upper: w.upper,
+      stop: w.stop,
+      numeric: w.numeric,
+      breakBefore: out.length === 0 || (gap !== ' ' && (BREAK_RE.test(gap) || (columns && COLUMN_GAP_RE.test(gap)))),
       gapBefore: gap,
     });
   }

@@ -42,6 +42,7 @@ async function computeAndStore(prisma: PrismaClient, from: ReleaseRef, to: Relea
         { name: 'level', type: 'text', cast: '"Level"', get: (r: ChangeRecord) => r.level },
         { name: 'code', type: 'int', get: (r) => r.code },
         { name: 'change_type', type: 'text', cast: '"ChangeType"', get: (r) => r.changeType },
+        { name: 'term', type: 'text', get: (r) => r.term },
         { name: 'details', type: 'text', get: (r) => r.details },
         { name: 'previous_term', type: 'text', get: (r) => r.previousTerm },
         { name: 'metadata', type: 'jsonb', get: (r) => r.metadata },
@@ -87,12 +88,8 @@ export interface ChangePage {
   items: StoredChange[];
 }
 
-const CHANGE_COLUMNS = `rc.level::text AS level, rc.code, rc.change_type::text AS "changeType", coalesce(cb.name, ca.name) AS term,
+const CHANGE_COLUMNS = `rc.level::text AS level, rc.code, rc.change_type::text AS "changeType", rc.term,
   rc.details, rc.previous_term AS "previousTerm", rc.metadata`;
-
-// The concept's name: in the target release, else (it left) in the baseline.
-const CHANGE_JOINS = `LEFT JOIN concept cb ON cb.release_id = rc.to_release_id AND cb.level = rc.level AND cb.code = rc.code
-  LEFT JOIN concept ca ON ca.release_id = rc.from_release_id AND ca.level = rc.level AND ca.code = rc.code`;
 
 /** A page of a stored change set; hierarchy filters use the target release, or the baseline for concepts that left. */
 export async function listChanges(prisma: PrismaClient, fromId: number, toId: number, f: ChangeFilters, offset: number, limit: number): Promise<ChangePage> {
@@ -104,30 +101,28 @@ export async function listChanges(prisma: PrismaClient, fromId: number, toId: nu
   const where: string[] = ['rc.from_release_id = $1', 'rc.to_release_id = $2'];
   if (f.level) where.push(`rc.level = ${p(f.level)}::"Level"`);
   if (hasHierarchyFilter(f)) {
-    where.push(`((cb.code IS NOT NULL AND ${underNodeSql(f, '$2', 'rc.level', 'rc.code', p)})
-      OR (cb.code IS NULL AND ${underNodeSql(f, '$1', 'rc.level', 'rc.code', p)}))`);
+    // The target's hierarchy, or the baseline's for a concept that left.
+    where.push(`(CASE WHEN EXISTS (SELECT 1 FROM concept cb WHERE cb.release_id = rc.to_release_id AND cb.level = rc.level AND cb.code = rc.code)
+      THEN ${underNodeSql(f, '$2', 'rc.level', 'rc.code', p)} ELSE ${underNodeSql(f, '$1', 'rc.level', 'rc.code', p)} END)`);
   }
   const typeParam = f.changeType ? p(f.changeType) : null;
   const off = p(offset);
   const lim = p(limit);
+  const filtered = `FROM release_change rc WHERE ${where.join(' AND ')}`;
   type Row = StoredChange & { total: number; added: number; updated: number; retired: number };
+  // Counts and one page in one statement; the page follows the (from, to, level, type, term, code)
+  // index order, so a page costs an index range scan, not a sort of the whole set.
   const rows = await prisma.$queryRawUnsafe<Row[]>(
-    `WITH f AS (
-       SELECT ${CHANGE_COLUMNS} FROM release_change rc ${CHANGE_JOINS}
-       WHERE ${where.join(' AND ')}
-     ),
-     c AS (
-       SELECT count(*) FILTER (WHERE "changeType" = 'added')::int AS added,
-              count(*) FILTER (WHERE "changeType" = 'updated')::int AS updated,
-              count(*) FILTER (WHERE "changeType" = 'retired')::int AS retired
-       FROM f
-     ),
-     t AS (SELECT * FROM f ${typeParam ? `WHERE "changeType" = ${typeParam}` : ''})
-     SELECT c.*, (SELECT count(*)::int FROM t) AS total, page.*
+    `WITH c AS (
+       SELECT count(*) FILTER (WHERE rc.change_type = 'added')::int AS added,
+              count(*) FILTER (WHERE rc.change_type = 'updated')::int AS updated,
+              count(*) FILTER (WHERE rc.change_type = 'retired')::int AS retired
+       ${filtered}
+     )
+     SELECT c.*, ${typeParam ? `(CASE ${typeParam}::text WHEN 'added' THEN c.added WHEN 'updated' THEN c.updated ELSE c.retired END)` : 'c.added + c.updated + c.retired'} AS total, page.*
      FROM c LEFT JOIN LATERAL (
-       SELECT * FROM t
-       ORDER BY array_position(ARRAY['SOC','HLGT','HLT','PT','LLT'], t.level),
-                array_position(ARRAY['added','updated','retired'], t."changeType"), lower(t.term), t.code
+       SELECT ${CHANGE_COLUMNS} ${filtered} ${typeParam ? `AND rc.change_type = ${typeParam}::"ChangeType"` : ''}
+       ORDER BY rc.level, rc.change_type, rc.term, rc.code
        OFFSET ${off} LIMIT ${lim}
      ) page ON true`,
     ...params,
@@ -153,7 +148,6 @@ export async function changesForCodes(
     `SELECT rc.from_release_id AS "fromId", rc.to_release_id AS "toId", ${CHANGE_COLUMNS}
      FROM json_to_recordset($1::json) AS k(f int, t int, c int)
      JOIN release_change rc ON rc.from_release_id = k.f AND rc.to_release_id = k.t AND rc.code = k.c
-     ${CHANGE_JOINS}
      ORDER BY rc.level`,
     JSON.stringify(keys.map((k) => ({ f: k.fromId, t: k.toId, c: k.code }))),
   );
