@@ -56,3 +56,21 @@ export const assessmentMeta = {
   fallbackReason: z.string().nullable().openapi({ description: 'Why the LLM answer was not used, when it was not.' }),
   notice: z.string().openapi({ example: AI_NOTICE }),
 };
+
+/** The common head of every assessment response. */
+export function assessmentHead(d: { requestId: string; version: string; provider: string; fallbackReason: string | null; notice: string }) {
+  return {
+    requestId: d.requestId,
+    version: d.version,
+    provider: d.provider as 'lexical' | 'openai',
+    fallbackReason: d.fallbackReason,
+    notice: d.notice,
+  };
+}
+
+/** The `description` member of a narrative request body. */
+export const descriptionField = (max: number) =>
+  z.string().min(1, 'description must not be empty').max(max, `description must be at most ${max} characters`);
+
+/** A JSON request body definition for createRoute. */
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });

@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ClassifyDocument, type CriterionFieldsFragment } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { errorResponses, versionIdParam } from '../schemas.ts';
-import { assessmentMeta, prediction, PredictionSchema } from '../narrative.ts';
+import { assessmentHead, assessmentMeta, descriptionField, jsonBody, prediction, PredictionSchema } from '../narrative.ts';
 import { MAX_NARRATIVE } from '../../graphql/types/Assessment.ts';
 
 const CRITERIA = ['death', 'life_threatening', 'hospitalization', 'disability', 'congenital_anomaly', 'medically_important'] as const;
@@ -19,34 +19,29 @@ const route = createRoute({
     'Defaults: terminology enabled; seriousness and severity disabled; severity systems both when enabled without `systems`. Requires X-API-Key.',
   security: [{ apiKey: [] }],
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z
+    body: jsonBody(
+      z
+        .object({
+          description: descriptionField(MAX_NARRATIVE),
+          assessments: z
             .object({
-              description: z.string().min(1, 'description must not be empty').max(MAX_NARRATIVE, `description must be at most ${MAX_NARRATIVE} characters`),
-              assessments: z
+              terminology: z.object({ enabled: z.boolean().optional(), version: versionIdParam('version').optional() }).strict().optional(),
+              seriousness: z.object({ enabled: z.boolean().optional() }).strict().optional(),
+              severity: z
                 .object({
-                  terminology: z.object({ enabled: z.boolean().optional(), version: versionIdParam('version').optional() }).strict().optional(),
-                  seriousness: z.object({ enabled: z.boolean().optional() }).strict().optional(),
-                  severity: z
-                    .object({
-                      enabled: z.boolean().optional(),
-                      systems: z.array(z.enum(['5-level', '3-level'], { message: "systems must contain only '5-level' and '3-level'" })).min(1).max(2).optional(),
-                    })
-                    .strict()
-                    .optional(),
+                  enabled: z.boolean().optional(),
+                  systems: z.array(z.enum(['5-level', '3-level'], { message: "systems must contain only '5-level' and '3-level'" })).min(1).max(2).optional(),
                 })
                 .strict()
                 .optional(),
-              version: versionIdParam('version').optional(),
-              limit: z.number().int().min(1).max(20).optional().openapi({ description: 'Codes returned (default 5).' }),
             })
-            .strict(),
-        },
-      },
-    },
+            .strict()
+            .optional(),
+          version: versionIdParam('version').optional(),
+          limit: z.number().int().min(1).max(20).optional().openapi({ description: 'Codes returned (default 5).' }),
+        })
+        .strict(),
+    ),
   },
   responses: {
     200: {
@@ -113,7 +108,7 @@ export function registerClassify(app: RestApp, deps: RestDeps) {
     }
     return respond(
       c,
-      { requestId: d.requestId, version: d.version, provider: d.provider as 'lexical' | 'openai', fallbackReason: d.fallbackReason, notice: d.notice, results: results as Results & { seriousness?: never; severity?: never } },
+      { ...assessmentHead(d), results: results as Results & { seriousness?: never; severity?: never } },
       usedVersions,
     );
   });

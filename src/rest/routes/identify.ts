@@ -4,7 +4,7 @@ import { IdentifyDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
 import { errorResponses, MetaSchema, versionIdParam } from '../schemas.ts';
-import { assessmentMeta } from '../narrative.ts';
+import { assessmentHead, assessmentMeta, descriptionField, jsonBody } from '../narrative.ts';
 import { MAX_NARRATIVE } from '../../graphql/types/Assessment.ts';
 
 const route = createRoute({
@@ -15,26 +15,21 @@ const route = createRoute({
   description: 'Negated, historical and speculative findings are excluded; no terminology codes are returned. Requires X-API-Key.',
   security: [{ apiKey: [] }],
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z
+    body: jsonBody(
+      z
+        .object({
+          description: descriptionField(MAX_NARRATIVE),
+          options: z
             .object({
-              description: z.string().min(1, 'description must not be empty').max(MAX_NARRATIVE, `description must be at most ${MAX_NARRATIVE} characters`),
-              options: z
-                .object({
-                  page: z.number().int().min(1, 'options.page must be at least 1').max(1_000_000).optional(),
-                  limit: z.number().int().min(1, 'options.limit must be at least 1').max(100, 'options.limit must be at most 100').optional(),
-                })
-                .strict()
-                .optional(),
-              version: versionIdParam('version').optional(),
+              page: z.number().int().min(1, 'options.page must be at least 1').max(1_000_000).optional(),
+              limit: z.number().int().min(1, 'options.limit must be at least 1').max(100, 'options.limit must be at most 100').optional(),
             })
-            .strict(),
-        },
-      },
-    },
+            .strict()
+            .optional(),
+          version: versionIdParam('version').optional(),
+        })
+        .strict(),
+    ),
   },
   responses: {
     200: {
@@ -68,11 +63,7 @@ export function registerIdentify(app: RestApp, deps: RestDeps) {
     return respond(
       c,
       {
-        requestId: d.requestId,
-        version: d.version,
-        provider: d.provider as 'lexical' | 'openai',
-        fallbackReason: d.fallbackReason,
-        notice: d.notice,
+        ...assessmentHead(d),
         results: d.events.edges.map(({ node }) => node),
         meta: pageMeta({}, page, limit, d.events.totalCount),
       },

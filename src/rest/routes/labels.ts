@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ClassifyLabelDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { errorResponses, versionIdParam } from '../schemas.ts';
-import { assessmentMeta, prediction, PredictionSchema } from '../narrative.ts';
+import { assessmentHead, assessmentMeta, descriptionField, jsonBody, prediction, PredictionSchema } from '../narrative.ts';
 import { MAX_LABEL } from '../../graphql/types/Assessment.ts';
 
 const SnippetSchema = z.object({
@@ -25,21 +25,16 @@ const route = createRoute({
   description: 'Section-aware: headings such as BOXED WARNING, WARNINGS AND PRECAUTIONS and ADVERSE REACTIONS are kept. Requires X-API-Key.',
   security: [{ apiKey: [] }],
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z
-            .object({
-              description: z.string().min(1, 'description must not be empty').max(MAX_LABEL, `description must be at most ${MAX_LABEL} characters`),
-              maxResults: z.number().int().min(1, 'maxResults must be at least 1').max(100, 'maxResults must be at most 100').optional(),
-              minConfidence: z.number().min(0, 'minConfidence must be between 0 and 1').max(1, 'minConfidence must be between 0 and 1').optional(),
-              version: versionIdParam('version').optional(),
-            })
-            .strict(),
-        },
-      },
-    },
+    body: jsonBody(
+      z
+        .object({
+          description: descriptionField(MAX_LABEL),
+          maxResults: z.number().int().min(1, 'maxResults must be at least 1').max(100, 'maxResults must be at most 100').optional(),
+          minConfidence: z.number().min(0, 'minConfidence must be between 0 and 1').max(1, 'minConfidence must be between 0 and 1').optional(),
+          version: versionIdParam('version').optional(),
+        })
+        .strict(),
+    ),
   },
   responses: {
     200: {
@@ -69,11 +64,7 @@ export function registerLabels(app: RestApp, deps: RestDeps) {
     return respond(
       c,
       {
-        requestId: d.requestId,
-        version: d.version,
-        provider: d.provider as 'lexical' | 'openai',
-        fallbackReason: d.fallbackReason,
-        notice: d.notice,
+        ...assessmentHead(d),
         results: {
           terminologyCodes: d.terminologyCodes.map((p) => ({ ...prediction(p), rawScore: p.rawScore, supportingSnippets: p.supportingSnippets ?? [] })),
         },
