@@ -1,0 +1,33 @@
+// /openapi.json is generated from the route definitions and describes every endpoint.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { miniSpec } from '../helpers/medascii.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ fixtures: [miniSpec('1.0')] });
+});
+afterAll(async () => {
+  await t?.cleanup();
+});
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with every documented endpoint, its parameters and the error object', async () => {
+    const { status, body: doc } = await t.json('/openapi.json');
+    expect(status).toBe(200);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ['/classify', '/codes', '/codes/{code}', '/codes/{code}/changes', '/identify', '/labels/classify', '/versions', '/versions/{toVersionId}/changes'].sort(),
+    );
+    const names = (path: string, method = 'get') => (doc.paths[path][method].parameters ?? []).map((p: { name: string }) => p.name).sort();
+    expect(names('/codes')).toEqual(['changeType', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'q', 'soc', 'version']);
+    expect(names('/codes/{code}')).toEqual(['code', 'synonymsLimit', 'synonymsPage', 'version']);
+    expect(names('/codes/{code}/changes')).toEqual(['against', 'code', 'version']);
+    expect(names('/versions/{toVersionId}/changes')).toEqual(['changeType', 'fromVersionId', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'soc', 'toVersionId']);
+    expect(doc.paths['/classify'].post.requestBody.content['application/json'].schema).toBeDefined();
+    expect(doc.paths['/classify'].post.security).toEqual([{ apiKey: [] }]);
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc.components.schemas.Problem.properties).toHaveProperty('requestId');
+    expect(doc.paths['/codes/{code}'].get.responses['404']).toBeDefined();
+  });
+});
