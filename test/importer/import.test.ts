@@ -186,3 +186,22 @@ describe('validation errors name the file, the line and the reason', () => {
     expect(await db.prisma.release.findUnique({ where: { version: '9.9' } })).toBeNull();
   });
 });
+
+describe('optional files', () => {
+  it('stores SMQs and history when the distribution has them', async () => {
+    const { generateRelease, writeMedAscii } = await import('../../src/synthetic/generate.ts');
+    const { mkdtempSync, readFileSync: read, writeFileSync: write } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'smq-')), '60.0');
+    await writeMedAscii(generateRelease({ seed: 5, version: '60.0', scale: 0.01 }), dir);
+    const lines = (f: string) => read(path.join(dir, f), 'latin1').split('\r\n').filter(Boolean).length;
+    const pt = read(path.join(dir, 'pt.asc'), 'latin1').split('\r\n')[0]!.split('$');
+    write(path.join(dir, 'meddra_history_english.asc'), Buffer.from(`${pt[0]}$${pt[1]}$60.0$PT$Y$A$\r\n`, 'latin1'));
+    const s = await importRelease(db, dir);
+    expect(await db.prisma.smq.count({ where: { releaseId: s.releaseId } })).toBe(lines('smq_list.asc'));
+    expect(await db.prisma.smqTerm.count({ where: { releaseId: s.releaseId } })).toBe(lines('smq_content.asc'));
+    expect(await db.prisma.termHistory.findMany({ where: { releaseId: s.releaseId }, select: { termCode: true, termType: true, action: true } })).toEqual([
+      { termCode: Number(pt[0]), termType: 'PT', action: 'A' },
+    ]);
+  });
+});

@@ -249,3 +249,25 @@ describe('audit', () => {
     expect(rec!.apiKeyId).toEqual(expect.any(String));
   });
 });
+
+describe('per-field AI rate limit', () => {
+  it('limits the AI fields per client on top of the global limit, with the documented error', async () => {
+    const limited = await createTestApp({ app: { graphql: { aiRateLimitPerMinute: 2 } } });
+    try {
+      const k = (await createApiKey(limited.db.prisma, 'rl')).key;
+      const call = () =>
+        limited.request('/classify', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': k }, body: JSON.stringify({ description: 'nausea' }) });
+      expect((await call()).status).toBe(200);
+      expect((await call()).status).toBe(200);
+      const third = await call();
+      expect(third.status).toBe(429);
+      const body = (await third.json()) as any;
+      expect(body).toMatchObject({ code: 'RATE_LIMITED', limit: 2, retryAfter: 60 });
+      expect(third.headers.get('retry-after')).toBe('60');
+      // Catalog reads are not affected.
+      expect((await limited.request('/versions')).status).toBe(200);
+    } finally {
+      await limited.cleanup();
+    }
+  });
+});

@@ -81,6 +81,16 @@ describe('GraphQL/REST parity', () => {
     expect(wide.body.errors[0].message).toMatch(/complexity .* exceeds/);
   });
 
+  it('relay global ids resolve through node()', async () => {
+    const r = await t.graphql('{ code(code: "10047700", version: "5.0") { id term } version(version: "4.03") { id } }');
+    const { id, term } = r.body.data.code;
+    const n = await t.graphql('query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Code { term level release { version } } ... on Version { version } } }', { ids: [id, r.body.data.version.id] });
+    expect(n.body.data.nodes).toEqual([
+      { id, term, level: 'PT', release: { version: '5.0' } },
+      { id: r.body.data.version.id, version: '4.03' },
+    ]);
+  });
+
   it('GraphQL responses name the release they read', async () => {
     const r = await t.graphql('{ code(code: "10047700") { term } }', undefined, { 'X-Terminology-Version': '4.03' });
     expect(r.headers.get('x-terminology-version')).toBe('4.03');
