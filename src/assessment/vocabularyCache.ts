@@ -19,7 +19,12 @@ export class VocabularyCache {
   get(releaseId: number): Promise<Vocabulary> {
     let p = this.cache.get(releaseId);
     if (!p) {
-      p = loadVocabularySource(this.prisma, releaseId).then((src) => buildVocabulary(src.terms, { grades: src.grades }));
+      p = loadVocabularySource(this.prisma, releaseId).then((src) => {
+        const vocab = buildVocabulary(src.terms, { grades: src.grades });
+        // Build the lazy indexes now, not on the first request.
+        vocab.warm();
+        return vocab;
+      });
       this.cache.set(releaseId, p);
       p.catch(() => this.cache.delete(releaseId));
     }

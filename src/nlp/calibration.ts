@@ -36,12 +36,26 @@ export function applyLogistic(model: LogisticModel, x: Readonly<Record<string, n
 /** Rounds a probability for output (stable, readable numbers). */
 export const round = (p: number, digits = 4): number => Math.round(p * 10 ** digits) / 10 ** digits;
 
-export function labelFeatures(f: { rawScore: number; snippets: number; maxLikelihood: number; exact: boolean }): Record<string, number> {
+export interface LabelFeatureInput {
+  rawScore: number;
+  /** Snippets with likelihood ≥ 0.3. */
+  snippets: number;
+  maxLikelihood: number;
+  exact: boolean;
+  /** Content words of the longest strong match (1 = a one-word term such as "Pain"). */
+  words?: number;
+  /** Distinct label sections with strong evidence. */
+  sections?: number;
+}
+
+export function labelFeatures(f: LabelFeatureInput): Record<string, number> {
   return {
     logitRaw: logit(f.rawScore),
     logSnippets: Math.log1p(f.snippets),
     maxLikelihood: f.maxLikelihood,
     exact: f.exact ? 1 : 0,
+    single: (f.words ?? 2) <= 1 ? 1 : 0,
+    sections: Math.min(3, f.sections ?? 1),
   };
 }
 
@@ -54,7 +68,7 @@ export function textFeatures(f: { rawScore: number; rank: number; margin: number
   };
 }
 
-export function calibrateLabel(f: Parameters<typeof labelFeatures>[0], params: CalibrationParams = CALIBRATION): number {
+export function calibrateLabel(f: LabelFeatureInput, params: CalibrationParams = CALIBRATION): number {
   return applyLogistic(params.label, labelFeatures(f));
 }
 

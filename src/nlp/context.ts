@@ -52,7 +52,8 @@ const t = (phrase: string, kind: ContextKind, dir: Trigger['dir'] = 'pre', reach
 
 const TRIGGERS: Trigger[] = [
   // Negation, forwards.
-  ...['no', 'not', 'without', 'denies', 'denied', 'deny', 'denying', 'never', 'neither', 'nor', 'none', 'absence of',
+  t('without', 'negated', 'pre', 5),
+  ...['no', 'not', 'denies', 'denied', 'deny', 'denying', 'never', 'neither', 'nor', 'none', 'absence of',
     'absent', 'free of', 'negative for', 'no evidence of', 'no sign of', 'no signs of', 'no symptoms of', 'no history of',
     'no cases of', 'no reports of', 'no report of', 'no occurrence of', 'no episodes of', 'did not have', 'did not experience',
     'did not develop', 'does not have', 'do not have', 'failed to reveal', 'fails to reveal', 'unremarkable for',

@@ -2,7 +2,7 @@
 // bullets and table rows as units), each unit is matched against the vocabulary,
 // mentions are weighed by section and context (negated, animal, population,
 // indication…), and the evidence is aggregated per PT (noisy-or) and calibrated.
-import { calibrateLabel, round } from './calibration.ts';
+import { calibrateLabel, round, type LabelFeatureInput } from './calibration.ts';
 import { cuesCovering, findContextCues, type ContextCue, type ContextKind } from './context.ts';
 import { matchTerms, type TermMatch } from './match.ts';
 import { segmentLabel, type LabelUnit, type UnitKind } from './segment.ts';
@@ -93,6 +93,9 @@ const CONTEXT_WEIGHT: Partial<Record<ContextKind, number>> = {
   animal: 0.15,
 };
 const CATEGORY_PREFIX = /^[^.:;]{0,60}\b(?:disorders?|system|body as a whole|general|special senses|infections and infestations|investigations)\s*:/i;
+/** Body-system headings that open a table row or list line without a colon ("Infections and infestations Malaria 18 (3)"). */
+const CATEGORY_LEAD =
+  /^\s*(?:infections and infestations|neoplasms,? benign,? malignant,? and unspecified(?:\s*\((?:incl\.?|including) cysts and polyps\))?|neoplasms? benign and malignant|injury,? poisoning,? and procedural complications)\b\s*[:\-–]?/i;
 
 export interface MentionEvidence {
   match: TermMatch;
@@ -109,6 +112,8 @@ const HEAD_OK = new Set([
   'causes', 'caused', 'of', 'grade', 'all', 'treatment', 'emergent', 'and/or', 'such', 'as', 'e', 'g', 'experienced',
   'developed', 'with', 'had', 'more', 'most', 'frequent', 'frequently', 'symptomatic', 'clinically', 'worsening', 'life',
   'threatening', 'sometimes', 'occasional', 'recurrent', 'unexplained', 'marked', 'prolonged', 'sudden', 'acute', 'chronic',
+  'disorders', 'disorder', 'conditions', 'infestations', 'investigations', 'greater', 'higher', 'progressive', 'body',
+  'generalized', 'generalised', 'localized', 'localised', 'diffuse', 'transient', 'mild', 'fatal', 'nonfatal',
 ]);
 
 export function weighMention(
@@ -116,7 +121,6 @@ export function weighMention(
   unit: LabelUnit,
   m: TermMatch,
   cues: readonly ContextCue[],
-  source: string,
   tokens: readonly Token[] = [],
 ): MentionEvidence {
   const term = vocab.terms[m.term]!;
@@ -137,7 +141,15 @@ export function weighMention(
   // unmatched phrase ("genital mycotic infections" → not simply "Infection").
   if (m.words === 1 && m.kind !== 'coordination' && m.from > 0) {
     const prev = tokens[m.from - 1]!;
-    if (!tokens[m.from]!.breakBefore && !prev.stop && !prev.numeric && !HEAD_OK.has(prev.lower) && /^\p{L}+$/u.test(prev.text)) {
+    if (
+      !tokens[m.from]!.breakBefore &&
+      !prev.stop &&
+      !prev.numeric &&
+      !HEAD_OK.has(prev.lower) &&
+      /^\p{L}+$/u.test(prev.text) &&
+      !/(?:ed|ing|ly)$/.test(prev.lower) &&
+      vocab.canons.has(prev.canon)
+    ) {
       l *= 0.7;
       explanations.push(`head of the longer phrase "${prev.text} ${m.text}"`);
     }
@@ -148,7 +160,7 @@ export function weighMention(
   const uw = UNIT_WEIGHT[unit.kind];
   l *= uw;
   if (unit.kind !== 'sentence') explanations.push(unit.kind === 'category' ? 'table category heading, not a reaction' : `in a ${unit.kind}`);
-  const prefix = CATEGORY_PREFIX.exec(unit.text);
+  const prefix = CATEGORY_PREFIX.exec(unit.text) ?? CATEGORY_LEAD.exec(unit.text);
   if (prefix && m.end <= unit.start + prefix[0].length) {
     l *= 0.02;
     explanations.push('body-system category label, not a reaction');
@@ -161,7 +173,6 @@ export function weighMention(
     l *= w;
     explanations.push(`${c.kind}: "${c.trigger}"`);
   }
-  void source;
   return { match: m, likelihood: Math.max(0, Math.min(1, l)), explanations, cues: [...cues] };
 }
 
@@ -181,6 +192,10 @@ export interface LabelCandidate {
   maxLikelihood: number;
   /** Some strong evidence matched a term exactly (words in order). */
   exact: boolean;
+  /** Content words of the longest strong match. */
+  words: number;
+  /** Distinct sections with strong evidence. */
+  sections: number;
   reasons: string[];
   snippets: { id: string; unit: LabelUnit; evidence: MentionEvidence }[];
 }
@@ -195,7 +210,7 @@ export function labelCandidates(text: string, vocab: Vocabulary): LabelCandidate
     if (matches.length === 0) return;
     const cues = findContextCues(text, tokens);
     for (const m of matches) {
-      const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), text, tokens);
+      const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), tokens);
       const pt = vocab.terms[m.term]!.ptCode;
       let a = acc.get(pt);
       if (!a) acc.set(pt, (a = { ptCode: pt, units: new Map(), negated: 0 }));
@@ -213,7 +228,10 @@ export function labelCandidates(text: string, vocab: Vocabulary): LabelCandidate
       miss *= 1 - ev.likelihood;
       if (ev.match.kind === 'exact' && ev.likelihood >= 0.5) exact = true;
     }
-    const strong = ranked.filter(([, u]) => u.ev.likelihood >= 0.3).length;
+    const strongUnits = ranked.filter(([, u]) => u.ev.likelihood >= 0.3);
+    const strong = strongUnits.length;
+    const words = Math.max(1, ...strongUnits.map(([, u]) => u.ev.match.words));
+    const sections = new Set(strongUnits.map(([, u]) => u.unit.section)).size;
     const pt = vocab.pt(a.ptCode);
     const best = ranked[0]![1].ev;
     const reasons = [
@@ -228,11 +246,18 @@ export function labelCandidates(text: string, vocab: Vocabulary): LabelCandidate
       strongSnippets: strong,
       maxLikelihood: ranked[0]?.[1].ev.likelihood ?? 0,
       exact,
+      words,
+      sections,
       reasons,
       snippets: ranked.map(([ui, { unit, ev }]) => ({ id: `u${ui}`, unit, evidence: ev })),
     });
   }
   return out;
+}
+
+/** The calibrator's view of a candidate. */
+export function labelFeatureInput(c: LabelCandidate): LabelFeatureInput {
+  return { rawScore: c.rawScore, snippets: c.strongSnippets, maxLikelihood: c.maxLikelihood, exact: c.exact, words: c.words, sections: c.sections };
 }
 
 /**
@@ -245,7 +270,9 @@ export function classifyLabel(text: string, vocab: Vocabulary, opts: LabelOption
   const maxSnippets = opts.maxSnippets ?? 5;
   const out: LabelPrediction[] = [];
   for (const c of labelCandidates(text, vocab)) {
-    const confidence = calibrateLabel({ rawScore: c.rawScore, snippets: c.strongSnippets, maxLikelihood: c.maxLikelihood, exact: c.exact });
+    // A code the label only ever mentions negated ("no cases of X were reported") is not a finding.
+    if (c.snippets.every((s) => s.evidence.cues.some((cue) => cue.kind === 'negated'))) continue;
+    const confidence = calibrateLabel(labelFeatureInput(c));
     if (confidence < minConfidence) continue;
     const supportingSnippets: LabelSnippet[] = c.snippets.slice(0, maxSnippets).map(({ id, unit, evidence: ev }) => ({
       id,
@@ -255,7 +282,14 @@ export function classifyLabel(text: string, vocab: Vocabulary, opts: LabelOption
       end: unit.end,
       likelihood: round(ev.likelihood),
       confidence: round(
-        calibrateLabel({ rawScore: ev.likelihood, snippets: ev.likelihood >= 0.3 ? 1 : 0, maxLikelihood: ev.likelihood, exact: ev.match.kind === 'exact' }),
+        calibrateLabel({
+          rawScore: ev.likelihood,
+          snippets: ev.likelihood >= 0.3 ? 1 : 0,
+          maxLikelihood: ev.likelihood,
+          exact: ev.match.kind === 'exact',
+          words: ev.match.words,
+          sections: 1,
+        }),
       ),
       explanations: ev.explanations,
     }));

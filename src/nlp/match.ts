@@ -227,10 +227,18 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
     q >= 0 && q < n && (!used[q] || owner[q]! >= 0) && p.known[q] === true && !!p.canons[q] && !CONJ.has(tokens[q]!.lower);
   const conj = (q: number) => q >= 0 && q < n && CONJ.has(tokens[q]!.lower);
 
-  const combine = (m: TermMatch, slotSets: number[][], run: number[]): number | undefined => {
+  const combine = (m: TermMatch, slotSets: number[][], run: number[], dir: 1 | -1 | 0): number | undefined => {
     const itemCanons = run.flatMap((r) => p.canons[r]!);
     const ownPt = run.length === 1 && owner[run[0]!]! >= 0 ? vocab.terms[accepted[owner[run[0]!]!]!.term]!.ptCode : undefined;
     for (const set of slotSets) {
+      // Overriding an item's own match needs the seed's leading words ("injection site pain,
+      // bruising") or trailing words ("ALT and AST elevations"), not a middle word
+      // ("stroke and transient ischemic attack" is no "ischemic stroke").
+      if (ownPt !== undefined && dir !== 0) {
+        const all = [...new Set([...slotSets.flat()])].sort((a, b) => a - b);
+        const edge = dir === 1 ? all.slice(0, set.length) : all.slice(all.length - set.length);
+        if (edge.join() !== [...set].sort((a, b) => a - b).join()) continue;
+      }
       const bag = set.flatMap((s) => p.canons[s]!);
       bag.push(...itemCanons);
       const hits = vocab.index.get(bagKey(bag));
@@ -259,10 +267,10 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
     });
   };
   /** Tries the longest item run first (runs are in text order; `anchorEnd` says which end touches the separator). */
-  const tryRun = (m: TermMatch, slotSets: number[][], run: number[], anchorStart: boolean): number[] | undefined => {
+  const tryRun = (m: TermMatch, slotSets: number[][], run: number[], anchorStart: boolean, dir: 1 | -1 | 0): number[] | undefined => {
     for (let len = run.length; len >= 1; len--) {
       const sub = anchorStart ? run.slice(0, len) : run.slice(run.length - len);
-      const term = combine(m, slotSets, sub);
+      const term = combine(m, slotSets, sub, dir);
       if (term !== undefined) {
         emit(m, sub, term, slotSets[0]!.length);
         return sub;
@@ -292,7 +300,7 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
         if (!ok || k >= n) break;
         const run: number[] = [];
         for (let q = k; q < n && run.length < 3 && usable(q) && (q === k || SPACE_GAP.test(tokens[q]!.gapBefore)); q++) run.push(q);
-        const got = run.length ? tryRun(m, lend, run, true) : undefined;
+        const got = run.length ? tryRun(m, lend, run, true, 1) : undefined;
         if (!got) break;
         pos = got[got.length - 1]! + 1;
       }
@@ -313,7 +321,7 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
           run.unshift(q);
           if (!SPACE_GAP.test(tokens[q]!.gapBefore)) break;
         }
-        const got = run.length ? tryRun(m, lend, run, false) : undefined;
+        const got = run.length ? tryRun(m, lend, run, false, -1) : undefined;
         if (!got) break;
         pos = got[0]!;
       }
@@ -329,7 +337,7 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
         const run: number[] = [];
         for (let q = k; q < n && run.length < 3 && usable(q) && (q === k || SPACE_GAP.test(tokens[q]!.gapBefore)); q++) run.push(q);
         if (run.length === 0) break;
-        tryRun(m, all, run, true);
+        tryRun(m, all, run, true, 0);
         // Next item: after the next list separator inside the parentheses.
         let q = run[run.length - 1]! + 1;
         while (q < n && !LIST_GAP.test(tokens[q]!.gapBefore) && !conj(q) && !/\)/.test(tokens[q]!.gapBefore)) q++;

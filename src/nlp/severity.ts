@@ -37,7 +37,10 @@ const GRADE_RULES: GradeRule[] = [
   g(String.raw`\b(?:died|death|deceased|fatal(?:ity)?|passed away)\b`, 5, 0.9, 'death'),
   g(String.raw`\blife[- ]?threatening\b|\b(?:cardiac|respiratory|cardiopulmonary) arrest\b|\bintubat\w*|\bmechanical(?:ly)? ventilat\w*|\bvasopressors?\b|\bresuscitat\w*|\banaphylactic shock\b|\burgent intervention\b|\b(?:intensive care|ICU)\b`, 4, 0.8, 'life-threatening consequences or urgent intervention'),
   g(String.raw`\bhospitali[sz](?:ed|ation|e)\b|\badmitted\b|\badmission\b|\bin[- ]?patient\b`, 3, 0.75, 'hospitalisation'),
-  g(String.raw`\b(?:IV|intravenous|i\.v\.) (?:fluids?|hydration|rehydration|saline)\b|\b(?:blood )?transfus\w+|\bTPN\b|\btotal parenteral nutrition\b|\btube feeding\b`, 3, 0.6, 'IV fluids, transfusion or parenteral nutrition'),
+  // Outpatient IV hydration is grade 2 in CTCAE's gastrointestinal and metabolic terms; transfusion,
+  // parenteral nutrition and tube feeding are grade 3.
+  g(String.raw`\b(?:IV|intravenous|i\.v\.) (?:fluids?|hydration|rehydration|saline)\b`, 2, 0.6, 'IV fluids'),
+  g(String.raw`\b(?:blood )?transfus\w+|\bTPN\b|\btotal parenteral nutrition\b|\btube feeding\b`, 3, 0.6, 'transfusion, parenteral nutrition or tube feeding'),
   g(String.raw`\blimiting self[- ]care\b|\bbed[- ]?(?:ridden|bound)\b|\bunable to (?:work|walk|eat|drink|get out of bed|perform daily)\b|\bincapacitat\w*|\bdisabling\b`, 3, 0.7, 'limits self-care'),
   g(String.raw`\bsevere(?:ly)?\b|\bintense\b|\bexcruciating\b|\bunbearable\b`, 3, 0.65, '"severe"'),
   g(String.raw`\bmoderate(?:ly)?\b|\blimiting instrumental\b|\b(?:required|requiring|needed|prescribed) (?:oral |outpatient )?(?:medication|treatment|antibiotics|steroids|antiemetics?|analgesics?|therapy)\b|\bmedical intervention\b|\boutpatient\b`, 2, 0.6, 'moderate or needing medical intervention'),

@@ -93,7 +93,7 @@ export function wordForms(lower: string): WordForms {
   return f;
 }
 
-interface RawForms extends WordForms {
+export interface RawForms extends WordForms {
   lower: string;
   upper: boolean;
   stop: boolean;
@@ -120,6 +120,41 @@ function rawForms(raw: string): RawForms {
   if (rawCache.size >= CACHE_LIMIT) rawCache.clear();
   rawCache.set(raw, r);
   return r;
+}
+
+/**
+ * The words of a short phrase (a term name) as memoised forms, without offsets or gaps:
+ * the fast path for building a vocabulary. Same canons as `tokenize` gives for the phrase.
+ */
+const PHRASE_RE = new RegExp(TOKEN_RE.source, 'gu');
+
+export function phraseWords(text: string): RawForms[] {
+  const out: RawForms[] = [];
+  const re = PHRASE_RE;
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  let prevEnd = 0;
+  let adjust = -1;
+  while ((m = re.exec(text)) !== null) {
+    const w = rawForms(m[0]);
+    if (adjust >= 0) {
+      const gap = text.slice(prevEnd, m.index);
+      // "high/low X" as tokenize reads it (see LEVEL_LITERAL).
+      if (gap === ' ' || !BREAK_RE.test(gap) ? !LEVEL_LITERAL.has(w.lower) : true) {
+        const prev = out[adjust]!;
+        out[adjust] = { ...prev, canon: prev.lower === 'high' ? '+inc' : '+dec' };
+      }
+      adjust = -1;
+    }
+    if (w.lower === 'high' || w.lower === 'low') adjust = out.length;
+    out.push(w);
+    prevEnd = m.index + m[0].length;
+  }
+  if (adjust >= 0) {
+    const prev = out[adjust]!;
+    out[adjust] = { ...prev, canon: prev.lower === 'high' ? '+inc' : '+dec' };
+  }
+  return out;
 }
 
 /** Splits `text[from, to)` into word tokens with absolute offsets. Deterministic and allocation-light. */

@@ -3,7 +3,7 @@
 // index for partial matching and a typo index. Built once per release and cached
 // by the caller; every engine function is a pure function over it.
 import { ABBREVIATIONS, COMMON_WORDS, LAY_TERMS, type AbbreviationEntry } from './lexicon.ts';
-import { bagKey, boundedEditDistance, contentCanons, fold, tokenize, wordForms, type Token } from './text.ts';
+import { bagKey, boundedEditDistance, contentCanons, fold, phraseWords, tokenize, type RawForms, type Token } from './text.ts';
 
 export interface VocabularyTerm {
   code: number;
@@ -77,6 +77,16 @@ export class Vocabulary {
     return i === undefined ? undefined : this.terms[i];
   }
 
+  /**
+   * Builds the lazily built indexes (inverted index for partial matches, typo index) now,
+   * so the first classification does not pay for them (~0.1 s on a full-size release).
+   */
+  warm(): this {
+    this.postingIndex ??= this.buildPostings();
+    this.typoIndex ??= this.buildTypoIndex();
+    return this;
+  }
+
   /** Name of the PT with this code, if the vocabulary has it. */
   ptName(code: number): string | undefined {
     return this.pt(code)?.name;
@@ -86,7 +96,7 @@ export class Vocabulary {
    * Content canons of a token, abbreviation expanded; null for a function word.
    * `relaxedCase` expands case-sensitive abbreviations written in lower case too (short descriptions).
    */
-  tokenCanons(t: Token, relaxedCase = false): string[] | null {
+  tokenCanons(t: Token | RawForms, relaxedCase = false): string[] | null {
     if (t.stop) return null;
     const a = this.abbreviations.get(t.lower);
     if (a && (!a.entry.caseSensitive || t.upper || relaxedCase)) return a.canons;
@@ -166,7 +176,7 @@ export class Vocabulary {
 /** Content canons of a name or phrase, abbreviations expanded as the vocabulary does for text. */
 export function phraseCanons(vocab: Vocabulary, phrase: string): string[] {
   const out: string[] = [];
-  for (const t of tokenize(phrase)) {
+  for (const t of phraseWords(phrase)) {
     const c = vocab.tokenCanons(t);
     if (c) out.push(...c);
   }
@@ -210,23 +220,31 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
   for (let i = 0; i < list.length; i++) {
     const t = list[i]!;
     if (t.level === 'PT') vocab.ptIndex.set(t.code, i);
-    const toks = tokenize(t.name);
+    const toks = phraseWords(t.name);
     const canons: string[] = [];
     const literal: string[] = [];
+    let expanded = false;
     for (const tok of toks) {
       const c = vocab.tokenCanons(tok);
       if (!c) continue;
-      canons.push(...c);
+      if (c.length === 1 && c[0] === tok.canon) {
+        canons.push(tok.canon);
+        if (tok.norm.length >= 5 && !vocab.words.has(tok.norm)) vocab.words.set(tok.norm, tok.canon);
+      } else {
+        for (const x of c) canons.push(x);
+        expanded = true;
+      }
       literal.push(tok.canon);
-      if (tok.norm.length >= 5 && !vocab.words.has(tok.norm) && c.length === 1) vocab.words.set(tok.norm, tok.canon);
+      vocab.canons.add(tok.canon);
     }
-    vocab.orderKeys[i] = canons.join(' ');
+    const orderKey = canons.join(' ');
+    vocab.orderKeys[i] = orderKey;
     if (canons.length === 0) continue;
-    for (const c of canons) vocab.canons.add(c);
+    if (expanded) for (const c of canons) vocab.canons.add(c);
     if (canons.length > vocab.maxWords) vocab.maxWords = canons.length;
-    push(vocab.index, bagKey(canons), i);
+    push(vocab.index, canons.length === 1 ? orderKey : bagKey(canons), i);
     // "AST increased" is also found as written ("ast increased"), abbreviation unexpanded.
-    if (literal.join(' ') !== canons.join(' ')) {
+    if (expanded) {
       for (const c of literal) vocab.canons.add(c);
       push(vocab.aliases, bagKey(literal), { term: i, kind: 'variant' as const, phrase: t.name });
     }
@@ -240,7 +258,9 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
 
   // A pathogen named alone ("cytomegalovirus", "legionella") means its infection.
   for (let i = 0; i < list.length; i++) {
-    const m = PATHOGEN_INFECTION.exec(fold(list[i]!.name));
+    const name = list[i]!.name;
+    if (!/infection$/i.test(name)) continue;
+    const m = PATHOGEN_INFECTION.exec(fold(name));
     if (!m) continue;
     const canons = phraseCanons(vocab, m[1]!);
     const key = bagKey(canons);

@@ -64,7 +64,9 @@ describe('assessSeverity', () => {
     ['Mild rash on the arms', 1, 'Mild', 'mild'],
     ['Moderate headache needing analgesics', 2, 'Moderate', 'moderate'],
     ['Severe abdominal pain', 3, 'Severe', 'severe'],
-    ['Vomiting; required IV fluids', 3, 'Severe', 'severe'],
+    // CTCAE: outpatient IV hydration is grade 2 for vomiting (grade 3: tube feeding, TPN or hospitalisation).
+    ['Vomiting; required IV fluids', 2, 'Moderate', 'moderate'],
+    ['Anaemia requiring blood transfusion', 3, 'Severe', 'severe'],
     ['She was hospitalised with diarrhoea', 3, 'Severe', 'severe'],
     ['A life-threatening bleed', 4, 'Life-threatening', 'severe'],
     ['The patient died of sepsis', 5, 'Death', 'severe'],

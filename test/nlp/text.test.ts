@@ -99,6 +99,7 @@ describe('NegEx-style context', () => {
     ['Admitted to rule out MI.', 'mi', 'uncertain'],
     ['History of migraine.', 'migraine', 'historical'],
     ['Prior stroke in 2010.', 'stroke', 'historical'],
+    ['A rash that had resolved before the first dose.', 'rash', 'historical'],
     ['Family history of diabetes.', 'diabetes', 'family'],
     ['If a rash develops, stop the drug.', 'rash', 'hypothetical'],
     ['Use in patients with renal impairment.', 'renal', 'population'],

@@ -26,13 +26,13 @@ import {
   type CalibrationParams,
 } from '../calibration.ts';
 import { textCandidates } from '../classify.ts';
-import { labelCandidates } from '../label.ts';
+import { labelCandidates, labelFeatureInput } from '../label.ts';
 import { loadVocabularySource } from '../load.ts';
 import { buildVocabulary, type Vocabulary } from '../vocabulary.ts';
 import { groupLabels, readTac, writeEvalRelease, type EvalLabel, type Split } from './tac.ts';
 
 /** Label decision threshold on calibrated confidence used for the reported P/R/F1 (chosen on dev). */
-export const LABEL_THRESHOLD = 0.4;
+export const LABEL_THRESHOLD = 0.5;
 
 export interface PRF {
   precision: number;
@@ -157,7 +157,7 @@ function collect(vocab: Vocabulary, labels: EvalLabel[], withMentions: boolean):
     run.timing.labelMs.push(performance.now() - t0);
     run.timing.labelKb.push(l.text.length / 1024);
     for (const c of cands) {
-      const f = { rawScore: c.rawScore, snippets: c.strongSnippets, maxLikelihood: c.maxLikelihood, exact: c.exact };
+      const f = labelFeatureInput(c);
       run.labelRows.push({ label: l.labelId, ptCode: c.ptCode, row: { features: labelFeatures(f), y: l.gold.has(c.ptCode) ? 1 : 0, f } });
     }
     if (!withMentions) continue;
@@ -225,7 +225,7 @@ function metrics(split: Split, run: SplitRun, threshold: number, params: Calibra
 
 /** Fits both calibrators on a split's candidates (logistic regression, L2-regularised). */
 export function fitCalibration(run: Pick<SplitRun, 'labelRows' | 'textRows'>, note: string): CalibrationParams {
-  const lf = ['logitRaw', 'logSnippets', 'maxLikelihood', 'exact'];
+  const lf = ['logitRaw', 'logSnippets', 'maxLikelihood', 'exact', 'single', 'sections'];
   const tf = ['rawScore', 'top', 'margin', 'phrase'];
   return {
     label: fitLogistic(lf, run.labelRows.map((r) => r.row.features), run.labelRows.map((r) => r.row.y)),
