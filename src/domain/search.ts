@@ -36,6 +36,8 @@ export interface SearchHit {
 
 export interface SearchPage {
   total: number;
+  /** Best match tier over all results (4 = an exact name), null without a query. */
+  best: number | null;
   hits: SearchHit[];
 }
 
@@ -64,6 +66,7 @@ export async function searchConcepts(
   filters: SearchFilters,
   offset: number,
   limit: number,
+  fuzzy = false,
 ): Promise<SearchPage> {
   const params: unknown[] = [releaseId];
   const p = (v: unknown) => {
@@ -80,7 +83,7 @@ export async function searchConcepts(
         WHERE c.release_id = $1 ${collapse ? "AND NOT (c.level = 'LLT' AND c.code = c.pt_code)" : ''}
       )
       SELECT ${CONCEPT_COLUMNS('c')}, NULL::int AS tier, NULL::text AS mterm, NULL::text AS mlevel, NULL::int AS mcode,
-             0::float8 AS sim, count(*) OVER ()::int AS total
+             0::float8 AS sim, count(*) OVER ()::int AS total, NULL::int AS best
       FROM t JOIN concept c ON c.release_id = $1 AND c.level = t.tlevel AND c.code = t.tcode
       ${filterSql(filters, p)}
       ORDER BY c.level, c.intl_order NULLS LAST, c.name_norm, c.code
@@ -97,7 +100,7 @@ export async function searchConcepts(
                greatest(similarity(c.name_norm, ${qp}), word_similarity(${qp}, c.name_norm))::float8 AS sim,
                similarity(c.name_norm, ${qp})::float8 AS fullsim
         FROM concept c
-        WHERE c.release_id = $1 AND (c.name_norm LIKE ${contains} OR c.name_norm % ${qp} OR ${qp} <% c.name_norm)
+        WHERE c.release_id = $1 AND (c.name_norm LIKE ${contains}${fuzzy ? ` OR c.name_norm % ${qp} OR ${qp} <% c.name_norm` : ''})
       ),
       t AS (
         SELECT DISTINCT ON (tlevel, tcode) * FROM (
@@ -108,7 +111,8 @@ export async function searchConcepts(
         ) x
         ORDER BY tlevel, tcode, tier DESC, (mlevel = tlevel) DESC, mcurrent DESC, sim DESC, fullsim DESC, length(mterm)
       )
-      SELECT ${CONCEPT_COLUMNS('c')}, t.tier, t.mterm, t.mlevel::text AS mlevel, t.mcode, t.sim, count(*) OVER ()::int AS total
+      SELECT ${CONCEPT_COLUMNS('c')}, t.tier, t.mterm, t.mlevel::text AS mlevel, t.mcode, t.sim, count(*) OVER ()::int AS total,
+             max(t.tier) OVER () AS best
       FROM t JOIN concept c ON c.release_id = $1 AND c.level = t.tlevel AND c.code = t.tcode
       ${filterSql(filters, p)}
       -- Within a tier: the closest word match, then the closest whole name, then PTs (what coders
@@ -117,16 +121,25 @@ export async function searchConcepts(
                array_position(ARRAY['PT','LLT','HLT','HLGT','SOC']::"Level"[], c.level), length(c.name), c.name_norm, c.code
       OFFSET ${p(offset)} LIMIT ${p(limit)}`;
   }
-  type Row = Concept & { tier: number | null; mterm: string | null; mlevel: Level | null; mcode: number | null; sim: number; total: number };
+  type Row = Concept & { tier: number | null; mterm: string | null; mlevel: Level | null; mcode: number | null; sim: number; total: number; best: number | null };
   const rows = await db.$queryRawUnsafe<Row[]>(sql, ...params);
   let total = rows[0]?.total ?? 0;
+  let best = rows[0]?.best ?? null;
   if (rows.length === 0 && offset > 0) {
     // Past the last page: count without paging so the envelope still reports the total.
-    total = (await searchConcepts(db, releaseId, q, filters, 0, 1)).total;
+    const first = await searchConcepts(db, releaseId, q, filters, 0, 1, fuzzy);
+    total = first.total;
+    best = first.best;
   }
+  // Substring matches (exact, prefix, word-prefix) come from one cheap index probe. The
+  // typo-tolerant trigram pass, several times dearer, runs when the query names no term
+  // exactly and substrings do not fill a page: a decision that depends on the query and
+  // page size only, so totals agree from page to page.
+  if (nq !== '' && !fuzzy && best !== 4 && total < limit) return searchConcepts(db, releaseId, q, filters, offset, limit, true);
   return {
     total,
-    hits: rows.map(({ tier, mterm, mlevel, mcode, sim, total: _t, ...concept }) => ({
+    best,
+    hits: rows.map(({ tier, mterm, mlevel, mcode, sim, total: _t, best: _b, ...concept }) => ({
       concept,
       match:
         tier === null || mterm === null || mlevel === null || mcode === null

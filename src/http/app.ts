@@ -77,7 +77,12 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     c.res.headers.set('X-Request-Id', requestId);
     c.res.headers.set('X-API-Version', '1');
     // Method, route pattern and status only: paths and query strings carry client text.
-    c.get('log').info({ method: c.req.method, route: routePath(c, -1), status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+    // Errors and slow requests at info; the rest at debug (one log line per cached hit
+    // would cost more than the hit itself).
+    const ms = Math.round(performance.now() - started);
+    const log = c.get('log');
+    const level = c.res.status >= 400 || ms >= 1000 ? 'info' : 'debug';
+    if (log.isLevelEnabled(level)) log[level]({ method: c.req.method, route: routePath(c, -1), status: c.res.status, ms }, 'request');
   });
 
   if (opts.securityHeaders !== false) app.use('*', securityHeadersMiddleware());
