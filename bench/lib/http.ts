@@ -1,0 +1,181 @@
+// Load and latency primitives: one request (capture), a sequential latency loop over
+// a keep-alive connection (exact percentiles), and autocannon runs (throughput).
+import http from 'node:http';
+import autocannon from 'autocannon';
+
+export interface Req {
+  method?: 'GET' | 'POST';
+  /** Path with query string. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Captured {
+  status: number;
+  contentType: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  ms: number;
+}
+
+/** A request failed or answered outside 2xx: the benchmark is broken, not slow. */
+export class BenchRequestError extends Error {}
+
+export function request(base: string, r: Req, opts: { agent?: http.Agent; timeoutMs?: number } = {}): Promise<Captured> {
+  const url = new URL(r.path, base);
+  const body = r.body === undefined ? undefined : Buffer.from(r.body);
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = http.request(
+      url,
+      {
+        method: r.method ?? 'GET',
+        agent: opts.agent,
+        headers: { ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}), ...r.headers },
+        timeout: opts.timeoutMs ?? 30_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+            ms: performance.now() - t0,
+          }),
+        );
+      },
+    );
+    req.on('timeout', () => req.destroy(new BenchRequestError(`timeout after ${opts.timeoutMs ?? 30_000} ms: ${r.method ?? 'GET'} ${r.path.slice(0, 120)}`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** One request that must succeed with 2xx; returns the response. */
+export async function capture(base: string, r: Req, timeoutMs = 60_000): Promise<Captured> {
+  const res = await request(base, r, { timeoutMs });
+  if (res.status < 200 || res.status > 299) {
+    throw new BenchRequestError(`${r.method ?? 'GET'} ${r.path.slice(0, 120)} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+  }
+  return res;
+}
+
+export interface LatencyStats {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  min: number;
+  max: number;
+  mean: number;
+  /** Sequential requests per second over the measured loop. */
+  rps: number;
+  bytes: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  // Nearest-rank: the smallest value with at least p% of the samples at or below it.
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(sorted.length, rank) - 1]!;
+}
+
+export function stats(samples: number[], wallMs: number, bytes: number): LatencyStats {
+  const s = [...samples].sort((a, b) => a - b);
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return {
+    n: s.length,
+    p50: r(percentile(s, 50)),
+    p95: r(percentile(s, 95)),
+    p99: r(percentile(s, 99)),
+    min: r(s[0] ?? NaN),
+    max: r(s[s.length - 1] ?? NaN),
+    mean: r(s.reduce((a, b) => a + b, 0) / (s.length || 1)),
+    rps: r((s.length / wallMs) * 1000),
+    bytes,
+  };
+}
+
+/**
+ * Sequential requests over one keep-alive connection: `warmup` unmeasured requests, then
+ * up to `count` measured ones, stopping early after `maxMs` (at least `minCount` are made).
+ * `reqs` are used in turn (request i uses reqs[i % reqs.length]). Non-2xx throws.
+ */
+export async function latencyLoop(
+  base: string,
+  reqs: Req[],
+  opts: { count: number; warmup: number; maxMs: number; minCount?: number; timeoutMs?: number; warmupReqs?: Req[] },
+): Promise<LatencyStats> {
+  if (reqs.length === 0) throw new Error('latencyLoop: no requests');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const warm = opts.warmupReqs?.length ? opts.warmupReqs : reqs;
+    for (let i = 0; i < opts.warmup; i++) await capture(base, warm[i % warm.length]!, opts.timeoutMs);
+    const samples: number[] = [];
+    let bytes = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < opts.count; i++) {
+      if (i >= (opts.minCount ?? 3) && performance.now() - t0 > opts.maxMs) break;
+      const r = reqs[i % reqs.length]!;
+      const res = await request(base, r, { agent, timeoutMs: opts.timeoutMs });
+      if (res.status < 200 || res.status > 299) {
+        throw new BenchRequestError(`${r.method ?? 'GET'} ${r.path.slice(0, 120)} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+      }
+      samples.push(res.ms);
+      bytes += res.body.length;
+    }
+    return stats(samples, performance.now() - t0, Math.round(bytes / (samples.length || 1)));
+  } finally {
+    agent.destroy();
+  }
+}
+
+export interface LoadResult {
+  connections: number;
+  durationS: number;
+  /** Mean requests per second. */
+  rps: number;
+  requests: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  throughputMBs: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+/**
+ * An autocannon run; connection errors, timeouts and non-2xx answers throw. A run in which
+ * no request completed is a measurement (0 req/s), not a failure.
+ */
+export async function load(url: string, opts: { connections: number; durationS: number; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<LoadResult> {
+  const r = await autocannon({
+    url,
+    connections: opts.connections,
+    duration: opts.durationS,
+    method: opts.method ?? 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    pipelining: 1,
+    timeout: 10,
+  });
+  const out: LoadResult = {
+    connections: r.connections,
+    durationS: r.duration,
+    rps: Math.round(r.requests.average * 10) / 10,
+    requests: r.requests.total,
+    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: Math.round(r.latency.mean * 100) / 100 },
+    throughputMBs: Math.round((r.throughput.average / 1e6) * 100) / 100,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+  };
+  if (r.errors || r.timeouts || r.non2xx) {
+    throw new BenchRequestError(`load on ${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx answers (${JSON.stringify(r.statusCodeStats ?? {})})`);
+  }
+  return out;
+}

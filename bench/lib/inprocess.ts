@@ -1,0 +1,151 @@
+// In-process measurements, run as a child of the benchmark while no server holds the store:
+//   - the widest SOC (most PT paths in hierarchy_path) and the number of SQL statements its
+//     whole subtree down to LLTs costs through GraphQL (the server does not expose counts);
+//   - the first computation of a full-size change set (as bench/changes.ts: delete the stored
+//     set of the latest consecutive pair and compute it again), with its same-run baseline;
+//   - an API key for the narrative endpoints.
+//
+//   node --import tsx bench/lib/inprocess.ts '{"databaseUrl":…,"dataDir":…,"from":"90.1","to":"90.2"}'
+// Prints one line `RESULT {json}` on stdout.
+import { openMigrated } from '../../src/db/open.ts';
+import { ReleaseCatalog } from '../../src/domain/catalog.ts';
+import { createApp } from '../../src/http/app.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createApiKey } from '../../src/domain/apiKeys.ts';
+import { ensureChangeSet } from '../../src/domain/changes/store.ts';
+import { SUBTREE_QUERY } from './queries.ts';
+import { AssessmentService } from '../../src/assessment/service.ts';
+import { VocabularyCache } from '../../src/assessment/vocabularyCache.ts';
+import { AuditLog } from '../../src/assessment/audit.ts';
+
+export interface InProcessInput {
+  databaseUrl?: string;
+  dataDir: string;
+  from: string;
+  to: string;
+  /** Skip the change-set recomputation (it is also measured through the CLI import). */
+  skipChanges?: boolean;
+  /** A narrative: the SQL statements of one warm POST /classify are counted. */
+  narrative?: string;
+}
+
+export interface InProcessResult {
+  apiKey: string;
+  largestSoc: { code: string; ptPaths: number };
+  subtree: { statements: number; sql: string[]; nodes: number; bytes: number; inProcessMs: number[] };
+  changeSet?: { computeMs: number; baselineReadMs: number; counts: { added: number; updated: number; retired: number } };
+  /** SQL statements of one POST /classify with a warm vocabulary (lexical engine). */
+  classify?: { statements: number; sql: string[] };
+}
+
+interface TreeNode {
+  children?: { code: TreeNode }[];
+}
+export function countNodes(node: TreeNode): number {
+  return 1 + (node.children ?? []).reduce((n, c) => n + countNodes(c.code), 0);
+}
+
+async function main(input: InProcessInput): Promise<InProcessResult> {
+  let counting = false;
+  const sql: string[] = [];
+  const db = await openMigrated({ databaseUrl: input.databaseUrl, dataDir: input.dataDir, poolSize: 4 }, { onQuery: (s) => counting && sql.push(s) });
+  try {
+    const [from, to] = await Promise.all([input.from, input.to].map((v) => db.prisma.release.findUniqueOrThrow({ where: { version: v } })));
+    const wide = await db.prisma.hierarchyPath.groupBy({
+      by: ['socCode'],
+      where: { releaseId: to!.id },
+      _count: true,
+      orderBy: [{ _count: { ptCode: 'desc' } }, { socCode: 'asc' }],
+      take: 1,
+    });
+    const largestSoc = { code: String(wide[0]!.socCode), ptPaths: wide[0]!._count };
+
+    // The app as the server assembles it (catalog part), with a long release-list TTL so
+    // only the query's own statements are counted.
+    const catalog = new ReleaseCatalog(db.prisma, 600_000);
+    const log = createLogger('silent');
+    const assessment = new AssessmentService(new VocabularyCache(db.prisma), new AuditLog(db.prisma, false, log), null);
+    const { fetch } = createApp({ prisma: db.prisma, reader: () => db.reader(), catalog, log, assessment }, { securityHeaders: true });
+    const gql = async (query: string, variables: Record<string, unknown>) => {
+      const res = await fetch(
+        new Request('http://bench/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ query, variables }),
+        }),
+      );
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`GraphQL answered ${res.status}: ${text.slice(0, 300)}`);
+      const body = JSON.parse(text) as { data?: { code: TreeNode }; errors?: unknown };
+      if (body.errors) throw new Error(`GraphQL errors: ${JSON.stringify(body.errors).slice(0, 300)}`);
+      return { body, bytes: Buffer.byteLength(text) };
+    };
+    await gql('{ versions(first: 5) { totalCount } }', {}); // warm the release list
+    const vars = { code: largestSoc.code, version: input.to };
+    counting = true;
+    const t0 = performance.now();
+    const first = await gql(SUBTREE_QUERY, vars);
+    const firstMs = performance.now() - t0;
+    counting = false;
+    const statements = [...sql];
+    const inProcessMs = [Math.round(firstMs)];
+    for (let i = 0; i < 2; i++) {
+      const t = performance.now();
+      await gql(SUBTREE_QUERY, vars);
+      inProcessMs.push(Math.round(performance.now() - t));
+    }
+    const subtree = { statements: statements.length, sql: statements.map((s) => s.replace(/\s+/g, ' ').slice(0, 160)), nodes: countNodes(first.body.data!.code), bytes: first.bytes, inProcessMs };
+
+    let changeSet: InProcessResult['changeSet'];
+    if (!input.skipChanges) {
+      // As bench/changes.ts: baseline = reading every concept row of both releases.
+      const tb = performance.now();
+      await db.prisma.$queryRawUnsafe('SELECT * FROM concept WHERE release_id = $1 OR release_id = $2', from!.id, to!.id);
+      const baselineReadMs = performance.now() - tb;
+      await db.prisma.changeSet.deleteMany({ where: { fromReleaseId: from!.id, toReleaseId: to!.id } });
+      await db.prisma.releaseChange.deleteMany({ where: { fromReleaseId: from!.id, toReleaseId: to!.id } });
+      const tc = performance.now();
+      const counts = await ensureChangeSet(db.prisma, from!, to!);
+      changeSet = { computeMs: Math.round(performance.now() - tc), baselineReadMs: Math.round(baselineReadMs), counts };
+    }
+
+    const { key } = await createApiKey(db.prisma, 'bench');
+
+    let classify: InProcessResult['classify'];
+    if (input.narrative) {
+      const post = async () => {
+        const res = await fetch(
+          new Request('http://bench/classify', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': key },
+            body: JSON.stringify({ description: input.narrative, version: input.to }),
+          }),
+        );
+        const text = await res.text();
+        if (res.status !== 200) throw new Error(`POST /classify answered ${res.status}: ${text.slice(0, 300)}`);
+      };
+      await post(); // builds the release's vocabulary
+      sql.length = 0;
+      counting = true;
+      await post();
+      counting = false;
+      classify = { statements: sql.length, sql: sql.map((s) => s.replace(/\s+/g, ' ').slice(0, 160)) };
+    }
+    return { apiKey: key, largestSoc, subtree, changeSet, classify };
+  } finally {
+    await db.close();
+  }
+}
+
+const arg = process.argv[2];
+if (arg) {
+  main(JSON.parse(arg) as InProcessInput).then(
+    (r) => {
+      process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
+    },
+    (e: unknown) => {
+      process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

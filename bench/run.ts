@@ -1,0 +1,640 @@
+// The benchmark suite: the real server (`terminology serve`, a child process) loaded over
+// loopback by autocannon and sequential latency loops from this process, on three chained
+// synthetic full-size releases imported by the real CLI. Embedded (PGlite) always; also
+// PostgreSQL when DATABASE_URL is set (a fresh database is created there and dropped).
+// Every throughput figure is also given as a ratio to a bare node:http server (its own
+// child process) answering the same captured bytes in the same run.
+//
+//   npm run bench                       # full size; writes bench/results.md
+//   npm run bench -- --quick            # scale 0.02, 2 s runs, targets not enforced (CI)
+//   npm run bench -- --json out.json    # raw results too
+// Options: --modes embedded,postgresql  --scale N  --duration S  --connections N
+//          --only codes,search,graphql,changes,classify,labels  --cpu-prof DIR  --out PATH
+// Exit code: 0 when the suite ran (targets met or not), 1 when something broke
+// (server did not start, a request failed or answered outside 2xx, a child failed).
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { projectRoot } from '../src/paths.ts';
+import { loadRelease } from '../src/importer/import.ts';
+import { cleanupAll, freePort, killAllSync, makeTempDir, onCleanup, processMemoryMb, removeTempDir, runToEnd, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
+import { BenchRequestError, capture, latencyLoop, load, request, type LoadResult, type Req } from './lib/http.ts';
+import { detailCode, narratives, productLabel, searchQueries, VERSIONS, writeReleases, type BenchData } from './lib/data.ts';
+import { consoleTable, cpuBusy, loadAverage, machineInfo, markdown, type ModeReport, type Row } from './lib/report.ts';
+import type { InProcessResult } from './lib/inprocess.ts';
+import { SUBTREE_QUERY } from './lib/queries.ts';
+
+type Mode = 'embedded' | 'postgresql';
+const GROUPS = ['codes', 'search', 'graphql', 'changes', 'classify', 'labels'] as const;
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    out: { type: 'string' },
+    modes: { type: 'string' },
+    scale: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+
+const quick = args.quick!;
+const scale = Number(args.scale ?? (quick ? 0.02 : 1));
+const connections = Number(args.connections);
+const only = new Set((args.only ?? GROUPS.join(',')).split(',').map((s) => s.trim()));
+for (const g of only) if (!(GROUPS as readonly string[]).includes(g)) usage(`--only: unknown group '${g}' (${GROUPS.join(', ')})`);
+const modes: Mode[] = (args.modes ?? (process.env.DATABASE_URL ? 'embedded,postgresql' : 'embedded')).split(',').map((s) => s.trim()) as Mode[];
+for (const m of modes) if (m !== 'embedded' && m !== 'postgresql') usage(`--modes: unknown mode '${m}'`);
+if (modes.includes('postgresql') && !process.env.DATABASE_URL) usage('--modes postgresql needs DATABASE_URL (an admin URL: a fresh database is created beside it)');
+if (!(scale > 0) || !(connections > 0)) usage('--scale and --connections must be positive');
+
+/** Durations and counts: bounded everywhere, so the suite always ends. */
+const P = quick
+  ? { mainS: Number(args.duration ?? 2), sideS: 1, warmS: 0.5, sideWarm: false, coldRestarts: 0, loop: 30, loopMs: 1_000, warmN: 3, gqlN: 5, labelN: 3, labelWarm: 1, migrateFirst: false, watchdogMs: 5 * 60_000, cliMs: 120_000 }
+  : { mainS: Number(args.duration ?? 10), sideS: 5, warmS: 2, sideWarm: true, coldRestarts: 2, loop: 300, loopMs: 30_000, warmN: 20, gqlN: 30, labelN: 20, labelWarm: 2, migrateFirst: true, watchdogMs: 75 * 60_000, cliMs: 10 * 60_000 };
+const LABEL_BYTES = 100_000;
+const cliPath = path.join(projectRoot, 'bin/terminology.mjs');
+
+function usage(msg: string): never {
+  process.stderr.write(`bench: ${msg}\n`);
+  process.exit(2);
+}
+const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const ms = (x: number) => (x >= 100 ? `${Math.round(x)} ms` : `${r1(x)} ms`);
+
+// ---- process hygiene: nothing may outlive the benchmark --------------------------------
+let finishing = false;
+async function abort(code: number, why: string): Promise<never> {
+  if (!finishing) {
+    finishing = true;
+    log(why);
+    await cleanupAll().catch(() => {});
+  }
+  process.exit(code);
+}
+process.on('exit', () => killAllSync());
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => void abort(130, `${sig}: stopping children and cleaning up`));
+process.on('uncaughtException', (e) => void abort(1, `uncaught: ${e.stack ?? e}`));
+process.on('unhandledRejection', (e) => void abort(1, `unhandled rejection: ${(e as Error)?.stack ?? e}`));
+setTimeout(() => void abort(1, `watchdog: the suite exceeded ${P.watchdogMs / 60_000} min`), P.watchdogMs).unref();
+
+function sourceDigest(): string {
+  const h = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = path.join(dir, name);
+      if (name === 'generated') continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else h.update(path.relative(projectRoot, p)).update('\0').update(readFileSync(p)).update('\0');
+    }
+  };
+  walk(path.join(projectRoot, 'src'));
+  return h.digest('hex').slice(0, 16);
+}
+
+// ---- the service under test -----------------------------------------------------------
+interface Server {
+  base: string;
+  proc: Tracked;
+  coldStartMs: number;
+}
+
+function modeEnv(mode: Mode, dataDir: string, databaseUrl: string | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    TERMINOLOGY_DATA_DIR: dataDir,
+    TERMINOLOGY_DEMO: 'false',
+    RATE_LIMIT_PER_MINUTE: '0',
+    AI_RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'warn',
+  };
+  // The lexical engine, the process-local rate limiter, no replicas: only what is measured.
+  for (const k of ['DATABASE_URL', 'DATABASE_REPLICA_URLS', 'REDIS_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'PORT', 'NODE_OPTIONS']) delete env[k];
+  if (mode === 'postgresql') env.DATABASE_URL = databaseUrl;
+  return env;
+}
+
+/**
+ * Spawns `terminology serve` on a port chosen here (LOG_LEVEL=warn keeps per-request log
+ * lines out of the measurement, so the "is listening" line is not printed) and polls
+ * /health/ready; cold start = spawn → first 200.
+ */
+async function startService(env: NodeJS.ProcessEnv, cpuProfDir: string | undefined, attempt = 1): Promise<Server> {
+  const port = await freePort();
+  const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const t0 = performance.now();
+  const proc = spawnTracked(process.execPath, [...nodeArgs, cliPath, 'serve'], { env: { ...env, PORT: String(port) }, cwd: projectRoot });
+  const base = `http://127.0.0.1:${port}`;
+  let exited: number | undefined;
+  void proc.exited.then((c) => (exited = c));
+  const deadline = t0 + (quick ? 60_000 : 120_000);
+  while (performance.now() < deadline) {
+    if (exited !== undefined) {
+      const err = proc.stderr.toString();
+      if (attempt < 3 && /EADDRINUSE/.test(err)) return startService(env, cpuProfDir, attempt + 1);
+      throw new Error(`the server exited with code ${exited} before it was ready:\n${err.slice(-3000)}`);
+    }
+    try {
+      const res = await request(base, { path: '/health/ready' }, { timeoutMs: 2_000 });
+      if (res.status === 200) return { base, proc, coldStartMs: performance.now() - t0 };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await stopChild(proc.child, 2_000);
+  throw new Error(`the server was not ready within ${(deadline - t0) / 1000} s:\n${proc.stderr.toString().slice(-3000)}`);
+}
+
+async function startBare(dir: string, routes: { path: string; body: Buffer; contentType: string }[]): Promise<{ base: string; proc: Tracked }> {
+  mkdirSync(dir, { recursive: true });
+  const manifest = {
+    routes: routes.map((r, i) => {
+      const file = path.join(dir, `body-${i}.bin`);
+      writeFileSync(file, r.body);
+      return { path: r.path, file, contentType: r.contentType };
+    }),
+  };
+  const manifestPath = path.join(dir, 'manifest.json');
+  writeFileSync(manifestPath, JSON.stringify(manifest));
+  let port: number | undefined;
+  const proc = spawnTracked(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bench/lib/bare-server.ts'), manifestPath], {
+    cwd: projectRoot,
+    env: { ...process.env, NODE_OPTIONS: '' },
+    onStdoutLine: (line) => {
+      const m = /"port":(\d+)/.exec(line);
+      if (m) port = Number(m[1]);
+    },
+  });
+  const t0 = performance.now();
+  while (port === undefined) {
+    if (proc.child.exitCode !== null) throw new Error(`the bare server exited: ${proc.stderr.toString().slice(-2000)}`);
+    if (performance.now() - t0 > 30_000) throw new Error('the bare server did not start within 30 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { base: `http://127.0.0.1:${port}`, proc };
+}
+
+// ---- one mode -------------------------------------------------------------------------
+interface ModeRaw {
+  [key: string]: unknown;
+}
+
+async function createFreshPostgres(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `te_bench_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: u.toString(),
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+function parseImport(stdout: string): { seconds: number; peakMb: number; changes?: string } {
+  return {
+    seconds: Number(/ in ([\d.]+) s/.exec(stdout)?.[1] ?? NaN),
+    peakMb: Number(/peak memory (\d+) MB/.exec(stdout)?.[1] ?? NaN),
+    changes: /changes .+/.exec(stdout)?.[0],
+  };
+}
+
+async function runMode(mode: Mode, data: BenchData, work: string, readMs: number): Promise<{ report: ModeReport; raw: ModeRaw }> {
+  const size = data.scale === 1 ? 'full-size' : `scale-${data.scale}`;
+  const report: ModeReport = { mode, rows: [], errors: [], notes: [] };
+  const raw: ModeRaw = {};
+  const row = (x: Row) => {
+    report.rows.push(x);
+    log(`${mode}: ${x.scenario}: ${x.measured}${x.met === false ? '  (target missed)' : ''}`);
+  };
+  const fail = (scenario: string, e: unknown) => {
+    if (finishing) return; // interrupted: abort() is cleaning up and will exit
+    const msg = `${scenario}: ${(e as Error).message ?? String(e)}`;
+    report.errors.push(msg.slice(0, 2000));
+    report.rows.push({ id: scenario, scenario, measured: 'ERROR (see below)', target: '', met: null });
+    log(`${mode}: ERROR ${msg.slice(0, 2000)}`);
+  };
+  const modeDir = path.join(work, mode);
+  mkdirSync(modeDir, { recursive: true });
+
+  let pgdb: Awaited<ReturnType<typeof createFreshPostgres>> | undefined;
+  let unregister: (() => void) | undefined;
+  if (mode === 'postgresql') {
+    pgdb = await createFreshPostgres(process.env.DATABASE_URL!);
+    unregister = onCleanup(pgdb.drop);
+    report.notes.push('PostgreSQL: a fresh database on the DATABASE_URL server, dropped afterwards.');
+  }
+  const env = modeEnv(mode, path.join(modeDir, 'store'), pgdb?.url);
+  let server: Server | undefined;
+  let bare: { base: string; proc: Tracked } | undefined;
+  try {
+    // -- imports, with the real CLI, before the server (the embedded store is single-process)
+    // Migrating first keeps a fresh store's initialisation out of the import's figures (as
+    // bench/import.ts does); the quick run saves that process start.
+    if (P.migrateFirst) {
+      const mig = await runToEnd(process.execPath, [cliPath, 'migrate'], { env, cwd: projectRoot, timeoutMs: P.cliMs });
+      if (mig.code !== 0) throw new Error(`terminology migrate failed (${mig.code}): ${mig.stderr.slice(-2000)}`);
+      raw.migrateWallMs = Math.round(mig.wallMs);
+    }
+    const imports: Record<string, unknown>[] = [];
+    for (const v of VERSIONS) {
+      const r = await runToEnd(process.execPath, [cliPath, 'import', data.dirs[v]], { env, cwd: projectRoot, timeoutMs: P.cliMs });
+      if (r.code !== 0) throw new Error(`terminology import ${v} failed (${r.timedOut ? 'timed out' : `exit ${r.code}`}): ${r.stderr.slice(-2000)}${r.stdout.slice(-1000)}`);
+      const p = parseImport(r.stdout);
+      imports.push({ version: v, importS: p.seconds, processWallS: r1(r.wallMs / 1000), peakRssMb: p.peakMb, changes: p.changes });
+    }
+    raw.imports = imports;
+    const first = imports[0] as { importS: number; processWallS: number; peakRssMb: number };
+    row({
+      id: 'import',
+      scenario: `import of a ${size} release (${VERSIONS[0]}, CLI${P.migrateFirst ? ', into a migrated store' : ', store created by the import'})`,
+      measured: `${first.importS} s (process ${first.processWallS} s), peak RSS ${first.peakRssMb} MB; ${r1((first.importS * 1000) / readMs)}× read+validate (${Math.round(readMs)} ms)`,
+      target: '≤ 60 s, peak RSS ≤ 1 GB',
+      met: first.importS <= 60 && first.peakRssMb <= 1024,
+      values: { ...first, readAndValidateMs: Math.round(readMs) },
+    });
+    for (const imp of imports.slice(1) as { version: string; importS: number; processWallS: number; peakRssMb: number; changes?: string }[]) {
+      row({
+        id: `import-${imp.version}`,
+        scenario: `import of ${imp.version} incl. its change set (info)`,
+        measured: `${imp.importS} s (process ${imp.processWallS} s), peak RSS ${imp.peakRssMb} MB; ${imp.changes ?? ''}`,
+        target: '–',
+        met: null,
+        values: imp,
+      });
+    }
+
+    // -- in-process: SQL statements of the SOC subtree, change-set first computation, API key
+    const ip = await runToEnd(
+      process.execPath,
+      ['--import', 'tsx', path.join(projectRoot, 'bench/lib/inprocess.ts'), JSON.stringify({ databaseUrl: pgdb?.url, dataDir: env.TERMINOLOGY_DATA_DIR, from: VERSIONS[1], to: VERSIONS[2], narrative: only.has('classify') ? narratives(data.latest, 1)[0] : undefined })],
+      { env, cwd: projectRoot, timeoutMs: P.cliMs },
+    );
+    const line = ip.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+    if (ip.code !== 0 || !line) throw new Error(`in-process measurements failed (${ip.code}): ${ip.stderr.slice(-2000)}`);
+    const inproc = JSON.parse(line.slice('RESULT '.length)) as InProcessResult;
+    raw.inProcess = { ...inproc, apiKey: undefined };
+    if (inproc.changeSet) {
+      const c = inproc.changeSet;
+      row({
+        id: 'changeset',
+        scenario: `change set ${VERSIONS[1]} → ${VERSIONS[2]}, first computation (in-process, as bench/changes.ts)`,
+        measured: `${c.computeMs >= 1000 ? `${r1(c.computeMs / 1000)} s` : `${c.computeMs} ms`} (${c.counts.added} added, ${c.counts.updated} updated, ${c.counts.retired} retired); ${r1(c.computeMs / c.baselineReadMs)}× reading both releases (${c.baselineReadMs} ms)`,
+        target: '≤ 10 s',
+        met: c.computeMs <= 10_000,
+        values: c,
+      });
+    }
+
+    // -- the server, cold: three full-size releases
+    server = await startService(env, args['cpu-prof'] ? path.resolve(args['cpu-prof'], mode) : undefined);
+    const coldStarts = [server.coldStartMs];
+    log(`${mode}: server ready in ${ms(server.coldStartMs)} at ${server.base}`);
+    const base = server.base;
+    const latest = data.latest;
+
+    // -- captures for the same-bytes baseline
+    const code = detailCode(latest);
+    const detailPath = `/codes/${code}`;
+    const queries = searchQueries(latest, P.loop + P.warmN);
+    const searchKinds = [
+      ['exact', 'an exact LLT name', queries.exact],
+      ['prefix', 'the first 5 letters of an LLT name', queries.prefix],
+      ['misspelt', 'a one-letter typo of a 9+ letter PT name', queries.misspelt],
+    ] as const;
+    const qPath = (q: string) => `/codes?q=${encodeURIComponent(q)}`;
+    const throughputPaths = [detailPath, ...(only.has('search') ? searchKinds.map(([, , qs]) => qPath(qs[0]!)) : [])];
+    const captured = [];
+    for (const p of throughputPaths) {
+      const c = await capture(base, { path: p });
+      captured.push({ path: p, body: c.body, contentType: c.contentType });
+    }
+    raw.detail = { code, bytes: captured[0]!.body.length, contentType: captured[0]!.contentType };
+    bare = await startBare(path.join(modeDir, 'bare'), captured);
+
+    const pair = async (p: string, durationS: number, warm: boolean): Promise<{ svc: LoadResult; bare: LoadResult; ratio: number }> => {
+      // One request first: the service answers it as in normal use (a response cache, if
+      // any, is then warm, as it would be for a popular URL), and it must be 2xx.
+      await capture(base, { path: p }, 120_000);
+      const warmS = P.warmS;
+      if (warm && warmS > 0) {
+        await load(bare!.base + p, { connections, durationS: warmS });
+        await load(base + p, { connections, durationS: warmS });
+      }
+      const b = await load(bare!.base + p, { connections, durationS });
+      const s = await load(base + p, { connections, durationS });
+      return { svc: s, bare: b, ratio: s.rps / b.rps };
+    };
+
+    if (only.has('codes')) {
+      try {
+        const r = await pair(detailPath, P.mainS, true);
+        raw.codesDetail = r;
+        row({
+          id: 'codes-detail',
+          scenario: `GET /codes/{code} warm, ${connections} connections (PT ${code}, ${captured[0]!.body.length} B)`,
+          measured: `${Math.round(r.svc.rps)} req/s = ${Math.round(r.ratio * 100)}% of bare (${Math.round(r.bare.rps)} req/s); p50 ${r.svc.latencyMs.p50} ms, p99 ${r.svc.latencyMs.p99} ms (bare p99 ${r.bare.latencyMs.p99} ms)`,
+          target: '≥ 50% of bare; p99 ≤ 10 ms',
+          met: r.ratio >= 0.5 && r.svc.latencyMs.p99 <= 10,
+          values: r,
+        });
+      } catch (e) {
+        fail('GET /codes/{code}', e);
+      }
+    }
+
+    if (only.has('search')) {
+      for (const [kind, what, qs] of searchKinds) {
+        try {
+          // Distinct queries, one per request (a search is not answered from any cache).
+          const warmupReqs = qs.slice(P.loop).map((q) => ({ path: qPath(q) }));
+          const reqs = qs.slice(0, P.loop).map((q) => ({ path: qPath(q) }));
+          const s = await latencyLoop(base, reqs, { count: P.loop, warmup: Math.min(P.warmN, warmupReqs.length), warmupReqs, maxMs: P.loopMs });
+          raw[`search-${kind}`] = { latency: s, examples: qs.slice(0, 3) };
+          row({
+            id: `search-${kind}`,
+            scenario: `GET /codes?q= ${kind} (${what}; ${s.n} distinct queries, sequential)`,
+            measured: `p95 ${ms(s.p95)} (p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)}; ${Math.round(s.bytes / 1024)} KB)`,
+            target: 'p95 ≤ 20 ms',
+            met: s.p95 <= 20,
+            values: s,
+          });
+        } catch (e) {
+          fail(`GET /codes?q= ${kind}`, e);
+        }
+        try {
+          const t = await pair(qPath(qs[0]!), P.sideS, P.sideWarm);
+          raw[`search-${kind}-throughput`] = t;
+          row({
+            id: `search-${kind}-throughput`,
+            scenario: `GET /codes?q= ${kind}, one query repeated, ${connections} connections (info)`,
+            measured: `${Math.round(t.svc.rps)} req/s = ${r1(t.ratio * 100)}% of bare (${Math.round(t.bare.rps)} req/s); p99 ${t.svc.latencyMs.p99} ms`,
+            target: '–',
+            met: null,
+            values: t,
+          });
+        } catch (e) {
+          fail(`GET /codes?q= ${kind}, throughput`, e);
+        }
+      }
+    }
+
+    if (only.has('graphql')) {
+      try {
+        const soc = inproc.largestSoc;
+        const req: Req = { method: 'POST', path: '/graphql', headers: { accept: 'application/json' }, body: JSON.stringify({ query: SUBTREE_QUERY, variables: { code: soc.code, version: VERSIONS[2] } }) };
+        const first = await capture(base, req, 120_000);
+        const parsed = JSON.parse(first.body.toString('utf8')) as { errors?: unknown };
+        if (parsed.errors) throw new BenchRequestError(`GraphQL errors: ${JSON.stringify(parsed.errors).slice(0, 500)}`);
+        const s = await latencyLoop(base, [req], { count: P.gqlN, warmup: 2, maxMs: quick ? 5_000 : 60_000, timeoutMs: 120_000 });
+        raw.graphqlSubtree = { latency: s, firstMs: first.ms, soc, statements: inproc.subtree };
+        row({
+          id: 'graphql-subtree',
+          scenario: `GraphQL: largest SOC's subtree to LLTs (SOC ${soc.code}: ${soc.ptPaths} PT paths, ${inproc.subtree.nodes} nodes, ${r1(first.body.length / 1e6)} MB)`,
+          measured: `${inproc.subtree.statements} SQL statements; p50 ${ms(s.p50)} (p95 ${ms(s.p95)}, first ${ms(first.ms)}; in-process ${inproc.subtree.inProcessMs.join('/')} ms)`,
+          target: '≤ 5 SQL statements; p50 ≤ 150 ms',
+          met: inproc.subtree.statements <= 5 && s.p50 <= 150,
+          values: { latency: s, statements: inproc.subtree.statements },
+        });
+      } catch (e) {
+        fail('GraphQL subtree', e);
+      }
+    }
+
+    if (only.has('changes')) {
+      try {
+        const to = VERSIONS[2];
+        const filters = ['', 'level=PT', 'level=LLT', 'changeType=added', 'changeType=updated', 'changeType=retired', 'level=PT&changeType=updated', 'level=HLT'];
+        const perFilter: string[][] = [];
+        for (const f of filters) {
+          const c = await capture(base, { path: `/versions/${to}/changes?${f ? `${f}&` : ''}limit=50` });
+          const total = (JSON.parse(c.body.toString('utf8')) as { results: { meta: { total: number } } }).results.meta.total;
+          const pages = Math.max(1, Math.min(60, Math.ceil(total / 50)));
+          perFilter.push(Array.from({ length: pages }, (_, i) => `/versions/${to}/changes?${f ? `${f}&` : ''}page=${i + 1}&limit=50`));
+        }
+        // Round-robin over filters and pages: distinct URLs, every filter, shallow and deep pages.
+        const urls: string[] = [];
+        for (let i = 0; urls.length < perFilter.reduce((n, p) => n + p.length, 0); i++) for (const p of perFilter) if (p[i]) urls.push(p[i]!);
+        const s = await latencyLoop(base, urls.map((u) => ({ path: u })), { count: Math.min(P.loop, Math.max(urls.length, quick ? 1 : 100)), warmup: 0, maxMs: P.loopMs });
+        raw.changesPage = { latency: s, distinctUrls: urls.length };
+        row({
+          id: 'changes-page',
+          scenario: `GET /versions/${to}/changes page (baseline ${VERSIONS[1]}; ${s.n} requests over ${urls.length} distinct filter/page URLs, limit 50)`,
+          measured: `p95 ${ms(s.p95)} (p50 ${ms(s.p50)}, p99 ${ms(s.p99)})`,
+          target: 'p95 ≤ 30 ms',
+          met: s.p95 <= 30,
+          values: s,
+        });
+        // A pair that is not consecutive is computed by the server on its first request.
+        const c = await capture(base, { path: `/versions/${to}/changes?fromVersionId=${VERSIONS[0]}&limit=50` }, 120_000);
+        raw.changesFirstRequest = { ms: c.ms };
+        row({
+          id: 'changes-first-request',
+          scenario: `GET /versions/${to}/changes?fromVersionId=${VERSIONS[0]}: change set computed on first request (info)`,
+          measured: ms(c.ms),
+          target: '–',
+          met: null,
+          values: { ms: c.ms },
+        });
+      } catch (e) {
+        fail('changes page', e);
+      }
+    }
+
+    const auth = { 'x-api-key': inproc.apiKey };
+    if (only.has('classify')) {
+      try {
+        const texts = narratives(latest, P.loop + P.warmN + 1);
+        const first = await capture(base, { method: 'POST', path: '/classify', headers: auth, body: JSON.stringify({ description: texts[texts.length - 1] }) }, 120_000);
+        const provider = (JSON.parse(first.body.toString('utf8')) as { provider?: string }).provider;
+        if (provider !== 'lexical') throw new BenchRequestError(`POST /classify used provider '${provider}', expected 'lexical'`);
+        const reqs = texts.slice(0, P.loop).map((d) => ({ method: 'POST' as const, path: '/classify', headers: auth, body: JSON.stringify({ description: d }) }));
+        const warmupReqs = texts.slice(P.loop, -1).map((d) => ({ method: 'POST' as const, path: '/classify', headers: auth, body: JSON.stringify({ description: d }) }));
+        const s = await latencyLoop(base, reqs, { count: P.loop, warmup: warmupReqs.length, warmupReqs, maxMs: P.loopMs });
+        raw.classify = { latency: s, firstMs: first.ms };
+        row({
+          id: 'classify',
+          scenario: `POST /classify, lexical engine (${s.n} distinct one-sentence narratives)`,
+          measured: `p50 ${ms(s.p50)} (p95 ${ms(s.p95)}, p99 ${ms(s.p99)}; first request ${ms(first.ms)} incl. vocabulary build${inproc.classify ? `; ${inproc.classify.statements} SQL statements per request, counted in-process` : ''})`,
+          target: 'p50 ≤ 10 ms',
+          met: s.p50 <= 10,
+          values: { ...s, firstMs: first.ms },
+        });
+      } catch (e) {
+        fail('POST /classify', e);
+      }
+    }
+
+    if (only.has('labels')) {
+      try {
+        const labels = [0, 1, 2].map((v) => productLabel(latest, LABEL_BYTES, v));
+        const reqs = labels.map((l) => ({ method: 'POST' as const, path: '/labels/classify', headers: auth, body: JSON.stringify({ description: l }) }));
+        const first = await capture(base, reqs[0]!, 120_000);
+        const codes = (JSON.parse(first.body.toString('utf8')) as { results?: { terminologyCodes?: unknown[] } }).results?.terminologyCodes?.length ?? 0;
+        const s = await latencyLoop(base, reqs, { count: P.labelN, warmup: P.labelWarm, maxMs: quick ? 5_000 : 60_000, timeoutMs: 120_000 });
+        raw.labels = { latency: s, firstMs: first.ms, labelChars: labels.map((l) => l.length), codesReturned: codes };
+        row({
+          id: 'labels',
+          scenario: `POST /labels/classify, ${Math.round(labels[0]!.length / 1000)} KB label (3 variants; ${codes} codes returned)`,
+          measured: `p50 ${ms(s.p50)} (p95 ${ms(s.p95)}, n ${s.n}; first ${ms(first.ms)})`,
+          target: 'p50 ≤ 500 ms',
+          met: s.p50 <= 500,
+          values: { ...s, firstMs: first.ms },
+        });
+      } catch (e) {
+        fail('POST /labels/classify', e);
+      }
+    }
+
+    // -- memory after the whole suite
+    const mem = processMemoryMb(server.proc.child.pid);
+    if (mem) {
+      raw.serverMemory = mem;
+      row({
+        id: 'rss',
+        scenario: `server RSS after the whole suite, three ${size} releases (VmRSS; VmHWM = peak)`,
+        measured: `${mem.rssMb} MB (peak ${mem.hwmMb} MB)`,
+        target: '≤ 1 GB',
+        met: mem.rssMb <= 1024,
+        values: mem,
+      });
+    } else {
+      report.notes.push('Server RSS: /proc/<pid>/status not readable on this platform.');
+    }
+    // -- cold start again (a single start is at the mercy of the machine's noise)
+    await stopChild(server.proc.child, 20_000);
+    if (server.proc.child.exitCode !== 0) report.notes.push(`The server exited with code ${server.proc.child.exitCode} on SIGTERM.`);
+    const stopped = server;
+    server = undefined;
+    for (let i = 0; i < P.coldRestarts; i++) {
+      const again = await startService(env, undefined);
+      coldStarts.push(again.coldStartMs);
+      await stopChild(again.proc.child, 20_000);
+    }
+    const sorted = [...coldStarts].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    row({
+      id: 'cold-start',
+      scenario: `cold start to ready, three ${size} releases loaded (spawn → /health/ready 200; ${coldStarts.length} start${coldStarts.length > 1 ? "s" : ""})`,
+      measured: coldStarts.length > 1 ? `median ${ms(median)} (starts: ${coldStarts.map((x) => ms(x)).join(', ')}; the first right after the imports)` : ms(median),
+      target: '≤ 3 s',
+      met: median <= 3_000,
+      values: { coldStartMs: coldStarts.map(Math.round), medianMs: Math.round(median) },
+    });
+    const warnLines = stopped.proc.stderr
+      .toString()
+      .split('\n')
+      .filter((l) => /"level":(40|50|60)/.test(l));
+    if (warnLines.length) report.notes.push(`The server logged ${warnLines.length} warn/error line(s); last: \`${warnLines[warnLines.length - 1]!.slice(0, 300)}\``);
+  } catch (e) {
+    fail('setup', e);
+  } finally {
+    if (bare) await stopChild(bare.proc.child, 2_000);
+    if (server) {
+      await stopChild(server.proc.child, 20_000);
+      const code = server.proc.child.exitCode;
+      if (code !== 0 && code !== null) report.notes.push(`The server exited with code ${code} on SIGTERM.`);
+    }
+    if (pgdb) {
+      await pgdb.drop().catch((e: Error) => report.errors.push(`dropping the PostgreSQL database: ${e.message}`));
+      unregister?.();
+    }
+  }
+  return { report, raw };
+}
+
+// ---- main -----------------------------------------------------------------------------
+const started = performance.now();
+const machine = machineInfo();
+const digestBefore = sourceDigest();
+// Other processes on the machine skew every figure: record how busy it was before we started.
+const busyBefore = await cpuBusy(1_000);
+const loadBefore = loadAverage();
+if (busyBefore !== undefined && busyBefore > 25) log(`warning: the machine is already ${busyBefore}% busy before the benchmark starts; results will be noisy`);
+const work = makeTempDir('bench-run-');
+log(`${quick ? 'quick' : 'full'} run: scale ${scale}, modes ${modes.join(', ')}, work dir ${work}`);
+let exitCode = 0;
+try {
+  const data = await writeReleases(path.join(work, 'data'), scale);
+  log(`generated ${VERSIONS.join(', ')} in ${data.generateMs} ms: ${JSON.stringify(data.counts[VERSIONS[2]])}`);
+  const t0 = performance.now();
+  loadRelease(data.dirs[VERSIONS[0]]);
+  const readMs = performance.now() - t0;
+
+  const reports: ModeReport[] = [];
+  const raws: Record<string, ModeRaw> = {};
+  for (const mode of modes) {
+    log(`== ${mode} ==`);
+    const { report, raw } = await runMode(mode, data, work, readMs);
+    if (finishing) await new Promise<never>(() => {}); // interrupted: abort() exits once clean
+    reports.push(report);
+    raws[mode] = raw;
+  }
+  const digestAfter = sourceDigest();
+  const wallS = (performance.now() - started) / 1000;
+  for (const r of reports) {
+    if (digestAfter !== digestBefore) r.notes.push(`src/ changed during the run (sha256 ${digestBefore} → ${digestAfter}).`);
+    if (quick) r.notes.push('Quick run: scale 0.02 and short runs; targets are not enforced.');
+  }
+  const countsText = VERSIONS.map((v) => {
+    const c = data.counts[v]!;
+    return `${v}: ${c.SOC} SOC / ${c.HLGT} HLGT / ${c.HLT} HLT / ${c.PT} PT / ${c.LLT} LLT`;
+  }).join('; ');
+  const dataText = `synthetic releases ${VERSIONS.join(' → ')} (seed 42, scale ${scale}, realistic changes between each; ${countsText}), imported by \`terminology import\`; scenarios read ${VERSIONS[2]}, the latest`;
+  const durations = `autocannon ${connections} connections, ${P.mainS} s runs (${P.sideS} s for info rows) after ${P.warmS} s warm-up; latency loops up to ${P.loop} requests / ${P.loopMs / 1000} s`;
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}${process.env.DATABASE_URL ? ' (DATABASE_URL set)' : ''}`;
+
+  process.stdout.write('\n');
+  for (const r of reports) process.stdout.write(`${consoleTable(r, !quick)}\n\n`);
+  const noise = `CPU ${busyBefore ?? '?'}% busy in the second before the run; load average (1/5/15 min) ${loadBefore} before, ${loadAverage()} after (the suite itself keeps about 2 busy)`;
+  const md = markdown({ machine, date: new Date().toISOString(), command, quick, scale, durations, sourceDigest: digestAfter, data: dataText, noise, modes: reports, wallS });
+  const outPath = args.out ?? (quick ? undefined : path.join(projectRoot, 'bench/results.md'));
+  if (outPath) {
+    writeFileSync(outPath, md);
+    log(`wrote ${outPath}`);
+  }
+  if (args.json) {
+    writeFileSync(args.json, `${JSON.stringify({ machine, date: new Date().toISOString(), command, quick, scale, connections, params: P, sourceDigest: digestAfter, noise, counts: data.counts, modes: reports, raw: raws, wallS }, null, 2)}\n`);
+    log(`wrote ${args.json}`);
+  }
+  const broken = reports.filter((r) => r.errors.length);
+  if (broken.length) {
+    exitCode = 1;
+    log(`something broke in ${broken.map((r) => r.mode).join(', ')}: exit code 1`);
+  } else {
+    const missed = reports.flatMap((r) => r.rows.filter((x) => x.met === false).map((x) => `${r.mode}: ${x.id}`));
+    log(`done in ${Math.round(wallS)} s; ${missed.length ? `targets missed${quick ? ' (not enforced)' : ''}: ${missed.join(', ')}` : 'all targets met'}`);
+  }
+} catch (e) {
+  log(`failed: ${(e as Error).stack ?? e}`);
+  exitCode = 1;
+} finally {
+  finishing = true;
+  await cleanupAll();
+  removeTempDir(work);
+}
+process.exit(exitCode);
