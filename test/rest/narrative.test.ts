@@ -271,3 +271,18 @@ describe('per-field AI rate limit', () => {
     }
   });
 });
+
+describe('audit opt-in', () => {
+  it('stores the narrative only when the operator opts in (AUDIT_STORE_TEXT)', async () => {
+    const withText = await createTestApp({ auditStoreText: true, fixtures: undefined });
+    try {
+      const k = (await createApiKey(withText.db.prisma, 'audit')).key;
+      const res = await withText.request('/identify', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': k }, body: JSON.stringify({ description: 'The patient vomited twice.' }) });
+      const body = (await res.json()) as any;
+      const rec = await withText.db.prisma.auditRecord.findFirst({ where: { requestId: body.requestId } });
+      expect(rec).toMatchObject({ endpoint: 'identify', text: 'The patient vomited twice.' });
+    } finally {
+      await withText.cleanup();
+    }
+  });
+});
