@@ -5,13 +5,17 @@
 // Every throughput figure is also given as a ratio to a bare node:http server (its own
 // child process) answering the same captured bytes in the same run.
 //
-//   npm run bench                       # full size; writes bench/results.md
-//   npm run bench -- --quick            # scale 0.02, 2 s runs, targets not enforced (CI)
+//   npm run bench                       # full size (about 10 min with PostgreSQL); writes bench/results.md
+//   npm run bench:quick                 # = --quick: scale 0.02, 2 s runs, targets not enforced,
+//                                       #   about 35 s; prints the table only (CI keeps the suite working)
 //   npm run bench -- --json out.json    # raw results too
-// Options: --modes embedded,postgresql  --scale N  --duration S  --connections N
-//          --only codes,search,graphql,changes,classify,labels  --cpu-prof DIR  --out PATH
+// Options: --modes embedded,postgresql  --scale N  --duration S (main autocannon runs)
+//          --connections N (default 32)  --only codes,search,graphql,changes,classify,labels
+//          --cpu-prof DIR (the server runs with node --cpu-prof; profiles in DIR/<mode>/)
+//          --out PATH (markdown; default bench/results.md, none with --quick)
+// Results also record how busy the machine was with other processes (bench/lib/noise.ts).
 // Exit code: 0 when the suite ran (targets met or not), 1 when something broke
-// (server did not start, a request failed or answered outside 2xx, a child failed).
+// (server did not start, a request failed or answered outside 2xx, a child failed), 2 usage.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +26,7 @@ import { loadRelease } from '../src/importer/import.ts';
 import { cleanupAll, freePort, killAllSync, makeTempDir, onCleanup, processMemoryMb, removeTempDir, runToEnd, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
 import { BenchRequestError, capture, latencyLoop, load, request, type LoadResult, type Req } from './lib/http.ts';
 import { detailCode, narratives, productLabel, searchQueries, VERSIONS, writeReleases, type BenchData } from './lib/data.ts';
+import { NoiseSampler } from './lib/noise.ts';
 import { consoleTable, cpuBusy, loadAverage, machineInfo, markdown, type ModeReport, type Row } from './lib/report.ts';
 import type { InProcessResult } from './lib/inprocess.ts';
 import { SUBTREE_QUERY } from './lib/queries.ts';
@@ -29,19 +34,25 @@ import { SUBTREE_QUERY } from './lib/queries.ts';
 type Mode = 'embedded' | 'postgresql';
 const GROUPS = ['codes', 'search', 'graphql', 'changes', 'classify', 'labels'] as const;
 
-const { values: args } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    json: { type: 'string' },
-    out: { type: 'string' },
-    modes: { type: 'string' },
-    scale: { type: 'string' },
-    duration: { type: 'string' },
-    connections: { type: 'string', default: '32' },
-    only: { type: 'string' },
-    'cpu-prof': { type: 'string' },
-  },
-});
+const OPTIONS = {
+  quick: { type: 'boolean', default: false },
+  json: { type: 'string' },
+  out: { type: 'string' },
+  modes: { type: 'string' },
+  scale: { type: 'string' },
+  duration: { type: 'string' },
+  connections: { type: 'string', default: '32' },
+  only: { type: 'string' },
+  'cpu-prof': { type: 'string' },
+} as const;
+const parsed = (() => {
+  try {
+    return parseArgs({ options: OPTIONS });
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+})();
+const args = parsed.values;
 
 const quick = args.quick!;
 const scale = Number(args.scale ?? (quick ? 0.02 : 1));
@@ -240,6 +251,8 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
   };
   const modeDir = path.join(work, mode);
   mkdirSync(modeDir, { recursive: true });
+  const noise = new NoiseSampler();
+  noise.start();
 
   let pgdb: Awaited<ReturnType<typeof createFreshPostgres>> | undefined;
   let unregister: (() => void) | undefined;
@@ -562,6 +575,16 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
     if (pgdb) {
       await pgdb.drop().catch((e: Error) => report.errors.push(`dropping the PostgreSQL database: ${e.message}`));
       unregister?.();
+    }
+    const n = noise.stop();
+    if (n) {
+      raw.noise = n;
+      const share = n.othersCpuS / Math.max(1, n.seconds);
+      report.notes.push(
+        `${share > 0.1 ? '**Noisy run:** ' : ''}other processes used ${n.othersCpuS} CPU-seconds during this mode's ${n.seconds} s ` +
+          `(${Math.round(share * 100)}% of one core on average${n.top.length ? `; most: ${n.top.map((t) => `\`${t.what}\` ${t.cpuS} s`).join(', ')}` : ''}); ` +
+          `PostgreSQL server processes ${n.postgresCpuS} CPU-seconds.`,
+      );
     }
   }
   return { report, raw };
