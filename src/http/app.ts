@@ -99,7 +99,9 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     await next();
   });
   if (opts.rateLimit) app.use('*', rateLimitMiddleware(opts.rateLimit.limiter));
-  app.use('*', bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024));
+  // Only bodies need a size check: on GET/HEAD it would make the Node adapter build a body stream for nothing.
+  const limitBody = bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024);
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   // X-API-Version opts into future breaking changes; only version 1 exists today.
   app.use('*', async (c, next) => {
