@@ -15,8 +15,22 @@ export interface CalibrationParams {
   label: LogisticModel;
   /** Event-description PT predictions (classifyText). */
   text: LogisticModel;
-  /** Where and how the parameters were fitted. */
+  /** identifyEvents: P(the event is a genuine adverse-event mention). */
+  identify: LogisticModel;
+  /** assessSeriousness, one criterion: P(the met / not-met decision is right). Shared by the six criteria. */
+  criterion: LogisticModel;
+  /** assessSeriousness, overall: P(the serious / not-serious decision is right). */
+  serious: LogisticModel;
+  /** assessSeverity, 5-level: P(the CTCAE grade is right). */
+  ctcae: LogisticModel;
+  /** assessSeverity, 3-level: P(the mild/moderate/severe grade is right). */
+  simple: LogisticModel;
+  /** Where and how the TAC-based parameters (label, text, identify) were fitted. */
   fittedOn: string;
+  /** Where and how the narrative-set parameters (criterion, serious, ctcae, simple) were fitted. */
+  narrativesFittedOn: string;
+  /** Held-out (test split) figures measured with these parameters when they were written. */
+  heldOut: Readonly<Record<string, number>>;
 }
 
 export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
@@ -74,6 +88,154 @@ export function calibrateLabel(f: LabelFeatureInput, params: CalibrationParams =
 
 export function calibrateText(f: Parameters<typeof textFeatures>[0], params: CalibrationParams = CALIBRATION): number {
   return applyLogistic(params.text, textFeatures(f));
+}
+
+/** Rule evidence of one identified event (see identify.ts). */
+export interface IdentifyFeatureInput {
+  /** Match kind of the strongest mention; 'verb' = an unknown object of a reporting verb. */
+  kind: 'exact' | 'reordered' | 'variant' | 'lay' | 'coordination' | 'verb';
+  /** The strongest mention needed typo correction. */
+  typo: boolean;
+  /** Context factor of the strongest mention: 1, or lower under "possible" / "may" cues. */
+  factor: number;
+  /** Content words of the matched term (1 = a one-word term such as "Pain"). */
+  words: number;
+  /** A population, indication or animal cue covers the mention ("in patients with …", "to treat …", "in rats"). */
+  otherContext: boolean;
+  /** A built-in abbreviation was expanded. */
+  abbreviation: boolean;
+  /** Mentions of the same finding merged into the event. */
+  mentions: number;
+}
+
+export const IDENTIFY_FEATURES = ['reordered', 'variant', 'lay', 'coordination', 'verb', 'typo', 'logFactor', 'single', 'otherContext', 'abbreviation', 'logMentions'] as const;
+
+export function identifyFeatures(f: IdentifyFeatureInput): Record<string, number> {
+  return {
+    reordered: f.kind === 'reordered' ? 1 : 0,
+    variant: f.kind === 'variant' ? 1 : 0,
+    lay: f.kind === 'lay' ? 1 : 0,
+    coordination: f.kind === 'coordination' ? 1 : 0,
+    verb: f.kind === 'verb' ? 1 : 0,
+    typo: f.typo ? 1 : 0,
+    logFactor: Math.log(Math.max(1e-3, f.factor)),
+    single: f.kind !== 'verb' && f.words <= 1 ? 1 : 0,
+    otherContext: f.otherContext ? 1 : 0,
+    abbreviation: f.abbreviation ? 1 : 0,
+    logMentions: Math.log(Math.max(1, f.mentions)),
+  };
+}
+
+export function calibrateIdentify(f: IdentifyFeatureInput, params: CalibrationParams = CALIBRATION): number {
+  return applyLogistic(params.identify, identifyFeatures(f));
+}
+
+/** Rule evidence of one seriousness criterion (see seriousness.ts). */
+export interface CriterionFeatureInput {
+  criterion: string;
+  met: boolean;
+  /** Strongest affirmed rule strength (0 when not met). */
+  strength: number;
+  /** Affirmed cue hits. */
+  hits: number;
+  /** A negated, hypothetical or historical cue of this criterion was seen and did not count. */
+  notCounted: boolean;
+}
+
+export const CRITERION_NAMES = ['death', 'life_threatening', 'hospitalization', 'disability', 'congenital_anomaly', 'medically_important'] as const;
+export const CRITERION_FEATURES = ['metLogit', 'metHits', 'notCounted', ...CRITERION_NAMES.map((c) => `notMet_${c}`)] as const;
+
+export function criterionFeatures(f: CriterionFeatureInput): Record<string, number> {
+  const x: Record<string, number> = {
+    metLogit: f.met ? logit(f.strength) : 0,
+    metHits: f.met ? Math.log(Math.max(1, f.hits)) : 0,
+    notCounted: f.notCounted ? 1 : 0,
+  };
+  if (!f.met) x[`notMet_${f.criterion}`] = 1;
+  return x;
+}
+
+export function calibrateCriterion(f: CriterionFeatureInput, params: CalibrationParams = CALIBRATION): number {
+  return applyLogistic(params.criterion, criterionFeatures(f));
+}
+
+export interface SeriousFeatureInput {
+  serious: boolean;
+  /** Rule-strength confidence in `serious` (noisy-or of the criteria met; else the weakest "not met"). */
+  rawConfidence: number;
+  criteriaMet: number;
+  /** Some cue was seen and did not count (negated, hypothetical, historical). */
+  notCounted: boolean;
+  /** Only medically_important (the judgement criterion) is met. */
+  onlyMedicallyImportant: boolean;
+}
+
+export const SERIOUS_FEATURES = ['serious', 'logitRaw', 'criteriaMet', 'notCounted', 'onlyMedicallyImportant'] as const;
+
+export function seriousFeatures(f: SeriousFeatureInput): Record<string, number> {
+  return {
+    serious: f.serious ? 1 : 0,
+    logitRaw: logit(f.rawConfidence),
+    criteriaMet: Math.min(3, f.criteriaMet),
+    notCounted: f.notCounted ? 1 : 0,
+    onlyMedicallyImportant: f.onlyMedicallyImportant ? 1 : 0,
+  };
+}
+
+export function calibrateSerious(f: SeriousFeatureInput, params: CalibrationParams = CALIBRATION): number {
+  return applyLogistic(params.serious, seriousFeatures(f));
+}
+
+/** What decided a CTCAE grade (see severity.ts). */
+export type GradeSource = 'explicit' | 'cue' | 'definition' | 'agree' | 'conflict' | 'default';
+
+export interface CtcaeFeatureInput {
+  grade: number;
+  source: GradeSource;
+  rawConfidence: number;
+}
+
+export const CTCAE_FEATURES = ['logitRaw', 'explicit', 'definition', 'agree', 'conflict', 'default', 'grade'] as const;
+
+export function ctcaeFeatures(f: CtcaeFeatureInput): Record<string, number> {
+  return {
+    logitRaw: logit(f.rawConfidence),
+    explicit: f.source === 'explicit' ? 1 : 0,
+    definition: f.source === 'definition' ? 1 : 0,
+    agree: f.source === 'agree' ? 1 : 0,
+    conflict: f.source === 'conflict' ? 1 : 0,
+    default: f.source === 'default' ? 1 : 0,
+    grade: f.grade / 5,
+  };
+}
+
+export function calibrateCtcae(f: CtcaeFeatureInput, params: CalibrationParams = CALIBRATION): number {
+  return applyLogistic(params.ctcae, ctcaeFeatures(f));
+}
+
+export interface SimpleFeatureInput {
+  grade: 'mild' | 'moderate' | 'severe';
+  /** The grade word is stated in the narrative ("moderate pain"), not derived from the CTCAE grade. */
+  stated: boolean;
+  rawConfidence: number;
+  /** The CTCAE grade it was derived from had no cue (the "mild assumed" default). */
+  default: boolean;
+}
+
+export const SIMPLE_FEATURES = ['logitRaw', 'stated', 'default', 'moderate', 'severe'] as const;
+
+export function simpleFeatures(f: SimpleFeatureInput): Record<string, number> {
+  return {
+    logitRaw: logit(f.rawConfidence),
+    stated: f.stated ? 1 : 0,
+    default: f.default ? 1 : 0,
+    moderate: f.grade === 'moderate' ? 1 : 0,
+    severe: f.grade === 'severe' ? 1 : 0,
+  };
+}
+
+export function calibrateSimple(f: SimpleFeatureInput, params: CalibrationParams = CALIBRATION): number {
+  return applyLogistic(params.simple, simpleFeatures(f));
 }
 
 /**

@@ -2,6 +2,8 @@
 // against the release's terms (which normalises lay language, abbreviations and typos);
 // negated, ruled-out, historical, family and conditional mentions are left out; one
 // event per distinct finding, described by a self-contained sentence drawn from the text.
+import { calibrateIdentify, type CalibrationParams, type IdentifyFeatureInput } from './calibration.ts';
+import { CALIBRATION } from './calibration-params.ts';
 import { findContextCues, cuesCovering, type ContextCue } from './context.ts';
 import { matchTerms, prepareTokens, type TermMatch } from './match.ts';
 import { splitClauses, splitSentences, type TextSpan } from './segment.ts';
@@ -13,7 +15,11 @@ export interface IdentifiedEvent {
   description: string;
   /** Verbatim quotes of the evidence: the finding as written, then the clause it sits in. */
   reasons: string[];
-  /** 0–1: how likely this is a genuine adverse-event statement (rule strength, see docs/nlp.md). */
+  /**
+   * 0–1: how likely this is a genuine adverse-event statement — a logistic calibration of the
+   * rule evidence (match kind, typo, context, repeated mentions), fitted on TAC 2017 label
+   * sections (see docs/nlp.md, Calibration).
+   */
   confidence: number;
   /** Span of the narrative the statement comes from (the clause; the finding itself in a list). */
   start: number;
@@ -35,8 +41,23 @@ interface Found {
   mentionStart: number;
   mentionEnd: number;
   mention: string;
+  /** Rule strength: match kind × context factor × typo penalty. */
   confidence: number;
+  features: Omit<IdentifyFeatureInput, 'mentions'>;
 }
+
+/** An identified event with the rule evidence behind it (for calibration and evaluation). */
+export interface IdentifiedEventDetail {
+  /** The event with its uncalibrated rule-strength confidence (noisy-or over repeated mentions). */
+  event: IdentifiedEvent;
+  /** Calibration features of the event (strongest mention; number of mentions merged). */
+  features: IdentifyFeatureInput;
+  /** Character spans of every mention merged into the event (the finding as written). */
+  mentions: { start: number; end: number }[];
+}
+
+/** Population, indication or animal context: named in the text, not necessarily happening. */
+const OTHER_CONTEXT = new Set(['population', 'indication', 'animal']);
 
 function excluded(cues: readonly ContextCue[]): { skip: boolean; factor: number } {
   let factor = 1;
@@ -63,10 +84,17 @@ function wordsIn(tokens: readonly Token[], start: number, end: number): number {
   return tokens.filter((t) => t.start >= start && t.end <= end).length;
 }
 
-/** Discrete adverse-event statements in a narrative, in order of appearance. */
-export function identifyEvents(text: string, vocab: Vocabulary): IdentifiedEvent[] {
-  const events: IdentifiedEvent[] = [];
-  const byPt = new Map<number, IdentifiedEvent>();
+/** Discrete adverse-event statements in a narrative, in order of appearance (calibrated confidences). */
+export function identifyEvents(text: string, vocab: Vocabulary, params: CalibrationParams = CALIBRATION): IdentifiedEvent[] {
+  return identifyEventDetails(text, vocab).map((d) => ({ ...d.event, confidence: round(calibrateIdentify(d.features, params)) }));
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** identifyEvents with the rule evidence of each event and uncalibrated confidences. */
+export function identifyEventDetails(text: string, vocab: Vocabulary): IdentifiedEventDetail[] {
+  const events: (IdentifiedEventDetail & { strength: number })[] = [];
+  const byPt = new Map<number, IdentifiedEventDetail & { strength: number }>();
   for (const sentence of splitSentences(text)) {
     for (const clause of splitClauses(text, sentence)) {
       const tokens = tokenize(text, clause.start, clause.end);
@@ -80,7 +108,16 @@ export function identifyEvents(text: string, vocab: Vocabulary): IdentifiedEvent
         if (skip) continue;
         let confidence = KIND_CONF[m.kind] * factor;
         if (m.typos.length > 0) confidence *= 0.85;
-        found.push({ ptCode: vocab.terms[m.term]!.ptCode, match: m, mentionStart: m.start, mentionEnd: m.end, mention: m.text, confidence });
+        const other = cuesCovering(cues, m.from, m.to).some((c) => OTHER_CONTEXT.has(c.kind));
+        found.push({
+          ptCode: vocab.terms[m.term]!.ptCode,
+          match: m,
+          mentionStart: m.start,
+          mentionEnd: m.end,
+          mention: m.text,
+          confidence,
+          features: { kind: m.kind, typo: m.typos.length > 0, factor, words: m.words, otherContext: other, abbreviation: m.abbreviation },
+        });
       }
       if (found.length === 0 && matches.length === 0) {
         // No known term: a reporting verb and its object may still state an event.
@@ -92,8 +129,17 @@ export function identifyEvents(text: string, vocab: Vocabulary): IdentifiedEvent
           const start = clause.start + vm.index + vm[0].lastIndexOf(obj);
           const end = start + obj.length;
           const from = tokens.findIndex((t) => t.start >= start);
-          if (from >= 0 && excluded(cuesCovering(cues, from, from + 1)).skip) continue;
-          found.push({ ptCode: -1 - start, mentionStart: start, mentionEnd: end, mention: text.slice(start, end), confidence: 0.35 });
+          const covering = from >= 0 ? cuesCovering(cues, from, from + 1) : [];
+          const { skip, factor } = excluded(covering);
+          if (skip) continue;
+          found.push({
+            ptCode: -1 - start,
+            mentionStart: start,
+            mentionEnd: end,
+            mention: text.slice(start, end),
+            confidence: 0.35,
+            features: { kind: 'verb', typo: false, factor, words: 0, otherContext: covering.some((c) => OTHER_CONTEXT.has(c.kind)), abbreviation: false },
+          });
         }
       }
       if (found.length === 0) continue;
@@ -109,9 +155,16 @@ export function identifyEvents(text: string, vocab: Vocabulary): IdentifiedEvent
         const prior = byPt.get(f.ptCode);
         if (prior) {
           // The same finding again: one event, more evidence.
-          if (!prior.reasons.includes(f.mention)) prior.reasons.push(f.mention);
-          if (!prior.reasons.includes(clause.text)) prior.reasons.push(clause.text);
-          prior.confidence = Math.round(Math.min(0.98, 1 - (1 - prior.confidence) * (1 - f.confidence * 0.5)) * 1e4) / 1e4;
+          const ev = prior.event;
+          if (!ev.reasons.includes(f.mention)) ev.reasons.push(f.mention);
+          if (!ev.reasons.includes(clause.text)) ev.reasons.push(clause.text);
+          ev.confidence = round(Math.min(0.98, 1 - (1 - ev.confidence) * (1 - f.confidence * 0.5)));
+          prior.mentions.push({ start: f.mentionStart, end: f.mentionEnd });
+          const mentions = prior.features.mentions + 1;
+          if (f.confidence > prior.strength) {
+            prior.features = { ...f.features, mentions };
+            prior.strength = f.confidence;
+          } else prior.features.mentions = mentions;
           continue;
         }
         let description: string;
@@ -136,14 +189,17 @@ export function identifyEvents(text: string, vocab: Vocabulary): IdentifiedEvent
         const ev: IdentifiedEvent = {
           description,
           reasons: single && f.mention === clause.text ? [f.mention] : [f.mention, clause.text],
-          confidence: Math.round(f.confidence * 1e4) / 1e4,
+          confidence: round(f.confidence),
           start: span.start,
           end: span.end,
         };
-        byPt.set(f.ptCode, ev);
-        events.push(ev);
+        const detail = { event: ev, features: { ...f.features, mentions: 1 }, mentions: [{ start: f.mentionStart, end: f.mentionEnd }], strength: f.confidence };
+        byPt.set(f.ptCode, detail);
+        events.push(detail);
       }
     }
   }
-  return events.sort((a, b) => a.start - b.start || a.end - b.end);
+  return events
+    .sort((a, b) => a.event.start - b.event.start || a.event.end - b.event.end)
+    .map(({ event, features, mentions }) => ({ event, features, mentions }));
 }

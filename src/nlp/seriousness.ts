@@ -1,6 +1,15 @@
 // ICH E2A seriousness: each criterion is met by an affirmed cue in the narrative
 // (negated, ruled-out, historical, family and hypothetical mentions do not count).
-// Confidences are rule strengths (no labelled seriousness data to calibrate on).
+// Confidences are logistic calibrations of the rule evidence, fitted on the dev half of the
+// project's labelled narrative set (data/eval/narratives.json; see docs/nlp.md, Calibration).
+import {
+  calibrateCriterion,
+  calibrateSerious,
+  type CalibrationParams,
+  type CriterionFeatureInput,
+  type SeriousFeatureInput,
+} from './calibration.ts';
+import { CALIBRATION } from './calibration-params.ts';
 import { analyseSentences, findCues, quote, type CueHit } from './cues.ts';
 
 export type Criterion = 'death' | 'life_threatening' | 'hospitalization' | 'disability' | 'congenital_anomaly' | 'medically_important';
@@ -33,7 +42,8 @@ const r = (source: string, strength: number): Rule => ({ re: new RegExp(source, 
 export const SERIOUSNESS_RULES: Record<Criterion, Rule[]> = {
   death: [
     r(String.raw`\b(?:died|dies|death|deaths|deceased|fatal(?:ly|ity|ities)?|passed away|demise)\b`, 0.95),
-    r(String.raw`\b(?:patient|pt|he|she|infant|baby)\s+expired\b|\bwas found dead\b|\bbrain[- ]dead\b`, 0.95),
+    r(String.raw`\b(?:patient|pt|he|she|infant|baby)\s+expired\b|\b(?:was )?found dead\b|\bpronounced dead\b|\bdead on arrival\b|\bbrain[- ]dead\b`, 0.95),
+    r(String.raw`\b(?:resuscitation|CPR) (?:was |were )?unsuccessful\b|\bunsuccessful(?:ly)? resuscitat\w*|\bcould not be resuscitated\b`, 0.9),
   ],
   life_threatening: [
     r(String.raw`\blife[- ]?threatening\b|\bthreat to (?:his |her |the patient's )?life\b|\bnear[- ]fatal\b|\b(?:nearly|almost) died\b`, 0.92),
@@ -43,12 +53,12 @@ export const SERIOUSNESS_RULES: Record<Criterion, Rule[]> = {
   hospitalization: [
     r(String.raw`\bhospitali[sz](?:ed|ation|ations|e)\b|\bin[- ]?patient\b|\bre-?admitted\b|\bprolonged (?:hospital )?stay\b`, 0.93),
     r(String.raw`\badmitted\b(?!\s+(?:to\s+)?(?:taking|using|having|that|drinking))|\badmission\b`, 0.88),
-    r(String.raw`\b(?:intensive care|ICU|CCU|HDU)\b|\bkept (?:in )?overnight\b|\bovernight (?:stay|observation)\b`, 0.82),
+    r(String.raw`\b(?:intensive (?:care|therapy)|ICU|ITU|PICU|NICU|CCU|HDU|SCBU)\b|\bkept (?:in )?overnight\b|\bovernight (?:stay|observation)\b`, 0.82),
   ],
   disability: [
     r(String.raw`\bdisab(?:led|ility|ilities|ling)\b|\bincapacit\w+|\bpermanent(?:ly)? (?:damage|damaged|impairment|impaired|loss|disability|deficit)\b`, 0.88),
-    r(String.raw`\bpersistent (?:disability|impairment|deficit|weakness|paralysis)\b|\bunable to (?:work|walk|perform|care for)\b|\bwheelchair\b`, 0.75),
-    r(String.raw`\bparaly(?:sed|sis|zed)\b|\bblind(?:ness)?\b|\bdeaf(?:ness)?\b|\bloss of (?:vision|sight|hearing)\b`, 0.7),
+    r(String.raw`\bpersistent (?:disability|impairment|deficit|weakness|paralysis)\b|\b(?:unable to|cannot|can no longer|no longer able to) (?:work|walk|perform|care for)\b|\bwheelchair\b`, 0.75),
+    r(String.raw`\bparaly(?:sed|sis|zed)\b|\b(?:para|quadri|tetra|hemi)pleg\w+|\bblind(?:ness)?\b|\bdeaf(?:ness)?\b|\bloss of (?:vision|sight|hearing)\b`, 0.7),
   ],
   congenital_anomaly: [
     r(String.raw`\bcongenital\b|\bbirth defects?\b|\bmalformations?\b|\bteratogen\w*|\bneural tube defects?\b|\bspina bifida\b|\bcleft (?:lip|palate)\b`, 0.9),
@@ -58,17 +68,40 @@ export const SERIOUSNESS_RULES: Record<Criterion, Rule[]> = {
     r(String.raw`\bmedically (?:important|significant)\b|\bimportant medical event\b`, 0.9),
     r(String.raw`\b(?:required|requiring|needed) (?:urgent |emergency |medical |surgical )?(?:intervention|surgery|treatment)\b|\bto prevent (?:permanent|serious|further)\b`, 0.65),
     r(String.raw`\bemergency (?:room|department|treatment|surgery|services?)\b|\b(?:ER|ED|A&E) visit\b|\bseen in (?:the )?(?:ER|ED|A&E)\b`, 0.65),
-    r(String.raw`\b(?:seizures?|convulsions?|anaphyla\w+|bronchospasm|agranulocytosis|stevens[- ]johnson|toxic epidermal necrolysis|(?:liver|hepatic|renal|kidney) failure|pulmonary embolism|deep vein thrombosis|stroke|myocardial infarction|heart attack|sepsis|pancreatitis|suicid\w+|overdose)\b`, 0.7),
+    r(String.raw`\b(?:seizures?|convulsions?|anaphyla\w+|bronchospasm|agranulocytosis|stevens[- ]johnson|toxic epidermal necrolysis|(?:liver|hepatic|renal|kidney) failure|pulmonary embolism|deep vein thrombosis|DVT|stroke|myocardial infarction|heart attack|sepsis|septic shock|pancreatitis|suicid\w+|overdose)\b`, 0.7),
+    // More important medical events (EMA IME-list types).
+    r(String.raw`\b(?:meningitis|encephalitis|myelitis|guillain[- ]barr[eé]|GBS|intussusception|torsades?(?: de pointes)?|ventricular (?:fibrillation|tachycardia)|acute kidney injury|diabetic ketoacidosis|DKA|febrile neutropenia|aplastic an(?:a)?emia|angioedema|(?:GI|gastrointestinal|intracranial|cerebral) (?:bleed\w*|ha?emorrhage)|ha?ematemesis|(?:venous|sinus|arterial) thrombosis|thromboembolism)\b`, 0.7),
     r(String.raw`\b(?:blood )?transfus\w+|\b(?:IV|intravenous) (?:epinephrine|adrenaline|steroids?|antibiotics)\b|\bepinephrine\b|\badrenaline\b|\bepi-?pen\b`, 0.65),
   ],
 };
 
-/** Seriousness of the event(s) a narrative describes, criterion by criterion (ICH E2A). */
-export function assessSeriousness(text: string): SeriousnessAssessment {
+/** The rule evidence behind an assessment (uncalibrated rule strengths), for calibration and evaluation. */
+export interface SeriousnessEvidence {
+  /** The assessment with rule-strength confidences. */
+  raw: SeriousnessAssessment;
+  criteria: Record<Criterion, CriterionFeatureInput>;
+  serious: SeriousFeatureInput;
+}
+
+const ELECTIVE = /\b(?:elective(?:ly)?|as planned|planned (?:admission|surgery|procedure)|pre-?planned|scheduled (?:admission|surgery|procedure))\b/iu;
+
+/** Seriousness of the event(s) a narrative describes, criterion by criterion (ICH E2A); calibrated confidences. */
+export function assessSeriousness(text: string, params: CalibrationParams = CALIBRATION): SeriousnessAssessment {
+  const ev = seriousnessEvidence(text);
+  const criteria = {} as Record<Criterion, CriterionAssessment>;
+  for (const c of CRITERIA) criteria[c] = { ...ev.raw.criteria[c], confidence: round(calibrateCriterion(ev.criteria[c], params)) };
+  return { serious: ev.raw.serious, confidence: round(calibrateSerious(ev.serious, params)), criteria };
+}
+
+/** assessSeriousness before calibration, with the features the calibration reads. */
+export function seriousnessEvidence(text: string): SeriousnessEvidence {
   const sentences = analyseSentences(text);
   const criteria = {} as Record<Criterion, CriterionAssessment>;
+  const features = {} as Record<Criterion, CriterionFeatureInput>;
   for (const c of CRITERIA) {
     let met = 0;
+    let hits = 0;
+    let notCounted = false;
     let residual = 0;
     const reasons: string[] = [];
     const seen = new Set<string>();
@@ -77,10 +110,19 @@ export function assessSeriousness(text: string): SeriousnessAssessment {
         const key = `${hit.start}:${hit.end}`;
         if (seen.has(key)) continue;
         seen.add(key);
+        // ICH E2A: a planned (elective) admission, e.g. for a pre-existing condition, is not a serious outcome.
+        if (c === 'hospitalization' && ELECTIVE.test(hit.sentence)) {
+          notCounted = true;
+          residual = Math.max(residual, 0.1);
+          reasons.push(`${quote(hit)} (planned admission) does not count`);
+          continue;
+        }
         if (hit.affirmed) {
           met = Math.max(met, rule.strength);
+          hits++;
           reasons.push(quote(hit));
         } else {
+          notCounted = true;
           // A hypothetical or negated mention leaves some doubt.
           residual = Math.max(residual, hit.context.includes('hypothetical') || hit.context.includes('uncertain') ? 0.3 : 0.1);
           reasons.push(`${quote(hit)} does not count`);
@@ -88,6 +130,7 @@ export function assessSeriousness(text: string): SeriousnessAssessment {
       }
     }
     criteria[c] = met > 0 ? { met: true, confidence: met, reasons } : { met: false, confidence: round(0.9 - residual), reasons };
+    features[c] = { criterion: c, met: met > 0, strength: met, hits, notCounted };
   }
   const metList = CRITERIA.filter((c) => criteria[c].met);
   let confidence: number;
@@ -97,7 +140,18 @@ export function assessSeriousness(text: string): SeriousnessAssessment {
   } else {
     confidence = Math.min(...CRITERIA.map((c) => criteria[c].confidence));
   }
-  return { serious: metList.length > 0, confidence: round(confidence), criteria };
+  const raw: SeriousnessAssessment = { serious: metList.length > 0, confidence: round(confidence), criteria };
+  return {
+    raw,
+    criteria: features,
+    serious: {
+      serious: raw.serious,
+      rawConfidence: raw.confidence,
+      criteriaMet: metList.length,
+      notCounted: CRITERIA.some((c) => features[c].notCounted),
+      onlyMedicallyImportant: metList.length === 1 && metList[0] === 'medically_important',
+    },
+  };
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -3,6 +3,17 @@
 // "life-threatening", "hospitalised", "required IV fluids", "moderate"); when the
 // predicted PT has grade definitions in the vocabulary, the narrative is also matched
 // against them (shared words, and counts such as "6 episodes" against "3-5 episodes").
+// Confidences are logistic calibrations of the rule evidence, fitted on the dev half of the
+// project's labelled narrative set (data/eval/narratives.json; see docs/nlp.md, Calibration).
+import {
+  calibrateCtcae,
+  calibrateSimple,
+  type CalibrationParams,
+  type CtcaeFeatureInput,
+  type GradeSource,
+  type SimpleFeatureInput,
+} from './calibration.ts';
+import { CALIBRATION } from './calibration-params.ts';
 import { analyseSentences, findCues, quote, type AnalysedSentence } from './cues.ts';
 import { tokenize } from './text.ts';
 import type { Vocabulary } from './vocabulary.ts';
@@ -22,6 +33,8 @@ export interface SeverityOptions {
   /** The event's PT (e.g. classifyText's top prediction): its grade definitions are consulted when the vocabulary has them. */
   ptCode?: number;
   vocab?: Vocabulary;
+  /** Calibration parameters (default: the shipped ones). */
+  calibration?: CalibrationParams;
 }
 
 interface GradeRule {
@@ -34,16 +47,19 @@ interface GradeRule {
 const g = (source: string, grade: number, strength: number, what: string): GradeRule => ({ re: new RegExp(source, 'giu'), grade, strength, what });
 
 const GRADE_RULES: GradeRule[] = [
-  g(String.raw`\b(?:died|death|deceased|fatal(?:ity)?|passed away)\b`, 5, 0.9, 'death'),
-  g(String.raw`\blife[- ]?threatening\b|\b(?:cardiac|respiratory|cardiopulmonary) arrest\b|\bintubat\w*|\bmechanical(?:ly)? ventilat\w*|\bvasopressors?\b|\bresuscitat\w*|\banaphylactic shock\b|\burgent intervention\b|\b(?:intensive care|ICU)\b`, 4, 0.8, 'life-threatening consequences or urgent intervention'),
+  g(String.raw`\b(?:died|death|deceased|fatal(?:ity)?|passed away|(?:found|pronounced) dead|dead on arrival)\b|\b(?:resuscitation|CPR) (?:was |were )?unsuccessful\b`, 5, 0.9, 'death'),
+  g(String.raw`\blife[- ]?threatening\b|\b(?:cardiac|respiratory|cardiopulmonary) arrest\b|\bintubat\w*|\bmechanical(?:ly)? ventilat\w*|\bvasopressors?\b|\bresuscitat\w*|\banaphylactic shock\b|\burgent intervention\b|\b(?:intensive (?:care|therapy)|ICU|ITU|PICU)\b`, 4, 0.8, 'life-threatening consequences or urgent intervention'),
   g(String.raw`\bhospitali[sz](?:ed|ation|e)\b|\badmitted\b|\badmission\b|\bin[- ]?patient\b`, 3, 0.75, 'hospitalisation'),
   // Outpatient IV hydration is grade 2 in CTCAE's gastrointestinal and metabolic terms; transfusion,
   // parenteral nutrition and tube feeding are grade 3.
   g(String.raw`\b(?:IV|intravenous|i\.v\.) (?:fluids?|hydration|rehydration|saline)\b`, 2, 0.6, 'IV fluids'),
   g(String.raw`\b(?:blood )?transfus\w+|\bTPN\b|\btotal parenteral nutrition\b|\btube feeding\b`, 3, 0.6, 'transfusion, parenteral nutrition or tube feeding'),
-  g(String.raw`\blimiting self[- ]care\b|\bbed[- ]?(?:ridden|bound)\b|\bunable to (?:work|walk|eat|drink|get out of bed|perform daily)\b|\bincapacitat\w*|\bdisabling\b`, 3, 0.7, 'limits self-care'),
-  g(String.raw`\bsevere(?:ly)?\b|\bintense\b|\bexcruciating\b|\bunbearable\b`, 3, 0.65, '"severe"'),
-  g(String.raw`\bmoderate(?:ly)?\b|\blimiting instrumental\b|\b(?:required|requiring|needed|prescribed) (?:oral |outpatient )?(?:medication|treatment|antibiotics|steroids|antiemetics?|analgesics?|therapy)\b|\bmedical intervention\b|\boutpatient\b`, 2, 0.6, 'moderate or needing medical intervention'),
+  g(String.raw`\b(?:IM|intramuscular|IV|intravenous|i\.v\.) (?:epinephrine|adrenaline|steroids?|corticosteroids?|hydrocortisone|antihistamines?|antibiotics?|immunoglobulin|IVIG)\b|\bIVIG\b`, 3, 0.6, 'parenteral (IV/IM) treatment'),
+  g(String.raw`\b(?:surgical|operative) (?:intervention|drainage|repair|reduction)\b|\b(?:needed|needing|required|requiring) surgery\b|\btaken to theatre\b`, 3, 0.6, 'operative intervention'),
+  g(String.raw`\blimiting self[- ]care\b|\b(?:cannot|can't|could not|unable to) (?:wash|dress|feed|bathe|look after)\b|\bneeds? help to (?:wash|dress|eat)\b|\bbed[- ]?(?:ridden|bound)\b|\bunable to (?:work|walk|eat|drink|get out of bed|perform daily)\b|\bincapacitat\w*|\bdisabling\b`, 3, 0.7, 'limits self-care'),
+  g(String.raw`\bsevere(?:ly)?\b|\bsev\b|\bintense\b|\bexcruciating\b|\bunbearable\b`, 3, 0.65, '"severe"'),
+  g(String.raw`\bprescri(?:bed|ption)\b|\b(?:treated|managed) with (?:oral |topical )?\w+`, 2, 0.5, 'medical intervention'),
+  g(String.raw`\bmoderate(?:ly)?\b|\bmod\b|\blimiting instrumental\b|\b(?:required|requiring|needed|prescribed) (?:oral |outpatient )?(?:medication|treatment|antibiotics|steroids|antiemetics?|analgesics?|therapy)\b|\bmedical intervention\b|\boutpatient\b`, 2, 0.6, 'moderate or needing medical intervention'),
   g(String.raw`\bmild(?:ly)?\b|\bslight(?:ly)?\b|\bminor\b|\basymptomatic\b|\bself[- ]limit\w+|\b(?:without|no) (?:treatment|intervention)\b|\bintervention not indicated\b|\btransient\b`, 1, 0.6, 'mild'),
 ];
 
@@ -55,6 +71,7 @@ interface Evidence {
   grade: number;
   confidence: number;
   reasons: string[];
+  source?: GradeSource;
 }
 
 function explicitGrade(text: string, sentences: readonly AnalysedSentence[]): Evidence | undefined {
@@ -154,10 +171,10 @@ function definitionGrade(text: string, defs: Readonly<Record<number, string>>): 
   return { grade: top.grade, confidence: Math.min(0.75, 0.4 + 0.12 * (top.score - second)), reasons: [top.why] };
 }
 
-function simpleFrom(text: string, sentences: readonly AnalysedSentence[], ctcae: Evidence): { grade: SimpleGrade; confidence: number; reasons: string[] } {
+function simpleFrom(text: string, sentences: readonly AnalysedSentence[], ctcae: Evidence): { grade: SimpleGrade; confidence: number; reasons: string[]; stated: boolean } {
   const words: [SimpleGrade, RegExp][] = [
-    ['severe', /\bsevere(?:ly)?\b|\bintense\b|\bexcruciating\b|\bunbearable\b/giu],
-    ['moderate', /\bmoderate(?:ly)?\b/giu],
+    ['severe', /\bsevere(?:ly)?\b|\bsev\b|\bintense\b|\bexcruciating\b|\bunbearable\b/giu],
+    ['moderate', /\bmoderate(?:ly)?\b|\bmod\b/giu],
     ['mild', /\bmild(?:ly)?\b|\bslight(?:ly)?\b|\bminor\b/giu],
   ];
   for (const [grade, re] of words) {
@@ -165,37 +182,58 @@ function simpleFrom(text: string, sentences: readonly AnalysedSentence[], ctcae:
     if (hit) {
       // An outcome worse than the word ("mild … hospitalised") still makes it severe.
       if (ctcae.grade >= 3 && grade !== 'severe' && ctcae.confidence >= 0.7) break;
-      return { grade, confidence: 0.85, reasons: [`stated: ${quote(hit)}`] };
+      return { grade, confidence: 0.85, reasons: [`stated: ${quote(hit)}`], stated: true };
     }
   }
   const grade: SimpleGrade = ctcae.grade <= 1 ? 'mild' : ctcae.grade === 2 ? 'moderate' : 'severe';
-  return { grade, confidence: Math.round(Math.min(0.9, ctcae.confidence * 0.95 + (ctcae.grade >= 3 ? 0.05 : 0)) * 1e4) / 1e4, reasons: [`from grade ${ctcae.grade}`, ...ctcae.reasons] };
+  return { grade, confidence: Math.round(Math.min(0.9, ctcae.confidence * 0.95 + (ctcae.grade >= 3 ? 0.05 : 0)) * 1e4) / 1e4, reasons: [`from grade ${ctcae.grade}`, ...ctcae.reasons], stated: false };
 }
 
-/** Severity of the event a narrative describes, in the grading systems asked for. */
+/** The rule evidence behind a severity assessment (uncalibrated rule strengths), for calibration and evaluation. */
+export interface SeverityEvidence {
+  ctcae: CtcaeFeatureInput & { reasons: string[] };
+  simple: SimpleFeatureInput & { reasons: string[] };
+}
+
+/** Severity of the event a narrative describes, in the grading systems asked for; calibrated confidences. */
 export function assessSeverity(text: string, opts: SeverityOptions): SeverityAssessment {
+  const ev = severityEvidence(text, opts);
+  const params = opts.calibration ?? CALIBRATION;
+  const out: SeverityAssessment = {};
+  if (opts.systems.includes('5-level')) {
+    const { grade, reasons } = ev.ctcae;
+    out.ctcae = { value: { grade, label: CTCAE_LABELS[grade]! }, confidence: round(calibrateCtcae(ev.ctcae, params)), reasons };
+  }
+  if (opts.systems.includes('3-level')) {
+    out.simple = { value: { grade: ev.simple.grade }, confidence: round(calibrateSimple(ev.simple, params)), reasons: ev.simple.reasons };
+  }
+  return out;
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** assessSeverity (both systems) before calibration, with the features the calibration reads. */
+export function severityEvidence(text: string, opts: Pick<SeverityOptions, 'ptCode' | 'vocab'> = {}): SeverityEvidence {
   const sentences = analyseSentences(text);
   const explicit = explicitGrade(text, sentences);
   const cues = cueGrade(text, sentences).best;
   const defs = opts.ptCode !== undefined ? opts.vocab?.grades.get(opts.ptCode) : undefined;
   const fromDefs = defs ? definitionGrade(text, defs) : undefined;
   let ev: Evidence;
-  if (explicit) ev = explicit;
+  if (explicit) ev = { ...explicit, source: 'explicit' };
   else if (cues && fromDefs) {
     ev =
       fromDefs.grade === cues.grade
-        ? { grade: cues.grade, confidence: Math.min(0.95, 1 - (1 - cues.confidence) * (1 - fromDefs.confidence)), reasons: [...cues.reasons, ...fromDefs.reasons] }
+        ? { grade: cues.grade, confidence: Math.min(0.95, 1 - (1 - cues.confidence) * (1 - fromDefs.confidence)), reasons: [...cues.reasons, ...fromDefs.reasons], source: 'agree' }
         : cues.grade >= 4 || cues.confidence >= fromDefs.confidence
-          ? { ...cues, confidence: cues.confidence * 0.85, reasons: [...cues.reasons, `grade definitions suggested grade ${fromDefs.grade}`] }
-          : { ...fromDefs, reasons: [...fromDefs.reasons, `cues suggested grade ${cues.grade}`] };
-  } else ev = cues ?? fromDefs ?? { grade: 1, confidence: 0.4, reasons: ['no severity cue: mild assumed'] };
-  const out: SeverityAssessment = {};
-  if (opts.systems.includes('5-level')) {
-    out.ctcae = { value: { grade: ev.grade, label: CTCAE_LABELS[ev.grade]! }, confidence: Math.round(ev.confidence * 1e4) / 1e4, reasons: ev.reasons };
-  }
-  if (opts.systems.includes('3-level')) {
-    const s = simpleFrom(text, sentences, ev);
-    out.simple = { value: { grade: s.grade }, confidence: s.confidence, reasons: s.reasons };
-  }
-  return out;
+          ? { ...cues, confidence: cues.confidence * 0.85, reasons: [...cues.reasons, `grade definitions suggested grade ${fromDefs.grade}`], source: 'conflict' }
+          : { ...fromDefs, reasons: [...fromDefs.reasons, `cues suggested grade ${cues.grade}`], source: 'conflict' };
+  } else if (cues) ev = { ...cues, source: 'cue' };
+  else if (fromDefs) ev = { ...fromDefs, source: 'definition' };
+  else ev = { grade: 1, confidence: 0.4, reasons: ['no severity cue: mild assumed'], source: 'default' };
+  const s = simpleFrom(text, sentences, ev);
+  return {
+    ctcae: { grade: ev.grade, source: ev.source!, rawConfidence: round(ev.confidence), reasons: ev.reasons },
+    simple: { grade: s.grade, stated: s.stated, rawConfidence: s.confidence, default: ev.source === 'default', reasons: s.reasons },
+  };
 }

@@ -5,7 +5,9 @@
 //   2. labels: classifyLabel on every label (all its sections, headings kept) →
 //      label-level PT micro precision/recall/F1 (TAC 2017 task 4 measure);
 //   3. mentions: classifyText on every gold mention text → top-1 PT accuracy;
-//   4. calibration: expected calibration error of the confidences.
+//   4. identification: identifyEvents on every label section; an event is right when one of
+//      its mentions overlaps a gold (human) adverse-reaction mention of the section;
+//   5. calibration: expected calibration error of the confidences.
 // Labels are split deterministically by label_id hash into dev (tuning and calibration
 // fitting) and held-out test.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,16 +17,23 @@ import { openDatabase } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
 import { importRelease } from '../../importer/import.ts';
 import { projectRoot } from '../../paths.ts';
+import { CALIBRATION } from '../calibration-params.ts';
 import {
+  calibrateIdentify,
   calibrateLabel,
   calibrateText,
   expectedCalibrationError,
   fitLogistic,
+  IDENTIFY_FEATURES,
+  identifyFeatures,
   labelFeatures,
   round,
   textFeatures,
   type CalibrationParams,
+  type IdentifyFeatureInput,
+  type LogisticModel,
 } from '../calibration.ts';
+import { identifyEventDetails } from '../identify.ts';
 import { textCandidates } from '../classify.ts';
 import { labelCandidates, labelFeatureInput } from '../label.ts';
 import { loadVocabularySource } from '../load.ts';
@@ -61,6 +70,22 @@ export interface SplitMetrics {
     textEce: number;
     labelPredictions: number;
     textPredictions: number;
+    /** ECE of identifyEvents' confidences (event right = a mention overlaps a gold mention). */
+    identifyEce: number;
+    /** The same with the uncalibrated rule strengths (for comparison). */
+    identifyEceRaw: number;
+  };
+  /** identifyEvents on each label section. */
+  identify: {
+    events: number;
+    /** Share of identified events with a mention overlapping a gold mention. */
+    precision: number;
+    /** Share of gold mentions overlapped by an identified event's mention. */
+    mentionRecall: number;
+    goldMentions: number;
+    /** Precision of the events with confidence ≥ 0.5. */
+    precisionAt05: number;
+    eventsAt05: number;
   };
   timing: { labelMsMean: number; labelMsMax: number; labelKbMean: number; mentionMsMean: number };
 }
@@ -71,7 +96,7 @@ export interface EvaluationReport {
   dev?: SplitMetrics;
   test?: SplitMetrics;
   /** With `fit`: calibration parameters fitted on the dev split. */
-  fitted?: CalibrationParams;
+  fitted?: Pick<CalibrationParams, 'label' | 'text' | 'identify' | 'fittedOn'>;
 }
 
 export interface EvaluationOptions {
@@ -83,6 +108,8 @@ export interface EvaluationOptions {
   mentions?: boolean;
   /** Fit the calibrators on dev first and evaluate with them (for `npm run eval -- --fit`). */
   fit?: boolean;
+  /** Evaluate identifyEvents on the label sections (default true). */
+  identify?: boolean;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
 }
@@ -141,16 +168,60 @@ interface TextRow {
   rank: number;
 }
 
+export interface IdentifyRow {
+  features: Record<string, number>;
+  y: number;
+  f: IdentifyFeatureInput;
+  /** The uncalibrated rule strength. */
+  raw: number;
+}
+
 interface SplitRun {
   labels: EvalLabel[];
   labelRows: { label: string; ptCode: number; row: LabelRow }[];
   textRows: TextRow[];
+  identifyRows: IdentifyRow[];
+  identify: { gold: number; covered: number };
   mention: { n: number; correct: number; top5: number };
   timing: { labelMs: number[]; labelKb: number[]; mentionMs: number[] };
 }
 
-function collect(vocab: Vocabulary, labels: EvalLabel[], withMentions: boolean): SplitRun {
-  const run: SplitRun = { labels, labelRows: [], textRows: [], mention: { n: 0, correct: 0, top5: 0 }, timing: { labelMs: [], labelKb: [], mentionMs: [] } };
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
+
+/** identifyEvents over each section of the labels: one calibration row per event, and gold-mention coverage. */
+export function collectIdentify(labels: readonly EvalLabel[], vocab: Vocabulary): { rows: IdentifyRow[]; gold: number; covered: number } {
+  const rows: IdentifyRow[] = [];
+  let gold = 0;
+  let covered = 0;
+  for (const l of labels) {
+    for (const s of l.sections) {
+      const details = identifyEventDetails(s.text, vocab);
+      gold += s.spans.length;
+      covered += s.spans.filter((g) => details.some((d) => d.mentions.some((m) => overlaps(m, g)))).length;
+      for (const d of details) {
+        const y = d.mentions.some((m) => s.spans.some((g) => overlaps(m, g))) ? 1 : 0;
+        rows.push({ features: identifyFeatures(d.features), y, f: d.features, raw: d.event.confidence });
+      }
+    }
+  }
+  return { rows, gold, covered };
+}
+
+function collect(vocab: Vocabulary, labels: EvalLabel[], withMentions: boolean, withIdentify: boolean): SplitRun {
+  const run: SplitRun = {
+    labels,
+    labelRows: [],
+    textRows: [],
+    identifyRows: [],
+    identify: { gold: 0, covered: 0 },
+    mention: { n: 0, correct: 0, top5: 0 },
+    timing: { labelMs: [], labelKb: [], mentionMs: [] },
+  };
+  if (withIdentify) {
+    const id = collectIdentify(labels, vocab);
+    run.identifyRows = id.rows;
+    run.identify = { gold: id.gold, covered: id.covered };
+  }
   for (const l of labels) {
     const t0 = performance.now();
     const cands = labelCandidates(l.text, vocab);
@@ -179,7 +250,10 @@ function collect(vocab: Vocabulary, labels: EvalLabel[], withMentions: boolean):
   return run;
 }
 
-function metrics(split: Split, run: SplitRun, threshold: number, params: CalibrationParams | undefined): SplitMetrics {
+type TacParams = Pick<CalibrationParams, 'label' | 'text' | 'identify'>;
+
+function metrics(split: Split, run: SplitRun, threshold: number, fitted: TacParams | undefined): SplitMetrics {
+  const params = fitted ? ({ ...CALIBRATION, ...fitted } as CalibrationParams) : undefined;
   const goldTotal = run.labels.reduce((s, l) => s + l.gold.size, 0);
   const score = (t: number) => {
     let tp = 0;
@@ -195,6 +269,10 @@ function metrics(split: Split, run: SplitRun, threshold: number, params: Calibra
   const labelY = run.labelRows.map((r) => r.row.y);
   const returned = labelConf.map((c, i) => [c, labelY[i]!] as const).filter(([c]) => c >= 0.25);
   const top1 = run.textRows.filter((r) => r.rank === 0);
+  const idConf = run.identifyRows.map((r) => calibrateIdentify(r.f, params));
+  const idY = run.identifyRows.map((r) => r.y);
+  const idRight = idY.reduce((a, b) => a + b, 0);
+  const at05 = idConf.map((c, i) => [c, idY[i]!] as const).filter(([c]) => c >= 0.5);
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   return {
     split,
@@ -213,6 +291,16 @@ function metrics(split: Split, run: SplitRun, threshold: number, params: Calibra
       textEce: round(expectedCalibrationError(top1.map((r) => calibrateText(r.f, params)), top1.map((r) => r.y))),
       labelPredictions: labelConf.length,
       textPredictions: top1.length,
+      identifyEce: round(expectedCalibrationError(idConf, idY)),
+      identifyEceRaw: round(expectedCalibrationError(run.identifyRows.map((r) => r.raw), idY)),
+    },
+    identify: {
+      events: idY.length,
+      precision: round(idY.length ? idRight / idY.length : 0),
+      mentionRecall: round(run.identify.gold ? run.identify.covered / run.identify.gold : 0),
+      goldMentions: run.identify.gold,
+      precisionAt05: round(at05.length ? at05.filter(([, y]) => y).length / at05.length : 0),
+      eventsAt05: at05.length,
     },
     timing: {
       labelMsMean: round(mean(run.timing.labelMs), 2),
@@ -223,13 +311,19 @@ function metrics(split: Split, run: SplitRun, threshold: number, params: Calibra
   };
 }
 
-/** Fits both calibrators on a split's candidates (logistic regression, L2-regularised). */
-export function fitCalibration(run: Pick<SplitRun, 'labelRows' | 'textRows'>, note: string): CalibrationParams {
+/** Fits the identifyEvents calibrator on a split's identified events. */
+export function fitIdentify(rows: readonly IdentifyRow[]): LogisticModel {
+  return fitLogistic(IDENTIFY_FEATURES, rows.map((r) => r.features), rows.map((r) => r.y));
+}
+
+/** Fits the TAC-based calibrators on a split's candidates (logistic regression, L2-regularised). */
+export function fitCalibration(run: Pick<SplitRun, 'labelRows' | 'textRows' | 'identifyRows'>, note: string): NonNullable<EvaluationReport['fitted']> {
   const lf = ['logitRaw', 'logSnippets', 'maxLikelihood', 'exact', 'single', 'sections'];
   const tf = ['rawScore', 'top', 'margin', 'phrase'];
   return {
     label: fitLogistic(lf, run.labelRows.map((r) => r.row.features), run.labelRows.map((r) => r.row.y)),
     text: fitLogistic(tf, run.textRows.map((r) => r.features), run.textRows.map((r) => r.y)),
+    identify: fitIdentify(run.identifyRows),
     fittedOn: note,
   };
 }
@@ -249,13 +343,13 @@ export async function runEvaluation(opts: EvaluationOptions = {}): Promise<Evalu
   const withMentions = opts.mentions ?? true;
   const want = opts.split ?? 'both';
   const report: EvaluationReport = { dataPath, release: { pts, llts, terms: vocab.size, importMs: Math.round(importMs), buildMs: Math.round(buildMs) } };
-  let params: CalibrationParams | undefined;
+  let params: EvaluationReport['fitted'];
   const runs = new Map<Split, SplitRun>();
   const runSplit = (s: Split) => {
     let r = runs.get(s);
     if (!r) {
       const t0 = performance.now();
-      r = collect(vocab, labels.filter((l) => l.split === s), withMentions || !!opts.fit);
+      r = collect(vocab, labels.filter((l) => l.split === s), withMentions || !!opts.fit, (opts.identify ?? true) || !!opts.fit);
       log(`${s}: ${r.labels.length} labels analysed in ${Math.round(performance.now() - t0)} ms`);
       runs.set(s, r);
     }
@@ -263,7 +357,10 @@ export async function runEvaluation(opts: EvaluationOptions = {}): Promise<Evalu
   };
   if (opts.fit) {
     const dev = runSplit('dev');
-    params = fitCalibration(dev, `TAC 2017 ADR train.json, dev split (${dev.labels.length} labels, label_id FNV-1a even), ${dev.labelRows.length} label candidates, ${dev.textRows.length} text candidates`);
+    params = fitCalibration(
+      dev,
+      `TAC 2017 ADR train.json, dev split (${dev.labels.length} labels, label_id FNV-1a even), ${dev.labelRows.length} label candidates, ${dev.textRows.length} text candidates, ${dev.identifyRows.length} identified events`,
+    );
     report.fitted = params;
   }
   const threshold = opts.threshold ?? LABEL_THRESHOLD;
@@ -299,6 +396,23 @@ export function formatReport(r: EvaluationReport): string {
         f(m.calibration.labelEceReturned).padEnd(10),
         f(m.calibration.textEce).padEnd(9),
         m.timing.labelMsMean.toFixed(1),
+      ].join(' '),
+    );
+  }
+  lines.push('', 'identifyEvents on label sections (right = a mention overlaps a gold mention)', 'split  events  precision  mention recall  ≥0.5: events  precision   ECE     ECE uncalibrated');
+  for (const m of [r.dev, r.test]) {
+    if (!m || m.identify.events === 0) continue;
+    const f = (x: number) => x.toFixed(4);
+    lines.push(
+      [
+        m.split.padEnd(6),
+        String(m.identify.events).padEnd(7),
+        f(m.identify.precision).padEnd(10),
+        f(m.identify.mentionRecall).padEnd(15),
+        String(m.identify.eventsAt05).padEnd(12),
+        f(m.identify.precisionAt05).padEnd(11),
+        f(m.calibration.identifyEce).padEnd(7),
+        f(m.calibration.identifyEceRaw),
       ].join(' '),
     );
   }

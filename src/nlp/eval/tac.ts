@@ -59,6 +59,20 @@ export interface EvalLabel {
   gold: Set<number>;
   /** Gold mentions (text → PT), deduplicated per label. */
   mentions: { text: string; ptCode: number }[];
+  /** The label's sections with the character spans of their gold (human) mentions. */
+  sections: { name: string; text: string; spans: { start: number; end: number }[] }[];
+}
+
+/** Character spans of a section's gold mentions (human adverse reactions with offsets). */
+export function goldSpans(r: TacRecord): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const e of r.adverse_events) {
+    if (!isGoldEvent(e) || e[5] === null || e[6] === null) continue;
+    const start = Number(e[5]);
+    const length = Number(e[6]);
+    if (Number.isFinite(start) && Number.isFinite(length) && length > 0) out.push({ start, end: start + length });
+  }
+  return out;
 }
 
 export function groupLabels(records: readonly TacRecord[]): EvalLabel[] {
@@ -84,7 +98,14 @@ export function groupLabels(records: readonly TacRecord[]): EvalLabel[] {
         }
       }
     }
-    out.push({ labelId, split: splitOf(labelId), text: recs.map((r) => r.section_text).join('\n\n'), gold, mentions });
+    out.push({
+      labelId,
+      split: splitOf(labelId),
+      text: recs.map((r) => r.section_text).join('\n\n'),
+      gold,
+      mentions,
+      sections: recs.map((r) => ({ name: r.section_name, text: r.section_text, spans: goldSpans(r) })),
+    });
   }
   return out;
 }
