@@ -7,13 +7,13 @@ export { buildVocabulary, Vocabulary, phraseCanons, type VocabularyTerm, type Gr
 export { vocabularySourceFromModel, loadVocabularySource, type VocabularySource } from './load.ts';
 
 // 1. identify
-export { identifyEvents, type IdentifiedEvent } from './identify.ts';
+export { identifyEvents, identifyEventDetails, type IdentifiedEvent, type IdentifiedEventDetail } from './identify.ts';
 // 2. classify an event description
 export { classifyText, textCandidates, type CodePrediction, type ClassifyOptions, type Evidence, type TextCandidate } from './classify.ts';
 // 3. seriousness
-export { assessSeriousness, CRITERIA, SERIOUSNESS_RULES, type Criterion, type CriterionAssessment, type SeriousnessAssessment } from './seriousness.ts';
+export { assessSeriousness, seriousnessEvidence, CRITERIA, SERIOUSNESS_RULES, type Criterion, type CriterionAssessment, type SeriousnessAssessment } from './seriousness.ts';
 // 4. severity
-export { assessSeverity, CTCAE_LABELS, type SeverityAssessment, type SeverityOptions, type SeveritySystem, type SimpleGrade } from './severity.ts';
+export { assessSeverity, severityEvidence, CTCAE_LABELS, type SeverityAssessment, type SeverityOptions, type SeveritySystem, type SimpleGrade } from './severity.ts';
 // 5. product labels
 export {
   classifyLabel,
@@ -37,6 +37,11 @@ export { ABBREVIATIONS, LAY_TERMS, MISSPELLINGS, CANONICAL_STEMS, KEY_STOPWORDS,
 export {
   calibrateLabel,
   calibrateText,
+  calibrateIdentify,
+  calibrateCriterion,
+  calibrateSerious,
+  calibrateCtcae,
+  calibrateSimple,
   applyLogistic,
   fitLogistic,
   expectedCalibrationError,
