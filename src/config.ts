@@ -41,6 +41,7 @@ const schema = z.object({
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(30),
   AUDIT_STORE_TEXT: bool.default(false),
+  SEARCH_INDEX_RELEASES: z.coerce.number().int().min(1).max(100).default(2),
 });
 
 export type Config = {
@@ -63,6 +64,8 @@ export type Config = {
   /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: the `openai` provider is used. */
   openai: { apiKey: string | undefined; baseURL: string | undefined; model: string; timeoutMs: number } | undefined;
   aiRateLimitPerMinute: number;
+  /** Releases whose in-memory search index is kept (LRU). */
+  searchIndexReleases: number;
   auditStoreText: boolean;
 };
 
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { apiKey: c.OPENAI_API_KEY, baseURL: c.OPENAI_BASE_URL, model: c.OPENAI_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS }
         : undefined,
     aiRateLimitPerMinute: c.AI_RATE_LIMIT_PER_MINUTE,
+    searchIndexReleases: c.SEARCH_INDEX_RELEASES,
     auditStoreText: c.AUDIT_STORE_TEXT,
   };
 }

@@ -46,7 +46,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   }
   // Embedded: only this process can import, so the release list is trusted for a minute;
   // PostgreSQL: another process may import at any time.
-  const catalog = new ReleaseCatalog(db.prisma, db.mode === 'embedded' ? 60_000 : 5_000);
+  const catalog = new ReleaseCatalog(db.prisma, db.mode === 'embedded' ? 60_000 : 5_000, { searchIndexReleases: config.searchIndexReleases });
   let limiter: RateLimiter | undefined;
   if (config.rateLimitPerMinute > 0) {
     limiter = createRateLimiter({

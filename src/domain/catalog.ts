@@ -4,6 +4,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { DomainError, versionNotFound } from './errors.ts';
 import { listReleases, type ReleaseInfo } from './releases.ts';
 import type { Level } from './levels.ts';
+import { SearchIndexCache } from './search/indexCache.ts';
 
 export interface ReleaseSelection {
   release: ReleaseInfo;
@@ -14,12 +15,17 @@ export interface ReleaseSelection {
 export class ReleaseCatalog {
   private cache: { at: number; list: ReleaseInfo[] } | undefined;
   private counts = new Map<number, Promise<Record<Level, number>>>();
+  /** In-memory search indexes of the releases searched most recently. */
+  readonly searchIndexes: SearchIndexCache;
 
   constructor(
     private readonly prisma: PrismaClient,
     /** How long the release list is trusted; another process may import meanwhile (server mode). */
     private readonly ttlMs = 5_000,
-  ) {}
+    opts: { searchIndexReleases?: number } = {},
+  ) {
+    this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases);
+  }
 
   invalidate(): void {
     this.cache = undefined;

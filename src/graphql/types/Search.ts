@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import { searchConcepts, type SearchFilters, type SearchHit, type SearchMatch } from '../../domain/search.ts';
+import { searchConcepts, type SearchFilters, type SearchHit, type SearchMatch } from '../../domain/search/search.ts';
 import { ChangeTypeEnum } from './Change.ts';
 import { codeNotFound, validationError } from '../../domain/errors.ts';
 import { LevelEnum, MatchTypeEnum } from './enums.ts';
@@ -87,7 +87,7 @@ builder.queryFields((t) => ({
         }
         let total = 0;
         const conn = await resolveOffsetConnection({ args, defaultSize: 20, maxSize: 200 }, async ({ offset, limit }) => {
-          const page = await searchConcepts(ctx.services.reader?.() ?? ctx.services.prisma, release.id, args.q ?? undefined, { ...filters, change }, offset, limit);
+          const page = await searchConcepts({ db: ctx.services.reader?.() ?? ctx.services.prisma, indexes: ctx.services.catalog.searchIndexes }, release.id, args.q ?? undefined, { ...filters, change }, offset, limit);
           total = page.total;
           return page.hits.map((h) => ({ ...h, version: release.version }));
         });
