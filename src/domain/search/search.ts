@@ -1,11 +1,16 @@
 // Code search over one release: every level's names including LLT synonyms,
 // case- and accent-insensitive, ranked exact > prefix > word-prefix > typo-tolerant.
-// The database does the work (pg_trgm GIN index), never a scan in JavaScript.
-import type { PrismaClient } from '../generated/prisma/client.ts';
-import { CONCEPT_COLUMNS, type Concept } from './concepts.ts';
-import type { Level } from './levels.ts';
-import { normalizeName } from './text.ts';
-import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from './hierarchyFilter.ts';
+// Matching and ranking run on the release's in-memory index (releaseIndex.ts, pg_trgm
+// similarity); the database answers only what needs the hierarchy or stored change sets
+// (filters) and plain listings without a query.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { CONCEPT_COLUMNS, type Concept } from '../concepts.ts';
+import type { Level } from '../levels.ts';
+import { normalizeName } from '../text.ts';
+import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
+import type { SearchIndexCache } from './indexCache.ts';
+import type { ReleaseIndex } from './releaseIndex.ts';
+import { isWordChar, trigramSet } from './trigram.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -43,8 +48,6 @@ export interface SearchPage {
 
 const TIERS: Record<number, MatchType> = { 4: 'EXACT', 3: 'PREFIX', 2: 'WORD_PREFIX', 1: 'FUZZY' };
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
-const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (m) => `\\${m}`);
 
 /** Target filters (level, hierarchy, change type) on alias t (tlevel, tcode). */
 function filterSql(f: SearchFilters, p: (v: unknown) => string): string {
@@ -59,99 +62,285 @@ function filterSql(f: SearchFilters, p: (v: unknown) => string): string {
   return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
 }
 
+
+export interface SearchSource {
+  db: Db;
+  indexes: SearchIndexCache;
+}
+
+/** Search (q) or list (no q) the concepts of a release, one page. */
 export async function searchConcepts(
-  db: Db,
+  src: SearchSource,
   releaseId: number,
   q: string | undefined,
   filters: SearchFilters,
   offset: number,
   limit: number,
-  fuzzy = false,
 ): Promise<SearchPage> {
+  const nq = q === undefined ? '' : normalizeName(q);
+  if (nq === '') return listConcepts(src.db, releaseId, filters, offset, limit);
+  const index = await src.indexes.get(releaseId, src.db);
+  const query = new Query(index, nq);
+  let ranked = await rank(src.db, query, filters, false);
+  // Substring matches (exact, prefix, word-prefix, inside a word) come first. The
+  // typo-tolerant pass joins when the query names no term exactly and substrings do not
+  // fill a page: a decision that depends on the query and page size only, so totals
+  // agree from page to page.
+  if (ranked.best !== 4 && ranked.targets.length < limit) ranked = await rank(src.db, query, filters, true);
+  const { targets, best } = ranked;
+  return {
+    total: targets.length,
+    best,
+    hits: pageOf(query, targets, offset, limit).map((t) => hitOf(query, t)),
+  };
+}
+
+// ---- Matching --------------------------------------------------------------------------
+
+/** One query against one release index; similarity scores are computed once, on demand. */
+class Query {
+  /** Distinct trigrams of the query. */
+  readonly size: number;
+  /** Ids of those the release knows, and their mask. */
+  readonly ids: number[];
+  private readonly mask: Uint8Array;
+  private readonly sims = new Map<number, { sim: number; full: number }>();
+
+  constructor(
+    readonly index: ReleaseIndex,
+    readonly text: string,
+  ) {
+    const trigrams = trigramSet(text);
+    this.size = trigrams.size;
+    this.ids = [...trigrams].map((t) => index.trigramId(t)).filter((id) => id !== undefined);
+    this.mask = index.mask(this.ids);
+  }
+
+  tier(i: number): number {
+    const name = this.index.norm[i]!;
+    if (name === this.text) return 4;
+    if (name.startsWith(this.text)) return 3;
+    // PostgreSQL's \m: the match begins a word (and the query begins with a word character).
+    if (isWordChar(this.text[0])) {
+      for (let at = name.indexOf(this.text, 1); at > 0; at = name.indexOf(this.text, at + 1)) {
+        if (!isWordChar(name[at - 1])) return 2;
+      }
+    }
+    return 1;
+  }
+
+  /** sim = greatest(similarity, word_similarity) — the reported score; full = similarity. */
+  score(i: number): { sim: number; full: number } {
+    let s = this.sims.get(i);
+    if (!s) {
+      s = this.index.score(i, this.mask, this.size);
+      this.sims.set(i, s);
+    }
+    return s;
+  }
+}
+
+const SIMILARITY_THRESHOLD = 0.3; // pg_trgm.similarity_threshold (the % operator)
+const WORD_SIMILARITY_THRESHOLD = 0.6; // pg_trgm.word_similarity_threshold (<%)
+
+interface MatchRef {
+  /** Entry of the matched name. */
+  m: number;
+  tier: number;
+}
+
+/** Entries matching the query: substring matches and, with `fuzzy`, similar names too. */
+function matches(query: Query, fuzzy: boolean): MatchRef[] {
+  const { index } = query;
+  const out = index.containing(query.text).map((m) => ({ m, tier: query.tier(m) }));
+  if (!fuzzy || query.ids.length === 0) return out;
+  // Shared-trigram counts from the posting lists give similarity directly (plain
+  // indexed loops over typed arrays: this is the hot path of a typo query).
+  // Scratch arrays owned by the index (matching is synchronous); zeroed again below.
+  const { counts, touched } = index.scratch;
+  let n = 0;
+  for (const id of query.ids) {
+    const list = index.postingList(id);
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k]!;
+      if (counts[i]!++ === 0) touched[n++] = i;
+    }
+  }
+  for (const x of out) counts[x.m] = 0; // substring matches are already in
+  const qn = query.size;
+  const tc = index.trigramCount;
+  for (let k = 0; k < n; k++) {
+    const i = touched[k]!;
+    const shared = counts[i]!;
+    if (shared === 0) continue;
+    // similarity ≥ 0.3 is decided by the count; word_similarity ≤ shared / |q|, so the
+    // extent search runs only when that bound reaches its threshold.
+    if (shared / (qn + tc[i]! - shared) >= SIMILARITY_THRESHOLD || (shared / qn >= WORD_SIMILARITY_THRESHOLD && query.score(i).sim >= WORD_SIMILARITY_THRESHOLD)) {
+      out.push({ m: i, tier: 1 });
+    }
+  }
+  for (let k = 0; k < n; k++) counts[touched[k]!] = 0;
+  return out;
+}
+
+interface Target {
+  /** Entry of the concept returned (an LLT match collapses onto its PT). */
+  t: number;
+  /** Its best-matching name. */
+  m: number;
+  tier: number;
+  /** The matched name is the target's own (not a synonym or its PT's own LLT). */
+  self: boolean;
+}
+
+/** Best match of one target, as DISTINCT ON would pick it: tier, own name, current, closeness, shortness. */
+function betterMatch(query: Query, a: Target, b: Target): boolean {
+  if (a.tier !== b.tier) return a.tier > b.tier;
+  if (a.self !== b.self) return a.self;
+  const cur = query.index.current;
+  if (cur[a.m] !== cur[b.m]) return cur[a.m]! > cur[b.m]!;
+  const sa = query.score(a.m);
+  const sb = query.score(b.m);
+  if (sa.sim !== sb.sim) return sa.sim > sb.sim;
+  if (sa.full !== sb.full) return sa.full > sb.full;
+  const la = query.index.name[a.m]!.length;
+  const lb = query.index.name[b.m]!.length;
+  if (la !== lb) return la < lb;
+  return a.m < b.m;
+}
+
+async function rank(db: Db, query: Query, filters: SearchFilters, fuzzy: boolean): Promise<{ targets: Target[]; best: number | null }> {
+  const { index } = query;
+  // Collapse an LLT hit onto its PT unless the client asked for LLTs.
+  const collapse = filters.level !== 'LLT';
+  const byTarget = new Map<number, Target>();
+  for (const { m, tier } of matches(query, fuzzy)) {
+    const lv = index.levelOf(m);
+    const t = collapse && lv === 'LLT' ? index.find('PT', index.ptCode[m]!) : m;
+    if (t < 0) continue;
+    if (filters.level && index.levelOf(t) !== filters.level) continue;
+    const cand = { t, m, tier, self: m === t };
+    const prev = byTarget.get(t);
+    if (!prev || betterMatch(query, cand, prev)) byTarget.set(t, cand);
+  }
+  let targets = [...byTarget.values()];
+  if (targets.length > 0 && (hasHierarchyFilter(filters) || filters.change)) {
+    const keep = await passingFilters(db, index, filters, targets);
+    targets = targets.filter((x) => keep.has(x.t));
+  }
+  let best: number | null = null;
+  for (const x of targets) if (best === null || x.tier > best) best = x.tier;
+  return { targets, best };
+}
+
+/** The targets that pass the hierarchy and change filters (one SQL statement). */
+async function passingFilters(db: Db, index: ReleaseIndex, filters: SearchFilters, targets: readonly Target[]): Promise<Set<number>> {
+  const params: unknown[] = [index.releaseId, JSON.stringify(targets.map((x) => ({ l: index.levelOf(x.t), c: index.code[x.t] })))];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const rows = await db.$queryRawUnsafe<{ level: Level; code: number }[]>(
+    `SELECT t.tlevel::text AS level, t.tcode AS code
+     FROM (SELECT k.l::"Level" AS tlevel, k.c AS tcode FROM json_to_recordset($2::json) AS k(l text, c int)) t
+     ${filterSql({ ...filters, level: undefined }, p)}`,
+    ...params,
+  );
+  return new Set(rows.map((r) => index.find(r.level, r.code)));
+}
+
+// ---- Ranking and paging ----------------------------------------------------------------
+
+const LEVEL_RANK: Record<Level, number> = { PT: 0, LLT: 1, HLT: 2, HLGT: 3, SOC: 4 };
+
+/**
+ * Within a tier: the target's own name before a synonym, then the closest word match
+ * (to two decimals), the closest whole name, current before non-current, PTs (what
+ * coders want) before LLTs and the grouping levels, shorter names, name, code.
+ */
+function compareTargets(query: Query, a: Target, b: Target): number {
+  if (a.tier !== b.tier) return b.tier - a.tier;
+  if (a.self !== b.self) return a.self ? -1 : 1;
+  const sa = query.score(a.m);
+  const sb = query.score(b.m);
+  const ra = Math.round(sa.sim * 100);
+  const rb = Math.round(sb.sim * 100);
+  if (ra !== rb) return rb - ra;
+  if (sa.full !== sb.full) return sb.full - sa.full;
+  const ix = query.index;
+  if (ix.current[a.t] !== ix.current[b.t]) return ix.current[b.t]! - ix.current[a.t]!;
+  const la = LEVEL_RANK[ix.levelOf(a.t)];
+  const lb = LEVEL_RANK[ix.levelOf(b.t)];
+  if (la !== lb) return la - lb;
+  const na = ix.name[a.t]!;
+  const nb = ix.name[b.t]!;
+  if (na.length !== nb.length) return na.length - nb.length;
+  const ma = ix.norm[a.t]!;
+  const mb = ix.norm[b.t]!;
+  if (ma !== mb) return ma < mb ? -1 : 1;
+  return ix.code[a.t]! - ix.code[b.t]!;
+}
+
+/** The targets of [offset, offset + limit) in rank order; only tiers the page touches are sorted. */
+function pageOf(query: Query, targets: readonly Target[], offset: number, limit: number): Target[] {
+  const byTier: Target[][] = [[], [], [], [], []];
+  for (const x of targets) byTier[x.tier]!.push(x);
+  const out: Target[] = [];
+  let start = 0;
+  for (let tier = 4; tier >= 1 && out.length < limit; tier--) {
+    const group = byTier[tier]!;
+    const end = start + group.length;
+    if (end > offset) {
+      group.sort((a, b) => compareTargets(query, a, b));
+      out.push(...group.slice(Math.max(0, offset - start), Math.max(0, offset - start) + limit - out.length));
+    }
+    start = end;
+  }
+  return out;
+}
+
+function hitOf(query: Query, x: Target): SearchHit {
+  const ix = query.index;
+  const concept = ix.concept(x.t);
+  const mlevel = ix.levelOf(x.m);
+  const mcode = ix.code[x.m]!;
+  return {
+    concept,
+    match: {
+      term: ix.name[x.m]!,
+      level: mlevel,
+      code: mcode,
+      type: TIERS[x.tier]!,
+      isSynonym: !(mlevel === concept.level && mcode === concept.code) && !(mlevel === 'LLT' && mcode === concept.code),
+      score: Math.round(query.score(x.m).sim * 1000) / 1000,
+    },
+  };
+}
+
+// ---- Listing without a query -------------------------------------------------------------
+
+async function listConcepts(db: Db, releaseId: number, filters: SearchFilters, offset: number, limit: number): Promise<SearchPage> {
   const params: unknown[] = [releaseId];
   const p = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
   };
-  // Collapse an LLT hit onto its PT unless the client asked for LLTs.
+  // An LLT that is its PT's own name is listed on the PT unless the client asked for LLTs.
   const collapse = filters.level !== 'LLT';
-  const nq = q === undefined ? '' : normalizeName(q);
-  let sql: string;
-  if (nq === '') {
-    sql = `WITH t AS (
-        SELECT c.level AS tlevel, c.code AS tcode FROM concept c
-        WHERE c.release_id = $1 ${collapse ? "AND NOT (c.level = 'LLT' AND c.code = c.pt_code)" : ''}
-      )
-      SELECT ${CONCEPT_COLUMNS('c')}, NULL::int AS tier, NULL::text AS mterm, NULL::text AS mlevel, NULL::int AS mcode,
-             0::float8 AS sim, count(*) OVER ()::int AS total, NULL::int AS best
-      FROM t JOIN concept c ON c.release_id = $1 AND c.level = t.tlevel AND c.code = t.tcode
-      ${filterSql(filters, p)}
-      ORDER BY c.level, c.intl_order NULLS LAST, c.name_norm, c.code
-      OFFSET ${p(offset)} LIMIT ${p(limit)}`;
-  } else {
-    const qp = p(nq);
-    const contains = p(`%${likeEscape(nq)}%`);
-    const prefix = p(`${likeEscape(nq)}%`);
-    const wordPrefix = p(`\\m${regexEscape(nq)}`);
-    sql = `WITH m AS (
-        SELECT c.level, c.code, c.pt_code, c.name, c.current,
-               CASE WHEN c.name_norm = ${qp} THEN 4 WHEN c.name_norm LIKE ${prefix} THEN 3
-                    WHEN c.name_norm ~ ${wordPrefix} THEN 2 ELSE 1 END AS tier,
-               greatest(similarity(c.name_norm, ${qp}), word_similarity(${qp}, c.name_norm))::float8 AS sim,
-               similarity(c.name_norm, ${qp})::float8 AS fullsim
-        FROM concept c
-        WHERE c.release_id = $1 AND (c.name_norm LIKE ${contains}${fuzzy ? ` OR c.name_norm % ${qp} OR ${qp} <% c.name_norm` : ''})
-      ),
-      t AS (
-        SELECT DISTINCT ON (tlevel, tcode) * FROM (
-          SELECT CASE WHEN m.level = 'LLT' AND ${collapse} THEN 'PT'::"Level" ELSE m.level END AS tlevel,
-                 CASE WHEN m.level = 'LLT' AND ${collapse} THEN m.pt_code ELSE m.code END AS tcode,
-                 m.level AS mlevel, m.code AS mcode, m.name AS mterm, m.current AS mcurrent, m.tier, m.sim, m.fullsim
-          FROM m
-        ) x
-        ORDER BY tlevel, tcode, tier DESC, (mlevel = tlevel) DESC, mcurrent DESC, sim DESC, fullsim DESC, length(mterm)
-      )
-      SELECT ${CONCEPT_COLUMNS('c')}, t.tier, t.mterm, t.mlevel::text AS mlevel, t.mcode, t.sim, count(*) OVER ()::int AS total,
-             max(t.tier) OVER () AS best
-      FROM t JOIN concept c ON c.release_id = $1 AND c.level = t.tlevel AND c.code = t.tcode
-      ${filterSql(filters, p)}
-      -- Within a tier: the closest word match, then the closest whole name, then PTs (what coders
-      -- want) before LLTs and the grouping levels, then shorter names.
-      ORDER BY t.tier DESC, (t.mlevel = t.tlevel) DESC, round(t.sim::numeric, 2) DESC, t.fullsim DESC, c.current DESC,
-               array_position(ARRAY['PT','LLT','HLT','HLGT','SOC']::"Level"[], c.level), length(c.name), c.name_norm, c.code
-      OFFSET ${p(offset)} LIMIT ${p(limit)}`;
-  }
-  type Row = Concept & { tier: number | null; mterm: string | null; mlevel: Level | null; mcode: number | null; sim: number; total: number; best: number | null };
-  const rows = await db.$queryRawUnsafe<Row[]>(sql, ...params);
+  const sql = `WITH t AS (
+      SELECT c.level AS tlevel, c.code AS tcode FROM concept c
+      WHERE c.release_id = $1 ${collapse ? "AND NOT (c.level = 'LLT' AND c.code = c.pt_code)" : ''}
+    )
+    SELECT ${CONCEPT_COLUMNS('c')}, count(*) OVER ()::int AS total
+    FROM t JOIN concept c ON c.release_id = $1 AND c.level = t.tlevel AND c.code = t.tcode
+    ${filterSql(filters, p)}
+    ORDER BY c.level, c.intl_order NULLS LAST, c.name_norm, c.code
+    OFFSET ${p(offset)} LIMIT ${p(limit)}`;
+  const rows = await db.$queryRawUnsafe<(Concept & { total: number })[]>(sql, ...params);
   let total = rows[0]?.total ?? 0;
-  let best = rows[0]?.best ?? null;
   if (rows.length === 0 && offset > 0) {
     // Past the last page: count without paging so the envelope still reports the total.
-    const first = await searchConcepts(db, releaseId, q, filters, 0, 1, fuzzy);
-    total = first.total;
-    best = first.best;
+    total = (await listConcepts(db, releaseId, filters, 0, 1)).total;
   }
-  // Substring matches (exact, prefix, word-prefix) come from one cheap index probe. The
-  // typo-tolerant trigram pass, several times dearer, runs when the query names no term
-  // exactly and substrings do not fill a page: a decision that depends on the query and
-  // page size only, so totals agree from page to page.
-  if (nq !== '' && !fuzzy && best !== 4 && total < limit) return searchConcepts(db, releaseId, q, filters, offset, limit, true);
-  return {
-    total,
-    best,
-    hits: rows.map(({ tier, mterm, mlevel, mcode, sim, total: _t, best: _b, ...concept }) => ({
-      concept,
-      match:
-        tier === null || mterm === null || mlevel === null || mcode === null
-          ? null
-          : {
-              term: mterm,
-              level: mlevel,
-              code: mcode,
-              type: TIERS[tier]!,
-              isSynonym: !(mlevel === concept.level && mcode === concept.code) && !(mlevel === 'LLT' && mcode === concept.code),
-              score: Math.round(sim * 1000) / 1000,
-            },
-    })),
-  };
+  return { total, best: null, hits: rows.map(({ total: _t, ...concept }) => ({ concept, match: null })) };
 }

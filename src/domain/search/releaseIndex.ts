@@ -1,0 +1,231 @@
+// One release's names in memory, column-wise, with a trigram posting list per trigram.
+// Releases never change once imported, so the index is built once (a few hundred ms for
+// a full-size release, ~30 MB) and answers substring and typo-tolerant lookups in
+// milliseconds — what the shared, release-agnostic GIN index could not (it scored tens of
+// thousands of candidates from every release per typo query; see bench/results.md).
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { Concept } from '../concepts.ts';
+import { LEVELS, type Level } from '../levels.ts';
+import { innerTrigrams, trigramCode, trigramCodeSequence } from './trigram.ts';
+
+type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
+
+const NONE = -2147483648;
+
+interface Row {
+  level: Level;
+  code: number;
+  name: string;
+  name_norm: string;
+  current: boolean;
+  pt_code: number | null;
+  primary_soc_code: number | null;
+  soc_abbrev: string | null;
+  intl_order: number | null;
+}
+
+export class ReleaseIndex {
+  readonly size: number;
+  readonly level: Uint8Array;
+  readonly code: Int32Array;
+  readonly ptCode: Int32Array;
+  readonly current: Uint8Array;
+  readonly name: string[];
+  readonly norm: string[];
+  /** Distinct trigrams per name (the denominator of similarity). */
+  readonly trigramCount: Uint16Array;
+  private readonly primarySoc: Int32Array;
+  private readonly intlOrder: Int32Array;
+  private readonly socAbbrev = new Map<number, string>();
+  private readonly byCode: Map<number, number>[] = LEVELS.map(() => new Map());
+  /** Trigram → id; postings[id] = entries holding it (ascending). */
+  private readonly trigramIds = new Map<number, number>();
+  private readonly postings: Int32Array[] = [];
+  /** Each name's trigram ids in order (duplicates kept): seq[seqStart[i] .. seqStart[i + 1]). */
+  private readonly seqStart: Int32Array;
+  private readonly seq: Int32Array;
+  // Scratch for scoring: a stamp per trigram id marks "seen in this pass" without clearing.
+  private readonly stamp: Int32Array;
+  private stampValue = 0;
+  /** Per-query scratch of the typo pass (see search.ts), allocated once. */
+  readonly scratch: { counts: Uint16Array; touched: Int32Array };
+
+  constructor(
+    readonly releaseId: number,
+    rows: readonly Row[],
+  ) {
+    const n = (this.size = rows.length);
+    this.level = new Uint8Array(n);
+    this.code = new Int32Array(n);
+    this.ptCode = new Int32Array(n);
+    this.current = new Uint8Array(n);
+    this.primarySoc = new Int32Array(n);
+    this.intlOrder = new Int32Array(n);
+    this.trigramCount = new Uint16Array(n);
+    this.name = new Array<string>(n);
+    this.norm = new Array<string>(n);
+    const lists: number[][] = [];
+    const seqs: number[] = [];
+    this.seqStart = new Int32Array(n + 1);
+    rows.forEach((r, i) => {
+      const lv = LEVELS.indexOf(r.level);
+      this.level[i] = lv;
+      this.code[i] = r.code;
+      this.ptCode[i] = r.pt_code ?? NONE;
+      this.current[i] = r.current ? 1 : 0;
+      this.primarySoc[i] = r.primary_soc_code ?? NONE;
+      this.intlOrder[i] = r.intl_order ?? NONE;
+      if (r.soc_abbrev !== null) this.socAbbrev.set(i, r.soc_abbrev);
+      this.name[i] = r.name;
+      this.norm[i] = r.name_norm;
+      this.byCode[lv]!.set(r.code, i);
+      let distinct = 0;
+      for (const t of trigramCodeSequence(r.name_norm)) {
+        let id = this.trigramIds.get(t);
+        if (id === undefined) {
+          id = lists.length;
+          this.trigramIds.set(t, id);
+          lists.push([]);
+        }
+        seqs.push(id);
+        const l = lists[id]!;
+        // Entries arrive in ascending order, so "already listed" is a look at the tail.
+        if (l[l.length - 1] !== i) {
+          l.push(i);
+          distinct++;
+        }
+      }
+      this.trigramCount[i] = Math.min(distinct, 65535);
+      this.seqStart[i + 1] = seqs.length;
+    });
+    this.seq = Int32Array.from(seqs);
+    for (const l of lists) this.postings.push(Int32Array.from(l));
+    this.stamp = new Int32Array(lists.length);
+    this.scratch = { counts: new Uint16Array(n), touched: new Int32Array(n) };
+  }
+
+  static async load(db: Db, releaseId: number): Promise<ReleaseIndex> {
+    const rows = await db.$queryRawUnsafe<Row[]>(
+      `SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order
+       FROM concept WHERE release_id = $1 ORDER BY level, code`,
+      releaseId,
+    );
+    return new ReleaseIndex(releaseId, rows);
+  }
+
+  levelOf(i: number): Level {
+    return LEVELS[this.level[i]!]!;
+  }
+
+  /** Entry of the concept (level, code), or -1. */
+  find(level: Level, code: number): number {
+    return this.byCode[LEVELS.indexOf(level)]!.get(code) ?? -1;
+  }
+
+  concept(i: number): Concept {
+    const opt = (v: number) => (v === NONE ? null : v);
+    return {
+      releaseId: this.releaseId,
+      level: this.levelOf(i),
+      code: this.code[i]!,
+      name: this.name[i]!,
+      current: this.current[i] === 1,
+      ptCode: opt(this.ptCode[i]!),
+      primarySocCode: opt(this.primarySoc[i]!),
+      socAbbrev: this.socAbbrev.get(i) ?? null,
+      intlOrder: opt(this.intlOrder[i]!),
+    };
+  }
+
+  trigramId(trigram: string): number | undefined {
+    return this.trigramIds.get(trigramCode(trigram));
+  }
+
+  postingList(id: number): Int32Array {
+    return this.postings[id]!;
+  }
+
+  /** A mask of the given trigram ids, for score(). */
+  mask(ids: Iterable<number>): Uint8Array {
+    const m = new Uint8Array(this.postings.length);
+    for (const id of ids) m[id] = 1;
+    return m;
+  }
+
+  /**
+   * pg_trgm similarity and word_similarity of a query (trigram mask `q` of `qSize` distinct
+   * trigrams, some possibly unknown to this release) against entry i, on integer ids.
+   */
+  score(i: number, q: Uint8Array, qSize: number): { sim: number; full: number } {
+    const from = this.seqStart[i]!;
+    const to = this.seqStart[i + 1]!;
+    const seq = this.seq;
+    const stamp = this.stamp;
+    let mark = ++this.stampValue;
+    let shared = 0;
+    for (let k = from; k < to; k++) {
+      const id = seq[k]!;
+      if (stamp[id] !== mark) {
+        stamp[id] = mark;
+        if (q[id]) shared++;
+      }
+    }
+    if (qSize === 0 || shared === 0) return { sim: 0, full: 0 };
+    const full = shared / (qSize + this.trigramCount[i]! - shared);
+    // word_similarity ≤ shared / |q|: skip the extent search when it cannot win.
+    if (shared / qSize <= full) return { sim: full, full };
+    // Best contiguous extent: it starts and ends on a shared trigram; stop extending once
+    // even every remaining shared trigram could not beat the best so far.
+    let best = 0;
+    for (let a = from; a < to; a++) {
+      if (!q[seq[a]!]) continue;
+      mark = ++this.stampValue;
+      let got = 0;
+      let other = 0;
+      for (let b = a; b < to; b++) {
+        const id = seq[b]!;
+        if (stamp[id] === mark) continue;
+        stamp[id] = mark;
+        if (q[id]) {
+          got++;
+          const s = got / (qSize + other);
+          if (s > best) best = s;
+        } else {
+          other++;
+          if (shared / (qSize + other) <= best) break;
+        }
+      }
+      if (best === 1 || shared / qSize <= best) break;
+    }
+    return { sim: Math.max(full, best), full };
+  }
+
+  /** Entries whose normalised name contains `q`, ascending. */
+  containing(q: string): number[] {
+    const inner = innerTrigrams(q);
+    const out: number[] = [];
+    if (inner.length === 0) {
+      // Under three consecutive letters: nothing to look up, scan (still a few ms).
+      for (let i = 0; i < this.size; i++) if (this.norm[i]!.includes(q)) out.push(i);
+      return out;
+    }
+    const ids = inner.map((t) => this.trigramId(t));
+    if (ids.some((id) => id === undefined)) return out;
+    // Walk the rarest list; membership in the next rarest ones narrows it before the check.
+    const sorted = (ids as number[]).map((id) => this.postings[id]!).sort((a, b) => a.length - b.length);
+    const [first, ...rest] = sorted;
+    const others = rest.slice(0, 3);
+    const pos = others.map(() => 0);
+    outer: for (const i of first!) {
+      for (let k = 0; k < others.length; k++) {
+        const l = others[k]!;
+        let p = pos[k]!;
+        while (p < l.length && l[p]! < i) p++;
+        pos[k] = p;
+        if (p === l.length || l[p] !== i) continue outer;
+      }
+      if (this.norm[i]!.includes(q)) out.push(i);
+    }
+    return out;
+  }
+}
