@@ -4,7 +4,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { etag } from 'hono/etag';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
-import { responseCache, type ResponseCacheOptions } from './responseCache.ts';
+import { CATALOG_PATHS, Replay, type ReplayOptions } from './replay.ts';
 import type { Context } from 'hono';
 import { createGraphQLServer, type GraphQLOptions, type GraphQLServer } from '../graphql/yoga.ts';
 import type { Services } from '../graphql/context.ts';
@@ -19,7 +19,7 @@ import { registerCodes } from '../rest/routes/codes.ts';
 import { registerCode } from '../rest/routes/code.ts';
 import type { RateLimiter } from './rateLimit.ts';
 import type { TrustProxy } from './clientIp.ts';
-import { bodyLimitMiddleware, corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
+import { bodyLimitMiddleware, corsMiddleware, incomingAddress, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
 import { clientIp } from './clientIp.ts';
 import { requireApiKey } from '../rest/narrative.ts';
 import { registerIdentify } from '../rest/routes/identify.ts';
@@ -40,7 +40,7 @@ export interface AppOptions {
   securityHeaders?: boolean;
   maxBodyBytes?: number;
   /** Replay of catalog GET answers (default on: 64 MB, 60 s); false disables it. */
-  responseCache?: ResponseCacheOptions | false;
+  responseCache?: ReplayOptions | false;
   /** True once SIGTERM arrived: readiness fails and connections are not kept alive. */
   isShuttingDown?: () => boolean;
   /** Called by /health/ready; resolves when the service can answer. */
@@ -53,8 +53,6 @@ export interface App {
   /** The Fetch handler; the Node adapter passes its bindings (the socket) as `env`. */
   fetch: (req: Request, env?: unknown) => Response | Promise<Response>;
 }
-
-const CATALOG_PATHS = /^\/(versions|codes)(\/|$)/;
 
 export function createApp(services: Services, opts: AppOptions = {}): App {
   const yoga = createGraphQLServer(services, opts.graphql);
@@ -117,19 +115,12 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     await next();
   });
 
-  // Releases are immutable: a strong ETag lets clients revalidate with If-None-Match (304),
-  // and warm answers are replayed from memory.
-  const cached = opts.responseCache === false ? undefined : responseCache(services.catalog, opts.responseCache);
+  // Releases are immutable: a strong ETag lets clients revalidate with If-None-Match (304);
+  // warm answers are replayed from memory in front of this chain (replay.ts).
   app.use('*', async (c, next) => {
     if (c.req.method === 'GET' && CATALOG_PATHS.test(c.req.path)) return etag()(c, next);
     await next();
   });
-  if (cached) {
-    app.use('*', async (c, next) => {
-      if (c.req.method === 'GET' && CATALOG_PATHS.test(c.req.path)) return cached(c, next);
-      await next();
-    });
-  }
 
   app.onError((err, c) => {
     const requestId = c.get('requestId') ?? requestIdFrom(undefined);
@@ -206,5 +197,18 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     }),
   );
 
-  return { app, yoga, fetch: (req, env) => app.fetch(req, env as never) };
+  const handle = (req: Request, env: unknown) => Promise.resolve(app.fetch(req, env as never));
+  if (opts.responseCache === false) return { app, yoga, fetch: handle };
+  const replay = new Replay(
+    {
+      catalog: services.catalog,
+      log: services.log,
+      limiter: opts.rateLimit?.limiter,
+      clientIp: (req, env) => clientIp(incomingAddress(env), req.headers.get('x-forwarded-for') ?? undefined, trustProxy),
+      corsAnyOrigin: !opts.corsOrigins?.length || opts.corsOrigins.includes('*'),
+      isShuttingDown: opts.isShuttingDown,
+    },
+    opts.responseCache,
+  );
+  return { app, yoga, fetch: (req, env) => replay.handle(req, env, () => handle(req, env)) };
 }

@@ -8,11 +8,16 @@ import type { AppEnv } from '../rest/context.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
 import type { RateLimiter } from './rateLimit.ts';
 
-/** Rate headers appear once a client has used three quarters of its window. */
-export const headerThreshold = (limit: number) => Math.floor(limit / 4);
+import { headerThreshold } from './rateLimitHeaders.ts';
+import { takenDecisions } from './replay.ts';
+
+/** Peer address from the Node adapter's bindings (undefined outside a real server). */
+export function incomingAddress(env: unknown): string | undefined {
+  return (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+}
 
 export function socketAddress(c: Context): string | undefined {
-  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+  return incomingAddress(c.env);
 }
 
 export function rateLimitMiddleware(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
@@ -20,9 +25,10 @@ export function rateLimitMiddleware(limiter: RateLimiter): MiddlewareHandler<App
     // Load-balancer probes are never limited.
     if (c.req.path.startsWith('/health/')) return next();
     const ip = c.get('clientIp');
-    let d;
+    // Counted already when the replay layer in front could not serve it.
+    let d = takenDecisions.get(c.req.raw);
     try {
-      d = await limiter.consume(ip);
+      d ??= await limiter.consume(ip);
     } catch (err) {
       // The limiter's store failing must not take the API down: let the request through.
       c.get('log').warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; request not counted');

@@ -1,9 +1,11 @@
-// Warm catalog GETs are replayed from memory without touching the database; the key
-// follows the resolved release, so a newly imported release is never hidden.
+// Warm catalog GETs are replayed from memory, in front of the middleware chain, without
+// touching the database; the key follows the resolved release, so a newly imported
+// release is never hidden.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { miniSpec, writeFixture } from '../helpers/medascii.ts';
 import { importRelease } from '../../src/importer/import.ts';
+import { listen } from '../helpers/http.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -37,6 +39,41 @@ describe('response cache', () => {
     expect((await t.request('/codes/99999999')).status).toBe(404);
     const tag = (await t.request('/versions')).headers.get('etag')!;
     expect((await t.request('/versions', { headers: { 'If-None-Match': tag } })).status).toBe(304);
+  });
+
+  it('replays every header of the original answer but the request id, over real HTTP', async () => {
+    const { url, close } = await listen(t.app.fetch);
+    try {
+      const first = await fetch(`${url}/codes/10028813`);
+      const body = new Uint8Array(await first.arrayBuffer());
+      t.queries.length = 0;
+      const again = await fetch(`${url}/codes/10028813`, { headers: { 'X-Request-Id': 'trace-0123456789' } });
+      expect(new Uint8Array(await again.arrayBuffer())).toEqual(body);
+      expect(t.queries.filter((q) => q.includes('concept'))).toEqual([]);
+      const strip = (h: Headers) => [...h.entries()].filter(([k]) => !['x-request-id', 'date', 'keep-alive', 'connection'].includes(k));
+      expect(strip(again.headers)).toEqual(strip(first.headers));
+      expect(again.headers.get('content-length')).toBe(String(body.byteLength));
+      expect(again.headers.get('x-request-id')).toBe('trace-0123456789');
+      for (const h of ['x-content-type-options', 'x-api-version', 'etag', 'x-terminology-version']) expect(again.headers.get(h), h).not.toBeNull();
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers If-None-Match from the replay (304, no SQL) and leaves unusual requests to the chain', async () => {
+    const first = await t.request('/codes/10012735');
+    const tag = first.headers.get('etag')!;
+    t.queries.length = 0;
+    const revalidated = await t.request('/codes/10012735', { headers: { 'If-None-Match': tag } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('etag')).toBe(tag);
+    expect(await revalidated.text()).toBe('');
+    expect((await t.request('/codes/10012735', { headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
+    expect(t.queries.filter((q) => q.includes('concept'))).toEqual([]);
+    // An X-API-Version is checked by the chain even when the URL is cached.
+    const bad = await t.request('/codes/10012735', { headers: { 'X-API-Version': '2' } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).code).toBe('VALIDATION_ERROR');
   });
 
   it('a newly imported latest release is served at once', async () => {
