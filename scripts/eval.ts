@@ -6,7 +6,9 @@
  *   npm run eval [-- --data PATH] [--split dev|test|both] [--threshold 0.4] [--out results.json]
  *                [--no-mentions] [--no-identify] [--fit [--write-params]]
  *
- * --fit fits the confidence calibrators on the dev splits and evaluates with them;
+ * --fit fits the confidence calibrators and evaluates with them: the TAC-based ones (label, text,
+ * identify) on the TAC dev split, the seriousness/severity ones on the narrative calibration split
+ * (data/eval/narratives-calibration.json; feature set and L2 chosen by cross-validation within it);
  * --write-params also writes them to src/nlp/calibration-params.ts (the shipped file). Without
  * the TAC file, the TAC-based parameters (label, text, identify) are kept as they are.
  */

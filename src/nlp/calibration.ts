@@ -1,6 +1,7 @@
 // Confidence calibration: logistic (Platt-style) models over a raw score and a few
-// features, fitted offline on the development split of the evaluation set
-// (`npm run eval -- --fit`) and shipped in calibration-params.ts. Nothing is trained at run time.
+// features, fitted offline (`npm run eval -- --fit`) — the TAC-based models on the TAC dev
+// split, the seriousness/severity models on the narrative calibration split — and shipped in
+// calibration-params.ts. Nothing is trained at run time.
 import { CALIBRATION } from './calibration-params.ts';
 
 export interface LogisticModel {
@@ -150,6 +151,7 @@ export function criterionFeatures(f: CriterionFeatureInput): Record<string, numb
     metLogit: f.met ? logit(f.strength) : 0,
     metHits: f.met ? Math.log(Math.max(1, f.hits)) : 0,
     notCounted: f.notCounted ? 1 : 0,
+    notMet: f.met ? 0 : 1,
   };
   if (!f.met) x[`notMet_${f.criterion}`] = 1;
   return x;
