@@ -11,6 +11,7 @@ import { createContext, type GraphQLContext, type Services } from './context.ts'
 import { toGraphQLError } from './errors.ts';
 import { DEFAULT_LIMITS, type Limits } from './builder.ts';
 import type { Logger } from '../logger.ts';
+import { releaseHeaderPlugin, resultCachePlugin, type ResultCacheOptions } from './resultCache.ts';
 
 /** What the HTTP layer passes with each request. */
 export interface ServerContext {
@@ -21,6 +22,8 @@ export interface ServerContext {
   apiKeyId?: string | undefined;
   /** Filled with the releases the operation read. */
   usedVersions?: Set<string>;
+  /** A REST route executing its operation in-process (not an HTTP /graphql request). */
+  inProcess?: boolean;
 }
 
 export interface GraphQLOptions {
@@ -30,6 +33,8 @@ export interface GraphQLOptions {
   introspection?: boolean;
   /** Hash → query text; when given, only these operations run (clients send extensions.persistedQuery or documentId). */
   persistedOperations?: Record<string, string>;
+  /** Whole-result cache of catalog queries (default on: 128 MB, 60 s); false disables it. */
+  resultCache?: ResultCacheOptions | false;
 }
 
 const DEFAULT_QUERY = `# A SOC's subtree in one request: HLGTs, HLTs, PTs and their LLTs.
@@ -113,6 +118,8 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
     }),
     plugins: [
       errorShapePlugin(),
+      releaseHeaderPlugin(),
+      ...(opts.resultCache === false ? [] : [resultCachePlugin(services.catalog, opts.resultCache)]),
       ...(opts.aiRateLimitPerMinute
         ? [
             useRateLimiter({

@@ -138,14 +138,8 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   app.notFound((c) => sendProblem(c, problem('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}. See /docs.`, c.get('requestId'))));
 
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', async (c) => {
-    const usedVersions = new Set<string>();
-    const res = await yoga.handleRequest(c.req.raw, { requestId: c.get('requestId'), log: c.get('log'), usedVersions, clientIp: c.get('clientIp') });
-    if (usedVersions.size === 1) {
-      const headers = new Headers(res.headers);
-      headers.set('X-Terminology-Version', [...usedVersions][0]!);
-      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
-    }
-    return res;
+    // X-Terminology-Version comes with the result (releaseHeaderPlugin), cached or not.
+    return yoga.handleRequest(c.req.raw, { requestId: c.get('requestId'), log: c.get('log'), usedVersions: new Set<string>(), clientIp: c.get('clientIp') });
   });
 
   const deps = { yoga };

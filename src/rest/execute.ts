@@ -33,6 +33,7 @@ export async function runOperation<TData, TVars extends Record<string, unknown>>
   const { execute, contextFactory, schema } = yoga.getEnveloped({
     request,
     params: { query, variables },
+    inProcess: true,
     ...server,
   } as never);
   const contextValue = (await contextFactory()) as GraphQLContext;
