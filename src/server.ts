@@ -102,6 +102,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       clearInterval(idle);
       clearTimeout(hard);
       await limiter?.close();
+      await assessment.flush();
       await db.close();
       log.info('stopped');
     })());

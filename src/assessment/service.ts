@@ -55,6 +55,11 @@ export class AssessmentService {
     private readonly llm: OpenAIProvider | null,
   ) {}
 
+  /** Waits for queued audit records (shutdown, tests). */
+  flush(): Promise<void> {
+    return this.audit.flush();
+  }
+
   get providerName(): 'lexical' | 'openai' {
     return this.llm ? 'openai' : 'lexical';
   }
@@ -70,7 +75,7 @@ export class AssessmentService {
       status = 500;
       throw e;
     } finally {
-      await this.audit.record({
+      this.audit.record({
         requestId: info.requestId,
         endpoint: info.endpoint,
         release: info.release.version,

@@ -119,6 +119,7 @@ describe('openai provider', () => {
     expect(r.body.results.terminologyCodes[0].value.term).toBe('Vomiting');
     // A hanging provider never holds the request much past its 600 ms timeout.
     expect(Date.now() - started).toBeLessThan(5_000);
+    await t.flushAudit();
     const audit = await t.db.prisma.auditRecord.findFirst({ where: { requestId: r.body.requestId } });
     expect(audit).toMatchObject({ provider: 'lexical', fallback: r.body.fallbackReason });
   });

@@ -47,6 +47,7 @@ describe('GraphQL result cache', () => {
     expect(a.body.errors).toBeUndefined();
     expect(b.body.data.classify.requestId).not.toBe(a.body.data.classify.requestId);
     // Both calls were authenticated and audited.
+    await t.flushAudit();
     const audited = await t.db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM audit_record WHERE request_id IN ($1, $2)`, a.body.data.classify.requestId, b.body.data.classify.requestId);
     expect(audited[0]!.n).toBe(2);
     // Without the key the cached path is never reached either.

@@ -20,6 +20,8 @@ export interface TestApp {
   request(path: string, init?: RequestInit): Promise<Response>;
   json<T = any>(path: string, init?: RequestInit): Promise<{ status: number; body: T; headers: Headers }>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: { data?: T; errors?: any }; headers: Headers }>;
+  /** Waits until queued audit records are written (they are written behind the response). */
+  flushAudit(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function createTestApp(
       });
       return { status: res.status, body: await res.json(), headers: res.headers };
     },
+    flushAudit: () => assessment.flush(),
     cleanup: () => db.cleanup(),
   };
 }

@@ -243,6 +243,7 @@ describe('POST /labels/classify', () => {
 describe('audit', () => {
   it('records every narrative request without its text by default', async () => {
     const r = await post('/classify', { description: 'zanzibar sentinel nausea' });
+    await t.flushAudit();
     const rec = await t.db.prisma.auditRecord.findFirst({ where: { requestId: r.body.requestId } });
     expect(rec).toMatchObject({ endpoint: 'classify', release: '5.0.1', provider: 'lexical', status: 200, text: null });
     expect(rec!.latencyMs).toBeGreaterThanOrEqual(0);
@@ -279,6 +280,7 @@ describe('audit opt-in', () => {
       const k = (await createApiKey(withText.db.prisma, 'audit')).key;
       const res = await withText.request('/identify', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': k }, body: JSON.stringify({ description: 'The patient vomited twice.' }) });
       const body = (await res.json()) as any;
+      await withText.flushAudit();
       const rec = await withText.db.prisma.auditRecord.findFirst({ where: { requestId: body.requestId } });
       expect(rec).toMatchObject({ endpoint: 'identify', text: 'The patient vomited twice.' });
     } finally {
