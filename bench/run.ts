@@ -340,6 +340,16 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
       ['misspelt', 'a one-letter typo of a 9+ letter PT name', queries.misspelt],
     ] as const;
     const qPath = (q: string) => `/codes?q=${encodeURIComponent(q)}`;
+    if (only.has('search')) {
+      try {
+        // The first search of a release loads and indexes its names (src/domain/search).
+        const first = await capture(base, { path: qPath(`${queries.exact[0]!} first`) }, 120_000);
+        raw.searchIndexBuildMs = first.ms;
+        row({ id: 'search-first', scenario: 'GET /codes?q= first search of the release (loads its in-memory search index) (info)', measured: ms(first.ms), target: '–', met: null, values: { ms: first.ms } });
+      } catch (e) {
+        fail('GET /codes?q= first search', e);
+      }
+    }
     const throughputPaths = [detailPath, ...(only.has('search') ? searchKinds.map(([, , qs]) => qPath(qs[0]!)) : [])];
     const captured = [];
     for (const p of throughputPaths) {
@@ -428,7 +438,7 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
         row({
           id: 'graphql-subtree',
           scenario: `GraphQL: largest SOC's subtree to LLTs (SOC ${soc.code}: ${soc.ptPaths} PT paths, ${inproc.subtree.nodes} nodes, ${r1(first.body.length / 1e6)} MB)`,
-          measured: `${inproc.subtree.statements} SQL statements; p50 ${ms(s.p50)} (p95 ${ms(s.p95)}, first ${ms(first.ms)}; in-process ${inproc.subtree.inProcessMs.join('/')} ms)`,
+          measured: `${inproc.subtree.statements} SQL statements; p50 ${ms(s.p50)} repeated, answered by the result cache (p95 ${ms(s.p95)}); uncached: first ${ms(first.ms)}, in-process ${inproc.subtree.inProcessMs.join('/')} ms`,
           target: '≤ 5 SQL statements; p50 ≤ 150 ms',
           met: inproc.subtree.statements <= 5 && s.p50 <= 150,
           values: { latency: s, statements: inproc.subtree.statements },

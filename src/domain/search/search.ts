@@ -154,32 +154,41 @@ function matches(query: Query, fuzzy: boolean): MatchRef[] {
   const { index } = query;
   const out = index.containing(query.text).map((m) => ({ m, tier: query.tier(m) }));
   if (!fuzzy || query.ids.length === 0) return out;
-  // Shared-trigram counts from the posting lists give similarity directly (plain
-  // indexed loops over typed arrays: this is the hot path of a typo query).
+  // similarity ≤ shared/|q| and word_similarity ≤ shared/|q|, so a match shares at least
+  // m = ⌈0.3·|q|⌉ of the query's trigrams and appears in one of its k − m + 1 rarest
+  // posting lists. Only those are walked (the commonest — "al ", "  c"… — never are); a
+  // name's count there plus the m − 1 skipped lists bounds its shared trigrams, which
+  // must reach what its own length requires before it is scored exactly.
+  const qn = query.size;
+  const k = query.ids.length;
+  const m = Math.max(1, Math.ceil(SIMILARITY_THRESHOLD * qn - 1e-9));
+  if (k < m) return out;
+  const lists = query.ids.map((id) => index.postingList(id)).sort((x, y) => x.length - y.length);
+  const walked = k - m + 1;
+  const skipped = k - walked;
   // Scratch arrays owned by the index (matching is synchronous); zeroed again below.
   const { counts, touched } = index.scratch;
   let n = 0;
-  for (const id of query.ids) {
-    const list = index.postingList(id);
-    for (let k = 0; k < list.length; k++) {
-      const i = list[k]!;
+  for (let l = 0; l < walked; l++) {
+    const list = lists[l]!;
+    for (let j = 0; j < list.length; j++) {
+      const i = list[j]!;
       if (counts[i]!++ === 0) touched[n++] = i;
     }
   }
   for (const x of out) counts[x.m] = 0; // substring matches are already in
-  const qn = query.size;
   const tc = index.trigramCount;
-  for (let k = 0; k < n; k++) {
-    const i = touched[k]!;
-    const shared = counts[i]!;
-    if (shared === 0) continue;
-    // similarity ≥ 0.3 is decided by the count; word_similarity ≤ shared / |q|, so the
-    // extent search runs only when that bound reaches its threshold.
-    if (shared / (qn + tc[i]! - shared) >= SIMILARITY_THRESHOLD || (shared / qn >= WORD_SIMILARITY_THRESHOLD && query.score(i).sim >= WORD_SIMILARITY_THRESHOLD)) {
-      out.push({ m: i, tier: 1 });
-    }
+  const wordNeed = Math.ceil(WORD_SIMILARITY_THRESHOLD * qn - 1e-9);
+  for (let j = 0; j < n; j++) {
+    const i = touched[j]!;
+    const c = counts[i]!;
+    if (c === 0) continue;
+    const need = Math.min(Math.ceil((SIMILARITY_THRESHOLD * (qn + tc[i]!)) / (1 + SIMILARITY_THRESHOLD) - 1e-9), wordNeed);
+    if (c + skipped < need) continue;
+    const s = query.score(i);
+    if (s.full >= SIMILARITY_THRESHOLD || s.sim >= WORD_SIMILARITY_THRESHOLD) out.push({ m: i, tier: 1 });
   }
-  for (let k = 0; k < n; k++) counts[touched[k]!] = 0;
+  for (let j = 0; j < n; j++) counts[touched[j]!] = 0;
   return out;
 }
 
