@@ -83,6 +83,12 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
   });
+  // The latest release's in-memory index (search, and concepts/paths of catalog reads),
+  // built in the background in small slices: the first searches need not wait for it.
+  void catalog
+    .latest()
+    .then((r) => r && catalog.searchIndexes.get(r.id, db.reader()))
+    .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(

@@ -53,7 +53,7 @@ export function createContext(
   const log = request.log ?? services.log;
   const ctx: GraphQLContext = {
     services,
-    loaders: createLoaders(services.prisma, services.reader?.() ?? services.prisma),
+    loaders: createLoaders(services.prisma, services.reader?.() ?? services.prisma, services.catalog.searchIndexes),
     requestId: request.requestId,
     log,
     headerVersion: request.headerVersion,

@@ -127,3 +127,26 @@ describe('search index', () => {
     expect((await searchConcepts(src, second.releaseId, 'giddiness', {}, 0, 5)).total).toBe(0);
   });
 });
+
+describe('catalog reads from a built index', () => {
+  it('answer concepts and primary paths exactly as the database does, for every code of the release', async () => {
+    const { createLoaders } = await import('../../src/graphql/loaders.ts');
+    const indexes = new SearchIndexCache();
+    await indexes.get(releaseId, db.prisma);
+    const fromDb = createLoaders(db.prisma, db.prisma);
+    const fromMemory = createLoaders(db.prisma, db.prisma, indexes);
+    const rows = await db.prisma.$queryRawUnsafe<{ level: 'SOC' | 'HLGT' | 'HLT' | 'PT' | 'LLT'; code: number }[]>(
+      `SELECT level::text AS level, code FROM concept WHERE release_id = $1`,
+      releaseId,
+    );
+    const keys = [...rows.map((r) => ({ releaseId, level: r.level, code: r.code })), { releaseId, level: 'PT' as const, code: 99999999 }];
+    queries.length = 0;
+    const [mc, mp] = await Promise.all([fromMemory.concept.loadMany(keys), fromMemory.primaryPath.loadMany(keys)]);
+    expect(queries).toEqual([]);
+    const [dc, dp] = await Promise.all([fromDb.concept.loadMany(keys), fromDb.primaryPath.loadMany(keys)]);
+    expect(mc).toEqual(dc);
+    expect(mp).toEqual(dp);
+    expect(mc.at(-1)).toBeNull();
+    expect(dp.filter((p) => p !== null).length).toBeGreaterThan(500);
+  });
+});

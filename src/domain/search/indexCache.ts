@@ -1,5 +1,7 @@
-// Built search indexes by release id in a bounded LRU. Releases never change once
+// Built release indexes by release id in a bounded LRU. Releases never change once
 // imported (a replaced release gets a new id), so entries leave only to make room.
+// Search builds an index on a release's first query; other catalog reads (concepts,
+// primary paths) use one only when it is already built (peek), never waiting for it.
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
@@ -8,21 +10,33 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
+  private readonly built = new Map<number, ReleaseIndex>();
 
-  /** `max`: releases kept indexed at once (~30 MB each at full size). */
-  constructor(max = 3) {
-    this.cache = new LRUCache({ max });
+  /** `max`: releases kept indexed at once (~50 MB each at full size). */
+  constructor(max = 2) {
+    this.cache = new LRUCache({ max, dispose: (_p, releaseId) => this.built.delete(releaseId) });
   }
 
   /** The release's index, loaded with `db` on first use; concurrent callers share one build. */
   get(releaseId: number, db: Db): Promise<ReleaseIndex> {
     let p = this.cache.get(releaseId);
     if (!p) {
-      p = ReleaseIndex.load(db, releaseId);
+      const loading = ReleaseIndex.load(db, releaseId);
+      p = loading;
       this.cache.set(releaseId, p);
-      p.catch(() => this.cache.delete(releaseId));
+      loading.then(
+        (ix) => {
+          if (this.cache.peek(releaseId) === loading) this.built.set(releaseId, ix);
+        },
+        () => this.cache.delete(releaseId),
+      );
     }
     return p;
+  }
+
+  /** The index if it is built, without loading or waiting. */
+  peek(releaseId: number): ReleaseIndex | undefined {
+    return this.built.get(releaseId);
   }
 
   has(releaseId: number): boolean {

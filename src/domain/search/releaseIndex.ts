@@ -12,6 +12,14 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 const NONE = -2147483648;
 
+interface PathRow {
+  level: 'PT' | 'HLT' | 'HLGT';
+  code: number;
+  hlt_code: number | null;
+  hlgt_code: number;
+  soc_code: number;
+}
+
 interface Row {
   level: Level;
   code: number;
@@ -43,18 +51,22 @@ export class ReleaseIndex {
   private readonly postings: Int32Array[] = [];
   /** Each name's trigram ids in order (duplicates kept): seq[seqStart[i] .. seqStart[i + 1]). */
   private readonly seqStart: Int32Array;
-  private readonly seq: Int32Array;
+  private seq = new Int32Array(0);
+  /** Primary path (HLT, HLGT, SOC codes) of a PT, HLT or HLGT; NONE otherwise. */
+  private readonly pathHlt: Int32Array;
+  private readonly pathHlgt: Int32Array;
+  private readonly pathSoc: Int32Array;
   // Scratch for scoring: a stamp per trigram id marks "seen in this pass" without clearing.
-  private readonly stamp: Int32Array;
+  private stamp = new Int32Array(0);
   private stampValue = 0;
   /** Per-query scratch of the typo pass (see search.ts), allocated once. */
   readonly scratch: { counts: Uint16Array; touched: Int32Array };
 
-  constructor(
+  private constructor(
     readonly releaseId: number,
-    rows: readonly Row[],
+    n: number,
   ) {
-    const n = (this.size = rows.length);
+    this.size = n;
     this.level = new Uint8Array(n);
     this.code = new Int32Array(n);
     this.ptCode = new Int32Array(n);
@@ -64,27 +76,42 @@ export class ReleaseIndex {
     this.trigramCount = new Uint16Array(n);
     this.name = new Array<string>(n);
     this.norm = new Array<string>(n);
+    this.seqStart = new Int32Array(n + 1);
+    this.pathHlt = new Int32Array(n).fill(NONE);
+    this.pathHlgt = new Int32Array(n).fill(NONE);
+    this.pathSoc = new Int32Array(n).fill(NONE);
+    this.scratch = { counts: new Uint16Array(n), touched: new Int32Array(n) };
+  }
+
+  /**
+   * Builds the index from the release's concept rows and primary paths. The work is cut
+   * into slices with a yield between them, so a build (about a second of CPU at full
+   * size) never holds up requests being answered meanwhile.
+   */
+  static async build(releaseId: number, rows: readonly Row[], paths: readonly PathRow[] = []): Promise<ReleaseIndex> {
+    const ix = new ReleaseIndex(releaseId, rows.length);
     const lists: number[][] = [];
     const seqs: number[] = [];
-    this.seqStart = new Int32Array(n + 1);
-    rows.forEach((r, i) => {
+    for (let i = 0; i < rows.length; i++) {
+      if (i > 0 && i % 2048 === 0) await new Promise((r) => setImmediate(r));
+      const r = rows[i]!;
       const lv = LEVELS.indexOf(r.level);
-      this.level[i] = lv;
-      this.code[i] = r.code;
-      this.ptCode[i] = r.pt_code ?? NONE;
-      this.current[i] = r.current ? 1 : 0;
-      this.primarySoc[i] = r.primary_soc_code ?? NONE;
-      this.intlOrder[i] = r.intl_order ?? NONE;
-      if (r.soc_abbrev !== null) this.socAbbrev.set(i, r.soc_abbrev);
-      this.name[i] = r.name;
-      this.norm[i] = r.name_norm;
-      this.byCode[lv]!.set(r.code, i);
+      ix.level[i] = lv;
+      ix.code[i] = r.code;
+      ix.ptCode[i] = r.pt_code ?? NONE;
+      ix.current[i] = r.current ? 1 : 0;
+      ix.primarySoc[i] = r.primary_soc_code ?? NONE;
+      ix.intlOrder[i] = r.intl_order ?? NONE;
+      if (r.soc_abbrev !== null) ix.socAbbrev.set(i, r.soc_abbrev);
+      ix.name[i] = r.name;
+      ix.norm[i] = r.name_norm;
+      ix.byCode[lv]!.set(r.code, i);
       let distinct = 0;
       for (const t of trigramCodeSequence(r.name_norm)) {
-        let id = this.trigramIds.get(t);
+        let id = ix.trigramIds.get(t);
         if (id === undefined) {
           id = lists.length;
-          this.trigramIds.set(t, id);
+          ix.trigramIds.set(t, id);
           lists.push([]);
         }
         seqs.push(id);
@@ -95,22 +122,63 @@ export class ReleaseIndex {
           distinct++;
         }
       }
-      this.trigramCount[i] = Math.min(distinct, 65535);
-      this.seqStart[i + 1] = seqs.length;
-    });
-    this.seq = Int32Array.from(seqs);
-    for (const l of lists) this.postings.push(Int32Array.from(l));
-    this.stamp = new Int32Array(lists.length);
-    this.scratch = { counts: new Uint16Array(n), touched: new Int32Array(n) };
+      ix.trigramCount[i] = Math.min(distinct, 65535);
+      ix.seqStart[i + 1] = seqs.length;
+    }
+    ix.seq = Int32Array.from(seqs);
+    for (const l of lists) ix.postings.push(Int32Array.from(l));
+    ix.stamp = new Int32Array(lists.length);
+    // Rows come ordered, so a code's first row is the path pathsOf() calls primary.
+    for (const p of paths) {
+      const i = ix.find(p.level, p.code);
+      if (i < 0 || ix.pathSoc[i] !== NONE) continue;
+      ix.pathHlt[i] = p.hlt_code ?? NONE;
+      ix.pathHlgt[i] = p.hlgt_code;
+      ix.pathSoc[i] = p.soc_code;
+    }
+    return ix;
   }
 
   static async load(db: Db, releaseId: number): Promise<ReleaseIndex> {
-    const rows = await db.$queryRawUnsafe<Row[]>(
-      `SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order
-       FROM concept WHERE release_id = $1 ORDER BY level, code`,
-      releaseId,
-    );
-    return new ReleaseIndex(releaseId, rows);
+    const [rows, paths] = await Promise.all([
+      db.$queryRawUnsafe<Row[]>(
+        `SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order
+         FROM concept WHERE release_id = $1 ORDER BY level, code`,
+        releaseId,
+      ),
+      // Primary paths as pathsOf() (src/domain/hierarchy.ts) picks them: of a PT from mdhier,
+      // of an HLT and an HLGT along primary links; the lowest (SOC, HLGT, HLT) when several.
+      db.$queryRawUnsafe<PathRow[]>(
+        `SELECT 'PT' AS level, pt_code AS code, hlt_code, hlgt_code, soc_code FROM hierarchy_path
+         WHERE release_id = $1 AND is_primary
+         UNION ALL
+         SELECT 'HLT', g.child_code, g.child_code, g.parent_code, s.parent_code
+         FROM hierarchy_link g JOIN hierarchy_link s ON s.release_id = g.release_id AND s.child_level = 'HLGT' AND s.child_code = g.parent_code
+         WHERE g.release_id = $1 AND g.child_level = 'HLT' AND g.is_primary AND s.is_primary
+         UNION ALL
+         SELECT 'HLGT', child_code, NULL, child_code, parent_code FROM hierarchy_link
+         WHERE release_id = $1 AND child_level = 'HLGT' AND is_primary
+         ORDER BY 1, 2, 5, 4, 3`,
+        releaseId,
+      ),
+    ]);
+    return ReleaseIndex.build(releaseId, rows, paths);
+  }
+
+  /** Codes of a concept's primary path, from the SOC down to it; null when it has none or does not exist. */
+  primaryPath(level: Level, code: number): { level: Level; code: number }[] | null {
+    const self = this.find(level, code);
+    if (self < 0) return null;
+    if (level === 'SOC') return [{ level, code }];
+    const at = level === 'LLT' ? this.find('PT', this.ptCode[self]!) : self;
+    if (at < 0 || this.pathSoc[at] === NONE) return null;
+    const nodes: { level: Level; code: number }[] = [{ level: 'SOC', code: this.pathSoc[at]! }, { level: 'HLGT', code: this.pathHlgt[at]! }];
+    if (level === 'HLGT') return nodes;
+    nodes.push({ level: 'HLT', code: this.pathHlt[at]! });
+    if (level === 'HLT') return nodes;
+    nodes.push({ level: 'PT', code: this.code[at]! });
+    if (level === 'LLT') nodes.push({ level: 'LLT', code });
+    return nodes;
   }
 
   levelOf(i: number): Level {

@@ -135,7 +135,7 @@ builder.node(CodeRef, {
       type: HierarchyPathRef,
       nullable: true,
       resolve: async (c, _a, ctx) => {
-        const p = (await ctx.loaders.paths.load(key(c))).find((x) => x.isPrimary);
+        const p = await ctx.loaders.primaryPath.load(key(c));
         return p ? { ...p, version: c.version } : null;
       },
     }),
