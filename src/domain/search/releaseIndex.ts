@@ -32,6 +32,12 @@ interface Row {
   intl_order: number | null;
 }
 
+function grow(a: Int32Array, fill: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2).fill(fill);
+  b.set(a);
+  return b;
+}
+
 export class ReleaseIndex {
   readonly size: number;
   readonly level: Uint8Array;
@@ -46,12 +52,13 @@ export class ReleaseIndex {
   private readonly intlOrder: Int32Array;
   private readonly socAbbrev = new Map<number, string>();
   private readonly byCode: Map<number, number>[] = LEVELS.map(() => new Map());
-  /** Trigram → id; postings[id] = entries holding it (ascending). */
+  /** Trigram → id; entries holding trigram id: post[postStart[id] .. postStart[id + 1]) (ascending). */
   private readonly trigramIds = new Map<number, number>();
-  private readonly postings: Int32Array[] = [];
+  private postStart = new Int32Array(1);
+  private post = new Int32Array(0);
   /** Each name's trigram ids in order (duplicates kept): seq[seqStart[i] .. seqStart[i + 1]). */
   private readonly seqStart: Int32Array;
-  private seq = new Int32Array(0);
+  private seq: Uint16Array | Int32Array = new Uint16Array(0);
   /** Primary path (HLT, HLGT, SOC codes) of a PT, HLT or HLGT; NONE otherwise. */
   private readonly pathHlt: Int32Array;
   private readonly pathHlgt: Int32Array;
@@ -89,10 +96,19 @@ export class ReleaseIndex {
    * size) never holds up requests being answered meanwhile.
    */
   static async build(releaseId: number, rows: readonly Row[], paths: readonly PathRow[] = []): Promise<ReleaseIndex> {
-    const ix = new ReleaseIndex(releaseId, rows.length);
-    const lists: number[][] = [];
-    const seqs: number[] = [];
-    for (let i = 0; i < rows.length; i++) {
+    const n = rows.length;
+    const ix = new ReleaseIndex(releaseId, n);
+    // Pass 1: each name's trigram ids into one flat buffer (a name of L characters has at
+    // most L + 2 trigrams), and how many names hold each id. Flat typed arrays, not arrays
+    // of arrays: those left hundreds of MB of garbage behind a full-size build.
+    let bound = 0;
+    for (const r of rows) bound += r.name_norm.length + 2;
+    const seq = new Int32Array(bound);
+    let holders = new Int32Array(1024);
+    let lastHolder = new Int32Array(1024).fill(-1);
+    let used = 0;
+    let ids = 0;
+    for (let i = 0; i < n; i++) {
       if (i > 0 && i % 2048 === 0) await new Promise((r) => setImmediate(r));
       const r = rows[i]!;
       const lv = LEVELS.indexOf(r.level);
@@ -110,24 +126,42 @@ export class ReleaseIndex {
       for (const t of trigramCodeSequence(r.name_norm)) {
         let id = ix.trigramIds.get(t);
         if (id === undefined) {
-          id = lists.length;
+          id = ids++;
           ix.trigramIds.set(t, id);
-          lists.push([]);
+          if (id >= holders.length) {
+            holders = grow(holders, 0);
+            lastHolder = grow(lastHolder, -1);
+          }
         }
-        seqs.push(id);
-        const l = lists[id]!;
-        // Entries arrive in ascending order, so "already listed" is a look at the tail.
-        if (l[l.length - 1] !== i) {
-          l.push(i);
+        seq[used++] = id;
+        if (lastHolder[id] !== i) {
+          lastHolder[id] = i;
+          holders[id]!++;
           distinct++;
         }
       }
       ix.trigramCount[i] = Math.min(distinct, 65535);
-      ix.seqStart[i + 1] = seqs.length;
+      ix.seqStart[i + 1] = used;
     }
-    ix.seq = Int32Array.from(seqs);
-    for (const l of lists) ix.postings.push(Int32Array.from(l));
-    ix.stamp = new Int32Array(lists.length);
+    // Pass 2: postings as compressed rows (offsets by id), filled in entry order: sorted.
+    const postStart = new Int32Array(ids + 1);
+    for (let id = 0; id < ids; id++) postStart[id + 1] = postStart[id]! + holders[id]!;
+    const post = new Int32Array(postStart[ids]!);
+    const fill = postStart.slice(0, ids);
+    lastHolder.fill(-1);
+    for (let i = 0; i < n; i++) {
+      for (let k = ix.seqStart[i]!; k < ix.seqStart[i + 1]!; k++) {
+        const id = seq[k]!;
+        if (lastHolder[id] === i) continue;
+        lastHolder[id] = i;
+        post[fill[id]!++] = i;
+      }
+    }
+    ix.postStart = postStart;
+    ix.post = post;
+    // Ids fit 16 bits in any real release (~20k distinct trigrams): half the memory.
+    ix.seq = ids <= 65536 ? Uint16Array.from(seq.subarray(0, used)) : seq.slice(0, used);
+    ix.stamp = new Int32Array(ids);
     // Rows come ordered, so a code's first row is the path pathsOf() calls primary.
     for (const p of paths) {
       const i = ix.find(p.level, p.code);
@@ -210,12 +244,12 @@ export class ReleaseIndex {
   }
 
   postingList(id: number): Int32Array {
-    return this.postings[id]!;
+    return this.post.subarray(this.postStart[id]!, this.postStart[id + 1]!);
   }
 
   /** A mask of the given trigram ids, for score(). */
   mask(ids: Iterable<number>): Uint8Array {
-    const m = new Uint8Array(this.postings.length);
+    const m = new Uint8Array(this.postStart.length - 1);
     for (const id of ids) m[id] = 1;
     return m;
   }
@@ -280,7 +314,7 @@ export class ReleaseIndex {
     const ids = inner.map((t) => this.trigramId(t));
     if (ids.some((id) => id === undefined)) return out;
     // Walk the rarest list; membership in the next rarest ones narrows it before the check.
-    const sorted = (ids as number[]).map((id) => this.postings[id]!).sort((a, b) => a.length - b.length);
+    const sorted = (ids as number[]).map((id) => this.postingList(id)).sort((a, b) => a.length - b.length);
     const [first, ...rest] = sorted;
     const others = rest.slice(0, 3);
     const pos = others.map(() => 0);
