@@ -1,7 +1,30 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so the checkout needs no build step.
-import { register } from 'tsx/esm/api';
+// The `terminology` command. Runs the prebuilt bundle (dist/cli.mjs, `npm run build`) when it
+// is newer than every source file, else the TypeScript sources through tsx's loader — so an
+// edited checkout never runs stale code, and an installed one starts fast.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../src/cli/index.ts');
+const bundle = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
+const src = fileURLToPath(new URL('../src', import.meta.url));
+
+function newest(dir) {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = `${dir}/${e.name}`;
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+const fresh = process.env.TERMINOLOGY_NO_BUNDLE !== '1' && existsSync(bundle) && statSync(bundle).mtimeMs >= newest(src);
+if (process.env.TERMINOLOGY_REPORT_LOADER === '1') process.stderr.write(`terminology: running ${fresh ? 'dist/cli.mjs' : 'src through tsx'}\n`);
+let main;
+if (fresh) {
+  ({ main } = await import('../dist/cli.mjs'));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/index.ts'));
+}
 await main(process.argv);

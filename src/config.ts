@@ -42,6 +42,7 @@ const schema = z.object({
   AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(30),
   AUDIT_STORE_TEXT: bool.default(false),
   SEARCH_INDEX_RELEASES: z.coerce.number().int().min(1).max(100).default(2),
+  SEARCH_INDEX_WARM_DELAY_MS: z.coerce.number().int().min(-1).max(3_600_000).default(3_000),
 });
 
 export type Config = {
@@ -66,6 +67,8 @@ export type Config = {
   aiRateLimitPerMinute: number;
   /** Releases whose in-memory search index is kept (LRU). */
   searchIndexReleases: number;
+  /** Delay before the latest release's index is built in the background; -1 = never (first search builds it). */
+  searchIndexWarmDelayMs: number;
   auditStoreText: boolean;
 };
 
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     aiRateLimitPerMinute: c.AI_RATE_LIMIT_PER_MINUTE,
     searchIndexReleases: c.SEARCH_INDEX_RELEASES,
+    searchIndexWarmDelayMs: c.SEARCH_INDEX_WARM_DELAY_MS,
     auditStoreText: c.AUDIT_STORE_TEXT,
   };
 }

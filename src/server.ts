@@ -84,11 +84,16 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
   });
   // The latest release's in-memory index (search, and concepts/paths of catalog reads),
-  // built in the background in small slices: the first searches need not wait for it.
-  void catalog
-    .latest()
-    .then((r) => r && catalog.searchIndexes.get(r.id, db.reader()))
-    .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
+  // built in the background in small slices, a few seconds after start: its reads would
+  // otherwise queue ahead of the first readiness probes (PGlite answers one query at a time).
+  const warm = setTimeout(() => {
+    if (config.searchIndexWarmDelayMs < 0) return;
+    void catalog
+      .latest()
+      .then((r) => r && catalog.searchIndexes.get(r.id, db.reader()))
+      .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
+  }, Math.max(0, config.searchIndexWarmDelayMs));
+  warm.unref();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(
@@ -102,6 +107,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       // Refuse new connections, let in-flight requests finish (answered with Connection: close),
       // drop idle keep-alive sockets, and cut whatever is left after the timeout.
       shuttingDown = true;
+      clearTimeout(warm);
       const idle = setInterval(() => server.closeIdleConnections(), 50);
       const hard = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await new Promise<void>((resolve) => server.close(() => resolve()));
