@@ -39,7 +39,9 @@ export function resultCachePlugin(catalog: ReleaseCatalog, opts: ResultCacheOpti
       if ((context as { inProcess?: boolean }).inProcess) return; // REST routes: replayed in front
       const query = params.query;
       if (!query || AI_FIELDS.test(query)) return;
-      const latest = (await catalog.latest())?.version ?? '-';
+      // Without the latest release (database unreachable) the operation runs uncached and reports the outage.
+      const latest = await catalog.latest().then((r) => r?.version ?? '-', () => undefined);
+      if (latest === undefined) return;
       const key = createHash('sha256')
         .update(JSON.stringify([query, params.operationName ?? null, params.variables ?? null, request.headers.get('x-terminology-version'), latest]))
         .digest('base64url');

@@ -65,7 +65,9 @@ export class Replay {
 
   /** Serves `req` from memory, or passes it to `next` (and keeps a replayable answer). */
   async handle(req: Request, env: unknown, next: () => Promise<Response>): Promise<Response> {
-    const key = await this.keyOf(req);
+    // The key needs the latest release; if the database cannot say, the chain answers
+    // (503 with Retry-After for an outage) and nothing is replayed or kept.
+    const key = await this.keyOf(req).catch(() => undefined);
     if (key === undefined) return next();
     const hit = this.cache.get(key);
     if (hit) {
