@@ -68,6 +68,23 @@ describe('GET /versions/{toVersionId}/changes', () => {
     expect(byLlt.body.results.results.map((c: any) => c.code)).toEqual(['90300310']);
   });
 
+  it('counts a filter once: later pages read only their rows, with the same totals', async () => {
+    const first = await get('/versions/5.0.1/changes?level=PT&limit=3');
+    t.queries.length = 0;
+    const later = await get('/versions/5.0.1/changes?level=PT&limit=3&page=2');
+    expect(later.body.results.results.length).toBeGreaterThan(0);
+    expect(later.body.changes).toEqual(first.body.changes);
+    expect(later.body.results.meta.total).toBeGreaterThan(3);
+    expect(later.body.results.meta.total).toBe(first.body.results.meta.total);
+    expect(first.body.changes.added + first.body.changes.updated + first.body.changes.retired).toBe(first.body.results.meta.total);
+    const changeQueries = t.queries.filter((q) => q.includes('release_change'));
+    expect(changeQueries.length).toBeGreaterThan(0);
+    expect(changeQueries.filter((q) => q.includes('count(*)'))).toEqual([]);
+    // changeType narrows the total, not the counts.
+    const added = await get('/versions/5.0.1/changes?level=PT&limit=3&changeType=added&page=2');
+    expect(added.body.changes).toEqual(first.body.changes);
+  });
+
   it('pages, keeping the other parameters', async () => {
     const p1 = await get('/versions/5.0.1/changes?level=LLT&limit=5');
     expect(p1.body.results.meta.next).toBe('?level=LLT&page=2&limit=5');

@@ -1,5 +1,6 @@
 // Stored change sets: consecutive releases are computed at import, any other pair on
 // first request; both are kept (releases are immutable, so a change set never goes stale).
+import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { bulkInsert } from '../../db/bulk.ts';
 import type { Level } from '../levels.ts';
@@ -91,6 +92,14 @@ export interface ChangePage {
 const CHANGE_COLUMNS = `rc.level::text AS level, rc.code, rc.change_type::text AS "changeType", rc.term,
   rc.details, rc.previous_term AS "previousTerm", rc.metadata`;
 
+const memos = new WeakMap<object, LRUCache<string, ChangeCounts>>();
+/** Per database client: release ids are only unique within one database. */
+function countsMemo(prisma: object): LRUCache<string, ChangeCounts> {
+  let m = memos.get(prisma);
+  if (!m) memos.set(prisma, (m = new LRUCache({ max: 10_000 })));
+  return m;
+}
+
 /** A page of a stored change set; hierarchy filters use the target release, or the baseline for concepts that left. */
 export async function listChanges(prisma: PrismaClient, fromId: number, toId: number, f: ChangeFilters, offset: number, limit: number): Promise<ChangePage> {
   const params: unknown[] = [fromId, toId];
@@ -109,7 +118,19 @@ export async function listChanges(prisma: PrismaClient, fromId: number, toId: nu
   const off = p(offset);
   const lim = p(limit);
   const filtered = `FROM release_change rc WHERE ${where.join(' AND ')}`;
-  type Row = StoredChange & { total: number; added: number; updated: number; retired: number };
+  const pageSql = `SELECT ${CHANGE_COLUMNS} ${filtered} ${typeParam ? `AND rc.change_type = ${typeParam}::"ChangeType"` : ''}
+       ORDER BY rc.level, rc.change_type, rc.term, rc.code
+       OFFSET ${off} LIMIT ${lim}`;
+  const totalOf = (c: ChangeCounts) => (f.changeType ? c[f.changeType] : c.added + c.updated + c.retired);
+  // A stored change set never changes, so its counts under a filter are counted once.
+  const memo = countsMemo(prisma);
+  const countsKey = `${fromId}:${toId}:${f.level ?? ''}:${f.soc ?? ''}:${f.hlgt ?? ''}:${f.hlt ?? ''}:${f.llt ?? ''}`;
+  const known = memo.get(countsKey);
+  if (known) {
+    const items = await prisma.$queryRawUnsafe<StoredChange[]>(pageSql, ...params);
+    return { total: totalOf(known), counts: known, items };
+  }
+  type Row = StoredChange & { added: number; updated: number; retired: number };
   // Counts and one page in one statement; the page follows the (from, to, level, type, term, code)
   // index order, so a page costs an index range scan, not a sort of the whole set.
   const rows = await prisma.$queryRawUnsafe<Row[]>(
@@ -119,18 +140,15 @@ export async function listChanges(prisma: PrismaClient, fromId: number, toId: nu
               count(*) FILTER (WHERE rc.change_type = 'retired')::int AS retired
        ${filtered}
      )
-     SELECT c.*, ${typeParam ? `(CASE ${typeParam}::text WHEN 'added' THEN c.added WHEN 'updated' THEN c.updated ELSE c.retired END)` : 'c.added + c.updated + c.retired'} AS total, page.*
-     FROM c LEFT JOIN LATERAL (
-       SELECT ${CHANGE_COLUMNS} ${filtered} ${typeParam ? `AND rc.change_type = ${typeParam}::"ChangeType"` : ''}
-       ORDER BY rc.level, rc.change_type, rc.term, rc.code
-       OFFSET ${off} LIMIT ${lim}
-     ) page ON true`,
+     SELECT c.*, page.*
+     FROM c LEFT JOIN LATERAL (${pageSql}) page ON true`,
     ...params,
   );
   const first = rows[0];
   const counts = { added: first?.added ?? 0, updated: first?.updated ?? 0, retired: first?.retired ?? 0 };
+  memo.set(countsKey, counts);
   return {
-    total: first?.total ?? 0,
+    total: totalOf(counts),
     counts,
     items: rows
       .filter((r) => r.code !== null)
