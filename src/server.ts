@@ -86,14 +86,16 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // The latest release's in-memory index (search, and concepts/paths of catalog reads),
   // built in the background in small slices, a few seconds after start: its reads would
   // otherwise queue ahead of the first readiness probes (PGlite answers one query at a time).
-  const warm = setTimeout(() => {
-    if (config.searchIndexWarmDelayMs < 0) return;
-    void catalog
-      .latest()
-      .then((r) => r && catalog.searchIndexes.get(r.id, db.reader()))
-      .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
-  }, Math.max(0, config.searchIndexWarmDelayMs));
-  warm.unref();
+  const warm =
+    config.searchIndexWarmDelayMs < 0
+      ? undefined
+      : setTimeout(() => {
+          void catalog
+            .latest()
+            .then((r) => r && catalog.searchIndexes.get(r.id, db.reader()))
+            .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
+        }, config.searchIndexWarmDelayMs);
+  warm?.unref();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(

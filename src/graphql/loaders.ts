@@ -28,7 +28,7 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
  */
 function fromIndex<K extends ConceptKey, V>(
   indexes: SearchIndexCache | undefined,
-  fromDb: (keys: readonly K[]) => Promise<Map<string, V>>,
+  fromDb: (keys: K[]) => Promise<Map<string, V>>,
   answer: (ix: ReleaseIndex, k: K) => V,
 ): (keys: readonly K[]) => Promise<Map<string, V>> {
   return async (keys) => {
@@ -70,26 +70,21 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
     ),
     /** The primary path of a code (from the index when built; otherwise among all its paths, by SQL). */
     primaryPath: loader<ConceptKey, PathCodes | null>(
-      async (keys) => {
-        const out = new Map<string, PathCodes | null>();
-        const rest: ConceptKey[] = [];
-        for (const k of keys) {
-          const ix = indexes?.peek(k.releaseId);
-          if (!ix) {
-            rest.push(k);
-            continue;
-          }
-          // The index holds the whole release: no path there means none at all.
+      fromIndex(
+        indexes,
+        async (keys) => {
+          const all = await paths.loadMany(keys);
+          return new Map(keys.map((k, j) => {
+            const p = all[j];
+            return [conceptKey(k), p instanceof Error || !p ? null : (p.find((x) => x.isPrimary) ?? null)];
+          }));
+        },
+        // The index holds the whole release: no path there means none at all.
+        (ix, k) => {
           const nodes = ix.primaryPath(k.level, k.code);
-          out.set(conceptKey(k), nodes && { isPrimary: true, nodes: nodes.map((n) => ({ releaseId: k.releaseId, ...n })) });
-        }
-        const all = await paths.loadMany(rest);
-        rest.forEach((k, j) => {
-          const p = all[j];
-          out.set(conceptKey(k), p instanceof Error || !p ? null : (p.find((x) => x.isPrimary) ?? null));
-        });
-        return out;
-      },
+          return nodes && { isPrimary: true, nodes: nodes.map((n) => ({ releaseId: k.releaseId, ...n })) };
+        },
+      ),
       conceptKey,
       () => null,
     ),

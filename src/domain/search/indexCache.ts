@@ -38,8 +38,4 @@ export class SearchIndexCache {
   peek(releaseId: number): ReleaseIndex | undefined {
     return this.built.get(releaseId);
   }
-
-  has(releaseId: number): boolean {
-    return this.cache.has(releaseId);
-  }
 }

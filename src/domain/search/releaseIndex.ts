@@ -6,7 +6,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Concept } from '../concepts.ts';
 import { LEVELS, type Level } from '../levels.ts';
-import { innerTrigrams, trigramCode, trigramCodeSequence } from './trigram.ts';
+import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -123,7 +123,7 @@ export class ReleaseIndex {
       ix.norm[i] = r.name_norm;
       ix.byCode[lv]!.set(r.code, i);
       let distinct = 0;
-      for (const t of trigramCodeSequence(r.name_norm)) {
+      for (const t of trigramCodes(r.name_norm)) {
         let id = ix.trigramIds.get(t);
         if (id === undefined) {
           id = ids++;
@@ -239,9 +239,17 @@ export class ReleaseIndex {
     };
   }
 
-  trigramId(trigram: string): number | undefined {
-    return this.trigramIds.get(trigramCode(trigram));
+  /** A query's distinct trigrams: how many, and the ids of those this release knows. */
+  queryTrigrams(text: string): { size: number; ids: number[] } {
+    const codes = new Set(trigramCodes(text));
+    const ids: number[] = [];
+    for (const c of codes) {
+      const id = this.trigramIds.get(c);
+      if (id !== undefined) ids.push(id);
+    }
+    return { size: codes.size, ids };
   }
+
 
   postingList(id: number): Int32Array {
     return this.post.subarray(this.postStart[id]!, this.postStart[id + 1]!);
@@ -304,14 +312,14 @@ export class ReleaseIndex {
 
   /** Entries whose normalised name contains `q`, ascending. */
   containing(q: string): number[] {
-    const inner = innerTrigrams(q);
+    const inner = innerTrigramCodes(q);
     const out: number[] = [];
     if (inner.length === 0) {
       // Under three consecutive letters: nothing to look up, scan (still a few ms).
       for (let i = 0; i < this.size; i++) if (this.norm[i]!.includes(q)) out.push(i);
       return out;
     }
-    const ids = inner.map((t) => this.trigramId(t));
+    const ids = inner.map((t) => this.trigramIds.get(t));
     if (ids.some((id) => id === undefined)) return out;
     // Walk the rarest list; membership in the next rarest ones narrows it before the check.
     const sorted = (ids as number[]).map((id) => this.postingList(id)).sort((a, b) => a.length - b.length);

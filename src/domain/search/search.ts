@@ -10,7 +10,7 @@ import { normalizeName } from '../text.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
 import type { SearchIndexCache } from './indexCache.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { isWordChar, trigramSet } from './trigram.ts';
+import { isWordChar } from './trigram.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -110,9 +110,7 @@ class Query {
     readonly index: ReleaseIndex,
     readonly text: string,
   ) {
-    const trigrams = trigramSet(text);
-    this.size = trigrams.size;
-    this.ids = [...trigrams].map((t) => index.trigramId(t)).filter((id) => id !== undefined);
+    ({ size: this.size, ids: this.ids } = index.queryTrigrams(text));
     this.mask = index.mask(this.ids);
   }
 
