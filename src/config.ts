@@ -22,6 +22,8 @@ const schema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** auto: readable lines on a terminal, JSON lines otherwise. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   /** Import the bundled demo releases into an empty database at start. */
   TERMINOLOGY_DEMO: bool.default(true),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(14),
@@ -45,6 +47,9 @@ const schema = z.object({
   SEARCH_INDEX_WARM_DELAY_MS: z.coerce.number().int().min(-1).max(3_600_000).default(3_000),
 });
 
+/** Every environment variable the service reads. */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
+
 export type Config = {
   port: number;
   host: string;
@@ -54,6 +59,7 @@ export type Config = {
   dataDir: string;
   redisUrl: string | undefined;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  logFormat: z.infer<typeof schema>['LOG_FORMAT'];
   demo: boolean;
   graphql: { maxDepth: number; maxComplexity: number; introspection: boolean; persistedOperations: string | undefined };
   rateLimitPerMinute: number;
@@ -106,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: c.TERMINOLOGY_DATA_DIR,
     redisUrl: c.REDIS_URL,
     logLevel: c.LOG_LEVEL,
+    logFormat: c.LOG_FORMAT,
     demo: c.TERMINOLOGY_DEMO,
     graphql: {
       maxDepth: c.GRAPHQL_MAX_DEPTH,

@@ -3,19 +3,13 @@
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import type { Config } from './config.ts';
 import { openMigrated } from './db/open.ts';
 import type { Database } from './db/client.ts';
 import { ensureDemoReleases } from './importer/demo.ts';
-import { ReleaseCatalog } from './domain/catalog.ts';
 import { createApp } from './http/app.ts';
-import { createRateLimiter, type RateLimiter } from './http/rateLimit.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { AssessmentService } from './assessment/service.ts';
-import { VocabularyCache } from './assessment/vocabularyCache.ts';
-import { AuditLog } from './assessment/audit.ts';
-import { OpenAIProvider } from './assessment/openai.ts';
+import { compose } from './compose.ts';
 
 export interface RunningServer {
   url: string;
@@ -25,17 +19,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function persistedOperations(path: string | undefined): Record<string, string> | undefined {
-  if (!path) return undefined;
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  if (!parsed || typeof parsed !== 'object' || Object.values(parsed).some((v) => typeof v !== 'string')) {
-    throw new Error(`GRAPHQL_PERSISTED_OPERATIONS: ${path} must be a JSON object of {hash: query}`);
-  }
-  return parsed as Record<string, string>;
-}
-
 export async function startServer(config: Config, opts: { log?: Logger; handleSignals?: boolean } = {}): Promise<RunningServer> {
-  const log = opts.log ?? createLogger(config.logLevel);
+  const log = opts.log ?? createLogger(config.logLevel, undefined, config.logFormat);
   const started = performance.now();
   const db = await openMigrated({ ...config, replicaUrls: config.replicaUrls });
   if (config.demo) {
@@ -44,41 +29,10 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     });
     if (imported.length) log.info({ releases: imported.map((s) => s.version) }, 'imported the demo releases into the empty store');
   }
-  // Embedded: only this process can import, so the release list is trusted for a minute;
-  // PostgreSQL: another process may import at any time.
-  const catalog = new ReleaseCatalog(db.prisma, db.mode === 'embedded' ? 60_000 : 5_000, { searchIndexReleases: config.searchIndexReleases });
-  let limiter: RateLimiter | undefined;
-  if (config.rateLimitPerMinute > 0) {
-    limiter = createRateLimiter({
-      perMinute: config.rateLimitPerMinute,
-      redisUrl: config.redisUrl,
-      onStoreError: (e) => log.warn({ err: { message: e.message } }, 'rate-limit store error'),
-    });
-  }
   let shuttingDown = false;
-  const assessment = new AssessmentService(
-    new VocabularyCache(db.prisma),
-    new AuditLog(db.prisma, config.auditStoreText, log),
-    config.openai ? new OpenAIProvider(config.openai) : null,
-  );
-  const { fetch } = createApp(
-    { prisma: db.prisma, reader: () => db.reader(), catalog, log, assessment },
-    {
-      graphql: {
-        aiRateLimitPerMinute: config.aiRateLimitPerMinute,
-        limits: { maxDepth: config.graphql.maxDepth, maxComplexity: config.graphql.maxComplexity },
-        introspection: config.graphql.introspection,
-        persistedOperations: persistedOperations(config.graphql.persistedOperations),
-      },
-      rateLimit: limiter ? { limiter, trustProxy: config.trustProxy } : undefined,
-      trustProxy: config.trustProxy,
-      corsOrigins: config.corsOrigins,
-      securityHeaders: config.securityHeaders,
-      maxBodyBytes: config.maxBodyBytes,
-      isShuttingDown: () => shuttingDown,
-      ready: async () => (await db.prisma.$queryRawUnsafe<unknown[]>('SELECT 1')).length === 1,
-    },
-  );
+  const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown });
+  const { catalog, assessment } = services;
+  const { fetch } = createApp(services, appOptions);
 
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
@@ -102,6 +56,11 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     { url, mode: db.mode, replicas: config.replicaUrls.length, provider: assessment.providerName, rateLimit: limiter ? `${limiter.limit}/min (${limiter.store})` : 'off', ms: Math.round(performance.now() - started) },
     'Terminology Explorer is listening',
   );
+  // For a person at a terminal: where to go next, in one line (log lines are for machines).
+  if (process.stdout.isTTY) {
+    const local = url.replace('://127.0.0.1:', '://localhost:');
+    process.stdout.write(`\nTerminology Explorer is ready: GraphiQL ${local}/graphql · REST docs ${local}/docs · health ${local}/health/ready\n\n`);
+  }
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -115,8 +74,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(idle);
       clearTimeout(hard);
-      await limiter?.close();
-      await assessment.flush();
+      await closeServices();
       await db.close();
       log.info('stopped');
     })());

@@ -1,11 +1,13 @@
 // Argument parsing shared by the types: codes are digits, page sizes bounded.
-import { validationError } from '../domain/errors.ts';
+import { DomainError, validationError } from '../domain/errors.ts';
+import { CODE_SYNTAX, CODE_SYNTAX_MESSAGE, codeNumber } from '../domain/formats.ts';
 
-const CODE_RE = /^[1-9][0-9]{0,8}$/;
-
+/** A code argument as the number to look up: malformed is a VALIDATION_ERROR; digits no release can hold are CODE_NOT_FOUND. */
 export function parseCode(value: string, field = 'code'): number {
-  if (!CODE_RE.test(value)) throw validationError({ [field]: ['must be a numeric terminology code of 1 to 9 digits'] });
-  return Number(value);
+  if (!CODE_SYNTAX.test(value)) throw validationError({ [field]: [CODE_SYNTAX_MESSAGE] });
+  const n = codeNumber(value);
+  if (n === null) throw new DomainError('CODE_NOT_FOUND', `Code ${value}${field === 'code' ? '' : ` (${field} filter)`} does not exist in any release: codes have 1 to 9 digits and no leading zero.`);
+  return n;
 }
 
 export function optionalCode(value: string | null | undefined, field: string): number | undefined {

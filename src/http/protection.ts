@@ -56,11 +56,50 @@ export function rateLimitMiddleware(limiter: RateLimiter): MiddlewareHandler<App
   };
 }
 
+/** How much of a refused body is read and discarded, and for how long, before the 413 is sent. */
+const DRAIN_LIMIT = { bytes: 64 * 1024 * 1024, ms: 5_000 };
+
+/**
+ * Reads and discards the rest of a request body (bounded), so the answer is sent after the
+ * client has finished sending: a server that answers and closes mid-upload makes the peer's
+ * kernel reset the connection, and clients such as undici then never read the answer.
+ */
+function drainBody(env: unknown): Promise<void> {
+  const incoming = (env as { incoming?: NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean } } | undefined)?.incoming;
+  if (!incoming || incoming.readableEnded || incoming.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const done = () => {
+      clearTimeout(timer);
+      incoming.off('data', onData);
+      incoming.off('end', done);
+      incoming.off('error', done);
+      incoming.off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > DRAIN_LIMIT.bytes) done();
+    };
+    const timer = setTimeout(done, DRAIN_LIMIT.ms);
+    incoming.on('data', onData);
+    incoming.on('end', done);
+    incoming.on('error', done);
+    incoming.on('close', done);
+    incoming.resume();
+  });
+}
+
 export function bodyLimitMiddleware(maxBytes: number): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: maxBytes,
-    onError: (c) =>
-      sendProblem(c, problem('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBytes} bytes.`, c.get('requestId'), { body: [`must be at most ${maxBytes} bytes`] })),
+    onError: async (c) => {
+      await drainBody(c.env);
+      // The connection is not reused: what is left of an over-long upload is not read.
+      return sendProblem(c, problem('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBytes} bytes.`, c.get('requestId'), { body: [`must be at most ${maxBytes} bytes`] }), {
+        Connection: 'close',
+      });
+    },
   });
 }
 

@@ -3,6 +3,7 @@
 import type { Database } from '../db/client.ts';
 import { bulkInsert } from '../db/bulk.ts';
 import { compareVersions } from '../domain/versions.ts';
+import { VERSION_SYNTAX } from '../domain/formats.ts';
 import type { Level } from '../domain/levels.ts';
 import { ImportRefusedError, ImportValidationError } from './errors.ts';
 import { readFolder } from './medascii.ts';
@@ -164,7 +165,7 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
   const releaseDate = parseReleaseDate(opts.releaseDate);
   const model = loadRelease(dir);
   const version = opts.version ?? model.version;
-  if (!version || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/.test(version)) {
+  if (!version || !VERSION_SYNTAX.test(version)) {
     throw new ImportRefusedError(`Invalid release version '${version}': use letters, digits, '.', '-' or '_' (at most 32).`);
   }
   report({ phase: 'validate', done: 0, total: 0, message: `release ${version} is valid` });

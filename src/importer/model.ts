@@ -2,6 +2,7 @@
 // collected with its file and line, so an operator sees all of them in one run.
 import type { Level } from '../domain/levels.ts';
 import { normalizeName } from '../domain/text.ts';
+import { STORED_CODE } from '../domain/formats.ts';
 import { FILES } from './files.ts';
 import type { ImportIssue } from './errors.ts';
 import type { MedAsciiFolder, RawRecord } from './medascii.ts';
@@ -86,7 +87,6 @@ export interface ReleaseModel {
   counts: Record<Level, number>;
 }
 
-const CODE_RE = /^[1-9][0-9]{0,8}$/;
 
 class Collector {
   constructor(readonly issues: ImportIssue[]) {}
@@ -95,7 +95,7 @@ class Collector {
   }
   code(file: string, rec: RawRecord, index: number, what: string): number | null {
     const v = rec.fields[index] ?? '';
-    if (!CODE_RE.test(v)) {
+    if (!STORED_CODE.test(v)) {
       this.add(file, rec.line, v === '' ? `${what} is empty` : `${what} '${v}' is not a valid code (1–9 digits)`);
       return null;
     }

@@ -30,14 +30,18 @@ export async function runOperation<TData, TVars extends Record<string, unknown>>
 ): Promise<OperationResult<TData>> {
   let query = printed.get(document);
   if (!query) printed.set(document, (query = print(document)));
+  // As over HTTP, where JSON drops them: an undefined variable is an absent one. Plugins that
+  // read raw variables (the per-field rate limiter's argument reading) reject an own property
+  // holding undefined ("Argument has invalid value $version").
+  const variableValues = Object.fromEntries(Object.entries(variables).filter(([, v]) => v !== undefined)) as TVars;
   const { execute, contextFactory, schema } = yoga.getEnveloped({
     request,
-    params: { query, variables },
+    params: { query, variables: variableValues },
     inProcess: true,
     ...server,
   } as never);
   const contextValue = (await contextFactory()) as GraphQLContext;
-  const result = await execute({ schema, document, variableValues: variables, contextValue });
+  const result = await execute({ schema, document, variableValues, contextValue });
   if ('errors' in result && result.errors?.length) {
     throw new ProblemError(problemFromGraphQL(result.errors[0] as GraphQLError, server.requestId));
   }

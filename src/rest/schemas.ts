@@ -2,6 +2,7 @@
 // checked, never silently clamped.
 import { z } from '@hono/zod-openapi';
 import { LEVELS } from '../domain/levels.ts';
+import { CODE_SYNTAX, CODE_SYNTAX_MESSAGE, VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from '../domain/formats.ts';
 
 export const intParam = (name: string, min: number, max: number, def: number) =>
   z
@@ -16,11 +17,11 @@ export const intParam = (name: string, min: number, max: number, def: number) =>
 export const codeParam = (name: string) =>
   z
     .string()
-    .regex(/^[1-9][0-9]{0,8}$/, `${name} must be a numeric terminology code of 1 to 9 digits`)
+    .regex(CODE_SYNTAX, `${name} ${CODE_SYNTAX_MESSAGE}`)
     .openapi({ example: '10047700' });
 
 export const versionIdParam = (name: string) =>
-  z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a string`) }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/, `${name} must be a release identifier such as 27.1`).openapi({ example: '5.0' });
+  z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a string`) }).regex(VERSION_SYNTAX, `${name} ${VERSION_SYNTAX_MESSAGE}`).openapi({ example: '5.0' });
 
 /** Change categories; accepted in any case, documented lowercase for release changes and uppercase on /codes. */
 export const changeTypeParam = z
@@ -32,7 +33,7 @@ export const changeTypeParam = z
 
 export const versionParam = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/, 'version must be a release identifier such as 27.1')
+  .regex(VERSION_SYNTAX, `version ${VERSION_SYNTAX_MESSAGE}`)
   .optional()
   .openapi({ description: 'Release to use (beats the X-Terminology-Version header; default: latest).', example: '5.0' });
 

@@ -60,7 +60,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => llm.listen(0, '127.0.0.1', () => r()));
   const port = (llm.address() as AddressInfo).port;
-  t = await createTestApp({ openai: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'upstream-secret', model: 'test-model', timeoutMs: 600 } });
+  t = await createTestApp({ env: { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: 'upstream-secret', OPENAI_MODEL: 'test-model', OPENAI_TIMEOUT_MS: '600' } });
   key = (await createApiKey(t.db.prisma, 'llm-tests')).key;
 });
 afterAll(async () => {

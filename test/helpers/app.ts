@@ -2,14 +2,20 @@
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { demoReleases } from '../../src/importer/demo.ts';
-import { ReleaseCatalog } from '../../src/domain/catalog.ts';
 import { createApp, type App, type AppOptions } from '../../src/http/app.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
+import { loadConfig } from '../../src/config.ts';
+import { compose } from '../../src/compose.ts';
 import { writeFixture, type FixtureSpec } from './medascii.ts';
-import { AssessmentService } from '../../src/assessment/service.ts';
-import { VocabularyCache } from '../../src/assessment/vocabularyCache.ts';
-import { AuditLog } from '../../src/assessment/audit.ts';
-import { OpenAIProvider, type OpenAIConfig } from '../../src/assessment/openai.ts';
+
+/**
+ * The only settings in which the in-process test app differs from `npm start`, and why:
+ * logs are silent (tests that read logs pass their own logger), and the global per-IP limit
+ * is off because in-process requests have no client address (test/http/protection.test.ts
+ * and the shipped-product tests cover it). Everything else comes from the same config
+ * loader and composition root as the server, defaults included (e.g. the per-field AI limit).
+ */
+export const TEST_ENV: Record<string, string> = { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' };
 
 export interface TestApp {
   db: TestDatabase;
@@ -30,11 +36,13 @@ export async function createTestApp(
     demo?: boolean;
     fixtures?: FixtureSpec[];
     dirs?: string[];
+    /** Environment overrides, read by the same loader as the server's (e.g. AUDIT_STORE_TEXT). */
+    env?: Record<string, string>;
+    /** Options the environment cannot express (a limiter instance); applied over the composed ones. */
     app?: AppOptions;
     log?: Logger;
+    /** Release-list cache lifetime; 0 (tests import releases while the app runs). */
     catalogTtlMs?: number;
-    openai?: OpenAIConfig;
-    auditStoreText?: boolean;
   } = {},
 ): Promise<TestApp> {
   const queries: string[] = [];
@@ -44,10 +52,12 @@ export async function createTestApp(
   }
   for (const f of opts.fixtures ?? []) await importRelease(db, writeFixture(f));
   for (const d of opts.dirs ?? []) await importRelease(db, d);
-  const log = opts.log ?? createLogger('silent');
-  const catalog = new ReleaseCatalog(db.prisma, opts.catalogTtlMs ?? 0);
-  const assessment = new AssessmentService(new VocabularyCache(db.prisma), new AuditLog(db.prisma, opts.auditStoreText ?? false, log), opts.openai ? new OpenAIProvider(opts.openai) : null);
-  const app = createApp({ prisma: db.prisma, catalog, log, assessment }, opts.app);
+  const config = loadConfig({ ...TEST_ENV, ...opts.env });
+  const log = opts.log ?? createLogger(config.logLevel);
+  const composed = compose(config, db, log, { catalogTtlMs: opts.catalogTtlMs ?? 0 });
+  const { assessment } = composed.services;
+  const appOptions: AppOptions = { ...composed.appOptions, ...opts.app, graphql: { ...composed.appOptions.graphql, ...opts.app?.graphql } };
+  const app = createApp(composed.services, appOptions);
   queries.length = 0;
   const request = (path: string, init?: RequestInit) => Promise.resolve(app.fetch(new Request(`http://test${path}`, init)));
   return {
@@ -69,6 +79,9 @@ export async function createTestApp(
       return { status: res.status, body: await res.json(), headers: res.headers };
     },
     flushAudit: () => assessment.flush(),
-    cleanup: () => db.cleanup(),
+    async cleanup() {
+      await composed.close();
+      await db.cleanup();
+    },
   };
 }

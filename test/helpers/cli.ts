@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
 import { createFreshPostgres, usingPostgres } from './db.ts';
+import { CONFIG_VARIABLES } from '../../src/config.ts';
 
 export const BIN = path.join(projectRoot, 'bin', 'terminology.mjs');
 
@@ -34,15 +35,18 @@ export interface RunResult {
   stderr: string;
 }
 
-export function start(args: string[], env: Record<string, string>): ChildProcess {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TERMINOLOGY_DATA_DIR', 'TEST_DB'].includes(k)));
-  return spawn(process.execPath, [BIN, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The test runner's own settings (CI exports REDIS_URL, say) never leak into a child: it sees exactly `env`. */
+const NOT_INHERITED = new Set([...CONFIG_VARIABLES, 'TEST_DB', 'TEST_DATABASE_URL']);
+
+export function start(args: string[], env: Record<string, string>, opts: { cwd?: string } = {}): ChildProcess {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !NOT_INHERITED.has(k)));
+  return spawn(process.execPath, [BIN, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.cwd });
 }
 
 /** Runs the CLI to completion; after timeoutMs it is killed, and the result shows what it printed. */
-export function run(args: string[], env: Record<string, string>, timeoutMs = 45_000): Promise<RunResult> {
+export function run(args: string[], env: Record<string, string>, timeoutMs = 45_000, opts: { cwd?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const p = start(args, env);
+    const p = start(args, env, opts);
     const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
     p.on('close', () => clearTimeout(timer));
     let stdout = '';

@@ -10,8 +10,12 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = start(['serve'], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
+/**
+ * `baseEnv: false` starts it with `env` alone (the shipped-product tests: defaults for
+ * everything but PORT); otherwise loopback, info logs and any free port come first.
+ */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, opts: { cwd?: string; baseEnv?: boolean } = {}): Promise<ServerProcess> {
+  const child = start(['serve'], { ...(opts.baseEnv === false ? {} : { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }), ...env }, { cwd: opts.cwd });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {

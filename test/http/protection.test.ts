@@ -87,7 +87,7 @@ describe('input and transport protection', () => {
 
 describe('GraphQL switches', () => {
   it('introspection can be disabled', async () => {
-    const off = await createTestApp({ fixtures: [miniSpec('1.0')], app: { graphql: { introspection: false } } });
+    const off = await createTestApp({ fixtures: [miniSpec('1.0')], env: { GRAPHQL_INTROSPECTION: 'false' } });
     try {
       const r = await off.graphql('{ __schema { types { name } } }');
       expect(r.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');

@@ -143,8 +143,19 @@ describe('GET /codes/{code}', () => {
     expectProblem(await get('/codes/90400003?version=5.0'), 404, 'CODE_NOT_FOUND');
   });
 
-  it.each(['abc', '1e5', '-1', '0', '1234567890', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '10047700%00'])('rejects the malformed code %s', async (code) => {
+  it.each(['abc', '1e5', '-1', '1234567890123', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '10047700%00'])('rejects the malformed code %s', async (code) => {
     expectProblem(await get(`/codes/${code}`), 400, 'VALIDATION_ERROR');
+  });
+
+  // Digits are a well-formed code; one the release does not hold is not found, whatever its spelling.
+  it.each(['00000001', '010047700', '0', '1234567890', '99999999'])('answers CODE_NOT_FOUND for the well-formed unknown code %s, on REST and GraphQL', async (code) => {
+    const r = await get(`/codes/${code}`);
+    expectProblem(r, 404, 'CODE_NOT_FOUND');
+    expect(r.body.detail).toContain(code);
+    expectProblem(await get(`/codes/${code}/changes?against=5.0`), 404, 'CODE_NOT_FOUND');
+    expectProblem(await get(`/codes?soc=${code}`), 404, 'CODE_NOT_FOUND');
+    const g = await t.graphql(`{ code(code: "${code}") { term } }`);
+    expect(g.body.errors[0].extensions.code).toBe('CODE_NOT_FOUND');
   });
 
   it('validates synonym paging and unknown parameters', async () => {

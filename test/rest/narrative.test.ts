@@ -253,7 +253,7 @@ describe('audit', () => {
 
 describe('per-field AI rate limit', () => {
   it('limits the AI fields per client on top of the global limit, with the documented error', async () => {
-    const limited = await createTestApp({ app: { graphql: { aiRateLimitPerMinute: 2 } } });
+    const limited = await createTestApp({ env: { AI_RATE_LIMIT_PER_MINUTE: '2' } });
     try {
       const k = (await createApiKey(limited.db.prisma, 'rl')).key;
       const call = () =>
@@ -275,7 +275,7 @@ describe('per-field AI rate limit', () => {
 
 describe('audit opt-in', () => {
   it('stores the narrative only when the operator opts in (AUDIT_STORE_TEXT)', async () => {
-    const withText = await createTestApp({ auditStoreText: true, fixtures: undefined });
+    const withText = await createTestApp({ env: { AUDIT_STORE_TEXT: 'true' } });
     try {
       const k = (await createApiKey(withText.db.prisma, 'audit')).key;
       const res = await withText.request('/identify', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': k }, body: JSON.stringify({ description: 'The patient vomited twice.' }) });

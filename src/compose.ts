@@ -1,0 +1,83 @@
+// The composition root: configuration → the services and the HTTP app's options. The
+// server and the test helpers both build the product here, so a default cannot differ
+// between what users run and what the tests prove.
+import { readFileSync } from 'node:fs';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import type { Logger } from './logger.ts';
+import type { Services } from './graphql/context.ts';
+import type { AppOptions } from './http/app.ts';
+import { ReleaseCatalog } from './domain/catalog.ts';
+import { createRateLimiter, type RateLimiter } from './http/rateLimit.ts';
+import { AssessmentService } from './assessment/service.ts';
+import { VocabularyCache } from './assessment/vocabularyCache.ts';
+import { AuditLog } from './assessment/audit.ts';
+import { OpenAIProvider } from './assessment/openai.ts';
+
+export interface Composition {
+  services: Services & { assessment: AssessmentService };
+  appOptions: AppOptions;
+  limiter: RateLimiter | undefined;
+  /** Stops what the services hold open (rate-limit store, queued audit records); not the database. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeHooks {
+  /** True once SIGTERM arrived. */
+  isShuttingDown?: () => boolean;
+  /** Release-list cache lifetime; default: a minute embedded (only this process imports), 5 s on PostgreSQL. */
+  catalogTtlMs?: number;
+}
+
+function persistedOperations(path: string | undefined): Record<string, string> | undefined {
+  if (!path) return undefined;
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  if (!parsed || typeof parsed !== 'object' || Object.values(parsed).some((v) => typeof v !== 'string')) {
+    throw new Error(`GRAPHQL_PERSISTED_OPERATIONS: ${path} must be a JSON object of {hash: query}`);
+  }
+  return parsed as Record<string, string>;
+}
+
+export function compose(config: Config, db: Database, log: Logger, hooks: RuntimeHooks = {}): Composition {
+  const catalog = new ReleaseCatalog(db.prisma, hooks.catalogTtlMs ?? (db.mode === 'embedded' ? 60_000 : 5_000), {
+    searchIndexReleases: config.searchIndexReleases,
+  });
+  const limiter =
+    config.rateLimitPerMinute > 0
+      ? createRateLimiter({
+          perMinute: config.rateLimitPerMinute,
+          redisUrl: config.redisUrl,
+          onStoreError: (e) => log.warn({ err: { message: e.message } }, 'rate-limit store error'),
+        })
+      : undefined;
+  const assessment = new AssessmentService(
+    new VocabularyCache(db.prisma),
+    new AuditLog(db.prisma, config.auditStoreText, log),
+    config.openai ? new OpenAIProvider(config.openai) : null,
+  );
+  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, log, assessment };
+  const appOptions: AppOptions = {
+    graphql: {
+      aiRateLimitPerMinute: config.aiRateLimitPerMinute,
+      limits: { maxDepth: config.graphql.maxDepth, maxComplexity: config.graphql.maxComplexity },
+      introspection: config.graphql.introspection,
+      persistedOperations: persistedOperations(config.graphql.persistedOperations),
+    },
+    rateLimit: limiter ? { limiter, trustProxy: config.trustProxy } : undefined,
+    trustProxy: config.trustProxy,
+    corsOrigins: config.corsOrigins,
+    securityHeaders: config.securityHeaders,
+    maxBodyBytes: config.maxBodyBytes,
+    isShuttingDown: hooks.isShuttingDown,
+    ready: async () => (await db.prisma.$queryRawUnsafe<unknown[]>('SELECT 1')).length === 1,
+  };
+  return {
+    services,
+    appOptions,
+    limiter,
+    async close() {
+      await limiter?.close();
+      await assessment.flush();
+    },
+  };
+}

@@ -1,0 +1,205 @@
+// The product as a user runs it: `node bin/terminology.mjs serve` from the bundle that
+// `npm install` builds, in a fresh directory, with no configuration but PORT (on the
+// PostgreSQL pass: DATABASE_URL and REDIS_URL, as a server deployment sets them). Every
+// documented endpoint and its main variants, with only the required fields, over real HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { run } from '../helpers/cli.ts';
+import { createFreshPostgres, usingPostgres } from '../helpers/db.ts';
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
+import { answerProblems, FUZZ_ITERATIONS, narrativeBody, rng } from '../helpers/fuzz.ts';
+
+const cwd = mkdtempSync(path.join(tmpdir(), 'te-shipped-'));
+let env: Record<string, string> = {};
+let dropDatabase = async () => {};
+let server: ServerProcess;
+let key = '';
+
+beforeAll(async () => {
+  if (usingPostgres) {
+    const fresh = await createFreshPostgres();
+    env = { DATABASE_URL: fresh.url, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+    dropDatabase = fresh.drop;
+  }
+  const created = await run(['keys', 'create', '--name', 'shipped'], env, 60_000, { cwd });
+  expect(created.code, created.stderr).toBe(0);
+  key = created.stdout.trim();
+  server = await startServerProcess({ ...env, PORT: '0', TERMINOLOGY_REPORT_LOADER: '1' }, 120_000, { cwd, baseEnv: false });
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  await dropDatabase();
+});
+
+type Answer = { status: number; body: any; headers: Headers };
+async function call(p: string, init: RequestInit = {}): Promise<Answer> {
+  const res = await fetch(`${server.url}${p}`, init);
+  const text = await res.text();
+  const json = (res.headers.get('content-type') ?? '').includes('json');
+  return { status: res.status, body: json ? JSON.parse(text) : text, headers: res.headers };
+}
+const post = (p: string, body: unknown, headers: Record<string, string> = { 'X-API-Key': key }) =>
+  call(p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const graphql = (query: string, variables?: Record<string, unknown>) => post('/graphql', { query, variables });
+
+function expectProblem(a: Answer, status: number, code: string) {
+  expect(a.status, JSON.stringify(a.body)).toBe(status);
+  expect(a.body).toMatchObject({ status, code, requestId: expect.any(String), title: expect.any(String), detail: expect.any(String), type: expect.any(String) });
+}
+
+describe('the shipped product, default configuration', () => {
+  it('runs the bundle that npm install built, with the default settings', () => {
+    expect(server.logs()).toContain('terminology: running dist/cli.mjs');
+    const listening = server.logs().split('\n').find((l) => l.includes('is listening'))!;
+    expect(JSON.parse(listening)).toMatchObject({ mode: usingPostgres ? 'server' : 'embedded', provider: 'lexical', rateLimit: `120/min (${usingPostgres ? 'redis' : 'memory'})` });
+  });
+
+  it('serves the catalog endpoints', async () => {
+    const versions = await call('/versions');
+    expect(versions.status).toBe(200);
+    expect(versions.body.results.map((v: { version: string }) => v.version)).toEqual(['5.0.1', '5.0', '4.03']);
+    expect(versions.body.meta).toMatchObject({ page: 1, total: 3, next: null, previous: null });
+
+    const search = await call('/codes?q=vomiting');
+    expect(search.status).toBe(200);
+    expect(search.body.results[0]).toMatchObject({ code: '10047700', term: 'Vomiting' });
+    expect(search.headers.get('x-terminology-version')).toBe('5.0.1');
+    const listing = await call('/codes?level=SOC&limit=2');
+    expect(listing.body.results).toHaveLength(2);
+    expect(listing.body.meta.next).toBe('?level=SOC&page=2&limit=2');
+    expect((await call('/codes?changeType=ADDED&level=PT')).body.results.length).toBeGreaterThan(0);
+    expect((await call('/codes?soc=10017947&level=PT&version=5.0')).status).toBe(200);
+
+    const code = await call('/codes/10047700');
+    expect(code.status).toBe(200);
+    expect(code.body).toMatchObject({ code: '10047700', term: 'Vomiting', level: 'PT', status: 'CURRENT', primarySocCode: '10017947' });
+    expect(code.body.parents.length).toBeGreaterThan(0);
+    expect((await call('/codes/10047700?synonymsPage=1&synonymsLimit=1')).body.synonyms.meta.limit).toBe(1);
+    const older = await call('/codes/10047700', { headers: { 'X-Terminology-Version': '4.03' } });
+    expect(older.headers.get('x-terminology-version')).toBe('4.03');
+
+    const compared = await call('/codes/10047700/changes?against=4.03');
+    expect(compared.status).toBe(200);
+    expect(compared.body.versions).toEqual({ from: '4.03', to: '5.0.1' });
+    expect(compared.body.snapshots.to).toMatchObject({ exists: true, code: '10047700', status: 'current' });
+
+    const changes = await call('/versions/5.0.1/changes');
+    expect(changes.status).toBe(200);
+    expect(changes.body.versions).toEqual({ from: '5.0', to: '5.0.1' });
+    expect(changes.body.changes.added).toBeGreaterThan(0);
+    expect((await call('/versions/5.0.1/changes?fromVersionId=4.03&level=PT&changeType=added&limit=5')).body.results.meta.limit).toBe(5);
+  });
+
+  it('codes narratives with only the required fields, with and without a release', async () => {
+    const description = 'Headache then vomiting. No rash.';
+    for (const body of [{ description }, { description, version: '5.0' }]) {
+      const identified = await post('/identify', body);
+      expect(identified.status, JSON.stringify(identified.body)).toBe(200);
+      expect(identified.body.version).toBe(body.version ?? '5.0.1');
+      expect(identified.body.results.map((e: { description: string }) => e.description.toLowerCase()).join(' ')).toContain('vomit');
+
+      const classified = await post('/classify', body);
+      expect(classified.status, JSON.stringify(classified.body)).toBe(200);
+      expect(classified.body.results.terminologyCodes.length).toBeGreaterThan(0);
+    }
+    const label = await post('/labels/classify', { description: 'ADVERSE REACTIONS\nThe most common adverse reactions were nausea, vomiting and headache.' });
+    expect(label.status, JSON.stringify(label.body)).toBe(200);
+    expect(label.body.results.terminologyCodes.map((c: { value: { term: string } }) => c.value.term)).toContain('Vomiting');
+    expect(label.headers.get('x-ai-notice')).toBeTruthy();
+
+    expect((await post('/identify', { description }, {})).status).toBe(401);
+    expect((await post('/classify', { description }, { 'X-API-Key': 'sk-not-a-real-key-at-all-000000000000000' })).status).toBe(401);
+  });
+
+  it('answers every GraphQL root field', async () => {
+    const q = await graphql(`{
+      versions { totalCount }
+      version { version isLatest }
+      code(code: "10047700") { id term children { code { term } } }
+      codes(q: "headache", first: 1) { totalCount edges { node { code { code } } } }
+      codeChanges(code: "10047700", against: "4.03") { differences }
+      identify(description: "Headache then vomiting.") { version events(first: 5) { totalCount } }
+      classify(input: { description: "vomiting" }) { terminologyCodes { code { term } } }
+      classifyLabel(input: { description: "ADVERSE REACTIONS\\nNausea and vomiting." }) { terminologyCodes { code { term } } }
+    }`);
+    expect(q.status).toBe(200);
+    expect(q.body.errors).toBeUndefined();
+    expect(q.body.data.version).toEqual({ version: '5.0.1', isLatest: true });
+    expect(q.body.data.identify.version).toBe('5.0.1');
+    const id = q.body.data.code.id;
+    const nodes = await graphql('query($id: ID!) { node(id: $id) { id } nodes(ids: [$id]) { id } }', { id });
+    expect(nodes.body.data).toEqual({ node: { id }, nodes: [{ id }] });
+  });
+
+  it('serves GraphiQL, the REST reference, the OpenAPI document and health', async () => {
+    const graphiql = await call('/graphql', { headers: { accept: 'text/html' } });
+    expect(graphiql.status).toBe(200);
+    expect(graphiql.body).toContain('GraphiQL');
+    expect((await call('/docs')).status).toBe(200);
+    const openapi = await call('/openapi.json');
+    expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/versions', '/codes', '/codes/{code}', '/identify', '/classify', '/labels/classify']));
+    expect((await call('/health/live')).body).toEqual({ status: 'ok' });
+    expect((await call('/health/ready')).status).toBe(200);
+  });
+
+  it('answers bad input with the documented error', async () => {
+    expectProblem(await call('/codes/00000001'), 404, 'CODE_NOT_FOUND');
+    expectProblem(await call('/codes/abc'), 400, 'VALIDATION_ERROR');
+    expectProblem(await call('/codes/10047700?version=99.9'), 404, 'VERSION_NOT_FOUND');
+    expectProblem(await call('/versions/5.0.1/changes?limit=0'), 400, 'VALIDATION_ERROR');
+    expectProblem(await call('/codes/10047700/changes'), 400, 'VALIDATION_ERROR');
+    expectProblem(await post('/identify', '{"description": '), 400, 'VALIDATION_ERROR');
+    expectProblem(await post('/classify', {}), 400, 'VALIDATION_ERROR');
+  });
+
+  it('answers an oversized body with 413 that every client can read, and keeps serving', async () => {
+    const big = JSON.stringify({ description: 'x'.repeat(3 * 1024 * 1024) });
+    for (let i = 0; i < 8; i++) {
+      // Node's fetch (undici) saw its socket reset here when the server answered mid-upload.
+      const r = await post('/labels/classify', big);
+      expectProblem(r, 413, 'PAYLOAD_TOO_LARGE');
+      expect(r.headers.get('connection')).toBe('close');
+    }
+    expect((await call('/versions')).status).toBe(200);
+  });
+});
+
+/** The same fuzzed input as variables of the GraphQL narrative field (malformed JSON stays malformed). */
+function asGraphQL(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  const o = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  return JSON.stringify({ query: 'query($d: String!, $v: String) { identify(description: $d, version: $v) { events { totalCount } } }', variables: { d: o.description, v: o.version } });
+}
+
+describe('fuzzing the narrative endpoints of the shipped server', () => {
+  it('random and malformed bodies, every limiter on: no answer ≥ 500, every error documented', async () => {
+    await server.stop();
+    // The same store, now behind a trusted proxy: each request comes from its own client
+    // address, so the global and per-field AI limits run on every request without refusing it.
+    server = await startServerProcess({ ...env, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { cwd, baseEnv: false });
+    const r = rng(20261124);
+    const failures: string[] = [];
+    const paths = ['/identify', '/classify', '/labels/classify', '/graphql'];
+    const n = Math.ceil(FUZZ_ITERATIONS / 5);
+    for (let i = 0; i < n; i++) {
+      const p = paths[i % paths.length]!;
+      const body = p === '/graphql' ? asGraphQL(narrativeBody(r)) : narrativeBody(r);
+      const res = await fetch(`${server.url}${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-API-Key': key, 'X-Forwarded-For': `198.51.${(i >> 8) & 255}.${i & 255}` },
+        body,
+      });
+      const text = await res.text();
+      failures.push(...answerProblems(`#${i} POST ${p} ${body.slice(0, 80)}`, res.status, res.headers.get('content-type') ?? '', text, 'POST'));
+    }
+    expect(failures.slice(0, 20)).toEqual([]);
+    expect((await call('/health/ready')).status).toBe(200);
+  }, 240_000);
+});
