@@ -1,12 +1,10 @@
-// End to end in a real browser: Debian's Chromium (driven by playwright-core, no
-// browser download) opens GraphiQL at /graphql, runs a hierarchy query and sees the result.
+// End to end in a real browser: the Chromium shipped in an npm package (driven by
+// playwright-core) opens GraphiQL at /graphql, runs a hierarchy query and sees the result.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { launchBrowser } from '../helpers/browser.ts';
 
 let t: TestApp;
 let base: string;
@@ -14,13 +12,9 @@ let close: () => Promise<void>;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (.ci/run does).`);
   t = await createTestApp();
   ({ url: base, close } = await listen(t.app.fetch));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
