@@ -14,7 +14,7 @@ const postgres = process.env.TEST_DATABASE_URL;
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
-    globalSetup: ['test/setup/bundle.ts'],
+    globalSetup: ['test/setup/global.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [

@@ -41,6 +41,8 @@ export interface OpenOptions {
   onReplicaQuery?: QueryListener;
   /** PGlite data directory; `memory://` (or undefined) keeps everything in memory. */
   dataDir?: string | undefined;
+  /** Embedded in memory: start from a PGlite `dumpDataDir()` archive instead of a new cluster (the test suite's templates). */
+  loadDataDir?: Blob | undefined;
   poolSize?: number;
   /** Called with every SQL statement Prisma sends (tests count them). */
   onQuery?: QueryListener;
@@ -64,7 +66,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   }
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+    client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(inMemory && opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   } catch (err) {
     await lock?.release();
     throw err;

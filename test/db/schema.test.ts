@@ -15,7 +15,7 @@ type Model = DMMF['datamodel']['models'][number];
 let db: TestDatabase;
 let dmmf: DMMF;
 beforeAll(async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ template: 'none' });
   dmmf = await internals.getDMMF({ datamodel: readFileSync(path.join(projectRoot, 'prisma', 'schema.prisma'), 'utf8') });
 });
 afterAll(async () => {

@@ -1,17 +1,15 @@
 // No secret, key or free text in logs: a server at debug level is sent API keys,
 // search text and GraphQL variables carrying sentinels; its logs must contain none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
+import { freshStore } from '../helpers/cli.ts';
 
 const KEY = 'sk-LOGSENTINELkey0123456789abcdefghijklmnop';
 const TEXT = 'zanzibarnarrativesentinel';
 let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startServerProcess({ TERMINOLOGY_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'te-logs-')), LOG_LEVEL: 'debug' });
+  server = await startServerProcess({ ...(await freshStore('demo')).env, LOG_LEVEL: 'debug' });
 }, 120_000);
 afterAll(async () => {
   await server?.stop();

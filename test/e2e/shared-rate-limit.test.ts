@@ -2,10 +2,8 @@
 // not 240, under a concurrent burst; without Redis each counts alone.
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
+import { freshStore } from '../helpers/cli.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const running: ServerProcess[] = [];
@@ -14,13 +12,8 @@ afterAll(async () => {
 });
 
 async function pair(extra: Record<string, string>) {
-  const env = (i: number) => ({
-    TERMINOLOGY_DATA_DIR: mkdtempSync(path.join(tmpdir(), `te-rl-${i}-`)),
-    TERMINOLOGY_DEMO: 'false',
-    TRUST_PROXY: '127.0.0.1',
-    ...extra,
-  });
-  const servers = await Promise.all([startServerProcess(env(1)), startServerProcess(env(2))]);
+  const env = async () => ({ ...(await freshStore()).env, LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1', ...extra });
+  const servers = await Promise.all([startServerProcess(await env()), startServerProcess(await env())]);
   running.push(...servers);
   return servers;
 }

@@ -1,15 +1,13 @@
 // Graceful shutdown of a real server process: on SIGTERM the request in flight
 // completes, new connections are refused, and the process exits cleanly.
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startServerProcess } from '../helpers/server.ts';
+import { freshStore } from '../helpers/cli.ts';
 
 describe('graceful shutdown', () => {
   it('finishes the in-flight request, refuses new ones, exits 0', async () => {
-    const server = await startServerProcess({ TERMINOLOGY_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'te-sd-')), TERMINOLOGY_DEMO: 'false' });
+    const server = await startServerProcess({ ...(await freshStore()).env, LOG_LEVEL: 'info' });
     const { port, hostname } = new URL(server.url);
     const body = JSON.stringify({ query: '{ versions(first: 1) { totalCount } }' });
     // Send the headers and half the body: the request is now in flight.

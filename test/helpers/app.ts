@@ -1,7 +1,6 @@
 // An in-process app over a fresh test database with the given releases imported.
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { importRelease } from '../../src/importer/import.ts';
-import { demoReleases } from '../../src/importer/demo.ts';
 import { createApp, type App, type AppOptions } from '../../src/http/app.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -46,10 +45,9 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const queries: string[] = [];
-  const db = await createTestDatabase({ onQuery: (sql) => queries.push(sql) });
-  if (opts.demo !== false && !opts.fixtures && !opts.dirs) {
-    for (const r of demoReleases()) await importRelease(db, r.path, { version: r.version, releaseDate: r.releaseDate, source: 'demo' });
-  }
+  const demo = opts.demo !== false && !opts.fixtures && !opts.dirs;
+  // The demo store is copied from the run's template (imported by the same importer, once).
+  const db = await createTestDatabase({ onQuery: (sql) => queries.push(sql), template: demo ? 'demo' : 'migrated' });
   for (const f of opts.fixtures ?? []) await importRelease(db, writeFixture(f));
   for (const d of opts.dirs ?? []) await importRelease(db, d);
   const config = loadConfig({ ...TEST_ENV, ...opts.env });

@@ -1,6 +1,8 @@
 // Runs the real `terminology` CLI in a child process against a test store.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { inject } from 'vitest';
+import type { TemplateName } from '../setup/templates.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
@@ -17,15 +19,20 @@ export interface Store {
   cleanup(): Promise<void>;
 }
 
-/** A fresh store for CLI runs: a temporary PGlite directory, or a fresh PostgreSQL database. */
-export async function freshStore(): Promise<Store> {
+/**
+ * A store of its own for CLI and server processes, copied from the run's template (test/setup):
+ * migrated and empty, or with the demo releases. A temporary PGlite directory, or a new
+ * PostgreSQL database on the PostgreSQL pass.
+ */
+export async function freshStore(template: TemplateName = 'migrated'): Promise<Store> {
   const base = { TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' };
   if (usingPostgres) {
-    const pgdb = await createFreshPostgres();
+    const pgdb = await createFreshPostgres(template);
     return { env: { ...base, DATABASE_URL: pgdb.url }, url: pgdb.url, cleanup: pgdb.drop };
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'te-cli-'));
-  return { env: { ...base, TERMINOLOGY_DATA_DIR: dataDir }, dataDir, cleanup: async () => {} };
+  cpSync(inject('templates').dirs![template], dataDir, { recursive: true });
+  return { env: { ...base, TERMINOLOGY_DATA_DIR: dataDir }, dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
 export interface RunResult {
@@ -38,9 +45,13 @@ export interface RunResult {
 /** The test runner's own settings (CI exports REDIS_URL, say) never leak into a child: it sees exactly `env`. */
 const NOT_INHERITED = new Set([...CONFIG_VARIABLES, 'TEST_DB', 'TEST_DATABASE_URL']);
 
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => !NOT_INHERITED.has(k) && v !== undefined)) as Record<string, string>;
+  return { ...clean, ...env };
+}
+
 export function start(args: string[], env: Record<string, string>, opts: { cwd?: string } = {}): ChildProcess {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !NOT_INHERITED.has(k)));
-  return spawn(process.execPath, [BIN, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.cwd });
+  return spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.cwd });
 }
 
 /** Runs the CLI to completion; after timeoutMs it is killed, and the result shows what it printed. */

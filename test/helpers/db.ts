@@ -1,7 +1,10 @@
 // A fresh, migrated database per test file: in-memory PGlite, or (TEST_DB=postgres)
 // a new database on the TEST_DATABASE_URL server, dropped afterwards.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
+import type { TemplateName } from '../setup/templates.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import type { QueryListener } from '../../src/db/instrument.ts';
@@ -21,13 +24,14 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-export async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new database on the TEST_DATABASE_URL server: empty, or a copy of one of the run's templates (test/setup). */
+export async function createFreshPostgres(template?: TemplateName): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = process.env.TEST_DATABASE_URL;
   if (!admin) throw new Error('TEST_DATABASE_URL is not set');
   const name = `te_test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
+  await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${inject('templates').databases![template]}` : ''}`);
   await client.end();
   return {
     url: withDatabase(admin, name),
@@ -40,16 +44,30 @@ export async function createFreshPostgres(): Promise<{ url: string; drop: () => 
   };
 }
 
-export async function createTestDatabase(opts: { onQuery?: QueryListener; migrate?: boolean } = {}): Promise<TestDatabase> {
+const dumps = new Map<TemplateName, Blob>();
+function dump(template: TemplateName): Blob {
+  let blob = dumps.get(template);
+  if (!blob) dumps.set(template, (blob = new Blob([readFileSync(inject('templates').dumps![template])])));
+  return blob;
+}
+
+/**
+ * A database of its own for a test file. `template`: `migrated` (default) starts migrated and
+ * empty, `demo` with the demo releases imported, both copied from the run's templates; `none`
+ * is a new, unmigrated database (migrated here unless `migrate: false`).
+ */
+export async function createTestDatabase(opts: { onQuery?: QueryListener; migrate?: boolean; template?: TemplateName | 'none' } = {}): Promise<TestDatabase> {
+  const template = opts.template ?? (opts.migrate === false ? 'none' : 'migrated');
   let url: string | undefined;
   let drop = async () => {};
   if (usingPostgres) {
-    const fresh = await createFreshPostgres();
+    const fresh = await createFreshPostgres(template === 'none' ? undefined : template);
     url = fresh.url;
     drop = fresh.drop;
   }
-  const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', onQuery: opts.onQuery, poolSize: 4 });
-  if (opts.migrate !== false) await migrate(db);
+  const loadDataDir = !usingPostgres && template !== 'none' ? dump(template) : undefined;
+  const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', loadDataDir, onQuery: opts.onQuery, poolSize: 4 });
+  if (template === 'none' && opts.migrate !== false) await migrate(db);
   return Object.assign(db, {
     url,
     async cleanup() {
