@@ -63,3 +63,13 @@ export const codeNotFound = (code: string, version: string) =>
 
 export const versionNotFound = (version: string) =>
   new DomainError('VERSION_NOT_FOUND', `Release ${version} is not hosted here. GET /versions lists the hosted releases.`);
+
+/** The DomainError behind an error, through the wrappers GraphQL puts around it (`originalError`). */
+export function domainErrorOf(error: unknown): DomainError | undefined {
+  let e: unknown = error;
+  for (let i = 0; i < 5 && e; i++) {
+    if (e instanceof DomainError) return e;
+    e = (e as { originalError?: unknown }).originalError;
+  }
+  return undefined;
+}

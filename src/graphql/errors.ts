@@ -2,7 +2,7 @@
 // documented `code` (and `status`, `errors` for validation) in its extensions;
 // anything unexpected is masked as INTERNAL_ERROR without internals.
 import { GraphQLError } from 'graphql';
-import { DomainError, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
+import { domainErrorOf, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
 import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
 
 const KNOWN = new Set<string>(Object.keys(ERROR_STATUS));
@@ -10,18 +10,9 @@ const KNOWN = new Set<string>(Object.keys(ERROR_STATUS));
 // graphql-js / Yoga codes for a malformed request.
 const CLIENT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND']);
 
-function find<T>(error: unknown, pred: (e: unknown) => e is T): T | undefined {
-  let e: unknown = error;
-  for (let i = 0; i < 5 && e; i++) {
-    if (pred(e)) return e;
-    e = (e as { originalError?: unknown }).originalError;
-  }
-  return undefined;
-}
-
 export function toGraphQLError(error: unknown, requestId?: string): GraphQLError {
   const base = error instanceof GraphQLError ? error : undefined;
-  const domain = find(error, (e): e is DomainError => e instanceof DomainError);
+  const domain = domainErrorOf(error);
   if (domain) {
     return new GraphQLError(domain.message, {
       nodes: base?.nodes, source: base?.source, positions: base?.positions, path: base?.path,

@@ -12,6 +12,7 @@ import { toGraphQLError } from './errors.ts';
 import { DEFAULT_LIMITS, type Limits } from './builder.ts';
 import type { Logger } from '../logger.ts';
 import { releaseHeaderPlugin, resultCachePlugin, type ResultCacheOptions } from './resultCache.ts';
+import { inputLimitsPlugin } from './inputLimits.ts';
 
 /** What the HTTP layer passes with each request. */
 export interface ServerContext {
@@ -117,6 +118,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
       limits,
     }),
     plugins: [
+      inputLimitsPlugin(),
       errorShapePlugin(),
       releaseHeaderPlugin(),
       ...(opts.resultCache === false ? [] : [resultCachePlugin(services.catalog, opts.resultCache)]),
@@ -125,8 +127,12 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
             useRateLimiter({
               identifyFn: (ctx) => (ctx as GraphQLContext).clientIp,
               configByField: ['identify', 'classify', 'classifyLabel'].map((field) => ({ type: 'Query', field, max: opts.aiRateLimitPerMinute, window: '1m' })),
+              // Thrown from the plugin's execute hook, where Yoga expects a GraphQLError; the
+              // DomainError inside it gives the documented RATE_LIMITED shape on both APIs.
               transformError: (message: string) =>
-                new DomainError('RATE_LIMITED', message, undefined, { retryAfter: 60, limit: opts.aiRateLimitPerMinute, reset: Math.ceil(Date.now() / 1000) + 60 }),
+                new GraphQLError(message, {
+                  originalError: new DomainError('RATE_LIMITED', message, undefined, { retryAfter: 60, limit: opts.aiRateLimitPerMinute, reset: Math.ceil(Date.now() / 1000) + 60 }),
+                }),
             }),
           ]
         : []),

@@ -1,7 +1,7 @@
 // The documented error object (RFC 9457 problem details plus code, requestId, errors).
 import type { Context } from 'hono';
 import type { GraphQLError } from 'graphql';
-import { DomainError, ERROR_STATUS, ERROR_TITLE, type ErrorCode } from '../domain/errors.ts';
+import { domainErrorOf, ERROR_STATUS, ERROR_TITLE, type ErrorCode } from '../domain/errors.ts';
 import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
 
 export interface Problem {
@@ -53,7 +53,8 @@ export function problem(code: ErrorCode, detail: string, requestId: string, erro
 }
 
 export function problemFromError(err: unknown, requestId: string): Problem {
-  if (err instanceof DomainError) return problem(err.code, err.message, requestId, err.errors, err.extra);
+  const domain = domainErrorOf(err);
+  if (domain) return problem(domain.code, domain.message, requestId, domain.errors, domain.extra);
   if (isDatabaseUnavailable(err)) {
     return problem('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly.', requestId, undefined, { retryAfter: DB_RETRY_AFTER_SECONDS });
   }

@@ -267,6 +267,12 @@ describe('per-field AI rate limit', () => {
       expect(third.headers.get('retry-after')).toBe('60');
       // Catalog reads are not affected.
       expect((await limited.request('/versions')).status).toBe(200);
+      // The GraphQL field over its limit: the same documented code, not an internal error.
+      const query = '{ identify(description: "vomit", version: "5.0.1") { provider } }';
+      expect((await limited.graphql(query, undefined, { 'X-API-Key': k })).body.data.identify.provider).toBe('lexical');
+      expect((await limited.graphql(query, undefined, { 'X-API-Key': k })).body.errors).toBeUndefined();
+      const over = await limited.graphql(query, undefined, { 'X-API-Key': k });
+      expect(over.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429, limit: 2, retryAfter: 60 });
     } finally {
       await limited.cleanup();
     }
