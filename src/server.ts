@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.ts';
-import { openMigrated } from './db/open.ts';
+import { describeTarget, openMigrated } from './db/open.ts';
 import type { Database } from './db/client.ts';
 import { ensureDemoReleases } from './importer/demo.ts';
 import { ReleaseCatalog } from './domain/catalog.ts';
@@ -34,10 +34,20 @@ function persistedOperations(path: string | undefined): Record<string, string> |
   return parsed as Record<string, string>;
 }
 
+/** A readiness probe's database check gives up after this long (load balancers wait a few seconds at most). */
+const READY_TIMEOUT_MS = 2_000;
+
 export async function startServer(config: Config, opts: { log?: Logger; handleSignals?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel);
   const started = performance.now();
-  const db = await openMigrated({ ...config, replicaUrls: config.replicaUrls });
+  if (config.databaseUrl) log.info({ database: describeTarget(config.databaseUrl) }, 'connecting to the database');
+  const db = await openMigrated(
+    { ...config, replicaUrls: config.replicaUrls },
+    {
+      queryTimeoutMs: config.databaseQueryTimeoutMs,
+      onRetry: (r) => log.warn({ database: r.target, attempt: r.attempt, retryInMs: r.retryInMs, err: { message: r.error } }, 'database not reachable; retrying'),
+    },
+  );
   if (config.demo) {
     const imported = await ensureDemoReleases(db, (version, p) => {
       if (p.phase === 'done' || p.phase === 'read') log.info({ release: version, phase: p.phase }, p.message);
@@ -52,8 +62,14 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     limiter = createRateLimiter({
       perMinute: config.rateLimitPerMinute,
       redisUrl: config.redisUrl,
-      onStoreError: (e) => log.warn({ err: { message: e.message } }, 'rate-limit store error'),
+      keyPrefix: config.redisKeyPrefix,
+      storeTimeoutMs: config.rateLimitStoreTimeoutMs,
+      onDegraded: (e) => log.warn({ err: { message: e.message } }, 'rate-limit store (Redis) not answering; counting in memory per process until it does'),
+      onRecovered: () => log.info('rate-limit store (Redis) answers again; counts are shared again'),
     });
+  }
+  if (config.trustProxy.kind === 'all') {
+    log.warn('TRUST_PROXY=true: the left-most X-Forwarded-For entry is the rate-limit key, and clients can write it themselves; list the proxies instead (README, Rate limits)');
   }
   let shuttingDown = false;
   const assessment = new AssessmentService(
@@ -76,7 +92,10 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       securityHeaders: config.securityHeaders,
       maxBodyBytes: config.maxBodyBytes,
       isShuttingDown: () => shuttingDown,
-      ready: async () => (await db.prisma.$queryRawUnsafe<unknown[]>('SELECT 1')).length === 1,
+      ready: async () => {
+        await db.ping(READY_TIMEOUT_MS);
+        return true;
+      },
     },
   );
 

@@ -4,10 +4,12 @@ const CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
   // PostgreSQL: connection exceptions, admin shutdown, cannot connect now, too many connections.
   '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300',
+  // statement_timeout (DATABASE_QUERY_TIMEOUT_MS): the database did not answer in time.
+  '57014',
   // Prisma: can't reach server, timed out, server closed the connection.
   'P1001', 'P1002', 'P1017', 'P2024',
 ]);
-const MESSAGES = /Connection terminated|connection (?:is )?closed|Can't reach database|timeout exceeded when trying to connect|Client has encountered a connection error|DatabaseNotReachable|ConnectionClosed|socket hang up/i;
+const MESSAGES = /Query read timeout|timeout expired|Server has closed the connection|Connection terminated|connection (?:is )?closed|Can't reach database|timeout exceeded when trying to connect|Client has encountered a connection error|DatabaseNotReachable|ConnectionClosed|socket hang up/i;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   const seen = new Set<unknown>();
