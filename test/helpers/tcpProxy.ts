@@ -9,6 +9,8 @@ export type ProxyMode = 'pass' | 'stall' | 'reset' | 'refuse';
 export interface TcpProxy {
   port: number;
   mode(): ProxyMode;
+  /** Connections accepted so far (to wait for a client's retry). */
+  accepted(): number;
   /** Stop forwarding in both directions without closing anything; new connections are held, unanswered. */
   stall(): Promise<void>;
   /** Reset every connection and every new one (RST). */
@@ -30,6 +32,7 @@ interface Pair {
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const pairs = new Set<Pair>();
   let mode: ProxyMode = 'pass';
+  let accepted = 0;
   let server: Server | undefined;
 
   const link = (p: Pair) => {
@@ -59,6 +62,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     new Promise<number>((resolve, reject) => {
       const s = createServer((client) => {
         client.on('error', () => {});
+        accepted++;
         if (mode === 'reset') {
           client.resetAndDestroy();
           return;
@@ -95,6 +99,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   return {
     port,
     mode: () => mode,
+    accepted: () => accepted,
     async stall() {
       mode = 'stall';
       for (const p of pairs) unlink(p);
@@ -106,6 +111,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     refuse,
     cut: refuse,
     async restore() {
+      if (mode === 'pass') return;
       if (!server) await listen(port);
       mode = 'pass';
       for (const p of pairs) link(p);
