@@ -11,6 +11,7 @@ import { ensureDemoReleases } from './importer/demo.ts';
 import { ReleaseCatalog } from './domain/catalog.ts';
 import { createApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/rateLimit.ts';
+import { trackConnections } from './http/drain.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { AssessmentService } from './assessment/service.ts';
 import { VocabularyCache } from './assessment/vocabularyCache.ts';
@@ -33,6 +34,9 @@ function persistedOperations(path: string | undefined): Record<string, string> |
   }
   return parsed as Record<string, string>;
 }
+
+/** During the shutdown drain, a keep-alive socket idle this long is closed (a busy client's pause is far shorter). */
+const DRAIN_IDLE_GRACE_MS = 500;
 
 /** A readiness probe's database check gives up after this long (load balancers wait a few seconds at most). */
 const READY_TIMEOUT_MS = 2_000;
@@ -102,6 +106,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
   });
+  const connections = trackConnections(server);
   // The latest release's in-memory index (search, and concepts/paths of catalog reads),
   // built in the background in small slices, a few seconds after start: its reads would
   // otherwise queue ahead of the first readiness probes (PGlite answers one query at a time).
@@ -125,15 +130,12 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      // Refuse new connections, let in-flight requests finish (answered with Connection: close),
-      // drop idle keep-alive sockets, and cut whatever is left after the timeout.
+      // Refuse new connections; requests in flight and any that still arrive on open keep-alive
+      // sockets are answered with Connection: close; a socket idle for a moment is closed, so a
+      // client never has a socket cut under a request it is sending; the rest is cut at the timeout.
       shuttingDown = true;
       clearTimeout(warm);
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      const hard = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      clearInterval(idle);
-      clearTimeout(hard);
+      await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
       await limiter?.close();
       await assessment.flush();
       await db.close();
