@@ -2,8 +2,8 @@
 // atomically (a Lua script on Redis), so two replicas sharing Redis admit N requests
 // per window together, not 2N. Without REDIS_URL the count is per process, in memory.
 //
-// Redis must never hold a request up: every call has a short timeout (ioredis
-// commandTimeout). A timeout or connection error marks the store degraded: requests are
+// Redis must never hold a request up: every call has a short timeout. A timeout or
+// connection error marks the store degraded: requests are
 // then counted in memory per process (no waiting on Redis at all), one warning is logged,
 // and Redis is probed every second until it answers again.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -44,6 +44,40 @@ export interface RateLimiterOptions {
   onRecovered?: () => void;
 }
 
+/**
+ * p, or a rejection after ms. The verdict waits for the poll phase of the event loop that
+ * fired the timer: under a burst the loop may be late, and a reply already sitting in the
+ * socket must win over the timer (otherwise a busy process, not Redis, would look slow).
+ */
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          settled = true;
+          reject(new Error(`rate-limit store did not answer within ${ms} ms`));
+        }),
+      ms,
+    );
+    p.then(
+      (v) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const points = opts.perMinute;
   const duration = 60;
@@ -70,7 +104,8 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const redis = new Redis(opts.redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: timeoutMs,
+    // A backstop: commands left behind by withTimeout must not wait on a stalled link forever.
+    commandTimeout: Math.max(5_000, timeoutMs * 4),
     connectTimeout: Math.max(1_000, timeoutMs),
   });
   const shared = new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: opts.keyPrefix ?? 'te-rl', rejectIfRedisNotReady: true });
@@ -90,8 +125,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     probe = setInterval(() => {
       if (probing || redis.status !== 'ready') return;
       probing = true;
-      redis
-        .ping()
+      withTimeout(redis.ping(), timeoutMs)
         .then(recover, () => {})
         .finally(() => (probing = false));
     }, opts.probeIntervalMs ?? 1_000);
@@ -106,7 +140,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     async consume(key) {
       if (!degraded) {
         try {
-          return await consumeIn(shared, key);
+          return await withTimeout(consumeIn(shared, key), timeoutMs);
         } catch (e) {
           degrade(e as Error);
         }
@@ -116,7 +150,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     async storeState() {
       if (degraded) return 'degraded';
       try {
-        await redis.ping();
+        await withTimeout(redis.ping(), timeoutMs);
         return 'ok';
       } catch (e) {
         degrade(e as Error);
