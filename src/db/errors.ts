@@ -16,12 +16,13 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   let e: unknown = err;
   while (e && typeof e === 'object' && !seen.has(e)) {
     seen.add(e);
-    const o = e as { code?: unknown; message?: unknown; kind?: unknown; cause?: unknown; originalError?: unknown; errors?: unknown[] };
+    const o = e as { code?: unknown; message?: unknown; kind?: unknown; cause?: unknown; originalError?: unknown; errors?: unknown[]; meta?: { driverAdapterError?: unknown } };
     if (typeof o.code === 'string' && CODES.has(o.code)) return true;
     if (typeof o.kind === 'string' && /DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections/.test(o.kind)) return true;
     if (typeof o.message === 'string' && MESSAGES.test(o.message)) return true;
     if (Array.isArray(o.errors) && o.errors.some((x) => isDatabaseUnavailable(x))) return true;
-    e = o.originalError ?? o.cause;
+    // Prisma keeps the driver's error (with PostgreSQL's SQLSTATE) under meta.driverAdapterError.
+    e = o.originalError ?? o.cause ?? o.meta?.driverAdapterError;
   }
   return false;
 }
