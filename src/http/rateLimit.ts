@@ -2,10 +2,11 @@
 // atomically (a Lua script on Redis), so two replicas sharing Redis admit N requests
 // per window together, not 2N. Without REDIS_URL the count is per process, in memory.
 //
-// Redis must never hold a request up: every call has a short timeout. A timeout or
-// connection error marks the store degraded: requests are
-// then counted in memory per process (no waiting on Redis at all), one warning is logged,
-// and Redis is probed every second until it answers again.
+// Redis must never hold a request up: every call has a short timeout, after which the
+// request is counted in memory. A connection error, or a timeout confirmed by a ping that
+// times out too (a busy process is not a slow Redis), marks the store degraded: requests
+// are then counted in memory per process without waiting on Redis at all, one warning is
+// logged, and Redis is probed every second until it answers again.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
 
@@ -34,7 +35,7 @@ export interface RateLimiterOptions {
   redisUrl?: string | undefined;
   /** Namespace for Redis keys (several deployments may share one Redis). */
   keyPrefix?: string;
-  /** Longest wait for one Redis call (default 250 ms). */
+  /** Longest wait for one Redis call (default 500 ms). */
   storeTimeoutMs?: number;
   /** While degraded, how often Redis is probed (default 1 s). */
   probeIntervalMs?: number;
@@ -49,6 +50,8 @@ export interface RateLimiterOptions {
  * fired the timer: under a burst the loop may be late, and a reply already sitting in the
  * socket must win over the timer (otherwise a busy process, not Redis, would look slow).
  */
+class StoreTimeoutError extends Error {}
+
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
@@ -57,7 +60,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
         setImmediate(() => {
           if (settled) return;
           settled = true;
-          reject(new Error(`rate-limit store did not answer within ${ms} ms`));
+          reject(new StoreTimeoutError(`rate-limit store did not answer within ${ms} ms`));
         }),
       ms,
     );
@@ -100,7 +103,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     return { limit: points, store: 'memory', consume: (key) => consumeIn(memory, key), storeState: async () => 'memory', close: async () => {} };
   }
 
-  const timeoutMs = opts.storeTimeoutMs ?? 250;
+  const timeoutMs = opts.storeTimeoutMs ?? 500;
   const redis = new Redis(opts.redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -131,6 +134,16 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     }, opts.probeIntervalMs ?? 1_000);
     probe.unref();
   };
+  // A timeout alone may be this process's own backlog: degraded only if a ping times out too.
+  let confirming = false;
+  const suspect = (err: Error) => {
+    if (!(err instanceof StoreTimeoutError)) return degrade(err);
+    if (degraded || confirming) return;
+    confirming = true;
+    withTimeout(redis.ping(), timeoutMs)
+      .catch(() => degrade(err))
+      .finally(() => (confirming = false));
+  };
   // Connection errors arrive here, once per reconnection attempt: they only mark the state.
   redis.on('error', (e: Error) => degrade(e));
 
@@ -142,7 +155,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
         try {
           return await withTimeout(consumeIn(shared, key), timeoutMs);
         } catch (e) {
-          degrade(e as Error);
+          suspect(e as Error);
         }
       }
       return consumeIn(memory, key);
