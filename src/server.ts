@@ -131,8 +131,8 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const close = () =>
     (closing ??= (async () => {
       // Refuse new connections; requests in flight and any that still arrive on open keep-alive
-      // sockets are answered with Connection: close; a socket idle for a moment is closed, so a
-      // client never has a socket cut under a request it is sending; the rest is cut at the timeout.
+      // sockets are answered with Connection: close; only a socket idle for a while is closed, so
+      // a busy client is not cut while sending its next request; the rest is cut at the timeout.
       shuttingDown = true;
       clearTimeout(warm);
       await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
