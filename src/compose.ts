@@ -29,6 +29,9 @@ export interface RuntimeHooks {
   catalogTtlMs?: number;
 }
 
+/** A readiness probe's database check gives up after this long (load balancers wait a few seconds at most). */
+const READY_TIMEOUT_MS = 2_000;
+
 function persistedOperations(path: string | undefined): Record<string, string> | undefined {
   if (!path) return undefined;
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
@@ -47,7 +50,10 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
       ? createRateLimiter({
           perMinute: config.rateLimitPerMinute,
           redisUrl: config.redisUrl,
-          onStoreError: (e) => log.warn({ err: { message: e.message } }, 'rate-limit store error'),
+          keyPrefix: config.redisKeyPrefix,
+          storeTimeoutMs: config.rateLimitStoreTimeoutMs,
+          onDegraded: (e) => log.warn({ err: { message: e.message } }, 'rate-limit store (Redis) not answering; counting in memory per process until it does'),
+          onRecovered: () => log.info('rate-limit store (Redis) answers again; counts are shared again'),
         })
       : undefined;
   const assessment = new AssessmentService(
@@ -69,7 +75,10 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     securityHeaders: config.securityHeaders,
     maxBodyBytes: config.maxBodyBytes,
     isShuttingDown: hooks.isShuttingDown,
-    ready: async () => (await db.prisma.$queryRawUnsafe<unknown[]>('SELECT 1')).length === 1,
+    ready: async () => {
+      await db.ping(READY_TIMEOUT_MS);
+      return true;
+    },
   };
   return {
     services,

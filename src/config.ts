@@ -16,11 +16,16 @@ const schema = z.object({
     .optional(),
   DATABASE_REPLICA_URLS: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  DATABASE_START_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   TERMINOLOGY_DATA_DIR: z.string().min(1).default('./.data'),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('te-rl'),
+  RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** auto: readable lines on a terminal, JSON lines otherwise. */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
@@ -56,8 +61,18 @@ export type Config = {
   databaseUrl: string | undefined;
   replicaUrls: string[];
   poolSize: number;
+  /** One attempt to reach PostgreSQL (TCP, handshake, SELECT 1), and the longest wait for a pool slot. */
+  databaseConnectTimeoutMs: number;
+  /** How long start-up keeps retrying an unreachable PostgreSQL before the process exits. */
+  databaseStartTimeoutMs: number;
+  /** Serving: statement limit (0 = none); the CLI's batch jobs run without one. */
+  databaseQueryTimeoutMs: number;
   dataDir: string;
   redisUrl: string | undefined;
+  /** Namespace of the rate-limit keys in Redis (deployments sharing one Redis). */
+  redisKeyPrefix: string;
+  /** Longest wait for Redis per request before counting in memory instead. */
+  rateLimitStoreTimeoutMs: number;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   logFormat: z.infer<typeof schema>['LOG_FORMAT'];
   demo: boolean;
@@ -109,8 +124,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((s) => s.trim())
       .filter(Boolean),
     poolSize: c.DATABASE_POOL_SIZE,
+    databaseConnectTimeoutMs: c.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseStartTimeoutMs: c.DATABASE_START_TIMEOUT_MS,
+    databaseQueryTimeoutMs: c.DATABASE_QUERY_TIMEOUT_MS,
     dataDir: c.TERMINOLOGY_DATA_DIR,
     redisUrl: c.REDIS_URL,
+    redisKeyPrefix: c.REDIS_KEY_PREFIX,
+    rateLimitStoreTimeoutMs: c.RATE_LIMIT_STORE_TIMEOUT_MS,
     logLevel: c.LOG_LEVEL,
     logFormat: c.LOG_FORMAT,
     demo: c.TERMINOLOGY_DEMO,

@@ -4,10 +4,11 @@ import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
-import { openMigrated } from './db/open.ts';
+import { describeTarget, openMigrated } from './db/open.ts';
 import type { Database } from './db/client.ts';
 import { ensureDemoReleases } from './importer/demo.ts';
 import { createApp } from './http/app.ts';
+import { trackConnections } from './http/drain.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 
@@ -19,15 +20,28 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** During the shutdown drain, a keep-alive socket idle this long is closed (a busy client's pause is far shorter). */
+const DRAIN_IDLE_GRACE_MS = 500;
+
 export async function startServer(config: Config, opts: { log?: Logger; handleSignals?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel, undefined, config.logFormat);
   const started = performance.now();
-  const db = await openMigrated({ ...config, replicaUrls: config.replicaUrls });
+  if (config.databaseUrl) log.info({ database: describeTarget(config.databaseUrl) }, 'connecting to the database');
+  const db = await openMigrated(
+    { ...config, replicaUrls: config.replicaUrls },
+    {
+      queryTimeoutMs: config.databaseQueryTimeoutMs,
+      onRetry: (r) => log.warn({ database: r.target, attempt: r.attempt, retryInMs: r.retryInMs, err: { message: r.error } }, 'database not reachable; retrying'),
+    },
+  );
   if (config.demo) {
     const imported = await ensureDemoReleases(db, (version, p) => {
       if (p.phase === 'done' || p.phase === 'read') log.info({ release: version, phase: p.phase }, p.message);
     });
     if (imported.length) log.info({ releases: imported.map((s) => s.version) }, 'imported the demo releases into the empty store');
+  }
+  if (config.trustProxy.kind === 'all') {
+    log.warn('TRUST_PROXY=true: the left-most X-Forwarded-For entry is the rate-limit key, and clients can write it themselves; list the proxies instead (README, Rate limits)');
   }
   let shuttingDown = false;
   const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown });
@@ -37,6 +51,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
   });
+  const connections = trackConnections(server);
   // The latest release's in-memory index (search, and concepts/paths of catalog reads),
   // built in the background in small slices, a few seconds after start: its reads would
   // otherwise queue ahead of the first readiness probes (PGlite answers one query at a time).
@@ -65,15 +80,12 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      // Refuse new connections, let in-flight requests finish (answered with Connection: close),
-      // drop idle keep-alive sockets, and cut whatever is left after the timeout.
+      // Refuse new connections; requests in flight and any that still arrive on open keep-alive
+      // sockets are answered with Connection: close; only a socket idle for a while is closed, so
+      // a busy client is not cut while sending its next request; the rest is cut at the timeout.
       shuttingDown = true;
       clearTimeout(warm);
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      const hard = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      clearInterval(idle);
-      clearTimeout(hard);
+      await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
       await closeServices();
       await db.close();
       log.info('stopped');

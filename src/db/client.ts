@@ -29,6 +29,8 @@ export interface Database {
   reader(): PrismaClient;
   /** Runs fn on one dedicated connection (a session: advisory locks and BEGIN/COMMIT hold). */
   withConnection<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
+  /** One round trip (SELECT 1), failing after timeoutMs: start-up and readiness checks. */
+  ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,14 @@ export interface OpenOptions {
   /** Embedded in memory: start from a PGlite `dumpDataDir()` archive instead of a new cluster (the test suite's templates). */
   loadDataDir?: Blob | undefined;
   poolSize?: number;
+  /** Server mode: longest wait for a new connection (TCP, handshake, authentication) or a free pool slot. */
+  connectTimeoutMs?: number | undefined;
+  /**
+   * Server mode: statements are cancelled by the server after this long (statement_timeout), and
+   * abandoned by the client a second later when the server does not answer at all (a stalled
+   * network). Unset or 0: no limit (batch jobs such as imports).
+   */
+  queryTimeoutMs?: number | undefined;
   /** Called with every SQL statement Prisma sends (tests count them). */
   onQuery?: QueryListener;
 }
@@ -83,6 +93,9 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
     prisma,
     reader: () => prisma,
     withConnection: (fn) => fn(conn),
+    async ping() {
+      await client.query('SELECT 1');
+    },
     async close() {
       await prisma.$disconnect();
       await client.close();
@@ -91,13 +104,32 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   };
 }
 
+/** No client-side limit for one query (pg falls back to the pool's when given 0). */
+const UNBOUNDED_MS = 2_147_483_647;
+
+/** A query with its own client-side limit (pg supports it; @types/pg does not declare it). */
+const timed = (text: string, values: unknown[] | undefined, ms: number | undefined): pg.QueryConfig =>
+  ({ text, values, ...(ms ? { query_timeout: ms } : {}) }) as pg.QueryConfig;
+
+function poolConfig(url: string, opts: OpenOptions): pg.PoolConfig {
+  const q = opts.queryTimeoutMs ?? 0;
+  return {
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    ...(opts.connectTimeoutMs ? { connectionTimeoutMillis: opts.connectTimeoutMs } : {}),
+    // The server's own cancel (57014) comes first and keeps the connection usable; the
+    // client-side limit only ends waits on a server that no longer answers at all.
+    ...(q > 0 ? { statement_timeout: q, query_timeout: q + 1_000 } : {}),
+  };
+}
+
 async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+  const pool = new pg.Pool(poolConfig(opts.databaseUrl, opts));
   // An idle client losing its server must not crash the process.
   pool.on('error', () => {});
   const prisma = prismaWith(new PrismaPg(pool), opts.onQuery);
   const replicas = (opts.replicaUrls ?? []).map((url) => {
-    const p = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    const p = new pg.Pool(poolConfig(url, opts));
     p.on('error', () => {});
     return { pool: p, client: prismaWith(new PrismaPg(p), opts.onReplicaQuery) };
   });
@@ -108,17 +140,30 @@ async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<
     reader: () => (replicas.length ? replicas[next++ % replicas.length]!.client : prisma),
     async withConnection(fn) {
       const client = await pool.connect();
+      // Sessions run migrations and wait on advisory locks (another replica migrating): no
+      // statement limit here; connecting stays bounded.
+      const unbounded = (opts.queryTimeoutMs ?? 0) > 0;
+      let failed: Error | undefined;
       try {
+        if (unbounded) await client.query(timed('SET statement_timeout = 0', undefined, opts.queryTimeoutMs! + 1_000));
+        const run = (text: string, values?: unknown[]) => client.query(timed(text, values, unbounded ? UNBOUNDED_MS : undefined));
         return await fn({
-          query: async <T>(sql: string, params?: unknown[]) =>
-            (await client.query(sql, params as unknown[])).rows as T[],
+          query: async <T>(sql: string, params?: unknown[]) => (await run(sql, params)).rows as T[],
           exec: async (script) => {
-            await client.query(script);
+            await run(script);
           },
         });
+      } catch (e) {
+        failed = e as Error;
+        throw e;
       } finally {
-        client.release();
+        if (unbounded && !failed) await client.query('RESET statement_timeout').catch((e: Error) => (failed = e));
+        // A session that failed may be mid-statement or broken: never hand it to the next user.
+        client.release(failed);
       }
+    },
+    async ping(timeoutMs) {
+      await pool.query(timed('SELECT 1', undefined, timeoutMs));
     },
     async close() {
       await prisma.$disconnect();

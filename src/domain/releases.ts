@@ -1,6 +1,6 @@
 // Hosted releases and release selection. Releases are immutable once imported;
 // only an import (or --replace) changes this list.
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 
 export interface ReleaseInfo {
   id: number;
@@ -14,7 +14,7 @@ export interface ReleaseInfo {
 }
 
 /** All releases, latest first. */
-export async function listReleases(prisma: PrismaClient): Promise<ReleaseInfo[]> {
+export async function listReleases(prisma: PrismaClient | Prisma.TransactionClient): Promise<ReleaseInfo[]> {
   const rows = await prisma.release.findMany({ orderBy: { ordinal: 'desc' } });
   return rows.map((r, i) => ({
     id: r.id,

@@ -173,9 +173,18 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   mountDocs(app);
 
   app.get('/health/live', (c) => c.json({ status: 'ok' }));
+  // 200 while the service can answer, even with the rate-limit store degraded (requests are
+  // then counted per process); 503 when stopping or the database does not answer.
   app.get('/health/ready', async (c) => {
-    const ok = !opts.isShuttingDown?.() && (await (opts.ready ?? (async () => true))().catch(() => false));
-    return ok ? c.json({ status: 'ready' }) : sendProblem(c, problem('SERVICE_UNAVAILABLE', 'Not ready.', c.get('requestId')), { 'Retry-After': '5' });
+    if (opts.isShuttingDown?.()) return sendProblem(c, problem('SERVICE_UNAVAILABLE', 'Shutting down.', c.get('requestId'), undefined, { checks: { shutdown: 'in progress' } }), { 'Retry-After': '5' });
+    const [database, rateLimitStore] = await Promise.all([
+      (opts.ready ?? (async () => true))().then((ok) => (ok ? 'ok' : 'unavailable'), () => 'unavailable'),
+      opts.rateLimit?.limiter.storeState?.(),
+    ]);
+    const checks = { database, ...(rateLimitStore ? { rateLimitStore } : {}) };
+    return database === 'ok'
+      ? c.json({ status: 'ready', checks })
+      : sendProblem(c, problem('SERVICE_UNAVAILABLE', 'Not ready: the database does not answer.', c.get('requestId'), undefined, { checks }), { 'Retry-After': '5' });
   });
   app.get('/problems/:slug', (c: Context<AppEnv>) => {
     const t = problemTypes.find((p) => p.slug === c.req.param('slug'));

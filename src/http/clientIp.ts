@@ -3,49 +3,71 @@
 // proxies: the first address that is not one is the client. For an honest chain this is
 // the left-most non-proxy address; unlike taking the left-most entry blindly, a client
 // cannot choose its own key by sending a forged X-Forwarded-For.
-import { BlockList, isIP } from 'node:net';
+//
+// Every address is reduced to one canonical spelling (ipaddr.js: IPv4-mapped IPv6 becomes
+// IPv4, IPv6 is compressed and lower-case), so one address is one rate-limit bucket.
+import ipaddr from 'ipaddr.js';
 
-export type TrustProxy = { kind: 'none' } | { kind: 'all' } | { kind: 'list'; list: BlockList };
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+export type TrustProxy = { kind: 'none' } | { kind: 'all' } | { kind: 'list'; ranges: Range[] };
+
+/** An address as written by a proxy ("[v6]:port", "v4:port", zone ids, mapped IPv4), parsed; null if it is none. */
+function parse(raw: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  let s = raw.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(s);
+  if (bracketed) s = bracketed[1]!;
+  else if (/^[\d.]+:\d+$/.test(s)) s = s.slice(0, s.lastIndexOf(':'));
+  s = s.replace(/%.*$/, ''); // a zone id names a local interface, not a different client
+  if (!ipaddr.isValid(s)) return null;
+  return ipaddr.process(s);
+}
+
+/** The canonical spelling of an address, or the input trimmed when it is not one. */
+export function canonicalIp(raw: string): string {
+  return parse(raw)?.toString() ?? raw.trim();
+}
 
 /** TRUST_PROXY: unset/false = none; true = every hop; otherwise a comma list of IPs and CIDRs. */
 export function parseTrustProxy(value: string | undefined): TrustProxy {
   const v = (value ?? '').trim();
   if (v === '' || v === 'false' || v === '0') return { kind: 'none' };
   if (v === 'true') return { kind: 'all' };
-  const list = new BlockList();
+  const ranges: Range[] = [];
   for (const raw of v.split(',').map((s) => s.trim()).filter(Boolean)) {
     const [addr, bits] = raw.split('/');
-    const family = isIP(addr ?? '');
-    if (!family) throw new Error(`TRUST_PROXY: '${raw}' is not an IP address or CIDR range`);
-    const type = family === 6 ? 'ipv6' : 'ipv4';
+    const ip = parse(addr ?? '');
+    if (!ip) throw new Error(`TRUST_PROXY: '${raw}' is not an IP address or CIDR range`);
+    const max = ip.kind() === 'ipv6' ? 128 : 32;
+    let prefix = max;
     if (bits !== undefined) {
-      const prefix = Number(bits);
-      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 6 ? 128 : 32)) throw new Error(`TRUST_PROXY: bad prefix in '${raw}'`);
-      list.addSubnet(addr!, prefix, type);
-    } else list.addAddress(addr!, type);
+      prefix = Number(bits);
+      // A mapped IPv4 range (::ffff:10.0.0.0/104) was reduced to IPv4 by parse(): shift its prefix too.
+      if (ip.kind() === 'ipv4' && ipaddr.IPv6.isValid(addr!) && prefix >= 96) prefix -= 96;
+      if (!/^\d+$/.test(bits) || prefix < 0 || prefix > max) throw new Error(`TRUST_PROXY: bad prefix in '${raw}'`);
+    }
+    ranges.push([ip, prefix]);
   }
-  return { kind: 'list', list };
+  return { kind: 'list', ranges };
 }
 
-function normalise(ip: string): string {
-  const s = ip.trim().replace(/^\[|\]$/g, '');
-  return s.startsWith('::ffff:') && isIP(s.slice(7)) === 4 ? s.slice(7) : s;
-}
-
-function trusted(tp: TrustProxy, ip: string): boolean {
+function trusted(tp: TrustProxy, ip: ipaddr.IPv4 | ipaddr.IPv6 | null): boolean {
   if (tp.kind === 'all') return true;
-  if (tp.kind === 'none') return false;
-  const family = isIP(ip);
-  return family !== 0 && tp.list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
+  if (tp.kind === 'none' || !ip) return false;
+  return tp.ranges.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits));
 }
 
 export function clientIp(socketIp: string | undefined, forwardedFor: string | undefined, tp: TrustProxy): string {
-  const peer = normalise(socketIp ?? 'unknown');
-  if (tp.kind === 'none' || !forwardedFor || !trusted(tp, peer)) return peer;
-  const hops = forwardedFor.split(',').map(normalise).filter((h) => isIP(h));
-  if (tp.kind === 'all') return hops[0] ?? peer;
+  const peer = parse(socketIp ?? '');
+  const peerKey = peer?.toString() ?? (socketIp ?? 'unknown').trim();
+  if (tp.kind === 'none' || !forwardedFor || !trusted(tp, peer)) return peerKey;
+  const hops = forwardedFor
+    .split(',')
+    .map(parse)
+    .filter((h): h is ipaddr.IPv4 | ipaddr.IPv6 => h !== null);
+  // TRUST_PROXY=true: the left-most hop, which the client itself may have written (see README).
+  if (tp.kind === 'all') return hops[0]?.toString() ?? peerKey;
   for (let i = hops.length - 1; i >= 0; i--) {
-    if (!trusted(tp, hops[i]!)) return hops[i]!;
+    if (!trusted(tp, hops[i]!)) return hops[i]!.toString();
   }
-  return hops[0] ?? peer;
+  return hops[0]?.toString() ?? peerKey;
 }

@@ -1,6 +1,12 @@
 // Per-client request limits that hold across replicas. rate-limiter-flexible counts
 // atomically (a Lua script on Redis), so two replicas sharing Redis admit N requests
 // per window together, not 2N. Without REDIS_URL the count is per process, in memory.
+//
+// Redis must never hold a request up: every call has a short timeout, after which the
+// request is counted in memory. A connection error, or a timeout confirmed by a ping that
+// times out too (a busy process is not a slow Redis), marks the store degraded: requests
+// are then counted in memory per process without waiting on Redis at all, one warning is
+// logged, and Redis is probed every second until it answers again.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
 
@@ -12,10 +18,15 @@ export interface RateLimitDecision {
   resetMs: number;
 }
 
+/** `memory`: no shared store configured; `ok`: Redis answers; `degraded`: counting in memory until it does. */
+export type StoreState = 'memory' | 'ok' | 'degraded';
+
 export interface RateLimiter {
   readonly limit: number;
   readonly store: 'memory' | 'redis';
   consume(key: string): Promise<RateLimitDecision>;
+  /** The store's state for readiness reports; checks Redis (bounded by the timeout) unless already degraded. */
+  storeState?(): Promise<StoreState>;
   close(): Promise<void>;
 }
 
@@ -24,47 +35,144 @@ export interface RateLimiterOptions {
   redisUrl?: string | undefined;
   /** Namespace for Redis keys (several deployments may share one Redis). */
   keyPrefix?: string;
-  onStoreError?: (err: Error) => void;
+  /** Longest wait for one Redis call (default 500 ms). */
+  storeTimeoutMs?: number;
+  /** While degraded, how often Redis is probed (default 1 s). */
+  probeIntervalMs?: number;
+  /** Called once when Redis stops answering (not per request). */
+  onDegraded?: (err: Error) => void;
+  /** Called once when Redis answers again. */
+  onRecovered?: () => void;
+}
+
+/**
+ * p, or a rejection after ms. The verdict waits for the poll phase of the event loop that
+ * fired the timer: under a burst the loop may be late, and a reply already sitting in the
+ * socket must win over the timer (otherwise a busy process, not Redis, would look slow).
+ */
+class StoreTimeoutError extends Error {}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          settled = true;
+          reject(new StoreTimeoutError(`rate-limit store did not answer within ${ms} ms`));
+        }),
+      ms,
+    );
+    p.then(
+      (v) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
 }
 
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const points = opts.perMinute;
   const duration = 60;
-  let redis: Redis | undefined;
-  let limiter: RateLimiterAbstract;
-  if (opts.redisUrl) {
-    redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    redis.on('error', (e: Error) => opts.onStoreError?.(e));
-    limiter = new RateLimiterRedis({
-      storeClient: redis,
-      points,
-      duration,
-      keyPrefix: opts.keyPrefix ?? 'te-rl',
-      // If Redis is down, each replica keeps limiting on its own rather than failing requests.
-      insuranceLimiter: new RateLimiterMemory({ points, duration }),
-    });
-  } else {
-    limiter = new RateLimiterMemory({ points, duration });
-  }
+  const memory = new RateLimiterMemory({ points, duration });
   const decide = (r: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
     allowed,
     limit: points,
     remaining: Math.max(0, r.remainingPoints),
     resetMs: r.msBeforeNext,
   });
+  const consumeIn = async (limiter: RateLimiterAbstract, key: string) => {
+    try {
+      return decide(await limiter.consume(key), true);
+    } catch (e) {
+      if (e instanceof RateLimiterRes) return decide(e, false);
+      throw e;
+    }
+  };
+  if (!opts.redisUrl) {
+    return { limit: points, store: 'memory', consume: (key) => consumeIn(memory, key), storeState: async () => 'memory', close: async () => {} };
+  }
+
+  const timeoutMs = opts.storeTimeoutMs ?? 500;
+  const redis = new Redis(opts.redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    // A backstop: commands left behind by withTimeout must not wait on a stalled link forever.
+    commandTimeout: Math.max(5_000, timeoutMs * 4),
+    connectTimeout: Math.max(1_000, timeoutMs),
+  });
+  const shared = new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: opts.keyPrefix ?? 'te-rl', rejectIfRedisNotReady: true });
+  let degraded = false;
+  let probe: NodeJS.Timeout | undefined;
+  let probing = false;
+  const recover = () => {
+    degraded = false;
+    clearInterval(probe);
+    probe = undefined;
+    opts.onRecovered?.();
+  };
+  const degrade = (err: Error) => {
+    if (degraded) return;
+    degraded = true;
+    opts.onDegraded?.(err);
+    probe = setInterval(() => {
+      if (probing || redis.status !== 'ready') return;
+      probing = true;
+      withTimeout(redis.ping(), timeoutMs)
+        .then(recover, () => {})
+        .finally(() => (probing = false));
+    }, opts.probeIntervalMs ?? 1_000);
+    probe.unref();
+  };
+  // A timeout alone may be this process's own backlog: degraded only if a ping times out too.
+  let confirming = false;
+  const suspect = (err: Error) => {
+    if (!(err instanceof StoreTimeoutError)) return degrade(err);
+    if (degraded || confirming) return;
+    confirming = true;
+    withTimeout(redis.ping(), timeoutMs)
+      .catch(() => degrade(err))
+      .finally(() => (confirming = false));
+  };
+  // Connection errors arrive here, once per reconnection attempt: they only mark the state.
+  redis.on('error', (e: Error) => degrade(e));
+
   return {
     limit: points,
-    store: redis ? 'redis' : 'memory',
+    store: 'redis',
     async consume(key) {
+      if (!degraded) {
+        try {
+          return await withTimeout(consumeIn(shared, key), timeoutMs);
+        } catch (e) {
+          suspect(e as Error);
+        }
+      }
+      return consumeIn(memory, key);
+    },
+    async storeState() {
+      if (degraded) return 'degraded';
       try {
-        return decide(await limiter.consume(key), true);
+        await withTimeout(redis.ping(), timeoutMs);
+        return 'ok';
       } catch (e) {
-        if (e instanceof RateLimiterRes) return decide(e, false);
-        throw e;
+        degrade(e as Error);
+        return 'degraded';
       }
     },
     async close() {
-      if (redis) redis.disconnect();
+      clearInterval(probe);
+      redis.disconnect();
     },
   };
 }

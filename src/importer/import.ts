@@ -1,5 +1,6 @@
-// Imports one MedAscii release into the store, all-or-nothing: everything is
-// written in one transaction, so a failed or killed import leaves no trace.
+// Imports one MedAscii release into the store, all-or-nothing: everything — the rows and
+// the change sets against the neighbouring releases — is written in one transaction, so
+// a failed or killed import leaves no trace, and a visible release always has its changes.
 import type { Database } from '../db/client.ts';
 import { bulkInsert } from '../db/bulk.ts';
 import { compareVersions } from '../domain/versions.ts';
@@ -174,7 +175,7 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
     model.concepts.length + model.links.length + model.paths.length + model.grades.length +
     model.smqs.length + model.smqTerms.length + model.history.length;
   let replaced = false;
-  const releaseId = await db.prisma.$transaction(
+  const { releaseId, changes } = await db.prisma.$transaction(
     async (tx) => {
       const existing = await tx.release.findUnique({ where: { version } });
       if (existing && !opts.replace) {
@@ -198,18 +199,17 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
         report({ phase: 'write', done, total, message: `writing ${done}/${total} rows` }),
       );
       await reorder(tx);
+      // Fresh statistics after a bulk load: without them the planner picks nested loops for the
+      // change engine's joins (PGlite has no autovacuum). ANALYZE counts this transaction's rows.
+      await tx.$executeRawUnsafe('ANALYZE concept, hierarchy_link, hierarchy_path');
+      report({ phase: 'changes', done: total, total, message: 'computing changes against neighbouring releases' });
+      const changes = await precomputeNeighbours(tx, release.id);
       report({ phase: 'commit', done: total, total, message: 'committing' });
-      return release.id;
+      return { releaseId: release.id, changes };
     },
     // A full-size release takes a while on the embedded database; never let Prisma abort it midway.
     { timeout: 30 * 60_000, maxWait: 60_000 },
   );
-  // Fresh statistics after a bulk load: without them the planner picks nested loops for the
-  // change engine's joins (PGlite has no autovacuum to collect them in the background).
-  await db.prisma.$executeRawUnsafe('ANALYZE concept, hierarchy_link, hierarchy_path');
-  // Outside the import transaction: if this fails, the pair is computed on first request instead.
-  report({ phase: 'changes', done: total, total, message: 'computing changes against neighbouring releases' });
-  const changes = await precomputeNeighbours(db.prisma, releaseId);
   await db.prisma.$executeRawUnsafe('ANALYZE release_change');
   const summary: ImportSummary = {
     releaseId,

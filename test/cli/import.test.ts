@@ -86,6 +86,32 @@ describe('terminology import / releases', () => {
     expect(JSON.parse((await run(['releases', '--json'], store.env)).stdout).map((r: { version: string }) => r.version)).toEqual(['70.0', '1.0']);
   });
 
+  it('an import killed while computing changes leaves no release, and the re-run stores it with its change set', async () => {
+    // The store holds 70.0 (above); an unrelated release differs from it in nearly every concept,
+    // so computing the change set takes long enough to be killed in.
+    const dir = mkdtempSync(path.join(tmpdir(), 'syn-kill-changes-'));
+    await writeMedAscii(generateRelease({ seed: 5, version: '71.0', scale: 0.1, withSmq: false }), dir);
+    const child = start(['import', dir], store.env);
+    await new Promise<void>((resolve, reject) => {
+      let err = '';
+      child.stderr!.on('data', (d) => {
+        err += d;
+        if (err.includes('computing changes')) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('close', () => reject(new Error(`import ended before it could be killed:\n${err}`)));
+    });
+    await new Promise((r) => child.once('close', r));
+    const versions = async () => JSON.parse((await run(['releases', '--json'], store.env)).stdout).map((r: { version: string }) => r.version);
+    expect(await versions()).toEqual(['70.0', '1.0']);
+    const retry = await run(['import', dir], store.env);
+    expect(retry.code).toBe(0);
+    expect(retry.stdout).toMatch(/changes 70\.0 → 71\.0: \d+ added/);
+    expect(await versions()).toEqual(['71.0', '70.0', '1.0']);
+  });
+
   it.skipIf(usingPostgres)('the embedded store refuses a second process at once while the server runs', async () => {
     const server = start(['serve'], { ...store.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
     try {

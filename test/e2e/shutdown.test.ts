@@ -1,6 +1,8 @@
 // Graceful shutdown of a real server process: on SIGTERM the request in flight
-// completes, new connections are refused, and the process exits cleanly.
+// completes, new connections are refused, and the process exits cleanly; clients
+// busy on keep-alive sockets are told `Connection: close`, never reset.
 import { describe, expect, it } from 'vitest';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { startServerProcess } from '../helpers/server.ts';
 import { freshStore } from '../helpers/cli.ts';
@@ -32,5 +34,51 @@ describe('graceful shutdown', () => {
     expect(response).toContain('"totalCount":0');
     expect(await server.stop()).toBe(0);
     expect(server.logs()).toContain('"msg":"stopped"');
+  }, 90_000);
+});
+
+describe('keep-alive clients at shutdown', () => {
+  it('requests sent on keep-alive sockets during the drain are answered (Connection: close), none is reset', async () => {
+    const server = await startServerProcess({ ...(await freshStore()).env, LOG_LEVEL: 'info' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const { port, hostname } = new URL(server.url);
+    const get = () =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const req = request({ host: hostname, port: Number(port), path: '/health/live', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    let signalled = false;
+    const outcomes = { before: 0, during: 0, closeHeaders: 0, errors: new Map<string, number>() };
+    // Eight clients, each sending its next request the moment the last one is answered.
+    const loop = async () => {
+      for (;;) {
+        try {
+          const r = await get();
+          if (signalled) outcomes.during++;
+          else outcomes.before++;
+          if (r.connection === 'close') outcomes.closeHeaders++;
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+          outcomes.errors.set(code, (outcomes.errors.get(code) ?? 0) + 1);
+          // Refused: the server no longer listens, the client is done.
+          if (code === 'ECONNREFUSED') return;
+        }
+      }
+    };
+    const loops = Array.from({ length: 8 }, loop);
+    await new Promise((r) => setTimeout(r, 500));
+    signalled = true;
+    server.child.kill('SIGTERM');
+    await Promise.all(loops);
+    agent.destroy();
+    expect(await server.stop()).toBe(0);
+    expect(outcomes.before).toBeGreaterThan(0);
+    expect([...outcomes.errors.keys()]).toEqual(['ECONNREFUSED']);
+    expect(outcomes.closeHeaders).toBeGreaterThan(0);
   }, 90_000);
 });

@@ -1,47 +1,129 @@
-// A TCP proxy on loopback that a test can cut and restore, to simulate a database outage.
+// A TCP proxy on loopback that a test can break and mend, to simulate the faults of a
+// database or Redis link: a stall (a partition: connections stay open, nothing arrives,
+// no reset), a reset (every connection, old and new, gets RST), a refusal (nothing listens).
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
+export type ProxyMode = 'pass' | 'stall' | 'reset' | 'refuse';
+
 export interface TcpProxy {
   port: number;
-  /** Drop every connection and refuse new ones. */
+  mode(): ProxyMode;
+  /** Connections accepted so far (to wait for a client's retry). */
+  accepted(): number;
+  /** Stop forwarding in both directions without closing anything; new connections are held, unanswered. */
+  stall(): Promise<void>;
+  /** Reset every connection and every new one (RST). */
+  reset(): Promise<void>;
+  /** Reset every connection and stop listening: new connections are refused. */
+  refuse(): Promise<void>;
+  /** The old name of refuse(). */
   cut(): Promise<void>;
-  /** Accept connections again on the same port. */
+  /** Forward again on the same port; stalled connections resume where they stopped. */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
 
+interface Pair {
+  client: Socket;
+  upstream?: Socket;
+}
+
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
-  const sockets = new Set<Socket>();
-  let server: Server;
+  const pairs = new Set<Pair>();
+  let mode: ProxyMode = 'pass';
+  let accepted = 0;
+  let server: Server | undefined;
+
+  const link = (p: Pair) => {
+    if (!p.upstream) {
+      p.upstream = connect(targetPort, targetHost);
+      p.upstream.on('error', () => {});
+      p.upstream.on('close', () => p.client.destroy());
+    }
+    p.client.pipe(p.upstream);
+    p.upstream.pipe(p.client);
+  };
+  const unlink = (p: Pair) => {
+    p.client.unpipe();
+    p.client.pause();
+    p.upstream?.unpipe();
+    p.upstream?.pause();
+  };
+  const resetAll = () => {
+    for (const p of pairs) {
+      if (!p.client.destroyed) p.client.resetAndDestroy();
+      if (p.upstream && !p.upstream.destroyed) p.upstream.resetAndDestroy();
+    }
+    pairs.clear();
+  };
+
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
-      server = createServer((client) => {
-        const upstream = connect(targetPort, targetHost);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('close', () => sockets.delete(s));
-          s.on('error', () => {});
+      const s = createServer((client) => {
+        client.on('error', () => {});
+        accepted++;
+        if (mode === 'reset') {
+          client.resetAndDestroy();
+          return;
         }
-        client.pipe(upstream).pipe(client);
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
+        const p: Pair = { client };
+        pairs.add(p);
+        client.on('close', () => {
+          pairs.delete(p);
+          p.upstream?.destroy();
+        });
+        if (mode === 'pass') link(p);
+        else client.pause();
       });
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => {
+        server = s;
+        resolve((s.address() as AddressInfo).port);
+      });
+    });
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      const s = server;
+      server = undefined;
+      if (!s) return resolve();
+      s.close(() => resolve());
     });
   const port = await listen(0);
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
+
+  const refuse = async () => {
+    mode = 'refuse';
+    resetAll();
+    await stopListening();
+  };
   return {
     port,
-    cut: stop,
-    restore: async () => {
-      await listen(port);
+    mode: () => mode,
+    accepted: () => accepted,
+    async stall() {
+      mode = 'stall';
+      for (const p of pairs) unlink(p);
     },
-    close: stop,
+    async reset() {
+      mode = 'reset';
+      resetAll();
+    },
+    refuse,
+    cut: refuse,
+    async restore() {
+      if (mode === 'pass') return;
+      if (!server) await listen(port);
+      mode = 'pass';
+      for (const p of pairs) link(p);
+    },
+    async close() {
+      mode = 'refuse';
+      for (const p of pairs) {
+        p.client.destroy();
+        p.upstream?.destroy();
+      }
+      pairs.clear();
+      await stopListening();
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp, parseTrustProxy } from '../../src/http/clientIp.ts';
+import { canonicalIp, clientIp, parseTrustProxy } from '../../src/http/clientIp.ts';
 
 describe('client address', () => {
   it('is the socket peer unless proxies are trusted', () => {
@@ -22,8 +22,34 @@ describe('client address', () => {
     expect(clientIp('10.0.0.1', ' 198.51.100.7 , 10.1.2.3', parseTrustProxy('true'))).toBe('198.51.100.7');
   });
 
+  it('one address is one bucket, however it is spelt', () => {
+    const spellings = ['2001:db8::1', '2001:DB8:0:0:0:0:0:1', '2001:0db8:0000::0001', '[2001:db8::1]', '[2001:db8::1]:443', '2001:db8::1%eth0'];
+    expect(new Set(spellings.map(canonicalIp))).toEqual(new Set(['2001:db8::1']));
+    const v4 = ['192.0.2.4', '::ffff:192.0.2.4', '::FFFF:c000:0204', '[::ffff:192.0.2.4]:8080', '192.0.2.4:5555'];
+    expect(new Set(v4.map(canonicalIp))).toEqual(new Set(['192.0.2.4']));
+    // The same holds for the socket peer and for forwarded hops, in every TRUST_PROXY mode.
+    expect(clientIp('2001:DB8::0:1', undefined, parseTrustProxy(undefined))).toBe('2001:db8::1');
+    expect(clientIp('::ffff:10.0.0.1', '::ffff:198.51.100.7', parseTrustProxy('10.0.0.0/8'))).toBe('198.51.100.7');
+    expect(clientIp('127.0.0.1', '2001:0DB8::1, 127.0.0.1', parseTrustProxy('127.0.0.1'))).toBe('2001:db8::1');
+    expect(clientIp('10.0.0.1', '[2001:db8:0::1]:1234', parseTrustProxy('true'))).toBe('2001:db8::1');
+  });
+
+  it('trusted proxies are matched in any spelling, IPv6 ranges included', () => {
+    const tp = parseTrustProxy('::ffff:10.0.0.0/104, fd00::/8');
+    expect(clientIp('10.2.3.4', '198.51.100.7', tp)).toBe('198.51.100.7');
+    expect(clientIp('::ffff:10.2.3.4', '198.51.100.7', tp)).toBe('198.51.100.7');
+    expect(clientIp('FD12::1', '198.51.100.8, fd00::2', tp)).toBe('198.51.100.8');
+    expect(clientIp('2001:db8::9', '198.51.100.8', tp)).toBe('2001:db8::9');
+  });
+
+  it('ignores hops that are not addresses', () => {
+    expect(clientIp('127.0.0.1', 'unknown, _hidden, 198.51.100.7', parseTrustProxy('127.0.0.1'))).toBe('198.51.100.7');
+    expect(clientIp('127.0.0.1', 'garbage', parseTrustProxy('true'))).toBe('127.0.0.1');
+  });
+
   it('rejects a malformed TRUST_PROXY', () => {
     expect(() => parseTrustProxy('10.0.0.0/40')).toThrow(/bad prefix/);
+    expect(() => parseTrustProxy('10.0.0.0/x')).toThrow(/bad prefix/);
     expect(() => parseTrustProxy('proxy.example')).toThrow(/not an IP/);
   });
 });

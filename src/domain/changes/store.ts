@@ -1,7 +1,7 @@
 // Stored change sets: consecutive releases are computed at import, any other pair on
 // first request; both are kept (releases are immutable, so a change set never goes stale).
 import { LRUCache } from 'lru-cache';
-import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 import { bulkInsert } from '../../db/bulk.ts';
 import type { Level } from '../levels.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
@@ -25,33 +25,48 @@ async function storedCounts(prisma: PrismaClient, fromId: number, toId: number):
   return s ? { added: s.added, updated: s.updated, retired: s.retired } : null;
 }
 
-async function computeAndStore(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef): Promise<ChangeCounts> {
-  const records = await computeChanges(prisma, from, to);
+/** Writes a computed change set inside tx, unless another process stored the pair first. */
+async function storeIn(tx: Prisma.TransactionClient, from: ReleaseRef, to: ReleaseRef, records: ChangeRecord[], counts: ChangeCounts): Promise<void> {
+  // Another process may be computing the same pair: the primary key decides, and the
+  // loser's insert waits for the winner's commit and then does nothing.
+  const claimed = await tx.$executeRawUnsafe(
+    `INSERT INTO change_set (from_release_id, to_release_id, added, updated, retired) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT DO NOTHING`,
+    from.id, to.id, counts.added, counts.updated, counts.retired,
+  );
+  if (claimed === 0) return;
+  await bulkInsert(tx, 'release_change', { from_release_id: from.id, to_release_id: to.id }, [
+    { name: 'level', type: 'text', cast: '"Level"', get: (r: ChangeRecord) => r.level },
+    { name: 'code', type: 'int', get: (r) => r.code },
+    { name: 'change_type', type: 'text', cast: '"ChangeType"', get: (r) => r.changeType },
+    { name: 'term', type: 'text', get: (r) => r.term },
+    { name: 'details', type: 'text', get: (r) => r.details },
+    { name: 'previous_term', type: 'text', get: (r) => r.previousTerm },
+    { name: 'metadata', type: 'jsonb', get: (r) => r.metadata },
+  ], records);
+}
+
+async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef) {
+  const records = await computeChanges(db, from, to);
   const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
   for (const r of records) counts[r.changeType]++;
-  await prisma.$transaction(
-    async (tx) => {
-      // Another process may be computing the same pair: the primary key decides, and the
-      // loser's insert waits for the winner's commit and then does nothing.
-      const claimed = await tx.$executeRawUnsafe(
-        `INSERT INTO change_set (from_release_id, to_release_id, added, updated, retired) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT DO NOTHING`,
-        from.id, to.id, counts.added, counts.updated, counts.retired,
-      );
-      if (claimed === 0) return;
-      await bulkInsert(tx, 'release_change', { from_release_id: from.id, to_release_id: to.id }, [
-        { name: 'level', type: 'text', cast: '"Level"', get: (r: ChangeRecord) => r.level },
-        { name: 'code', type: 'int', get: (r) => r.code },
-        { name: 'change_type', type: 'text', cast: '"ChangeType"', get: (r) => r.changeType },
-        { name: 'term', type: 'text', get: (r) => r.term },
-        { name: 'details', type: 'text', get: (r) => r.details },
-        { name: 'previous_term', type: 'text', get: (r) => r.previousTerm },
-        { name: 'metadata', type: 'jsonb', get: (r) => r.metadata },
-      ], records);
-    },
-    { timeout: 10 * 60_000, maxWait: 60_000 },
-  );
+  return { records, counts };
+}
+
+async function computeAndStore(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef): Promise<ChangeCounts> {
+  const { records, counts } = await compute(prisma, from, to);
+  await prisma.$transaction((tx) => storeIn(tx, from, to, records, counts), { timeout: 10 * 60_000, maxWait: 60_000 });
   return (await storedCounts(prisma, from.id, to.id)) ?? counts;
+}
+
+/**
+ * Computes and stores the change set from → to inside a transaction that is still writing
+ * one of the releases (the import): the set commits with the release, or neither does.
+ */
+export async function computeChangeSetIn(tx: Prisma.TransactionClient, from: ReleaseRef, to: ReleaseRef): Promise<ChangeCounts> {
+  const { records, counts } = await compute(tx, from, to);
+  await storeIn(tx, from, to, records, counts);
+  return counts;
 }
 
 /** The change set from → to, computed and stored on first use. */
