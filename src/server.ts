@@ -16,6 +16,7 @@ import { AssessmentService } from './assessment/service.ts';
 import { VocabularyCache } from './assessment/vocabularyCache.ts';
 import { AuditLog } from './assessment/audit.ts';
 import { OpenAIProvider } from './assessment/openai.ts';
+import { EnginePool } from './assessment/enginePool.ts';
 
 export interface RunningServer {
   url: string;
@@ -60,6 +61,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     new VocabularyCache(db.prisma),
     new AuditLog(db.prisma, config.auditStoreText, log),
     config.openai ? new OpenAIProvider(config.openai) : null,
+    config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp) : undefined,
   );
   const { fetch } = createApp(
     { prisma: db.prisma, reader: () => db.reader(), catalog, log, assessment },
@@ -117,6 +119,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       clearTimeout(hard);
       await limiter?.close();
       await assessment.flush();
+      await assessment.close();
       await db.close();
       log.info('stopped');
     })());
