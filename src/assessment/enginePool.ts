@@ -1,9 +1,9 @@
 // The coding engine on a pool of worker threads (Piscina), so one long narrative never
 // blocks the event loop: liveness, catalog reads and other clients are served meanwhile.
-// Each task has a time budget (NLP_TIMEOUT_MS) to wait for a worker and again to run once
-// the worker has its vocabulary; past it the task is aborted, which terminates the worker
-// running it (Piscina replaces it). When every worker is busy and NLP_MAX_QUEUE tasks
-// wait, a request is refused at once rather than queued without bound.
+// Each task has a time budget (NLP_TIMEOUT_MS) once a worker runs it; past it the task is
+// aborted, which terminates the worker (Piscina starts another). Waiting is bounded by the
+// queue: when every worker is busy and NLP_MAX_QUEUE tasks wait, a request is refused at
+// once, so a queued task waits at most (its place / workers) budgets.
 import { MessageChannel } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
@@ -70,11 +70,10 @@ export class EnginePool implements CodingEngine {
     this.inFlight++;
     const abort = new AbortController();
     const { port1, port2 } = new MessageChannel();
-    let timer = setTimeout(() => abort.abort(), this.opts.timeoutMs);
-    port1.once('message', () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => abort.abort(), this.opts.timeoutMs);
-    });
+    let timer: NodeJS.Timeout | undefined;
+    // The budget starts when the worker starts the task with its vocabulary ready: loading
+    // the release, starting a worker and its one-time vocabulary build are not the request's cost.
+    port1.once('message', () => (timer = setTimeout(() => abort.abort(), this.opts.timeoutMs)));
     try {
       const source = await this.source(releaseId);
       const req: WorkerRequest = { releaseId, source, task, ready: port2 };
@@ -89,6 +88,7 @@ export class EnginePool implements CodingEngine {
     } finally {
       clearTimeout(timer);
       port1.close();
+      port2.close();
       this.inFlight--;
     }
   }

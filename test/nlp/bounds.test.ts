@@ -40,25 +40,32 @@ const LINEAR = 30;
 
 describe('work bounds on pathological input', () => {
   it('a word longer than the stemming cap passes through unstemmed (no quadratic Porter2 run)', () => {
-    const long = 'a'.repeat(MAX_STEM_LENGTH + 1);
+    const long = `${'ab'.repeat(MAX_STEM_LENGTH / 2)}ations`;
     expect(wordForms(long).stem).toBe(long);
     expect(wordForms('vomiting').stem).toBe(wordForms('vomited').stem);
     // A 20k-letter word costs no more than 20k characters of ordinary words.
-    const word = 'x'.repeat(20_000);
+    const word = 'a'.repeat(20_000);
     const prose = 'nausea and headache '.repeat(1_000);
     classifyText(prose, vocab);
-    expect(best(() => classifyText(word, vocab))).toBeLessThan(Math.max(best(() => classifyText(prose, vocab)) * 2, 20));
+    expect(best(() => classifyText(word, vocab), 3)).toBeLessThan(Math.max(best(() => classifyText(prose, vocab)) * 2, 20));
   });
 
   it('context cues over a long unpunctuated unit: cuesCovering per match stays linear', () => {
-    const cover = (text: string) => {
+    // Tokens and cues prepared outside the timing: only the lookups are measured.
+    const prepared = (n: number) => {
+      const text = 'no rash '.repeat(n);
       const tokens = tokenize(text);
-      const cues = findContextCues(text, tokens);
+      return { tokens, cues: findContextCues(text, tokens) };
+    };
+    const small = prepared(3_000);
+    const large = prepared(30_000);
+    const cover = ({ tokens, cues }: ReturnType<typeof prepared>) => {
       let covered = 0;
       for (let i = 0; i < tokens.length; i++) covered += cuesCovering(cues, i, i + 1).length;
       return covered;
     };
-    expect(growth((n) => 'no rash '.repeat(n), cover, 3_000)).toBeLessThan(LINEAR);
+    cover(small);
+    expect(best(() => cover(large)) / Math.max(best(() => cover(small)), 5)).toBeLessThan(LINEAR);
     // Unit-wide cues ("in rats") are reported once per kind, not once per mention.
     const text = 'rats rash '.repeat(100);
     const tokens = tokenize(text);
@@ -67,7 +74,8 @@ describe('work bounds on pathological input', () => {
 
   it('coordinated lists with conjunctions: splitting candidates stays linear', () => {
     const match = (text: string) => matchTerms(text, tokenize(text), vocab, { splitConjunctions: true });
-    expect(growth((n) => 'nausea and vomiting and '.repeat(n), match, 400)).toBeLessThan(LINEAR);
+    // "Numbness and tingling" is a term: every window over an "and" is a candidate to split.
+    expect(growth((n) => 'numbness and tingling and '.repeat(n), match, 400)).toBeLessThan(LINEAR);
   });
 
   it('a cue repeated in one long sentence: seriousness stays linear', () => {
