@@ -58,9 +58,25 @@ export class EnginePool implements CodingEngine {
     if (!p) {
       p = loadVocabularySource(this.prisma, releaseId).then(encodeSource);
       this.sources.set(releaseId, p);
-      p.catch(() => this.sources.delete(releaseId));
+      p.then(
+        (source) => this.warm(releaseId, source),
+        () => this.sources.delete(releaseId),
+      );
     }
     return p;
+  }
+
+  /**
+   * Every worker but one builds the release's vocabulary now, in parallel, while the first
+   * request's own task builds it on the last: later requests find it built on any worker.
+   */
+  private warm(releaseId: number, source: SharedArrayBuffer): void {
+    for (let i = 1; i < this.opts.workers; i++) {
+      const { port1, port2 } = new MessageChannel();
+      port1.close();
+      const req: WorkerRequest = { releaseId, source, task: { op: 'warm' }, ready: port2 };
+      this.pool.run(req, { transferList: [port2] }).catch(() => undefined);
+    }
   }
 
   async run<T extends EngineTask>(releaseId: number, task: T): Promise<EngineResult<T>> {

@@ -20,7 +20,9 @@ export type EngineTask =
   | { op: 'identify'; text: string }
   | { op: 'classify'; text: string; limit: number; seriousness: boolean; severity: SeveritySystem[] | null }
   | { op: 'severity'; text: string; systems: SeveritySystem[]; ptCode: number | undefined }
-  | { op: 'label'; text: string; maxResults: number; minConfidence: number };
+  | { op: 'label'; text: string; maxResults: number; minConfidence: number }
+  /** Only builds the release's vocabulary on the worker that runs it. */
+  | { op: 'warm' };
 
 export interface ClassifyResult {
   codes: CodePrediction[];
@@ -36,6 +38,7 @@ export interface EngineResults {
   classify: ClassifyResult;
   severity: SeverityAssessment;
   label: LabelPrediction[];
+  warm: null;
 }
 
 export type EngineResult<T extends EngineTask> = EngineResults[T['op']];
@@ -57,5 +60,7 @@ export function runTask(vocab: Vocabulary, task: EngineTask): EngineResults[Engi
       return assessSeverity(task.text, { systems: task.systems, ptCode: task.ptCode, vocab });
     case 'label':
       return classifyLabel(task.text, vocab, { maxResults: task.maxResults, minConfidence: task.minConfidence });
+    case 'warm':
+      return null;
   }
 }

@@ -19,7 +19,7 @@ interface Narrative {
 /** A fresh store with an API key, then `terminology serve` on it. */
 async function startWithKey(env: Record<string, string>): Promise<Narrative> {
   const store = { TERMINOLOGY_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'te-pool-')), TERMINOLOGY_REPORT_LOADER: '1', RATE_LIMIT_PER_MINUTE: '0', AI_RATE_LIMIT_PER_MINUTE: '0' };
-  const created = await run(['keys', 'create', '--name', 'pool'], { ...store, ...env, LOG_LEVEL: 'warn' });
+  const created = await run(['keys', 'create', '--name', 'pool'], { ...store, LOG_LEVEL: 'warn' });
   expect(created.code, created.stderr).toBe(0);
   const server = await startServerProcess({ ...store, SEARCH_INDEX_WARM_DELAY_MS: '-1', ...env });
   return { server, key: created.stdout.trim() };
@@ -93,8 +93,10 @@ describe('coding engine on worker threads (bundled CLI)', () => {
     // The label kept a worker busy long enough for the probes to mean something.
     expect(h.ms).toBeGreaterThan(500);
     expect(live.length).toBeGreaterThan(10);
-    expect(p99(live)).toBeLessThan(200);
-    expect(p99(versions)).toBeLessThan(200);
+    // Blocked, a probe waited for the whole label (seconds). The residue is the request's own
+    // main-thread work (body parsing, the codes' hierarchy) on a shared two-core machine.
+    expect(p99(live)).toBeLessThan(250);
+    expect(p99(versions)).toBeLessThan(250);
   }, 90_000);
 
   it('refuses at once with 503 SERVICE_UNAVAILABLE and Retry-After when every worker is busy', async () => {
