@@ -111,6 +111,11 @@ describe('coding engine on worker threads (bundled CLI)', () => {
     expect(refused.ms).toBeLessThan(500);
     for (const r of await Promise.all(heavy)) expect(r.status).toBe(200);
   }, 90_000);
+
+  it('stops on SIGTERM with its workers (exit 0)', async () => {
+    expect(await n.server.stop()).toBe(0);
+    expect(n.server.logs()).toContain('"msg":"stopped"');
+  }, 30_000);
 });
 
 describe('coding engine time budget (sources through tsx)', () => {
