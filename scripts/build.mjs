@@ -11,8 +11,14 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const result = await build({
   write: false,
-  entryPoints: [path.join(root, 'src/cli/index.ts')],
-  outfile: path.join(root, 'dist/cli.mjs'),
+  // The coding engine's worker thread is a second entry: src/assessment/enginePool.ts loads
+  // dist/nlp-worker.mjs from beside the bundle.
+  entryPoints: [
+    { in: path.join(root, 'src/cli/index.ts'), out: 'cli' },
+    { in: path.join(root, 'src/assessment/nlpWorker.ts'), out: 'nlp-worker' },
+  ],
+  outdir: path.join(root, 'dist'),
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',

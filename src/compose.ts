@@ -13,12 +13,13 @@ import { AssessmentService } from './assessment/service.ts';
 import { VocabularyCache } from './assessment/vocabularyCache.ts';
 import { AuditLog } from './assessment/audit.ts';
 import { OpenAIProvider } from './assessment/openai.ts';
+import { EnginePool } from './assessment/enginePool.ts';
 
 export interface Composition {
   services: Services & { assessment: AssessmentService };
   appOptions: AppOptions;
   limiter: RateLimiter | undefined;
-  /** Stops what the services hold open (rate-limit store, queued audit records); not the database. */
+  /** Stops what the services hold open (rate-limit store, queued audit records, engine workers); not the database. */
   close(): Promise<void>;
 }
 
@@ -60,6 +61,8 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     new VocabularyCache(db.prisma),
     new AuditLog(db.prisma, config.auditStoreText, log),
     config.openai ? new OpenAIProvider(config.openai) : null,
+    // The coding engine on worker threads, so one narrative never blocks other requests.
+    config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp) : undefined,
   );
   const services = { prisma: db.prisma, reader: () => db.reader(), catalog, log, assessment };
   const appOptions: AppOptions = {
@@ -87,6 +90,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     async close() {
       await limiter?.close();
       await assessment.flush();
+      await assessment.close();
     },
   };
 }

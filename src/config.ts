@@ -1,4 +1,5 @@
 // Environment → typed, validated configuration. Every knob is documented in the README.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/clientIp.ts';
 
@@ -50,6 +51,10 @@ const schema = z.object({
   AUDIT_STORE_TEXT: bool.default(false),
   SEARCH_INDEX_RELEASES: z.coerce.number().int().min(1).max(100).default(2),
   SEARCH_INDEX_WARM_DELAY_MS: z.coerce.number().int().min(-1).max(3_600_000).default(3_000),
+  /** Worker threads of the coding engine; 0 = run it on the request thread (tests only). */
+  NLP_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  NLP_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
+  NLP_MAX_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
 });
 
 /** Every environment variable the service reads. */
@@ -91,6 +96,8 @@ export type Config = {
   /** Delay before the latest release's index is built in the background; -1 = never (first search builds it). */
   searchIndexWarmDelayMs: number;
   auditStoreText: boolean;
+  /** The coding engine's worker pool (see src/assessment/enginePool.ts). */
+  nlp: { workers: number; timeoutMs: number; maxQueue: number };
 };
 
 export class ConfigError extends Error {}
@@ -154,5 +161,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchIndexReleases: c.SEARCH_INDEX_RELEASES,
     searchIndexWarmDelayMs: c.SEARCH_INDEX_WARM_DELAY_MS,
     auditStoreText: c.AUDIT_STORE_TEXT,
+    nlp: { workers: c.NLP_WORKERS ?? Math.max(1, availableParallelism()), timeoutMs: c.NLP_TIMEOUT_MS, maxQueue: c.NLP_MAX_QUEUE },
   };
 }

@@ -2,21 +2,13 @@
 // GraphQL fields): one interface, two providers. `lexical` (default) is the offline
 // engine in src/nlp; `openai` (when configured) asks an OpenAI-compatible model to choose
 // among the lexical engine's candidates, and falls back to the lexical answer on failure.
-import {
-  assessSeriousness,
-  assessSeverity,
-  classifyLabel,
-  classifyText,
-  identifyEvents,
-  type CodePrediction,
-  type IdentifiedEvent,
-  type LabelPrediction,
-  type Vocabulary,
-} from '../nlp/index.ts';
+import type { CodePrediction, IdentifiedEvent, LabelPrediction, SeriousnessAssessment, SeverityAssessment } from '../nlp/index.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
+import { DomainError, ERROR_STATUS } from '../domain/errors.ts';
 import type { VocabularyCache } from './vocabularyCache.ts';
 import { OpenAIProvider, ProviderFallback } from './openai.ts';
 import type { AuditLog } from './audit.ts';
+import { InlineEngine, type CodingEngine } from './engine.ts';
 
 export type SeveritySystem = '5-level' | '3-level';
 
@@ -36,8 +28,8 @@ export interface ClassifyOptions {
 
 export interface Classification {
   terminologyCodes: CodePrediction[];
-  seriousness: ReturnType<typeof assessSeriousness> | null;
-  severity: ReturnType<typeof assessSeverity> | null;
+  seriousness: SeriousnessAssessment | null;
+  severity: SeverityAssessment | null;
 }
 
 export interface RequestInfo {
@@ -49,30 +41,41 @@ export interface RequestInfo {
 }
 
 export class AssessmentService {
+  private readonly engine: CodingEngine;
+
   constructor(
-    private readonly vocabularies: VocabularyCache,
+    vocabularies: VocabularyCache,
     private readonly audit: AuditLog,
     private readonly llm: OpenAIProvider | null,
-  ) {}
+    /** Where the engine runs; the server passes its worker pool, in-process apps default to inline. */
+    engine?: CodingEngine,
+  ) {
+    this.engine = engine ?? new InlineEngine(vocabularies);
+  }
 
   /** Waits for queued audit records (shutdown, tests). */
   flush(): Promise<void> {
     return this.audit.flush();
   }
 
+  /** Stops the engine's workers (server shutdown, after in-flight requests). */
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+
   get providerName(): 'lexical' | 'openai' {
     return this.llm ? 'openai' : 'lexical';
   }
 
-  private async run<T>(info: RequestInfo, fn: (vocab: Vocabulary) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+  private async run<T>(info: RequestInfo, fn: (releaseId: number) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     const started = performance.now();
     let status = 200;
     let outcome: Outcome<T> | undefined;
     try {
-      outcome = await fn(await this.vocabularies.get(info.release.id));
+      outcome = await fn(info.release.id);
       return outcome;
     } catch (e) {
-      status = 500;
+      status = e instanceof DomainError ? ERROR_STATUS[e.code] : 500;
       throw e;
     } finally {
       this.audit.record({
@@ -90,8 +93,8 @@ export class AssessmentService {
   }
 
   identify(info: RequestInfo): Promise<Outcome<IdentifiedEvent[]>> {
-    return this.run(info, async (vocab) => {
-      const lexical = identifyEvents(info.text, vocab);
+    return this.run(info, async (releaseId) => {
+      const lexical = await this.engine.run(releaseId, { op: 'identify', text: info.text });
       if (!this.llm) return { value: lexical, provider: 'lexical', fallbackReason: null };
       try {
         const events = await this.llm.identify(info.text, lexical.map((e) => e.description));
@@ -112,40 +115,44 @@ export class AssessmentService {
   }
 
   classify(info: RequestInfo, opts: ClassifyOptions): Promise<Outcome<Classification>> {
-    return this.run(info, async (vocab) => {
-      let codes: CodePrediction[] = [];
+    return this.run(info, async (releaseId) => {
+      // More candidates than asked for: the model may re-rank beyond the lexical top few.
+      const lexical = await this.engine.run(releaseId, {
+        op: 'classify',
+        text: info.text,
+        limit: opts.terminology ? Math.max(opts.limit, 15) : 0,
+        seriousness: opts.seriousness,
+        severity: opts.severity,
+      });
+      let codes: CodePrediction[] = lexical.codes.slice(0, opts.limit);
+      let severity = lexical.severity;
       let provider: Outcome<Classification>['provider'] = 'lexical';
       let fallbackReason: string | null = null;
-      if (opts.terminology) {
-        // More candidates than asked for: the model may re-rank beyond the lexical top few.
-        const lexical = classifyText(info.text, vocab, { limit: Math.max(opts.limit, 15) });
-        codes = lexical.slice(0, opts.limit);
-        if (this.llm && lexical.length > 0) {
-          try {
-            const chosen = await this.llm.classify(
-              info.text,
-              lexical.map((p) => ({ code: String(p.ptCode), term: vocab.ptName(p.ptCode) ?? '', ...(p.matchedLlt ? { matched: p.matchedLlt.name } : {}) })),
-            );
-            const byCode = new Map(lexical.map((p) => [String(p.ptCode), p]));
-            // The model's choice and order; confidence blends the model's and the calibrated lexical one.
-            codes = chosen.slice(0, opts.limit).map((c) => {
-              const p = byCode.get(c.code)!;
-              return { ...p, confidence: Math.round(((p.confidence + c.confidence) / 2) * 1e4) / 1e4, reasons: [...c.reasons, ...p.reasons].slice(0, 6) };
-            });
-            provider = 'openai';
-          } catch (e) {
-            if (!(e instanceof ProviderFallback)) throw e;
-            fallbackReason = e.message;
-          }
+      if (this.llm && lexical.codes.length > 0) {
+        try {
+          const chosen = await this.llm.classify(
+            info.text,
+            lexical.codes.map((p, i) => ({ code: String(p.ptCode), term: lexical.ptNames[i] ?? '', ...(p.matchedLlt ? { matched: p.matchedLlt.name } : {}) })),
+          );
+          const byCode = new Map(lexical.codes.map((p) => [String(p.ptCode), p]));
+          // The model's choice and order; confidence blends the model's and the calibrated lexical one.
+          codes = chosen.slice(0, opts.limit).map((c) => {
+            const p = byCode.get(c.code)!;
+            return { ...p, confidence: Math.round(((p.confidence + c.confidence) / 2) * 1e4) / 1e4, reasons: [...c.reasons, ...p.reasons].slice(0, 6) };
+          });
+          provider = 'openai';
+        } catch (e) {
+          if (!(e instanceof ProviderFallback)) throw e;
+          fallbackReason = e.message;
         }
       }
+      // Severity reads the top code's grade definitions: again when the model chose another.
       const top = codes[0]?.ptCode;
+      if (opts.severity && top !== lexical.codes[0]?.ptCode) {
+        severity = await this.engine.run(releaseId, { op: 'severity', text: info.text, systems: opts.severity, ptCode: top });
+      }
       return {
-        value: {
-          terminologyCodes: codes,
-          seriousness: opts.seriousness ? assessSeriousness(info.text) : null,
-          severity: opts.severity ? assessSeverity(info.text, { systems: opts.severity, ptCode: top, vocab }) : null,
-        },
+        value: { terminologyCodes: codes, seriousness: lexical.seriousness, severity },
         provider,
         fallbackReason,
       };
@@ -154,6 +161,10 @@ export class AssessmentService {
 
   classifyLabel(info: RequestInfo, opts: { maxResults: number; minConfidence: number }): Promise<Outcome<LabelPrediction[]>> {
     // Labels are long: the lexical engine codes them (an LLM pass over 100 KB would be slow and costly).
-    return this.run(info, async (vocab) => ({ value: classifyLabel(info.text, vocab, opts), provider: 'lexical', fallbackReason: null }));
+    return this.run(info, async (releaseId) => ({
+      value: await this.engine.run(releaseId, { op: 'label', text: info.text, ...opts }),
+      provider: 'lexical',
+      fallbackReason: null,
+    }));
   }
 }

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
   | 'SERVICE_UNAVAILABLE'
+  | 'TIMEOUT'
   | 'INTERNAL_ERROR';
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -23,6 +24,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  // A narrative not coded within the time budget: the server's capacity, not a malformed request.
+  TIMEOUT: 503,
 };
 
 export const ERROR_TITLE: Record<ErrorCode, string> = {
@@ -36,6 +39,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   RATE_LIMITED: 'Too many requests',
   INTERNAL_ERROR: 'Internal error',
   SERVICE_UNAVAILABLE: 'Service unavailable',
+  TIMEOUT: 'Time budget exceeded',
 };
 
 export class DomainError extends Error {

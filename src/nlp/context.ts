@@ -187,7 +187,64 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
   return cues;
 }
 
-/** The cues whose scope covers any of tokens [from, to). */
+/**
+ * Cues of one unit, indexed for cuesCovering: a filter over every cue for every match was
+ * quadratic on a long unit ("no rash, no rash, …" without a full stop). Scoped cues reach
+ * at most a few tokens, so only those starting shortly before a range can cover it;
+ * unit-wide cues ("in rats") all cover everything and one per kind says the same.
+ */
+interface CueIndex {
+  /** Indices of scoped cues, by scopeFrom. */
+  byFrom: number[];
+  maxSpan: number;
+  /** Indices of unit-wide cues, the first of each kind and range. */
+  wide: number[];
+}
+
+const SMALL = 16;
+const WIDE_SPAN = 64;
+const indexes = new WeakMap<readonly ContextCue[], CueIndex>();
+
+function indexOf(cues: readonly ContextCue[]): CueIndex {
+  let ix = indexes.get(cues);
+  if (ix) return ix;
+  ix = { byFrom: [], maxSpan: 0, wide: [] };
+  const seenWide = new Set<string>();
+  cues.forEach((c, i) => {
+    const span = c.scopeTo - c.scopeFrom;
+    if (span > WIDE_SPAN) {
+      const key = `${c.kind} ${c.scopeFrom} ${c.scopeTo}`;
+      if (!seenWide.has(key)) ix!.wide.push(i);
+      seenWide.add(key);
+    } else {
+      ix!.byFrom.push(i);
+      if (span > ix!.maxSpan) ix!.maxSpan = span;
+    }
+  });
+  ix.byFrom.sort((a, b) => cues[a]!.scopeFrom - cues[b]!.scopeFrom || a - b);
+  indexes.set(cues, ix);
+  return ix;
+}
+
+/** The cues whose scope covers any of tokens [from, to), in their original order. */
 export function cuesCovering(cues: readonly ContextCue[], from: number, to: number): ContextCue[] {
-  return cues.filter((c) => c.scopeFrom < to && from < c.scopeTo);
+  if (cues.length <= SMALL) return cues.filter((c) => c.scopeFrom < to && from < c.scopeTo);
+  const ix = indexOf(cues);
+  const hits: number[] = [];
+  for (const i of ix.wide) if (cues[i]!.scopeFrom < to && from < cues[i]!.scopeTo) hits.push(i);
+  // A scoped cue starting before from - maxSpan ends before `from`.
+  let lo = 0;
+  let hi = ix.byFrom.length;
+  const min = from - ix.maxSpan;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cues[ix.byFrom[mid]!]!.scopeFrom >= min) hi = mid;
+    else lo = mid + 1;
+  }
+  for (let k = lo; k < ix.byFrom.length; k++) {
+    const c = cues[ix.byFrom[k]!]!;
+    if (c.scopeFrom >= to) break;
+    if (from < c.scopeTo) hits.push(ix.byFrom[k]!);
+  }
+  return hits.sort((a, b) => a - b).map((i) => cues[i]!);
 }

@@ -36,6 +36,18 @@ export function analyseSentences(text: string): AnalysedSentence[] {
   });
 }
 
+/** Index of the first token ending after `pos` (tokens are in text order). */
+function firstEndingAfter(tokens: readonly Token[], pos: number): number {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (tokens[mid]!.end > pos) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /** Every match of `re` (global, case-insensitive expected) with its context. */
 export function findCues(text: string, sentences: readonly AnalysedSentence[], re: RegExp): CueHit[] {
   const out: CueHit[] = [];
@@ -49,14 +61,12 @@ export function findCues(text: string, sentences: readonly AnalysedSentence[], r
       }
       const start = s.start + m.index;
       const end = start + m[0].length;
-      let from = -1;
-      let to = -1;
-      s.tokens.forEach((t, i) => {
-        if (t.end > start && t.start < end) {
-          if (from < 0) from = i;
-          to = i + 1;
-        }
-      });
+      // Tokens overlapping the match, found by bisection: a scan per match was quadratic
+      // on a long sentence repeating a cue.
+      let from = firstEndingAfter(s.tokens, start);
+      let to = from;
+      while (to < s.tokens.length && s.tokens[to]!.start < end) to++;
+      if (to === from) from = to = -1;
       const context = from < 0 ? [] : [...new Set(cuesCovering(s.cues, from, to).map((c) => c.kind))];
       out.push({ text: text.slice(start, end), start, end, sentence: s.text, context, affirmed: !context.some((k) => NOT_AFFIRMED.has(k)) });
     }

@@ -74,8 +74,32 @@ function excluded(cues: readonly ContextCue[]): { skip: boolean; factor: number 
   return { skip: false, factor };
 }
 
+// Trailing trims by hand: a regex such as /[\s,;:]+$/ retries from every position of a long
+// run ("nausea" + 100k blanks + "x vomiting") and is quadratic.
+const SEPARATORS = new Set([' ', '\t', '\n', '\r', '\f', '\v', '\u00a0', ',', ';', ':']);
+
+function trimEndOf(s: string, chars: ReadonlySet<string>): string {
+  let e = s.length;
+  while (e > 0 && (chars.has(s[e - 1]!) || /\s/.test(s[e - 1]!))) e--;
+  return s.slice(0, e);
+}
+
+const WITH_DOT = new Set([...SEPARATORS, '.']);
+const TAIL_WORD = /\b(?:and|or|then|with|of|from|due to|secondary to|followed by|after which)$/i;
+
+/** Drops trailing separators and linking words ("…, and then"). */
+function trimLinkingTail(s: string): string {
+  let t = trimEndOf(s, SEPARATORS);
+  for (;;) {
+    // The longest linking phrase is 12 characters; look at a bounded tail only.
+    const m = TAIL_WORD.exec(t.slice(-16));
+    if (!m) return t;
+    t = trimEndOf(t.slice(0, t.length - m[0].length), SEPARATORS);
+  }
+}
+
 function tidy(s: string): string {
-  let t = s.replace(/\s+/g, ' ').trim().replace(/^(?:and|but|then|also|however|although|though|whereas)\b[\s,]*/i, '').replace(/[\s,;:.]+$/, '');
+  let t = trimEndOf(s.replace(/\s+/g, ' ').trim().replace(/^(?:and|but|then|also|however|although|though|whereas)\b[\s,]*/i, ''), WITH_DOT);
   if (t.length > 0) t = t[0]!.toUpperCase() + t.slice(1);
   return t.length > 0 ? `${t}.` : t;
 }
@@ -150,7 +174,7 @@ export function identifyEventDetails(text: string, vocab: Vocabulary): Identifie
       // A plain list ("nausea, vomiting and diarrhoea") shares the clause's subject and circumstances.
       const contiguous = found.every((f, i) => i === 0 || LIST_SEP.test(text.slice(found[i - 1]!.mentionEnd, f.mentionStart)));
       const prefixOk = wordsIn(tokens, clause.start, first.mentionStart) <= 12;
-      const prefix = prefixOk ? text.slice(clause.start, first.mentionStart).replace(/[\s,;:]+$/, '') : '';
+      const prefix = prefixOk ? trimEndOf(text.slice(clause.start, first.mentionStart), SEPARATORS) : '';
       for (const [i, f] of found.entries()) {
         const prior = byPt.get(f.ptCode);
         if (prior) {
@@ -180,9 +204,7 @@ export function identifyEventDetails(text: string, vocab: Vocabulary): Identifie
         } else {
           // Findings in sequence ("tummy ache, then diarrhoea x6 per day"): each keeps its own words.
           const next = found[i + 1];
-          const own = text
-            .slice(f.mentionStart, next ? next.mentionStart : clause.end)
-            .replace(/[\s,;:]*(?:\b(?:and|or|then|with|of|from|due to|secondary to|followed by|after which)\b[\s,;:]*)*$/i, '');
+          const own = trimLinkingTail(text.slice(f.mentionStart, next ? next.mentionStart : clause.end));
           description = tidy(i === 0 ? `${prefix} ${own}` : own);
           span = { start: f.mentionStart, end: f.mentionStart + own.length, text: own };
         }

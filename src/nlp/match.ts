@@ -152,12 +152,22 @@ export function matchTerms(source: string, tokens: readonly Token[], vocab: Voca
   }
   let candidates = raw;
   if (opts.splitConjunctions) {
+    // Candidates by start token: the sub-matches of a window start inside it (a scan of
+    // every candidate per window was quadratic on a long unpunctuated list).
+    const byFrom = new Map<number, TermMatch[]>();
+    for (const o of raw) {
+      const list = byFrom.get(o.from);
+      if (list) list.push(o);
+      else byFrom.set(o.from, [o]);
+    }
+    const within = (m: TermMatch, lo: number, hi: number, end: number) => {
+      for (let f = lo; f < hi; f++) for (const o of byFrom.get(f) ?? []) if (o !== m && o.to <= end) return true;
+      return false;
+    };
     candidates = raw.filter((m) => {
       for (let k = m.from + 1; k < m.to - 1; k++) {
         if (!CONJ.has(tokens[k]!.lower)) continue;
-        const left = raw.some((o) => o !== m && o.from >= m.from && o.to <= k);
-        const right = raw.some((o) => o !== m && o.from > k && o.to <= m.to);
-        if (left && right) return false;
+        if (within(m, m.from, k, k) && within(m, k + 1, m.to, m.to)) return false;
       }
       return true;
     });
@@ -189,7 +199,8 @@ function select(raw: TermMatch[], n: number): TermMatch[] {
   return out;
 }
 
-const SPACE_GAP = /^[ \t]*-?[ \t]*$/;
+// One optional dash between blanks, written so a long blank run is not re-scanned (quadratic).
+const SPACE_GAP = /^[ \t]*(?:-[ \t]*)?$/;
 const LIST_GAP = /^\s*[,/]\s*$/;
 const PAREN_LEAD = new Set(['includes', 'including', 'include', 'e', 'g', 'eg', 'such', 'as', 'mainly', 'mostly', 'primarily', 'predominantly', 'i', 'particularly', 'especially']);
 

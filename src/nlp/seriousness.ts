@@ -105,13 +105,20 @@ export function seriousnessEvidence(text: string): SeriousnessEvidence {
     let residual = 0;
     const reasons: string[] = [];
     const seen = new Set<string>();
+    // Per sentence, not per hit: a sentence repeating a cue was tested once for each (quadratic).
+    const elective = new Map<string, boolean>();
+    const isElective = (sentence: string) => {
+      let e = elective.get(sentence);
+      if (e === undefined) elective.set(sentence, (e = ELECTIVE.test(sentence)));
+      return e;
+    };
     for (const rule of SERIOUSNESS_RULES[c]) {
       for (const hit of findCues(text, sentences, rule.re)) {
         const key = `${hit.start}:${hit.end}`;
         if (seen.has(key)) continue;
         seen.add(key);
         // ICH E2A: a planned (elective) admission, e.g. for a pre-existing condition, is not a serious outcome.
-        if (c === 'hospitalization' && ELECTIVE.test(hit.sentence)) {
+        if (c === 'hospitalization' && isElective(hit.sentence)) {
           notCounted = true;
           residual = Math.max(residual, 0.1);
           reasons.push(`${quote(hit)} (planned admission) does not count`);

@@ -64,13 +64,21 @@ interface WordForms {
 const cache = new Map<string, WordForms>();
 const CACHE_LIMIT = 300_000;
 
+/**
+ * Longest word that is stemmed. Porter2's cost grows with the square of a word's length
+ * (a 100k-letter "word" took a minute); no clinical term has a 40-letter word, so a longer
+ * one is passed through as it is (and matches nothing).
+ */
+export const MAX_STEM_LENGTH = 40;
+
 /** Normalised, stemmed and canonical forms of one folded word (memoised). */
 export function wordForms(lower: string): WordForms {
   let f = cache.get(lower);
   if (f) return f;
-  const norm = normalizeSpelling(lower);
+  const norm = lower.length > MAX_STEM_LENGTH ? lower : normalizeSpelling(lower);
   let stem: string;
-  if (/^\d+$/.test(norm)) stem = norm.replace(/^0+(?=\d)/, '');
+  if (norm.length > MAX_STEM_LENGTH) stem = norm;
+  else if (/^\d+$/.test(norm)) stem = norm.replace(/^0+(?=\d)/, '');
   else if (norm === 'ii') stem = '2';
   else if (norm === 'iii') stem = '3';
   else {

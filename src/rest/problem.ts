@@ -25,6 +25,7 @@ const SLUG: Record<ErrorCode, string> = {
   RATE_LIMITED: 'rate-limited',
   PAYLOAD_TOO_LARGE: 'payload-too-large',
   SERVICE_UNAVAILABLE: 'service-unavailable',
+  TIMEOUT: 'timeout',
   INTERNAL_ERROR: 'internal',
 };
 

@@ -9,12 +9,14 @@ import { writeFixture, type FixtureSpec } from './medascii.ts';
 
 /**
  * The only settings in which the in-process test app differs from `npm start`, and why:
- * logs are silent (tests that read logs pass their own logger), and the global per-IP limit
- * is off because in-process requests have no client address (test/http/protection.test.ts
- * and the shipped-product tests cover it). Everything else comes from the same config
- * loader and composition root as the server, defaults included (e.g. the per-field AI limit).
+ * logs are silent (tests that read logs pass their own logger); the global per-IP limit is
+ * off because in-process requests have no client address (test/http/protection.test.ts and
+ * the shipped-product tests cover it); the coding engine runs inline rather than on worker
+ * threads, which would start per test file (test/e2e/engine-pool.test.ts and the
+ * shipped-product tests run the pool). Everything else comes from the same config loader
+ * and composition root as the server, defaults included (e.g. the per-field AI limit).
  */
-export const TEST_ENV: Record<string, string> = { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' };
+export const TEST_ENV: Record<string, string> = { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', NLP_WORKERS: '0' };
 
 export interface TestApp {
   db: TestDatabase;

@@ -50,7 +50,7 @@ const route = createRoute({
         },
       },
     },
-    ...errorResponses(400, 401, 404, 413, 429, 500),
+    ...errorResponses(400, 401, 404, 413, 429, 500, 503),
   },
 });
 

@@ -1,0 +1,115 @@
+// The coding engine on a pool of worker threads (Piscina), so one long narrative never
+// blocks the event loop: liveness, catalog reads and other clients are served meanwhile.
+// Each task has a time budget (NLP_TIMEOUT_MS) once a worker runs it; past it the task is
+// aborted, which terminates the worker (Piscina starts another). Waiting is bounded by the
+// queue: when every worker is busy and NLP_MAX_QUEUE tasks wait, a request is refused at
+// once, so a queued task waits at most (its place / workers) budgets.
+import { MessageChannel } from 'node:worker_threads';
+import { LRUCache } from 'lru-cache';
+import { Piscina } from 'piscina';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { DomainError } from '../domain/errors.ts';
+import { loadVocabularySource } from '../nlp/load.ts';
+import type { CodingEngine } from './engine.ts';
+import type { EngineResult, EngineTask } from './engineTasks.ts';
+import { encodeSource } from './vocabularySource.ts';
+import type { WorkerRequest } from './nlpWorker.ts';
+
+export interface EnginePoolOptions {
+  workers: number;
+  timeoutMs: number;
+  maxQueue: number;
+}
+
+/** Seconds a refused client is asked to wait (Retry-After). */
+export const ENGINE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The worker script: beside the bundle (dist/nlp-worker.mjs, built by scripts/build.mjs)
+ * when this module is bundled, else the sources through a tsx bootstrap.
+ */
+export function workerFilename(): string {
+  const fromSources = import.meta.url.endsWith('.ts');
+  return new URL(fromSources ? './nlpWorkerTsx.mjs' : './nlp-worker.mjs', import.meta.url).href;
+}
+
+export class EnginePool implements CodingEngine {
+  private readonly pool: Piscina;
+  private readonly sources: LRUCache<number, Promise<SharedArrayBuffer>>;
+  private inFlight = 0;
+
+  constructor(
+    private readonly prisma: Pick<PrismaClient, 'concept' | 'gradeDefinition'>,
+    private readonly opts: EnginePoolOptions,
+  ) {
+    this.pool = new Piscina({
+      filename: workerFilename(),
+      minThreads: opts.workers,
+      maxThreads: opts.workers,
+      // Workers keep their built vocabularies: never retire an idle one.
+      idleTimeout: Infinity,
+    });
+    // Encoded sources are a few MB each (a release's names); same bound as the vocabulary cache.
+    this.sources = new LRUCache({ max: 3 });
+  }
+
+  private source(releaseId: number): Promise<SharedArrayBuffer> {
+    let p = this.sources.get(releaseId);
+    if (!p) {
+      p = loadVocabularySource(this.prisma, releaseId).then(encodeSource);
+      this.sources.set(releaseId, p);
+      p.then(
+        (source) => this.warm(releaseId, source),
+        () => this.sources.delete(releaseId),
+      );
+    }
+    return p;
+  }
+
+  /**
+   * Every worker but one builds the release's vocabulary now, in parallel, while the first
+   * request's own task builds it on the last: later requests find it built on any worker.
+   */
+  private warm(releaseId: number, source: SharedArrayBuffer): void {
+    for (let i = 1; i < this.opts.workers; i++) {
+      const { port1, port2 } = new MessageChannel();
+      port1.close();
+      const req: WorkerRequest = { releaseId, source, task: { op: 'warm' }, ready: port2 };
+      this.pool.run(req, { transferList: [port2] }).catch(() => undefined);
+    }
+  }
+
+  async run<T extends EngineTask>(releaseId: number, task: T): Promise<EngineResult<T>> {
+    if (this.inFlight >= this.opts.workers + this.opts.maxQueue) {
+      throw new DomainError('SERVICE_UNAVAILABLE', 'Every narrative coding worker is busy; retry shortly.', undefined, { retryAfter: ENGINE_RETRY_AFTER_SECONDS });
+    }
+    this.inFlight++;
+    const abort = new AbortController();
+    const { port1, port2 } = new MessageChannel();
+    let timer: NodeJS.Timeout | undefined;
+    // The budget starts when the worker starts the task with its vocabulary ready: loading
+    // the release, starting a worker and its one-time vocabulary build are not the request's cost.
+    port1.once('message', () => (timer = setTimeout(() => abort.abort(), this.opts.timeoutMs)));
+    try {
+      const source = await this.source(releaseId);
+      const req: WorkerRequest = { releaseId, source, task, ready: port2 };
+      return (await this.pool.run(req, { signal: abort.signal, transferList: [port2] })) as EngineResult<T>;
+    } catch (e) {
+      if (abort.signal.aborted) {
+        throw new DomainError('TIMEOUT', `The narrative could not be coded within the time budget (${this.opts.timeoutMs} ms); retry later or send a shorter text.`, undefined, {
+          retryAfter: ENGINE_RETRY_AFTER_SECONDS,
+        });
+      }
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+      port2.close();
+      this.inFlight--;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
