@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS, type Limits } from './builder.ts';
 import type { Logger } from '../logger.ts';
 import { releaseHeaderPlugin, resultCachePlugin, type ResultCacheOptions } from './resultCache.ts';
 import { inputLimitsPlugin } from './inputLimits.ts';
+import { logResultErrors, logYogaError } from './errorLog.ts';
 
 /** What the HTTP layer passes with each request. */
 export interface ServerContext {
@@ -70,9 +71,14 @@ function normalizeErrors(result: ExecutionResult, requestId: string): ExecutionR
 function errorShapePlugin(): Plugin<GraphQLContext & ServerContext> {
   return {
     onResultProcess({ result, setResult, serverContext }) {
-      const requestId = (serverContext as unknown as ServerContext).requestId;
-      if (Array.isArray(result)) setResult(result.map((r) => normalizeErrors(r, requestId)));
-      else if (result && typeof result === 'object' && 'errors' in result) setResult(normalizeErrors(result as ExecutionResult, requestId));
+      const { requestId, log } = serverContext as unknown as ServerContext;
+      const shaped = (r: ExecutionResult) => {
+        const out = normalizeErrors(r, requestId);
+        logResultErrors(log, out);
+        return out;
+      };
+      if (Array.isArray(result)) setResult(result.map(shaped));
+      else if (result && typeof result === 'object' && 'errors' in result) setResult(shaped(result as ExecutionResult));
     },
   };
 }
@@ -99,8 +105,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
       debug: (...a) => services.log.debug({ yoga: a.map(String) }),
       info: (...a) => services.log.info({ yoga: a.map(String) }),
       warn: (...a) => services.log.warn({ yoga: a.map(String) }),
-      // Yoga logs unexpected errors here; the message only, never variables.
-      error: (...a) => services.log.error({ yoga: a.map((x) => (x instanceof Error ? x.message : String(x))) }),
+      error: (...a) => logYogaError(services.log, a),
     },
     maskedErrors: {
       maskError: (error) => toGraphQLError(error),

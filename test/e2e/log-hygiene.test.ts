@@ -23,6 +23,17 @@ describe('log hygiene', () => {
     await fetch(`${server.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: 'query($q: String) { codes(q: $q) { totalCount } }', variables: { q: TEXT } }) });
     await fetch(`${server.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: `{ codes(q: "${TEXT}") { totalCount } }` }) });
     await fetch(`${server.url}/graphql`, { method: 'POST', headers, body: `{"query": "${TEXT}` });
+    // GraphQL client errors whose messages quote the client's text: an unknown field, a bad
+    // variable value, an unknown release (argument and header), a syntax error, a REST release.
+    const gql = (query: string, variables?: unknown, extra: Record<string, string> = {}) =>
+      fetch(`${server.url}/graphql`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify({ query, variables }) });
+    await gql(`{ versions { ${TEXT} } }`);
+    await gql('query($n: Int) { versions(first: $n) { totalCount } }', { n: TEXT });
+    await gql(`{ version(version: "${TEXT}") { version } }`);
+    await gql('{ version { version } }', undefined, { 'X-Terminology-Version': TEXT });
+    await gql(`{ codes(q: "x") { ${TEXT}( } }`);
+    await gql(`{ identify(description: "${TEXT}", version: "${TEXT}") { version } }`);
+    await fetch(`${server.url}/codes?q=x&version=${TEXT}`, { headers });
     for (const p of ['/identify', '/classify', '/labels/classify']) {
       await fetch(`${server.url}${p}`, { method: 'POST', headers, body: JSON.stringify({ description: `Patient reported ${TEXT} after dosing.` }) });
     }
@@ -32,5 +43,12 @@ describe('log hygiene', () => {
     expect(logs).not.toContain(KEY);
     expect(logs).not.toContain(KEY.slice(3, 20));
     expect(logs).not.toContain(TEXT);
+    // Client mistakes are not the server's faults: nothing at error level, and each
+    // GraphQL answer with errors is one info line naming its codes and request id.
+    const lines = logs.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    const graphqlErrors = lines.filter((l) => l.msg === 'GraphQL answer with client errors');
+    expect(graphqlErrors.length).toBeGreaterThanOrEqual(6);
+    for (const l of graphqlErrors) expect(l).toMatchObject({ level: 30, requestId: expect.any(String), codes: expect.any(Array) });
   }, 60_000);
 });
