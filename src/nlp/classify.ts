@@ -6,6 +6,7 @@ import { calibrateText, round } from './calibration.ts';
 import { cuesCovering, findContextCues, type ContextKind } from './context.ts';
 import { matchTerms, prepareTokens, type TermMatch } from './match.ts';
 import { tokenize } from './text.ts';
+import { findComparisons } from './values.ts';
 import { termPreference, type Vocabulary } from './vocabulary.ts';
 
 export interface Evidence {
@@ -66,8 +67,9 @@ interface TextWord {
 export function textCandidates(text: string, vocab: Vocabulary, limit = 10): TextCandidate[] {
   const tokens = tokenize(text);
   if (tokens.length === 0) return [];
-  // A short description ("ttp", "increased ast") may write abbreviations in lower case.
-  const prepared = prepareTokens(tokens, vocab, true, tokens.length <= 4);
+  // A short description ("ttp", "increased ast"), or one written all in lower case, may write
+  // abbreviations in lower case: case cannot tell "ast" from a word there.
+  const prepared = prepareTokens(tokens, vocab, true, tokens.length <= 4 || !/\p{Lu}/u.test(text));
   const matches = matchTerms(text, tokens, vocab, { typos: true, prepared });
   const cues = findContextCues(text, tokens);
   const excluded = new Uint8Array(tokens.length);
@@ -85,6 +87,16 @@ export function textCandidates(text: string, vocab: Vocabulary, limit = 10): Tex
         words.set(c, (w = { canon: c, weight, tokens: [] }));
       }
       w.tokens.push(j);
+    }
+  }
+  // A value compared with a threshold ("Hb < 9 g/dL", "ALT > 5 × ULN") states the direction
+  // of the finding when no word does.
+  if (!words.has('+inc') && !words.has('+dec')) {
+    const cmp = findComparisons(text).filter((c) => !tokens.some((t, j) => excluded[j] && t.start < c.end && c.start < t.end));
+    const dir = cmp[0]?.direction;
+    if (dir && vocab.canons.has(dir)) {
+      const toks = tokens.flatMap((t, j) => (cmp.some((c) => t.start < c.end && c.start < t.end) ? [j] : []));
+      words.set(dir, { canon: dir, weight: vocab.idf(dir), tokens: toks });
     }
   }
   let textTotal = 0;

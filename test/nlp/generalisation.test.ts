@@ -1,0 +1,61 @@
+// General clinical language the engine must read on labels it has never seen (issue 17):
+// values compared with thresholds, abbreviations, anatomical composition, spelling variants.
+// Small invented vocabularies (CTCAE-style names), no external data.
+import { describe, expect, it } from 'vitest';
+import { buildVocabulary, classifyText, type VocabularyTerm } from '../../src/nlp/index.ts';
+import { comparisonDirection, findComparisons } from '../../src/nlp/values.ts';
+
+function vocabOf(names: string[]) {
+  const terms: VocabularyTerm[] = names.map((name, i) => ({ code: i + 1, name, level: 'PT', ptCode: i + 1, current: true }));
+  return { vocab: buildVocabulary(terms), code: (name: string) => names.indexOf(name) + 1 };
+}
+const topName = (v: ReturnType<typeof vocabOf>, text: string) => v.vocab.ptName(classifyText(text, v.vocab, { limit: 5 })[0]?.ptCode ?? -1);
+
+describe('values compared with a threshold', () => {
+  it.each([
+    ['platelets below 80,000/mm3', '+dec'],
+    ['Hb < 9 g/dL', '+dec'],
+    ['ALT > 5 × ULN', '+inc'],
+    ['ANC ≤ 1.0 × 10⁹/L', '+dec'],
+    ['creatinine clearance under 30 mL/min', '+dec'],
+    ['total bilirubin greater than or equal to 1.5 x ULN', '+inc'],
+    ['alkaline phosphatase less than 2*ULN', '+inc'],
+    ['haematocrit below the lower limit of normal', '+dec'],
+    ['haemoglobin above the upper limit of normal', '+inc'],
+    ['eGFR 30% lower than baseline', '+dec'],
+    ['heart rate of less than 50 beats per minute', '+dec'],
+    ['systolic blood pressure >150 mmHg', '+inc'],
+  ])('%s → %s', (text, dir) => {
+    expect(comparisonDirection(text)).toBe(dir);
+  });
+
+  it.each(['occurred in more than 10% of patients', 'under treatment', 'over time', 'platelets < 50 or > 400'])('no direction: %s', (text) => {
+    expect(findComparisons(text)).toEqual([]);
+  });
+
+  const v = vocabOf([
+    'Platelet count decreased', 'Platelet count increased', 'Haemoglobin decreased', 'Haemoglobin increased',
+    'Alanine aminotransferase increased', 'Alanine aminotransferase decreased', 'Neutrophil count decreased',
+    'Neutrophil count increased', 'Creatinine renal clearance decreased', 'Creatinine renal clearance increased',
+    'Heart rate decreased', 'Heart rate increased', 'Blood glucose decreased', 'Blood glucose increased',
+  ]);
+  it.each([
+    ['platelets below 80,000/mm3', 'Platelet count decreased'],
+    ['platelet count < 50 x 10^9/L', 'Platelet count decreased'],
+    ['Hb < 9 g/dL', 'Haemoglobin decreased'],
+    ['hemoglobin values less than 10 g per dl', 'Haemoglobin decreased'],
+    ['ALT > 5 × ULN', 'Alanine aminotransferase increased'],
+    ['alt greater than 5.0*uln', 'Alanine aminotransferase increased'],
+    ['ANC ≤ 1.0 × 10⁹/L', 'Neutrophil count decreased'],
+    ['neutrophil count less than 0.5 x 10^9/L', 'Neutrophil count decreased'],
+    ['creatinine clearance under 30 mL/min', 'Creatinine renal clearance decreased'],
+    ['heart rate of less than 50 beats per minute', 'Heart rate decreased'],
+    ['plasma glucose <= 70 mg/dL', 'Blood glucose decreased'],
+  ])('codes "%s" to %s, never the opposite', (text, pt) => {
+    expect(topName(v, text)).toBe(pt);
+  });
+
+  it('a stated direction is not overridden by the comparison', () => {
+    expect(topName(v, 'platelet count increased to more than 600 x 10^9/L')).toBe('Platelet count increased');
+  });
+});
