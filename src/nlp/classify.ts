@@ -69,7 +69,7 @@ export function textCandidates(text: string, vocab: Vocabulary, limit = 10): Tex
   if (tokens.length === 0) return [];
   // A short description ("ttp", "increased ast"), or one written all in lower case, may write
   // abbreviations in lower case: case cannot tell "ast" from a word there.
-  const prepared = prepareTokens(tokens, vocab, true, tokens.length <= 4 || !/\p{Lu}/u.test(text));
+  const prepared = prepareTokens(tokens, vocab, true, tokens.length <= 4 ? true : !/\p{Lu}/u.test(text) ? 'lower' : false);
   const matches = matchTerms(text, tokens, vocab, { typos: true, prepared });
   const cues = findContextCues(text, tokens);
   const excluded = new Uint8Array(tokens.length);

@@ -3,8 +3,8 @@
 // (the most specific term), and coordinated lists share modifiers
 // ("increases in ALT and AST" → ALT increased + AST increased).
 import type { Token } from './text.ts';
-import { bagKey, fold } from './text.ts';
-import { NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
+import { bagKey, fold, wordForms } from './text.ts';
+import { COMMON_WORDS, LOCATIVE_PREFIXES, NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
 import { termPreference, type Vocabulary } from './vocabulary.ts';
 
 export type MatchKind = 'exact' | 'reordered' | 'variant' | 'lay' | 'coordination';
@@ -53,7 +53,7 @@ const KIND_RANK: Record<MatchKind, number> = { exact: 0, reordered: 1, variant: 
 const CONJ = new Set(['and', 'or', 'nor', 'and/or']);
 const MAX_STOP_RUN = 2;
 
-export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos: boolean, relaxedCase = false): Prepared {
+export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos: boolean, relaxedCase: boolean | 'lower' = false): Prepared {
   const n = tokens.length;
   const p: Prepared = { canons: new Array(n), known: new Array(n), typo: new Array(n), abbr: new Array(n) };
   for (let j = 0; j < n; j++) {
@@ -69,6 +69,16 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
       p.known[j] = false;
       continue;
     }
+    // An unknown word made of a site prefix and a known word ("intracerebral", "subconjunctival",
+    // "postprocedural"), or, in narratives, of two known words run together ("anaphylacticshock").
+    if (c !== null && !known && !p.abbr[j] && !t.upper) {
+      const parts = decompose(t.norm, vocab, typos);
+      if (parts) {
+        c = parts.canons;
+        known = true;
+        if (parts.joined) p.typo[j] = { from: t.text, to: parts.words.join(' ') };
+      }
+    }
     if (c !== null && !known && typos && !t.upper) {
       const fix = vocab.correctTypo(t.norm);
       if (fix && vocab.canons.has(fix.canon)) {
@@ -81,6 +91,35 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
     p.known[j] = known;
   }
   return p;
+}
+
+const isKnown = (vocab: Vocabulary, w: string): string | undefined => {
+  const c = wordForms(w).canon;
+  return vocab.canons.has(c) ? c : undefined;
+};
+
+/**
+ * Splits an unknown word into known parts: a locative prefix and a known word ("intracerebral" →
+ * cerebral; "postprocedural" → post procedural when the release writes "post" as a word), or,
+ * with `joined` (narratives), two known words of 4+ letters written as one ("sensoryneuropathy").
+ */
+export function decompose(norm: string, vocab: Vocabulary, joined: boolean): { canons: string[]; words: string[]; joined: boolean } | undefined {
+  if (norm.length < 7 || !/^[a-z]+$/.test(norm) || COMMON_WORDS.has(norm)) return undefined;
+  for (const prefix of LOCATIVE_PREFIXES) {
+    if (!norm.startsWith(prefix) || norm.length - prefix.length < 4) continue;
+    const rest = norm.slice(prefix.length);
+    const c = isKnown(vocab, rest);
+    if (!c) continue;
+    const pc = isKnown(vocab, prefix);
+    return pc && (prefix === 'post' || prefix === 'pre') ? { canons: [pc, c], words: [prefix, rest], joined: false } : { canons: [c], words: [rest], joined: false };
+  }
+  if (!joined || norm.length < 9) return undefined;
+  for (let i = norm.length - 4; i >= 4; i--) {
+    const a = isKnown(vocab, norm.slice(0, i));
+    const b = a ? isKnown(vocab, norm.slice(i)) : undefined;
+    if (a && b) return { canons: [a, b], words: [norm.slice(0, i), norm.slice(i)], joined: true };
+  }
+  return undefined;
 }
 
 function pickTerm(vocab: Vocabulary, candidates: readonly number[], ordered: string, surface: string): { term: number; exact: boolean } {

@@ -59,3 +59,57 @@ describe('values compared with a threshold', () => {
     expect(topName(v, 'platelet count increased to more than 600 x 10^9/L')).toBe('Platelet count increased');
   });
 });
+
+describe('abbreviations', () => {
+  const v = vocabOf([
+    'Pneumocystis jirovecii pneumonia', 'Pneumonia', 'Nephrogenic systemic fibrosis', 'Fibrosis', 'Portal vein thrombosis',
+    'Thrombosis', 'Intracranial haemorrhage', 'Haemorrhage', 'Heparin-induced thrombocytopenia', 'Thrombocytopenia', 'Injury',
+  ]);
+  it.each([
+    ['PJP', 'Pneumocystis jirovecii pneumonia'],
+    ['pjp', 'Pneumocystis jirovecii pneumonia'],
+    ['NSF', 'Nephrogenic systemic fibrosis'],
+    ['PVT on day 10', 'Portal vein thrombosis'],
+    ['fatal ICH', 'Intracranial haemorrhage'],
+    ['HIT after heparin', 'Heparin-induced thrombocytopenia'],
+  ])('%s → %s', (text, pt) => {
+    expect(topName(v, text)).toBe(pt);
+  });
+
+  it('an abbreviation that is also an English word needs its capitals in lower-case text', () => {
+    const preds = classifyText('he was hit by a car and suffered an injury of the arm', v.vocab, { limit: 5 }).map((p) => v.vocab.ptName(p.ptCode));
+    expect(preds).not.toContain('Heparin-induced thrombocytopenia');
+  });
+
+  it('expansions are checked against the release: words the release never writes leave the abbreviation unexpanded', () => {
+    expect(v.vocab.abbreviations.has('pjp')).toBe(true);
+    expect(v.vocab.abbreviations.has('crps')).toBe(false);
+    expect(v.vocab.unresolvedAbbreviations).toContain('crps');
+  });
+});
+
+describe('morphology: adjective ↔ noun, site prefixes, words run together', () => {
+  const v = vocabOf([
+    'Cerebral haemorrhage', 'Haemorrhage', 'Conjunctival haemorrhage', 'Post procedural haematoma', 'Haematoma',
+    'Alanine aminotransferase increased', 'Transaminases increased', 'Thrombosis', 'Thrombotic stroke', 'Venous thrombosis',
+    'Skin necrosis', 'Skin lesion', 'Anaphylactic shock', 'Shock', 'Peripheral sensory neuropathy', 'Oedema peripheral',
+    'Hepatitis cholestatic', 'Hepatitis', 'Muscle haemorrhage', 'Eye inflammation', 'Inflammation', 'Herpes keratitis', 'Keratitis',
+  ]);
+  it.each([
+    ['intracerebral bleeding', 'Cerebral haemorrhage'],
+    ['subconjunctival haemorrhage', 'Conjunctival haemorrhage'],
+    ['sub-conjunctival bleeding', 'Conjunctival haemorrhage'],
+    ['postprocedural hematoma', 'Post procedural haematoma'],
+    ['intramuscular bleeding', 'Muscle haemorrhage'],
+    ['alanine transaminase increased', 'Alanine aminotransferase increased'],
+    ['thrombotic events', 'Thrombosis'],
+    ['venous thrombotic events', 'Venous thrombosis'],
+    ['necrotic skin', 'Skin necrosis'],
+    ['anaphylacticshock', 'Anaphylactic shock'],
+    ['peripheral sensoryneuropathy', 'Peripheral sensory neuropathy'],
+    ['hepatitis with cholestasis', 'Hepatitis cholestatic'],
+    ['herpetic keratitis', 'Herpes keratitis'],
+  ])('%s → %s', (text, pt) => {
+    expect(topName(v, text)).toBe(pt);
+  });
+});
