@@ -6,6 +6,7 @@ import type { Token } from './text.ts';
 import { bagKey, fold, wordForms } from './text.ts';
 import { COMMON_WORDS, LOCATIVE_PREFIXES, NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
 import { termPreference, type Vocabulary } from './vocabulary.ts';
+import { findComparisons } from './values.ts';
 
 export type MatchKind = 'exact' | 'reordered' | 'variant' | 'lay' | 'coordination';
 
@@ -390,4 +391,60 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
     accepted.length = 0;
     accepted.push(...keep);
   }
+}
+
+const SPECIMEN = new Set(['serum', 'plasma', 'blood', 'level', 'valu', 'concentr', 'measur']);
+
+/**
+ * Findings written as a value compared with a threshold ("Hemoglobin (g/dL) < 8.5",
+ * "AST > 5 × ULN", "platelets below 50,000/mm3"): the analyte written just before the comparison
+ * plus the comparison's direction, when the release has that term ("… decreased" / "… increased").
+ * Returned as variant matches spanning the analyte and the comparison. Analytes already carrying
+ * a direction word are left to the ordinary matching.
+ */
+export function valueMatches(source: string, tokens: readonly Token[], vocab: Vocabulary): TermMatch[] {
+  const n = tokens.length;
+  if (n === 0) return [];
+  const from = tokens[0]!.start;
+  const to = tokens[n - 1]!.end;
+  const comparisons = findComparisons(source.slice(from, to));
+  if (comparisons.length === 0) return [];
+  const p = prepareTokens(tokens, vocab, false);
+  const out: TermMatch[] = [];
+  for (const c of comparisons) {
+    if (!vocab.canons.has(c.direction)) continue;
+    const cs = from + c.start;
+    const ce = from + c.end;
+    const k0 = tokens.findIndex((t) => t.end > cs);
+    if (k0 <= 0) continue;
+    let kEnd = k0;
+    while (kEnd < n && tokens[kEnd]!.start < ce) kEnd++;
+    let best: TermMatch | undefined;
+    const bag: string[] = [];
+    let words = 0;
+    for (let i = k0 - 1; i >= 0 && i >= k0 - 6; i--) {
+      // The analyte is in the same clause: units and parentheses may intervene ("Hemoglobin (g/dL) <8.5").
+      if (/[.;:!?\n]|\s{3,}/.test(source.slice(tokens[i]!.end, tokens[i + 1]!.start))) break;
+      const cs2 = p.canons[i];
+      if (!cs2 || tokens[i]!.numeric) continue;
+      if (!p.known[i]) continue;
+      if (cs2.includes('+inc') || cs2.includes('+dec')) break;
+      bag.push(...cs2);
+      words++;
+      // A cell type's value is its count ("platelets < 50"); an analyte in serum or plasma is a blood value.
+      const plain = bag.filter((x) => !SPECIMEN.has(x));
+      let hits: number[] | undefined;
+      for (const b of [bag, [...bag, 'count'], [...plain, 'blood'], [...plain, 'blood', 'count']]) {
+        hits = vocab.index.get(bagKey([...b, c.direction]));
+        if (hits) break;
+      }
+      if (!hits) continue;
+      const term = [...hits].sort((a, b) => termPreference(vocab, a, b))[0]!;
+      const start = tokens[i]!.start;
+      const end = Math.max(tokens[kEnd - 1]!.end, Math.min(ce, tokens[kEnd - 1]!.end));
+      best = { from: i, to: kEnd, start, end, text: source.slice(start, end), term, kind: 'variant', abbreviation: false, typos: [], words: words + 1, via: source.slice(cs, ce) };
+    }
+    if (best) out.push(best);
+  }
+  return out;
 }

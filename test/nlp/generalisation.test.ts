@@ -113,3 +113,26 @@ describe('morphology: adjective ↔ noun, site prefixes, words run together', ()
     expect(topName(v, text)).toBe(pt);
   });
 });
+
+describe('values compared with a threshold in labels', () => {
+  const names = ['Haemoglobin decreased', 'Haemoglobin increased', 'Haemoglobin', 'Aspartate aminotransferase increased', 'Platelet count decreased', 'Platelet count increased', 'Blood glucose decreased', 'Blood glucose increased'];
+  const v = vocabOf(names);
+  it('codes table rows and sentences that state a value against a threshold', async () => {
+    const { classifyLabel } = await import('../../src/nlp/index.ts');
+    const label = [
+      '6 ADVERSE REACTIONS',
+      '',
+      'Table 3: Laboratory abnormalities',
+      'Hemoglobin (g/dL) <8.5      12%      3%',
+      'AST >5.0 x ULN     4%    1%',
+      'Platelets below 50,000/mm3 occurred in 3% of patients.',
+      'Hypoglycemia, defined as plasma glucose <= 70 mg/dL, was reported.',
+      '',
+    ].join('\n');
+    const got = classifyLabel(label, v.vocab, { minConfidence: 0 }).map((p) => v.vocab.ptName(p.ptCode));
+    expect(got).toEqual(expect.arrayContaining(['Haemoglobin decreased', 'Aspartate aminotransferase increased', 'Platelet count decreased', 'Blood glucose decreased']));
+    expect(got).not.toContain('Haemoglobin increased');
+    expect(got).not.toContain('Platelet count increased');
+    expect(got).not.toContain('Blood glucose increased');
+  });
+});
