@@ -63,6 +63,15 @@ export const MISSPELLINGS: ReadonlyMap<string, string> = new Map([
   ['siezure', 'seizure'], ['seizer', 'seizure'], ['anaphalaxis', 'anaphylaxis'], ['anaphylaxsis', 'anaphylaxis'],
   ['rythm', 'rhythm'], ['arrythmia', 'arrhythmia'], ['tachicardia', 'tachycardia'], ['insomina', 'insomnia'],
   ['neutropnia', 'neutropenia'], ['pnuemonia', 'pneumonia'], ['pneumonai', 'pneumonia'], ['rashes', 'rash'],
+  ['pnemonia', 'pneumonia'], ['neumonia', 'pneumonia'], ['hyperhydrosis', 'hyperhidrosis'], ['diarrohea', 'diarrhoea'],
+  ['diarrhae', 'diarrhea'], ['dysponea', 'dyspnoea'], ['dyspnoe', 'dyspnoea'], ['bradicardia', 'bradycardia'],
+  ['tachycardiac', 'tachycardia'], ['hypertention', 'hypertension'], ['hypotention', 'hypotension'],
+  ['arrythmias', 'arrhythmias'], ['anaphylatic', 'anaphylactic'], ['anaphalactic', 'anaphylactic'],
+  ['urticara', 'urticaria'], ['erythma', 'erythema'], ['oedma', 'oedema'], ['edma', 'edema'], ['thrombocytopenea', 'thrombocytopenia'],
+  ['leukopaenia', 'leukopenia'], ['leucopenia', 'leukopenia'], ['leucocytosis', 'leukocytosis'], ['haemorhage', 'haemorrhage'],
+  ['hemorhage', 'hemorrhage'], ['hemmorhage', 'hemorrhage'],
+  ['vertigos', 'vertigo'], ['insomnea', 'insomnia'], ['somnolance', 'somnolence'], ['parasthesiae', 'paraesthesiae'],
+  ['paresthesiae', 'paresthesias'], ['abdomnal', 'abdominal'], ['abdominial', 'abdominal'], ['nausious', 'nauseous'],
 ]);
 
 export interface AbbreviationEntry {

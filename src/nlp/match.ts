@@ -91,8 +91,28 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
     p.canons[j] = c;
     p.known[j] = known;
   }
+  // A prefix written apart from its word ("hyper tension", "pre-hypertension", "post-procedural"):
+  // when prefix + word is a word of the release's names, the pair reads as that word.
+  for (let j = 0; j + 1 < n; j++) {
+    const a = tokens[j]!;
+    const b = tokens[j + 1]!;
+    // One character apart: a space or a hyphen.
+    if (!JOIN_PREFIXES.has(a.norm) || p.abbr[j + 1] || b.start - a.end !== 1) continue;
+    const joined = a.norm + b.norm;
+    const canon = vocab.words.get(joined);
+    if (canon === undefined || !vocab.canons.has(canon)) continue;
+    p.canons[j] = null;
+    p.known[j] = false;
+    p.canons[j + 1] = [canon];
+    p.known[j + 1] = true;
+    if (typos) p.typo[j + 1] = { from: `${a.text} ${b.text}`, to: joined };
+  }
   return p;
 }
+
+/** Prefixes sometimes written apart from their word. */
+const JOIN_PREFIXES = new Set(['hyper', 'hypo', 'pre', 'post', 'peri', 'intra', 'extra', 'sub', 'supra', 'anti', 'para', 'poly', 'tachy', 'brady', 'dys']);
+
 
 const isKnown = (vocab: Vocabulary, w: string): string | undefined => {
   const c = wordForms(w).canon;

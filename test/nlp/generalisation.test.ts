@@ -136,3 +136,26 @@ describe('values compared with a threshold in labels', () => {
     expect(got).not.toContain('Blood glucose increased');
   });
 });
+
+describe('spelling variants and site context', () => {
+  const v = vocabOf([
+    'Hypertension', 'Prehypertension', 'Hyperhidrosis', 'Pneumonia', 'Diarrhoea', 'Injection site swelling', 'Peripheral swelling',
+    'Swelling', 'Application site pain', 'Pain', 'Infusion site erythema', 'Erythema', 'Tension',
+  ]);
+  it.each([
+    ['hyper tension', 'Hypertension'],
+    ['pre-hypertension', 'Prehypertension'],
+    ['hyperhydrosis', 'Hyperhidrosis'],
+    ['pnemonia', 'Pneumonia'],
+    ['diarhea', 'Diarrhoea'],
+    ['application-associated pain', 'Application site pain'],
+    ['pain at the site of application', 'Application site pain'],
+    ['erythema along the infused arm', 'Infusion site erythema'],
+  ])('%s → %s', (text, pt) => {
+    expect(topName(v, text)).toBe(pt);
+  });
+
+  it('a prefix is joined only to make a word the release writes', () => {
+    expect(topName(v, 'muscle tension')).toBe('Tension');
+  });
+});
