@@ -65,7 +65,9 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
     // "double-blind", "dose-dependent", "nervous system": not findings.
     const prev = j > 0 && !t.breakBefore ? tokens[j - 1]!.lower : undefined;
     const next = j + 1 < n && !tokens[j + 1]!.breakBefore ? tokens[j + 1]!.lower : undefined;
-    if ((prev !== undefined && NOT_AFTER.get(t.lower)?.has(prev)) || (next !== undefined && NOT_BEFORE.get(t.lower)?.has(next))) {
+    // A unit after a number is a measure, not a finding ("500 ms" is milliseconds, not MS).
+    const afterNumber = j > 0 && tokens[j - 1]!.numeric && UNIT_WORDS.has(t.lower);
+    if (afterNumber || (prev !== undefined && NOT_AFTER.get(t.lower)?.has(prev)) || (next !== undefined && NOT_BEFORE.get(t.lower)?.has(next))) {
       p.canons[j] = c;
       p.known[j] = false;
       continue;
@@ -109,6 +111,9 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
   }
   return p;
 }
+
+/** Units of measure that are also abbreviations of findings (MS, PE, …) or terms' words. */
+const UNIT_WORDS = new Set(['ms', 'msec', 'min', 'mm', 'cm', 'mg', 'ml', 'kg', 'g', 'l', 'h', 'hr', 'hrs', 'mmhg', 'bpm', 'iu', 'u', 'mcg', 'ng', 'pg', 'mmol', 'mol', 'meq', 'dl', 'mcl', 'ul', 'pe']);
 
 /** Prefixes sometimes written apart from their word. */
 const JOIN_PREFIXES = new Set(['hyper', 'hypo', 'pre', 'post', 'peri', 'intra', 'extra', 'sub', 'supra', 'anti', 'para', 'poly', 'tachy', 'brady', 'dys']);

@@ -159,3 +159,29 @@ describe('spelling variants and site context', () => {
     expect(topName(v, 'muscle tension')).toBe('Tension');
   });
 });
+
+describe('not findings: units after numbers, risk factors', () => {
+  const terms: VocabularyTerm[] = [
+    { code: 1, name: 'Multiple sclerosis', level: 'PT', ptCode: 1, current: true },
+    { code: 11, name: 'MS', level: 'LLT', ptCode: 1, current: true },
+    { code: 2, name: 'Diabetes mellitus', level: 'PT', ptCode: 2, current: true },
+    { code: 3, name: 'Electrocardiogram QT prolonged', level: 'PT', ptCode: 3, current: true },
+    { code: 4, name: 'Lactic acidosis', level: 'PT', ptCode: 4, current: true },
+  ];
+  const vocab = buildVocabulary(terms);
+  it('"500 ms" is milliseconds, and risk factors are conditions of the patient', async () => {
+    const { classifyLabel } = await import('../../src/nlp/index.ts');
+    const label = [
+      '5 WARNINGS AND PRECAUTIONS',
+      '',
+      'QT prolongation: a QTcF interval of greater than 500 ms was seen in 2% of patients.',
+      'Risk factors for lactic acidosis include diabetes mellitus and renal impairment.',
+      'Lactic acidosis has been reported.',
+      '',
+    ].join('\n');
+    const got = classifyLabel(label, vocab, { minConfidence: 0.25 }).map((p) => vocab.ptName(p.ptCode));
+    expect(got).not.toContain('Multiple sclerosis');
+    expect(got).not.toContain('Diabetes mellitus');
+    expect(got).toContain('Lactic acidosis');
+  });
+});
