@@ -473,3 +473,63 @@ export function valueMatches(source: string, tokens: readonly Token[], vocab: Vo
   }
   return out;
 }
+
+const SITE_LIST = new RegExp(
+  String.raw`\b((?:injection|infusion|application|administration|instillation|vaccination|catheter|implant|puncture)(?:\s+(?:or|and|/)\s+(?:injection|infusion|application|administration))?)[\s-]+sites?\s+(?:reactions?|events?|findings|symptoms|disorders|complications|adverse\s+reactions)\b[^.;]*?\b(?:characteri[sz]ed\s+by|including|included|includes|include|such\s+as|consist(?:ed|ing)?\s+of|manifested\s+(?:as|by)|were|was|comprised?)\s*:?\s*([^.;]+)`,
+  'giu',
+);
+
+/**
+ * Findings listed as kinds of a site reaction inherit the site: "Injection site reactions were
+ * characterized by local pruritus, erythema, pain and bruising" → Injection site pruritus, …;
+ * "injection or infusion site reactions including phlebitis and swelling" → both sites. Each list
+ * item (a few words) is looked up with the site's words, when the release has that term.
+ */
+export function siteListMatches(source: string, tokens: readonly Token[], vocab: Vocabulary): TermMatch[] {
+  const n = tokens.length;
+  if (n === 0) return [];
+  const from = tokens[0]!.start;
+  const unit = source.slice(from, tokens[n - 1]!.end);
+  if (!/\bsites?\b/i.test(unit)) return [];
+  const out: TermMatch[] = [];
+  const p = prepareTokens(tokens, vocab, false);
+  for (const m of unit.matchAll(SITE_LIST)) {
+    const sites = m[1]!.split(/\s+(?:or|and|\/)\s+/).map((w) => vocab.tokenCanons(wordFormsOf(w)) ?? []);
+    const listStart = from + m.index + m[0].length - m[2]!.length;
+    const listEnd = from + m.index + m[0].length;
+    // Items: token runs between commas / "and" / "or".
+    let item: number[] = [];
+    const flush = () => {
+      const toks = item.filter((k) => p.canons[k] && p.known[k] && !['local', 'mild', 'transient'].includes(tokens[k]!.lower));
+      item = [];
+      if (toks.length === 0 || toks.length > 3) return;
+      const canons = toks.flatMap((k) => p.canons[k]!);
+      for (const site of sites) {
+        const hits = vocab.index.get(bagKey([...site, 'site', ...canons]));
+        if (!hits) continue;
+        const term = [...hits].sort((a, b) => termPreference(vocab, a, b))[0]!;
+        const a = toks[0]!;
+        const b = toks[toks.length - 1]!;
+        const start = tokens[a]!.start;
+        const end = tokens[b]!.end;
+        out.push({ from: a, to: b + 1, start, end, text: source.slice(start, end), term, kind: 'variant', abbreviation: false, typos: [], words: site.length + 1 + canons.length, via: m[0].slice(0, m[0].length - m[2]!.length).trim() });
+      }
+    };
+    for (let k = 0; k < n; k++) {
+      const t = tokens[k]!;
+      if (t.start < listStart || t.end > listEnd) continue;
+      const gap = k > 0 ? source.slice(tokens[k - 1]!.end, t.start) : '';
+      if (/[,;/(]/.test(gap) || ['and', 'or', 'and/or'].includes(t.lower)) flush();
+      if (['and', 'or', 'and/or'].includes(t.lower)) continue;
+      item.push(k);
+    }
+    flush();
+  }
+  return out;
+}
+
+const wordFormsOf = (w: string) => {
+  const lower = fold(w);
+  const f = wordForms(lower);
+  return { ...f, lower, upper: false, stop: false, numeric: false };
+};

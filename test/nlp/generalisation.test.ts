@@ -185,3 +185,23 @@ describe('not findings: units after numbers, risk factors', () => {
     expect(got).toContain('Lactic acidosis');
   });
 });
+
+describe('site qualifiers inherited from the sentence', () => {
+  const names = ['Injection site pruritus', 'Injection site erythema', 'Injection site pain', 'Injection site bruising', 'Infusion site phlebitis',
+    'Injection site phlebitis', 'Infusion site swelling', 'Pruritus', 'Erythema', 'Pain', 'Phlebitis', 'Swelling', 'Injection site reaction'];
+  const v = vocabOf(names);
+  it('items of a site reaction list are the site findings, not the bare ones', async () => {
+    const { classifyLabel } = await import('../../src/nlp/index.ts');
+    const label = [
+      '6 ADVERSE REACTIONS',
+      '',
+      'Injection site reactions were characterized by local pruritus, erythema, pain, irritation, urticaria, and/or bruising.',
+      'Other: injection or infusion site reactions including phlebitis, pruritus, irritation, pain, and swelling.',
+      '',
+    ].join('\n');
+    const got = classifyLabel(label, v.vocab, { minConfidence: 0.25 }).map((p) => v.vocab.ptName(p.ptCode));
+    expect(got).toEqual(expect.arrayContaining(['Injection site pruritus', 'Injection site erythema', 'Injection site pain', 'Injection site bruising', 'Infusion site phlebitis', 'Infusion site swelling']));
+    expect(got).not.toContain('Pruritus');
+    expect(got).not.toContain('Pain');
+  });
+});
