@@ -6,6 +6,7 @@ import { calibrateText, round } from './calibration.ts';
 import { cuesCovering, findContextCues, type ContextKind } from './context.ts';
 import { matchTerms, prepareTokens, type TermMatch } from './match.ts';
 import { tokenize } from './text.ts';
+import { findComparisons } from './values.ts';
 import { termPreference, type Vocabulary } from './vocabulary.ts';
 
 export interface Evidence {
@@ -44,6 +45,13 @@ const FILLER = new Set([
   'note', 'observ', 'occur', 'admit', 'treat', 'drug', 'medic', 'therapi', 'event', 'reaction', 'advers', 'signific',
 ]);
 
+/** Where a finding sits relative to the product's route: the site words a term of that kind has. */
+const SITE_CONTEXT: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  [/\b(?:treated|application|applied)\s+(?:area|site|skin|region)\b|\bsites?\s+of\s+application\b|\bapplication[- ]associated\b/i, ['applic', 'site']],
+  [/\binject(?:ed|ion)\s+(?:area|site|arm|limb|extremity|hand|leg|thigh|buttock|region)\b|\bsites?\s+of\s+injection\b/i, ['inject', 'site']],
+  [/\binfus(?:ed|ion)\s+(?:area|site|arm|limb|extremity|hand|vein|region)\b|\bsites?\s+of\s+infusion\b/i, ['infus', 'site']],
+];
+
 export interface TextCandidate {
   ptCode: number;
   /** Best term of the PT (index into vocab.terms). */
@@ -66,8 +74,9 @@ interface TextWord {
 export function textCandidates(text: string, vocab: Vocabulary, limit = 10): TextCandidate[] {
   const tokens = tokenize(text);
   if (tokens.length === 0) return [];
-  // A short description ("ttp", "increased ast") may write abbreviations in lower case.
-  const prepared = prepareTokens(tokens, vocab, true, tokens.length <= 4);
+  // A short description ("ttp", "increased ast"), or one written all in lower case, may write
+  // abbreviations in lower case: case cannot tell "ast" from a word there.
+  const prepared = prepareTokens(tokens, vocab, true, tokens.length <= 4 ? true : !/\p{Lu}/u.test(text) ? 'lower' : false);
   const matches = matchTerms(text, tokens, vocab, { typos: true, prepared });
   const cues = findContextCues(text, tokens);
   const excluded = new Uint8Array(tokens.length);
@@ -86,6 +95,25 @@ export function textCandidates(text: string, vocab: Vocabulary, limit = 10): Tex
       }
       w.tokens.push(j);
     }
+  }
+  // A value compared with a threshold ("Hb < 9 g/dL", "ALT > 5 × ULN") states the direction
+  // of the finding when no word does.
+  if (!words.has('+inc') && !words.has('+dec')) {
+    const cmp = findComparisons(text).filter((c) => !tokens.some((t, j) => excluded[j] && t.start < c.end && c.start < t.end));
+    const dir = cmp[0]?.direction;
+    if (dir && vocab.canons.has(dir)) {
+      const toks = tokens.flatMap((t, j) => (cmp.some((c) => t.start < c.end && c.start < t.end) ? [j] : []));
+      words.set(dir, { canon: dir, weight: vocab.idf(dir), tokens: toks });
+    }
+  }
+  // A site written as the treated / injected / infused area is the application / injection /
+  // infusion site ("erythema in the treated area", "swelling of the injected hand").
+  for (const [re, canons] of SITE_CONTEXT) {
+    const m = re.exec(text);
+    if (!m || canons.every((c) => words.has(c)) || !canons.every((c) => vocab.canons.has(c))) continue;
+    const toks = tokens.flatMap((t, j) => (!excluded[j] && t.start < m.index + m[0].length && m.index < t.end ? [j] : []));
+    if (toks.length === 0) continue;
+    for (const c of canons) if (!words.has(c)) words.set(c, { canon: c, weight: vocab.idf(c), tokens: toks });
   }
   let textTotal = 0;
   for (const w of words.values()) textTotal += w.weight;

@@ -95,7 +95,10 @@ const TRIGGERS: Trigger[] = [
     'men with', 'people with', 'adults with', 'infants with', 'in the presence of', 'patients who have', 'patients who had',
     'patients at risk for', 'patients at risk of', 'patients at increased risk', 'pediatric patients with',
     'for patients with', 'setting of', 'patients having', 'experience in', 'studies in', 'study in', 'trial in',
-    'trials in', 'studied in', 'infected with', 'co-infected with', 'coinfected with', 'co-infection with'].map((p) =>
+    'trials in', 'studied in', 'infected with', 'co-infected with', 'coinfected with', 'co-infection with',
+    // Risk factors and predispositions are conditions of the patient, not reactions to the product.
+    'risk factors', 'risk factor', 'at risk for', 'at risk of', 'predisposed to', 'predisposing factors',
+    'predisposing conditions'].map((p) =>
     t(p, 'population', 'pre', 6),
   ),
   ...['indicated for', 'treatment of', 'to treat', 'used to treat', 'management of', 'for the treatment of',

@@ -4,7 +4,7 @@
 // indication…), and the evidence is aggregated per PT (noisy-or) and calibrated.
 import { calibrateLabel, round, type LabelFeatureInput } from './calibration.ts';
 import { cuesCovering, findContextCues, type ContextCue, type ContextKind } from './context.ts';
-import { matchTerms, type TermMatch } from './match.ts';
+import { matchTerms, siteListMatches, valueMatches, type TermMatch } from './match.ts';
 import { segmentLabel, type LabelUnit, type UnitKind } from './segment.ts';
 import { tokenize, type Token } from './text.ts';
 import type { Vocabulary } from './vocabulary.ts';
@@ -206,7 +206,13 @@ export function labelCandidates(text: string, vocab: Vocabulary): LabelCandidate
   const acc = new Map<number, Acc>();
   units.forEach((unit, ui) => {
     const tokens = tokenize(text, unit.start, unit.end, { columns: unit.kind === 'table-row' || unit.kind === 'category' });
-    const matches = matchTerms(text, tokens, vocab, { typos: false, splitConjunctions: true });
+    // A list item of a site reaction ("injection site reactions including pain and swelling") is the
+    // site's finding, not the bare one.
+    const sited = siteListMatches(text, tokens, vocab);
+    const plain = matchTerms(text, tokens, vocab, { typos: false, splitConjunctions: true }).filter(
+      (m) => !sited.some((x) => x.from <= m.from && m.to <= x.to),
+    );
+    const matches = [...plain, ...valueMatches(text, tokens, vocab), ...sited];
     if (matches.length === 0) return;
     const cues = findContextCues(text, tokens);
     for (const m of matches) {

@@ -25,7 +25,26 @@ export const CANONICAL_STEMS: ReadonlyMap<string, string> = new Map([
   ['muscular', 'muscl'], ['visual', 'vision'], ['allergi', 'allerg'], ['mycot', 'fungal'], ['tumor', 'neoplasm'], ['infecti', 'infect'], ['haematolog', 'hematolog'],
   ['ach', 'pain'], ['bleed', 'hemorrhag'], ['fever', 'pyrexia'], ['febril', 'pyrexia'],
   ['dilat', 'dilat'], ['hospitalis', 'hospit'], ['hospitaliz', 'hospit'],
+  // Adjective ↔ noun of the same organ or finding (the stems Porter2 leaves apart).
+  ['transaminas', 'aminotransferas'], ['electrocardiograph', 'electrocardiogram'], ['herpet', 'herp'],
+  ['cholestat', 'cholestas'], ['venous', 'vein'], ['stomach', 'gastric'], ['ophthalm', 'eye'],
+  ['vagina', 'vagin'], ['uterus', 'uterin'], ['ovari', 'ovarian'], ['esophagus', 'esophag'], ['dermal', 'skin'],
+  ['pharynx', 'pharyng'], ['larynx', 'laryng'], ['bronchus', 'bronchial'], ['trachea', 'tracheal'],
+  ['cornea', 'corneal'], ['retina', 'retin'], ['urethra', 'urethr'],
+  // -otic ↔ -osis of the same lesion ("thrombotic events" = thrombosis, "necrotic skin lesions").
+  ['thrombot', 'thrombos'], ['necrot', 'necros'], ['fibrot', 'fibros'], ['sclerot', 'scleros'], ['stenot', 'stenos'],
+  ['cirrhot', 'cirrhos'], ['osteoporot', 'osteoporos'], ['ketot', 'ketos'],
 ]);
+
+/**
+ * Prefixes of site and time that leave the word's organ or event unchanged for coding:
+ * "intracerebral" bleeding is cerebral, "subconjunctival" conjunctival, "periorbital" orbital,
+ * "postprocedural" procedural. Used only for words the vocabulary does not know as written.
+ * (Not hyper-/hypo-/an-/dys-: those change the meaning.)
+ */
+export const LOCATIVE_PREFIXES: readonly string[] = [
+  'intra', 'extra', 'inter', 'supra', 'infra', 'retro', 'trans', 'peri', 'para', 'endo', 'post', 'sub', 'pre', 'epi',
+];
 
 /** Irregular plurals and Latin/Greek forms that a stemmer leaves apart. */
 export const IRREGULAR_FORMS: ReadonlyMap<string, string> = new Map([
@@ -44,6 +63,15 @@ export const MISSPELLINGS: ReadonlyMap<string, string> = new Map([
   ['siezure', 'seizure'], ['seizer', 'seizure'], ['anaphalaxis', 'anaphylaxis'], ['anaphylaxsis', 'anaphylaxis'],
   ['rythm', 'rhythm'], ['arrythmia', 'arrhythmia'], ['tachicardia', 'tachycardia'], ['insomina', 'insomnia'],
   ['neutropnia', 'neutropenia'], ['pnuemonia', 'pneumonia'], ['pneumonai', 'pneumonia'], ['rashes', 'rash'],
+  ['pnemonia', 'pneumonia'], ['neumonia', 'pneumonia'], ['hyperhydrosis', 'hyperhidrosis'], ['diarrohea', 'diarrhoea'],
+  ['diarrhae', 'diarrhea'], ['dysponea', 'dyspnoea'], ['dyspnoe', 'dyspnoea'], ['bradicardia', 'bradycardia'],
+  ['tachycardiac', 'tachycardia'], ['hypertention', 'hypertension'], ['hypotention', 'hypotension'],
+  ['arrythmias', 'arrhythmias'], ['anaphylatic', 'anaphylactic'], ['anaphalactic', 'anaphylactic'],
+  ['urticara', 'urticaria'], ['erythma', 'erythema'], ['oedma', 'oedema'], ['edma', 'edema'], ['thrombocytopenea', 'thrombocytopenia'],
+  ['leukopaenia', 'leukopenia'], ['leucopenia', 'leukopenia'], ['leucocytosis', 'leukocytosis'], ['haemorhage', 'haemorrhage'],
+  ['hemorhage', 'hemorrhage'], ['hemmorhage', 'hemorrhage'],
+  ['vertigos', 'vertigo'], ['insomnea', 'insomnia'], ['somnolance', 'somnolence'], ['parasthesiae', 'paraesthesiae'],
+  ['paresthesiae', 'paresthesias'], ['abdomnal', 'abdominal'], ['abdominial', 'abdominal'], ['nausious', 'nauseous'],
 ]);
 
 export interface AbbreviationEntry {
@@ -51,9 +79,18 @@ export interface AbbreviationEntry {
   expansion: string;
   /** Only an all-capitals occurrence counts ("MI", not "mi"; "PE", not "pe"). */
   caseSensitive: boolean;
+  /**
+   * Also an everyday English word ("HIT", "TEN", "ED"): an all-lower-case text, which otherwise may
+   * write abbreviations in lower case, still needs the capitals for it.
+   */
+  englishWord?: boolean;
 }
 
-const abbr = (expansion: string, caseSensitive = false): AbbreviationEntry => ({ expansion, caseSensitive });
+const abbr = (expansion: string, caseSensitive = false, englishWord = false): AbbreviationEntry => ({
+  expansion,
+  caseSensitive,
+  ...(englishWord ? { englishWord } : {}),
+});
 
 /**
  * Common clinical abbreviations. Used only when the release has no term named by the
@@ -74,7 +111,7 @@ export const ABBREVIATIONS: ReadonlyMap<string, AbbreviationEntry> = new Map([
   ['hr', abbr('heart rate', true)], ['lvef', abbr('ejection fraction')],
   ['mi', abbr('myocardial infarction', true)], ['ami', abbr('acute myocardial infarction', true)],
   ['dvt', abbr('deep vein thrombosis')], ['pe', abbr('pulmonary embolism', true)], ['vte', abbr('venous thromboembolism')],
-  ['chf', abbr('congestive heart failure')], ['cad', abbr('coronary artery disease', true)],
+  ['chf', abbr('congestive heart failure')], ['cad', abbr('coronary artery disease', true, true)],
   ['af', abbr('atrial fibrillation', true)], ['afib', abbr('atrial fibrillation')], ['htn', abbr('hypertension')],
   ['cva', abbr('cerebrovascular accident')], ['tia', abbr('transient ischemic attack', true)],
   ['uri', abbr('upper respiratory tract infection')], ['urti', abbr('upper respiratory tract infection')],
@@ -82,7 +119,7 @@ export const ABBREVIATIONS: ReadonlyMap<string, AbbreviationEntry> = new Map([
   ['tb', abbr('tuberculosis', true)], ['hbv', abbr('hepatitis b virus')], ['hcv', abbr('hepatitis c virus')],
   ['cmv', abbr('cytomegalovirus')], ['hsv', abbr('herpes simplex')], ['vzv', abbr('varicella zoster virus')],
   ['pml', abbr('progressive multifocal leukoencephalopathy')], ['ards', abbr('acute respiratory distress syndrome')],
-  ['sjs', abbr('stevens-johnson syndrome')], ['ten', abbr('toxic epidermal necrolysis', true)],
+  ['sjs', abbr('stevens-johnson syndrome')], ['ten', abbr('toxic epidermal necrolysis', true, true)],
   ['dress', abbr('drug reaction with eosinophilia and systemic symptoms', true)],
   ['ild', abbr('interstitial lung disease')], ['copd', abbr('chronic obstructive pulmonary disease')],
   ['aki', abbr('acute kidney injury')], ['arf', abbr('acute renal failure', true)], ['ckd', abbr('chronic kidney disease')],
@@ -92,14 +129,55 @@ export const ABBREVIATIONS: ReadonlyMap<string, AbbreviationEntry> = new Map([
   ['onj', abbr('osteonecrosis of jaw')], ['crs', abbr('cytokine release syndrome', true)],
   ['nms', abbr('neuroleptic malignant syndrome', true)], ['siadh', abbr('inappropriate antidiuretic hormone secretion')],
   ['hlh', abbr('haemophagocytic lymphohistiocytosis', true)], ['gi', abbr('gastrointestinal', true)],
-  ['cns', abbr('central nervous system', true)], ['sob', abbr('dyspnoea', true)], ['loc', abbr('loss of consciousness', true)],
-  ['ha', abbr('headache', true)], ['bm', abbr('bowel movement', true)],
+  ['cns', abbr('central nervous system', true)], ['sob', abbr('dyspnoea', true, true)], ['loc', abbr('loss of consciousness', true)],
+  ['ha', abbr('headache', true, true)], ['bm', abbr('bowel movement', true)],
   ['egfr', abbr('glomerular filtration rate')], ['gfr', abbr('glomerular filtration rate')],
   ['fev1', abbr('forced expiratory volume')], ['dlco', abbr('carbon monoxide diffusing capacity')],
   ['iop', abbr('intraocular pressure')], ['bmd', abbr('bone density')],
   ['ptld', abbr('post transplant lymphoproliferative disorder')], ['pcp', abbr('pneumocystis jirovecii pneumonia', true)],
   ['pah', abbr('pulmonary arterial hypertension', true)], ['rpls', abbr('reversible posterior leukoencephalopathy syndrome')],
-  ['ana', abbr('antinuclear antibody', true)], ['jcv', abbr('jc virus')], ['sirs', abbr('systemic inflammatory response syndrome', true)],
+  ['ana', abbr('antinuclear antibody', true, true)], ['jcv', abbr('jc virus')], ['sirs', abbr('systemic inflammatory response syndrome', true)],
+  // Further common adverse-event abbreviations (general clinical usage).
+  ['pjp', abbr('pneumocystis jirovecii pneumonia')], ['ppe', abbr('palmar-plantar erythrodysaesthesia', true)],
+  ['hfs', abbr('hand-foot syndrome', true)], ['hfsr', abbr('hand-foot skin reaction')],
+  ['cdad', abbr('clostridium difficile associated diarrhoea')], ['cdi', abbr('clostridium difficile infection', true)],
+  ['nsf', abbr('nephrogenic systemic fibrosis', true)], ['crps', abbr('complex regional pain syndrome')],
+  ['ich', abbr('intracranial haemorrhage', true)], ['sah', abbr('subarachnoid haemorrhage', true)],
+  ['pvt', abbr('portal vein thrombosis', true)], ['cvst', abbr('cerebral venous sinus thrombosis')],
+  ['eps', abbr('extrapyramidal symptoms', true)], ['td', abbr('tardive dyskinesia', true)],
+  ['mcv', abbr('mean cell volume', true)], ['mch', abbr('mean cell haemoglobin', true)],
+  ['shbg', abbr('sex hormone binding globulin')], ['tbg', abbr('thyroxine binding globulin', true)],
+  ['pth', abbr('parathyroid hormone', true)], ['acth', abbr('adrenocorticotropic hormone')],
+  ['hpa', abbr('hypothalamic pituitary adrenal', true)], ['chd', abbr('coronary heart disease', true)],
+  ['acs', abbr('acute coronary syndrome', true)], ['stemi', abbr('ST segment elevation myocardial infarction')],
+  ['nstemi', abbr('non-ST segment elevation myocardial infarction')], ['svt', abbr('supraventricular tachycardia', true)],
+  ['vt', abbr('ventricular tachycardia', true)], ['vf', abbr('ventricular fibrillation', true)],
+  ['lbbb', abbr('left bundle branch block')], ['rbbb', abbr('right bundle branch block')],
+  ['lvh', abbr('left ventricular hypertrophy', true)], ['lvd', abbr('left ventricular dysfunction', true)],
+  ['nodat', abbr('new onset diabetes after transplantation')], ['pvan', abbr('polyomavirus associated nephropathy')],
+  ['mas', abbr('macrophage activation syndrome', true, true)], ['ams', abbr('altered mental status', true)],
+  ['sbo', abbr('small bowel obstruction', true)], ['ibs', abbr('irritable bowel syndrome', true)],
+  ['ibd', abbr('inflammatory bowel disease', true)], ['gord', abbr('gastrooesophageal reflux disease')],
+  ['gib', abbr('gastrointestinal haemorrhage', true)], ['ugib', abbr('upper gastrointestinal haemorrhage')],
+  ['lgib', abbr('lower gastrointestinal haemorrhage')], ['rls', abbr('restless legs syndrome', true)],
+  ['nash', abbr('non-alcoholic steatohepatitis', true)], ['nafld', abbr('non-alcoholic fatty liver disease')],
+  ['dili', abbr('drug-induced liver injury', true)], ['hit', abbr('heparin-induced thrombocytopenia', true, true)],
+  ['itp', abbr('immune thrombocytopenia', true)], ['aiha', abbr('autoimmune haemolytic anaemia')],
+  ['tma', abbr('thrombotic microangiopathy', true)], ['mds', abbr('myelodysplastic syndrome', true)],
+  ['aml', abbr('acute myeloid leukaemia', true)], ['cll', abbr('chronic lymphocytic leukaemia', true)],
+  ['nhl', abbr('non-hodgkin lymphoma', true)], ['bcc', abbr('basal cell carcinoma', true)],
+  ['scc', abbr('squamous cell carcinoma', true)], ['nmsc', abbr('non-melanoma skin cancer')],
+  ['ebv', abbr('epstein-barr virus', true)], ['rsv', abbr('respiratory syncytial virus', true)],
+  ['hpv', abbr('papilloma viral infection', true)], ['vap', abbr('ventilator associated pneumonia', true)],
+  ['dka', abbr('diabetic ketoacidosis', true)], ['esrd', abbr('end stage renal disease')],
+  ['atn', abbr('acute tubular necrosis', true)], ['pid', abbr('pelvic inflammatory disease', true)],
+  ['nec', abbr('necrotising enterocolitis', true)], ['ivh', abbr('intraventricular haemorrhage', true)],
+  ['pph', abbr('postpartum haemorrhage', true)], ['ohss', abbr('ovarian hyperstimulation syndrome')],
+  ['irr', abbr('infusion related reaction', true)], ['isr', abbr('injection site reaction', true)],
+  ['qtc', abbr('electrocardiogram qt corrected interval', true)],
+  ['ed', abbr('erectile dysfunction', true, true)], ['bph', abbr('benign prostatic hyperplasia', true)],
+  ['sle', abbr('systemic lupus erythematosus', true)], ['ptsd', abbr('post-traumatic stress disorder')],
+  ['ocd', abbr('obsessive-compulsive disorder', true)],
 ]);
 
 /**

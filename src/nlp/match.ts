@@ -3,9 +3,10 @@
 // (the most specific term), and coordinated lists share modifiers
 // ("increases in ALT and AST" → ALT increased + AST increased).
 import type { Token } from './text.ts';
-import { bagKey, fold } from './text.ts';
-import { NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
+import { bagKey, fold, wordForms } from './text.ts';
+import { COMMON_WORDS, LOCATIVE_PREFIXES, NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
 import { termPreference, type Vocabulary } from './vocabulary.ts';
+import { findComparisons } from './values.ts';
 
 export type MatchKind = 'exact' | 'reordered' | 'variant' | 'lay' | 'coordination';
 
@@ -53,7 +54,7 @@ const KIND_RANK: Record<MatchKind, number> = { exact: 0, reordered: 1, variant: 
 const CONJ = new Set(['and', 'or', 'nor', 'and/or']);
 const MAX_STOP_RUN = 2;
 
-export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos: boolean, relaxedCase = false): Prepared {
+export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos: boolean, relaxedCase: boolean | 'lower' = false): Prepared {
   const n = tokens.length;
   const p: Prepared = { canons: new Array(n), known: new Array(n), typo: new Array(n), abbr: new Array(n) };
   for (let j = 0; j < n; j++) {
@@ -64,10 +65,22 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
     // "double-blind", "dose-dependent", "nervous system": not findings.
     const prev = j > 0 && !t.breakBefore ? tokens[j - 1]!.lower : undefined;
     const next = j + 1 < n && !tokens[j + 1]!.breakBefore ? tokens[j + 1]!.lower : undefined;
-    if ((prev !== undefined && NOT_AFTER.get(t.lower)?.has(prev)) || (next !== undefined && NOT_BEFORE.get(t.lower)?.has(next))) {
+    // A unit after a number is a measure, not a finding ("500 ms" is milliseconds, not MS).
+    const afterNumber = j > 0 && tokens[j - 1]!.numeric && UNIT_WORDS.has(t.lower);
+    if (afterNumber || (prev !== undefined && NOT_AFTER.get(t.lower)?.has(prev)) || (next !== undefined && NOT_BEFORE.get(t.lower)?.has(next))) {
       p.canons[j] = c;
       p.known[j] = false;
       continue;
+    }
+    // An unknown word made of a site prefix and a known word ("intracerebral", "subconjunctival",
+    // "postprocedural"), or, in narratives, of two known words run together ("anaphylacticshock").
+    if (c !== null && !known && !p.abbr[j] && !t.upper) {
+      const parts = decompose(t.norm, vocab, typos);
+      if (parts) {
+        c = parts.canons;
+        known = true;
+        if (parts.joined) p.typo[j] = { from: t.text, to: parts.words.join(' ') };
+      }
     }
     if (c !== null && !known && typos && !t.upper) {
       const fix = vocab.correctTypo(t.norm);
@@ -80,7 +93,59 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
     p.canons[j] = c;
     p.known[j] = known;
   }
+  // A prefix written apart from its word ("hyper tension", "pre-hypertension", "post-procedural"):
+  // when prefix + word is a word of the release's names, the pair reads as that word.
+  for (let j = 0; j + 1 < n; j++) {
+    const a = tokens[j]!;
+    const b = tokens[j + 1]!;
+    // One character apart: a space or a hyphen.
+    if (!JOIN_PREFIXES.has(a.norm) || p.abbr[j + 1] || b.start - a.end !== 1) continue;
+    const joined = a.norm + b.norm;
+    const canon = vocab.words.get(joined);
+    if (canon === undefined || !vocab.canons.has(canon)) continue;
+    p.canons[j] = null;
+    p.known[j] = false;
+    p.canons[j + 1] = [canon];
+    p.known[j + 1] = true;
+    if (typos) p.typo[j + 1] = { from: `${a.text} ${b.text}`, to: joined };
+  }
   return p;
+}
+
+/** Units of measure that are also abbreviations of findings (MS, PE, …) or terms' words. */
+const UNIT_WORDS = new Set(['ms', 'msec', 'min', 'mm', 'cm', 'mg', 'ml', 'kg', 'g', 'l', 'h', 'hr', 'hrs', 'mmhg', 'bpm', 'iu', 'u', 'mcg', 'ng', 'pg', 'mmol', 'mol', 'meq', 'dl', 'mcl', 'ul', 'pe']);
+
+/** Prefixes sometimes written apart from their word. */
+const JOIN_PREFIXES = new Set(['hyper', 'hypo', 'pre', 'post', 'peri', 'intra', 'extra', 'sub', 'supra', 'anti', 'para', 'poly', 'tachy', 'brady', 'dys']);
+
+
+const isKnown = (vocab: Vocabulary, w: string): string | undefined => {
+  const c = wordForms(w).canon;
+  return vocab.canons.has(c) ? c : undefined;
+};
+
+/**
+ * Splits an unknown word into known parts: a locative prefix and a known word ("intracerebral" →
+ * cerebral; "postprocedural" → post procedural when the release writes "post" as a word), or,
+ * with `joined` (narratives), two known words of 4+ letters written as one ("sensoryneuropathy").
+ */
+export function decompose(norm: string, vocab: Vocabulary, joined: boolean): { canons: string[]; words: string[]; joined: boolean } | undefined {
+  if (norm.length < 7 || !/^[a-z]+$/.test(norm) || COMMON_WORDS.has(norm)) return undefined;
+  for (const prefix of LOCATIVE_PREFIXES) {
+    if (!norm.startsWith(prefix) || norm.length - prefix.length < 4) continue;
+    const rest = norm.slice(prefix.length);
+    const c = isKnown(vocab, rest);
+    if (!c) continue;
+    const pc = isKnown(vocab, prefix);
+    return pc && (prefix === 'post' || prefix === 'pre') ? { canons: [pc, c], words: [prefix, rest], joined: false } : { canons: [c], words: [rest], joined: false };
+  }
+  if (!joined || norm.length < 9) return undefined;
+  for (let i = norm.length - 4; i >= 4; i--) {
+    const a = isKnown(vocab, norm.slice(0, i));
+    const b = a ? isKnown(vocab, norm.slice(i)) : undefined;
+    if (a && b) return { canons: [a, b], words: [norm.slice(0, i), norm.slice(i)], joined: true };
+  }
+  return undefined;
 }
 
 function pickTerm(vocab: Vocabulary, candidates: readonly number[], ordered: string, surface: string): { term: number; exact: boolean } {
@@ -363,3 +428,119 @@ function coordinate(source: string, tokens: readonly Token[], vocab: Vocabulary,
     accepted.push(...keep);
   }
 }
+
+const SPECIMEN = new Set(['serum', 'plasma', 'blood', 'level', 'valu', 'concentr', 'measur']);
+
+/**
+ * Findings written as a value compared with a threshold ("Hemoglobin (g/dL) < 8.5",
+ * "AST > 5 × ULN", "platelets below 50,000/mm3"): the analyte written just before the comparison
+ * plus the comparison's direction, when the release has that term ("… decreased" / "… increased").
+ * Returned as variant matches spanning the analyte and the comparison. Analytes already carrying
+ * a direction word are left to the ordinary matching.
+ */
+export function valueMatches(source: string, tokens: readonly Token[], vocab: Vocabulary): TermMatch[] {
+  const n = tokens.length;
+  if (n === 0) return [];
+  const from = tokens[0]!.start;
+  const to = tokens[n - 1]!.end;
+  const comparisons = findComparisons(source.slice(from, to));
+  if (comparisons.length === 0) return [];
+  const p = prepareTokens(tokens, vocab, false);
+  const out: TermMatch[] = [];
+  for (const c of comparisons) {
+    if (!vocab.canons.has(c.direction)) continue;
+    const cs = from + c.start;
+    const ce = from + c.end;
+    const k0 = tokens.findIndex((t) => t.end > cs);
+    if (k0 <= 0) continue;
+    let kEnd = k0;
+    while (kEnd < n && tokens[kEnd]!.start < ce) kEnd++;
+    let best: TermMatch | undefined;
+    const bag: string[] = [];
+    let words = 0;
+    for (let i = k0 - 1; i >= 0 && i >= k0 - 6; i--) {
+      // The analyte is in the same clause: units and parentheses may intervene ("Hemoglobin (g/dL) <8.5").
+      if (/[.;:!?\n]|\s{3,}/.test(source.slice(tokens[i]!.end, tokens[i + 1]!.start))) break;
+      const cs2 = p.canons[i];
+      if (!cs2 || tokens[i]!.numeric) continue;
+      if (!p.known[i]) continue;
+      if (cs2.includes('+inc') || cs2.includes('+dec')) break;
+      bag.push(...cs2);
+      words++;
+      // A cell type's value is its count ("platelets < 50"); an analyte in serum or plasma is a blood value.
+      const plain = bag.filter((x) => !SPECIMEN.has(x));
+      let hits: number[] | undefined;
+      for (const b of [bag, [...bag, 'count'], [...plain, 'blood'], [...plain, 'blood', 'count']]) {
+        hits = vocab.index.get(bagKey([...b, c.direction]));
+        if (hits) break;
+      }
+      if (!hits) continue;
+      const term = [...hits].sort((a, b) => termPreference(vocab, a, b))[0]!;
+      const start = tokens[i]!.start;
+      const end = Math.max(tokens[kEnd - 1]!.end, Math.min(ce, tokens[kEnd - 1]!.end));
+      best = { from: i, to: kEnd, start, end, text: source.slice(start, end), term, kind: 'variant', abbreviation: false, typos: [], words: words + 1, via: source.slice(cs, ce) };
+    }
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+const SITE_LIST = new RegExp(
+  String.raw`\b((?:injection|infusion|application|administration|instillation|vaccination|catheter|implant|puncture)(?:\s+(?:or|and|/)\s+(?:injection|infusion|application|administration))?)[\s-]+sites?\s+(?:reactions?|events?|findings|symptoms|disorders|complications|adverse\s+reactions)\b[^.;]*?\b(?:characteri[sz]ed\s+by|including|included|includes|include|such\s+as|consist(?:ed|ing)?\s+of|manifested\s+(?:as|by)|were|was|comprised?)\s*:?\s*([^.;]+)`,
+  'giu',
+);
+
+/**
+ * Findings listed as kinds of a site reaction inherit the site: "Injection site reactions were
+ * characterized by local pruritus, erythema, pain and bruising" → Injection site pruritus, …;
+ * "injection or infusion site reactions including phlebitis and swelling" → both sites. Each list
+ * item (a few words) is looked up with the site's words, when the release has that term.
+ */
+export function siteListMatches(source: string, tokens: readonly Token[], vocab: Vocabulary): TermMatch[] {
+  const n = tokens.length;
+  if (n === 0) return [];
+  const from = tokens[0]!.start;
+  const unit = source.slice(from, tokens[n - 1]!.end);
+  if (!/\bsites?\b/i.test(unit)) return [];
+  const out: TermMatch[] = [];
+  const p = prepareTokens(tokens, vocab, false);
+  for (const m of unit.matchAll(SITE_LIST)) {
+    const sites = m[1]!.split(/\s+(?:or|and|\/)\s+/).map((w) => vocab.tokenCanons(wordFormsOf(w)) ?? []);
+    const listStart = from + m.index + m[0].length - m[2]!.length;
+    const listEnd = from + m.index + m[0].length;
+    // Items: token runs between commas / "and" / "or".
+    let item: number[] = [];
+    const flush = () => {
+      const toks = item.filter((k) => p.canons[k] && p.known[k] && !['local', 'mild', 'transient'].includes(tokens[k]!.lower));
+      item = [];
+      if (toks.length === 0 || toks.length > 3) return;
+      const canons = toks.flatMap((k) => p.canons[k]!);
+      for (const site of sites) {
+        const hits = vocab.index.get(bagKey([...site, 'site', ...canons]));
+        if (!hits) continue;
+        const term = [...hits].sort((a, b) => termPreference(vocab, a, b))[0]!;
+        const a = toks[0]!;
+        const b = toks[toks.length - 1]!;
+        const start = tokens[a]!.start;
+        const end = tokens[b]!.end;
+        out.push({ from: a, to: b + 1, start, end, text: source.slice(start, end), term, kind: 'variant', abbreviation: false, typos: [], words: site.length + 1 + canons.length, via: m[0].slice(0, m[0].length - m[2]!.length).trim() });
+      }
+    };
+    for (let k = 0; k < n; k++) {
+      const t = tokens[k]!;
+      if (t.start < listStart || t.end > listEnd) continue;
+      const gap = k > 0 ? source.slice(tokens[k - 1]!.end, t.start) : '';
+      if (/[,;/(]/.test(gap) || ['and', 'or', 'and/or'].includes(t.lower)) flush();
+      if (['and', 'or', 'and/or'].includes(t.lower)) continue;
+      item.push(k);
+    }
+    flush();
+  }
+  return out;
+}
+
+const wordFormsOf = (w: string) => {
+  const lower = fold(w);
+  const f = wordForms(lower);
+  return { ...f, lower, upper: false, stop: false, numeric: false };
+};

@@ -54,6 +54,12 @@ export class Vocabulary {
   readonly words = new Map<string, string>();
   /** Built-in abbreviations in force (the release has no term named by the abbreviation). */
   readonly abbreviations = new Map<string, { entry: AbbreviationEntry; canons: string[] }>();
+  /**
+   * Built-in abbreviations left out because their expansion is not written with the release's own
+   * words (checked when the vocabulary is built: every word of the expansion must occur in some
+   * PT/LLT name), so a built-in expansion can never point at something the release does not name.
+   */
+  readonly unresolvedAbbreviations: string[] = [];
   /** PT code → index of the PT's own term. */
   readonly ptIndex = new Map<number, number>();
   /** Longest name in content words (bounds the matching window). */
@@ -94,12 +100,13 @@ export class Vocabulary {
 
   /**
    * Content canons of a token, abbreviation expanded; null for a function word.
-   * `relaxedCase` expands case-sensitive abbreviations written in lower case too (short descriptions).
+   * `relaxedCase` expands case-sensitive abbreviations written in lower case too (short descriptions);
+   * 'lower' (an all-lower-case text) does so except for those that are also English words ("hit").
    */
-  tokenCanons(t: Token | RawForms, relaxedCase = false): string[] | null {
+  tokenCanons(t: Token | RawForms, relaxedCase: boolean | 'lower' = false): string[] | null {
     if (t.stop) return null;
     const a = this.abbreviations.get(t.lower);
-    if (a && (!a.entry.caseSensitive || t.upper || relaxedCase)) return a.canons;
+    if (a && (!a.entry.caseSensitive || t.upper || relaxedCase === true || (relaxedCase === 'lower' && !a.entry.englishWord))) return a.canons;
     return [t.canon];
   }
 
@@ -217,6 +224,7 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
     if (canons.length > 0) vocab.abbreviations.set(abbr, { entry, canons });
   }
 
+  const nameCanons = new Set<string>();
   for (let i = 0; i < list.length; i++) {
     const t = list[i]!;
     if (t.level === 'PT') vocab.ptIndex.set(t.code, i);
@@ -237,6 +245,8 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
       literal.push(tok.canon);
       vocab.canons.add(tok.canon);
     }
+    for (const c of literal) nameCanons.add(c);
+    for (const c of canons) if (!expanded) nameCanons.add(c);
     const orderKey = canons.join(' ');
     vocab.orderKeys[i] = orderKey;
     if (canons.length === 0) continue;
@@ -254,6 +264,14 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
       const bare = phraseCanons(vocab, t.name.slice(0, paren));
       if (bare.length > 0) push(vocab.aliases, bagKey(bare), { term: i, kind: 'variant' as const, phrase: t.name.slice(0, paren).trim() });
     }
+  }
+
+  // Expansions checked against the release's names: an expansion whose words the release never
+  // writes is dropped (the abbreviation then stays an unknown word).
+  for (const [abbr, a] of vocab.abbreviations) {
+    if (a.canons.every((c) => nameCanons.has(c))) continue;
+    vocab.abbreviations.delete(abbr);
+    vocab.unresolvedAbbreviations.push(abbr);
   }
 
   // A pathogen named alone ("cytomegalovirus", "legionella") means its infection.

@@ -8,8 +8,13 @@
 //   4. identification: identifyEvents on every label section; an event is right when one of
 //      its mentions overlaps a gold (human) adverse-reaction mention of the section;
 //   5. calibration: expected calibration error of the confidences.
-// Labels are split deterministically by label_id hash into dev (tuning and calibration
-// fitting) and held-out test.
+// Validation is cross-validation BY LABEL (drug): the labels are dealt into FOLDS folds
+// (tac.ts assignFolds), every section of a label in one fold. For each fold the fitted parts
+// (the calibrators) are fitted on the other folds and the fold is scored with them; the
+// held-out predictions of all folds are pooled, with a bootstrap-over-labels 95% interval.
+// The engine is run once per label (its rules do not depend on the fold); only fitting and
+// scoring are repeated. "Full fit" = fitted on every label and scored on them (in-sample):
+// the shipped parameters, and the gap to the cross-validated figures.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,9 +43,9 @@ import { textCandidates } from '../classify.ts';
 import { labelCandidates, labelFeatureInput } from '../label.ts';
 import { loadVocabularySource } from '../load.ts';
 import { buildVocabulary, type Vocabulary } from '../vocabulary.ts';
-import { groupLabels, readTac, writeEvalRelease, type EvalLabel, type Split } from './tac.ts';
+import { FOLDS, groupLabels, readTac, writeEvalRelease, type EvalLabel } from './tac.ts';
 
-/** Label decision threshold on calibrated confidence used for the reported P/R/F1 (chosen on dev). */
+/** Label decision threshold on calibrated confidence used for the reported P/R/F1. */
 export const LABEL_THRESHOLD = 0.5;
 
 export interface PRF {
@@ -53,7 +58,8 @@ export interface PRF {
 }
 
 export interface SplitMetrics {
-  split: Split;
+  /** "fold 0" … "fold 4", "cross-validated" (pooled held-out folds), "full fit" or "shipped". */
+  split: string;
   labels: number;
   goldPts: number;
   /** Label-level PT micro P/R/F1 at LABEL_THRESHOLD (or the threshold asked for). */
@@ -90,26 +96,51 @@ export interface SplitMetrics {
   timing: { labelMsMean: number; labelMsMax: number; labelKbMean: number; mentionMsMean: number };
 }
 
+/** 95% bootstrap intervals (labels resampled with replacement) of the pooled cross-validated figures. */
+export interface Intervals {
+  replicates: number;
+  precision: [number, number];
+  recall: [number, number];
+  f1: [number, number];
+  mentionAccuracy: [number, number];
+  /** Spread of the per-fold figures (mean ± standard deviation). */
+  foldF1: { mean: number; sd: number };
+  foldMentionAccuracy: { mean: number; sd: number };
+}
+
 export interface EvaluationReport {
   dataPath: string;
   release: { pts: number; llts: number; terms: number; importMs: number; buildMs: number };
-  dev?: SplitMetrics;
-  test?: SplitMetrics;
-  /** With `fit`: calibration parameters fitted on the dev split. */
-  fitted?: Pick<CalibrationParams, 'label' | 'text' | 'identify' | 'fittedOn'>;
+  folds: number;
+  /** Each fold scored with calibrators fitted on the other folds. */
+  perFold: SplitMetrics[];
+  /** All folds' held-out predictions pooled: the headline figures. */
+  cv: SplitMetrics;
+  /**
+   * The same pooled held-out predictions restricted to the labels of the former test half
+   * (label_id FNV-1a odd), which were never looked at for rule development: the rules are not
+   * refitted per fold, so this is the less optimistic view of the rules themselves.
+   */
+  cvRuleUnseen: SplitMetrics;
+  intervals: Intervals;
+  /** Calibrators fitted on every label, scored on every label (in-sample; the shipped parameters). */
+  full: SplitMetrics;
+  /** The shipped calibration-params.ts scored on every label. */
+  shipped: SplitMetrics;
+  /** Calibration parameters fitted on every label (what --write-params writes). */
+  fitted: Pick<CalibrationParams, 'label' | 'text' | 'identify' | 'fittedOn'>;
 }
 
 export interface EvaluationOptions {
   /** TAC 2017 train.json; default: $TAC2017_PATH, else shared/data beside the checkout. */
   dataPath?: string;
-  split?: Split | 'both';
   threshold?: number;
   /** Evaluate classifyText on the gold mentions (default true). */
   mentions?: boolean;
-  /** Fit the calibrators on dev first and evaluate with them (for `npm run eval -- --fit`). */
-  fit?: boolean;
   /** Evaluate identifyEvents on the label sections (default true). */
   identify?: boolean;
+  /** Bootstrap replicates for the intervals (default 1000). */
+  replicates?: number;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
 }
@@ -161,7 +192,7 @@ interface LabelRow {
   y: number;
   f: Parameters<typeof calibrateLabel>[0];
 }
-interface TextRow {
+export interface TextRow {
   features: Record<string, number>;
   y: number;
   f: Parameters<typeof calibrateText>[0];
@@ -176,14 +207,15 @@ export interface IdentifyRow {
   raw: number;
 }
 
-interface SplitRun {
-  labels: EvalLabel[];
-  labelRows: { label: string; ptCode: number; row: LabelRow }[];
-  textRows: TextRow[];
+/** The engine's output on one label, independent of any fitted parameter. */
+export interface LabelRun {
+  label: EvalLabel;
+  labelRows: { ptCode: number; row: LabelRow }[];
+  /** Per gold mention: its top-5 candidates as calibration rows (rank order). */
+  mentions: { ptCode: number; rows: TextRow[] }[];
   identifyRows: IdentifyRow[];
   identify: { gold: number; covered: number };
-  mention: { n: number; correct: number; top5: number };
-  timing: { labelMs: number[]; labelKb: number[]; mentionMs: number[] };
+  timing: { labelMs: number; labelKb: number; mentionMs: number[] };
 }
 
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
@@ -207,124 +239,268 @@ export function collectIdentify(labels: readonly EvalLabel[], vocab: Vocabulary)
   return { rows, gold, covered };
 }
 
-function collect(vocab: Vocabulary, labels: EvalLabel[], withMentions: boolean, withIdentify: boolean): SplitRun {
-  const run: SplitRun = {
-    labels,
-    labelRows: [],
-    textRows: [],
-    identifyRows: [],
-    identify: { gold: 0, covered: 0 },
-    mention: { n: 0, correct: 0, top5: 0 },
-    timing: { labelMs: [], labelKb: [], mentionMs: [] },
-  };
+/** Runs the engine on one label (classifyLabel candidates, classifyText per gold mention, identifyEvents per section). */
+export function collectLabel(vocab: Vocabulary, l: EvalLabel, withMentions = true, withIdentify = true): LabelRun {
+  const run: LabelRun = { label: l, labelRows: [], mentions: [], identifyRows: [], identify: { gold: 0, covered: 0 }, timing: { labelMs: 0, labelKb: l.text.length / 1024, mentionMs: [] } };
   if (withIdentify) {
-    const id = collectIdentify(labels, vocab);
+    const id = collectIdentify([l], vocab);
     run.identifyRows = id.rows;
     run.identify = { gold: id.gold, covered: id.covered };
   }
-  for (const l of labels) {
-    const t0 = performance.now();
-    const cands = labelCandidates(l.text, vocab);
-    run.timing.labelMs.push(performance.now() - t0);
-    run.timing.labelKb.push(l.text.length / 1024);
-    for (const c of cands) {
-      const f = labelFeatureInput(c);
-      run.labelRows.push({ label: l.labelId, ptCode: c.ptCode, row: { features: labelFeatures(f), y: l.gold.has(c.ptCode) ? 1 : 0, f } });
-    }
-    if (!withMentions) continue;
-    for (const m of l.mentions) {
-      const t1 = performance.now();
-      const cands2 = textCandidates(m.text, vocab, 5);
-      run.timing.mentionMs.push(performance.now() - t1);
-      run.mention.n++;
-      if (cands2[0]?.ptCode === m.ptCode) run.mention.correct++;
-      if (cands2.slice(0, 5).some((c) => c.ptCode === m.ptCode)) run.mention.top5++;
-      const top = cands2[0]?.rawScore ?? 0;
-      const second = cands2[1]?.rawScore ?? 0;
-      cands2.slice(0, 5).forEach((c, rank) => {
-        const f = { rawScore: c.rawScore, rank, margin: rank === 0 ? top - second : c.rawScore - top, phrase: c.phrase };
-        run.textRows.push({ features: textFeatures(f), y: c.ptCode === m.ptCode ? 1 : 0, f, rank });
-      });
-    }
+  const t0 = performance.now();
+  const cands = labelCandidates(l.text, vocab);
+  run.timing.labelMs = performance.now() - t0;
+  for (const c of cands) {
+    const f = labelFeatureInput(c);
+    run.labelRows.push({ ptCode: c.ptCode, row: { features: labelFeatures(f), y: l.gold.has(c.ptCode) ? 1 : 0, f } });
+  }
+  if (!withMentions) return run;
+  for (const m of l.mentions) {
+    const t1 = performance.now();
+    const cands2 = textCandidates(m.text, vocab, 5);
+    run.timing.mentionMs.push(performance.now() - t1);
+    const top = cands2[0]?.rawScore ?? 0;
+    const second = cands2[1]?.rawScore ?? 0;
+    const rows = cands2.slice(0, 5).map((c, rank) => {
+      const f = { rawScore: c.rawScore, rank, margin: rank === 0 ? top - second : c.rawScore - top, phrase: c.phrase };
+      return { features: textFeatures(f), y: c.ptCode === m.ptCode ? 1 : 0, f, rank };
+    });
+    run.mentions.push({ ptCode: m.ptCode, rows });
   }
   return run;
 }
 
-type TacParams = Pick<CalibrationParams, 'label' | 'text' | 'identify'>;
+export type TacParams = Pick<CalibrationParams, 'label' | 'text' | 'identify'>;
 
-function metrics(split: Split, run: SplitRun, threshold: number, fitted: TacParams | undefined): SplitMetrics {
-  const params = fitted ? ({ ...CALIBRATION, ...fitted } as CalibrationParams) : undefined;
-  const goldTotal = run.labels.reduce((s, l) => s + l.gold.size, 0);
-  const score = (t: number) => {
-    let tp = 0;
-    let fp = 0;
-    for (const r of run.labelRows) {
-      if (calibrateLabel(r.row.f, params) < t) continue;
-      if (r.row.y) tp++;
-      else fp++;
-    }
-    return { ...prf(tp, fp, goldTotal - tp), threshold: t };
+/** One label's outcomes under given parameters (what the metrics and the bootstrap add up). */
+interface Scored {
+  gold: number;
+  tp: number;
+  fp: number;
+  tp25: number;
+  fp25: number;
+  labelConf: number[];
+  labelY: number[];
+  mentionN: number;
+  mentionCorrect: number;
+  mentionTop5: number;
+  textConf: number[];
+  textY: number[];
+  idConf: number[];
+  idRaw: number[];
+  idY: number[];
+  idGold: number;
+  idCovered: number;
+  run: LabelRun;
+}
+
+function scoreLabel(run: LabelRun, params: CalibrationParams, threshold: number): Scored {
+  const s: Scored = {
+    gold: run.label.gold.size, tp: 0, fp: 0, tp25: 0, fp25: 0, labelConf: [], labelY: [],
+    mentionN: 0, mentionCorrect: 0, mentionTop5: 0, textConf: [], textY: [],
+    idConf: [], idRaw: [], idY: [], idGold: run.identify.gold, idCovered: run.identify.covered, run,
   };
-  const labelConf = run.labelRows.map((r) => calibrateLabel(r.row.f, params));
-  const labelY = run.labelRows.map((r) => r.row.y);
+  for (const r of run.labelRows) {
+    const c = calibrateLabel(r.row.f, params);
+    s.labelConf.push(c);
+    s.labelY.push(r.row.y);
+    if (c >= threshold) r.row.y ? s.tp++ : s.fp++;
+    if (c >= 0.25) r.row.y ? s.tp25++ : s.fp25++;
+  }
+  for (const m of run.mentions) {
+    s.mentionN++;
+    const top = m.rows[0];
+    if (top?.y) s.mentionCorrect++;
+    if (m.rows.some((r) => r.y)) s.mentionTop5++;
+    if (top) {
+      s.textConf.push(calibrateText(top.f, params));
+      s.textY.push(top.y);
+    }
+  }
+  for (const r of run.identifyRows) {
+    s.idConf.push(calibrateIdentify(r.f, params));
+    s.idRaw.push(r.raw);
+    s.idY.push(r.y);
+  }
+  return s;
+}
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+const mean = (xs: readonly number[]) => (xs.length ? sum(xs) / xs.length : 0);
+
+function aggregate(name: string, scored: readonly Scored[], threshold: number): SplitMetrics {
+  const goldTotal = sum(scored.map((s) => s.gold));
+  const tp = sum(scored.map((s) => s.tp));
+  const fp = sum(scored.map((s) => s.fp));
+  const tp25 = sum(scored.map((s) => s.tp25));
+  const fp25 = sum(scored.map((s) => s.fp25));
+  const labelConf = scored.flatMap((s) => s.labelConf);
+  const labelY = scored.flatMap((s) => s.labelY);
   const returned = labelConf.map((c, i) => [c, labelY[i]!] as const).filter(([c]) => c >= 0.25);
-  const top1 = run.textRows.filter((r) => r.rank === 0);
-  const idConf = run.identifyRows.map((r) => calibrateIdentify(r.f, params));
-  const idY = run.identifyRows.map((r) => r.y);
-  const idRight = idY.reduce((a, b) => a + b, 0);
+  const idConf = scored.flatMap((s) => s.idConf);
+  const idY = scored.flatMap((s) => s.idY);
   const at05 = idConf.map((c, i) => [c, idY[i]!] as const).filter(([c]) => c >= 0.5);
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const mentionN = sum(scored.map((s) => s.mentionN));
+  const idGold = sum(scored.map((s) => s.idGold));
+  const labelMs = scored.map((s) => s.run.timing.labelMs);
   return {
-    split,
-    labels: run.labels.length,
+    split: name,
+    labels: scored.length,
     goldPts: goldTotal,
-    label: score(threshold),
-    labelAtDefault: score(0.25),
+    label: { ...prf(tp, fp, goldTotal - tp), threshold },
+    labelAtDefault: { ...prf(tp25, fp25, goldTotal - tp25), threshold: 0.25 },
     mention: {
-      n: run.mention.n,
-      accuracy: round(run.mention.n ? run.mention.correct / run.mention.n : 0),
-      top5: round(run.mention.n ? run.mention.top5 / run.mention.n : 0),
+      n: mentionN,
+      accuracy: round(mentionN ? sum(scored.map((s) => s.mentionCorrect)) / mentionN : 0),
+      top5: round(mentionN ? sum(scored.map((s) => s.mentionTop5)) / mentionN : 0),
     },
     calibration: {
       labelEce: round(expectedCalibrationError(labelConf, labelY)),
       labelEceReturned: round(expectedCalibrationError(returned.map((r) => r[0]), returned.map((r) => r[1]))),
-      textEce: round(expectedCalibrationError(top1.map((r) => calibrateText(r.f, params)), top1.map((r) => r.y))),
+      textEce: round(expectedCalibrationError(scored.flatMap((s) => s.textConf), scored.flatMap((s) => s.textY))),
       labelPredictions: labelConf.length,
-      textPredictions: top1.length,
+      textPredictions: sum(scored.map((s) => s.textConf.length)),
       identifyEce: round(expectedCalibrationError(idConf, idY)),
-      identifyEceRaw: round(expectedCalibrationError(run.identifyRows.map((r) => r.raw), idY)),
+      identifyEceRaw: round(expectedCalibrationError(scored.flatMap((s) => s.idRaw), idY)),
     },
     identify: {
       events: idY.length,
-      precision: round(idY.length ? idRight / idY.length : 0),
-      mentionRecall: round(run.identify.gold ? run.identify.covered / run.identify.gold : 0),
-      goldMentions: run.identify.gold,
+      precision: round(idY.length ? sum(idY) / idY.length : 0),
+      mentionRecall: round(idGold ? sum(scored.map((s) => s.idCovered)) / idGold : 0),
+      goldMentions: idGold,
       precisionAt05: round(at05.length ? at05.filter(([, y]) => y).length / at05.length : 0),
       eventsAt05: at05.length,
     },
     timing: {
-      labelMsMean: round(mean(run.timing.labelMs), 2),
-      labelMsMax: round(Math.max(0, ...run.timing.labelMs), 2),
-      labelKbMean: round(mean(run.timing.labelKb), 1),
-      mentionMsMean: round(mean(run.timing.mentionMs), 3),
+      labelMsMean: round(mean(labelMs), 2),
+      labelMsMax: round(Math.max(0, ...labelMs), 2),
+      labelKbMean: round(mean(scored.map((s) => s.run.timing.labelKb)), 1),
+      mentionMsMean: round(mean(scored.flatMap((s) => s.run.timing.mentionMs)), 3),
     },
   };
 }
 
-/** Fits the identifyEvents calibrator on a split's identified events. */
+/** Fits the identifyEvents calibrator on identified events. */
 export function fitIdentify(rows: readonly IdentifyRow[]): LogisticModel {
   return fitLogistic(IDENTIFY_FEATURES, rows.map((r) => r.features), rows.map((r) => r.y));
 }
 
-/** Fits the TAC-based calibrators on a split's candidates (logistic regression, L2-regularised). */
-export function fitCalibration(run: Pick<SplitRun, 'labelRows' | 'textRows' | 'identifyRows'>, note: string): NonNullable<EvaluationReport['fitted']> {
-  const lf = ['logitRaw', 'logSnippets', 'maxLikelihood', 'exact', 'single', 'sections'];
-  const tf = ['rawScore', 'top', 'margin', 'phrase'];
+export const LABEL_CAL_FEATURES = ['logitRaw', 'logSnippets', 'maxLikelihood', 'exact', 'single', 'sections'] as const;
+export const TEXT_CAL_FEATURES = ['rawScore', 'top', 'margin', 'phrase'] as const;
+
+/** Fits the TAC-based calibrators (logistic regression, L2-regularised) on some labels' engine output. */
+export function fitCalibration(runs: readonly LabelRun[], note: string): EvaluationReport['fitted'] {
+  const labelRows = runs.flatMap((r) => r.labelRows.map((x) => x.row));
+  const textRows = runs.flatMap((r) => r.mentions.flatMap((m) => m.rows));
+  const identifyRows = runs.flatMap((r) => r.identifyRows);
   return {
-    label: fitLogistic(lf, run.labelRows.map((r) => r.row.features), run.labelRows.map((r) => r.row.y)),
-    text: fitLogistic(tf, run.textRows.map((r) => r.features), run.textRows.map((r) => r.y)),
-    identify: fitIdentify(run.identifyRows),
+    label: fitLogistic(LABEL_CAL_FEATURES, labelRows.map((r) => r.features), labelRows.map((r) => r.y)),
+    text: fitLogistic(TEXT_CAL_FEATURES, textRows.map((r) => r.features), textRows.map((r) => r.y)),
+    identify: fitIdentify(identifyRows),
     fittedOn: note,
+  };
+}
+
+/** The note recorded with parameters fitted on every label. */
+export function fullFitNote(runs: readonly LabelRun[]): string {
+  const lc = sum(runs.map((r) => r.labelRows.length));
+  const tc = sum(runs.map((r) => sum(r.mentions.map((m) => m.rows.length))));
+  const ic = sum(runs.map((r) => r.identifyRows.length));
+  return `TAC 2017 ADR train.json, all ${runs.length} labels (figures cross-validated by label, ${FOLDS} folds), ${lc} label candidates, ${tc} text candidates, ${ic} identified events`;
+}
+
+/** Deterministic PRNG (mulberry32) for the bootstrap. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
+const sd = (xs: readonly number[]) => {
+  const m = mean(xs);
+  return xs.length > 1 ? Math.sqrt(sum(xs.map((x) => (x - m) ** 2)) / (xs.length - 1)) : 0;
+};
+
+/** Percentile bootstrap over labels of the pooled held-out outcomes. */
+export function bootstrapIntervals(scored: readonly Scored[], perFold: readonly SplitMetrics[], replicates = 1000, seed = 17): Intervals {
+  const rnd = mulberry32(seed);
+  const p: number[] = [];
+  const r: number[] = [];
+  const f: number[] = [];
+  const acc: number[] = [];
+  const n = scored.length;
+  for (let b = 0; b < replicates; b++) {
+    let tp = 0;
+    let fp = 0;
+    let gold = 0;
+    let mn = 0;
+    let mc = 0;
+    for (let i = 0; i < n; i++) {
+      const s = scored[Math.floor(rnd() * n)]!;
+      tp += s.tp;
+      fp += s.fp;
+      gold += s.gold;
+      mn += s.mentionN;
+      mc += s.mentionCorrect;
+    }
+    const x = prf(tp, fp, gold - tp);
+    p.push(x.precision);
+    r.push(x.recall);
+    f.push(x.f1);
+    acc.push(mn ? mc / mn : 0);
+  }
+  const ci = (xs: number[]): [number, number] => {
+    const s = [...xs].sort((a, b) => a - b);
+    return [round(quantile(s, 0.025)), round(quantile(s, 0.975))];
+  };
+  const f1s = perFold.map((m) => m.label.f1);
+  const accs = perFold.map((m) => m.mention.accuracy);
+  return {
+    replicates,
+    precision: ci(p),
+    recall: ci(r),
+    f1: ci(f),
+    mentionAccuracy: ci(acc),
+    foldF1: { mean: round(mean(f1s)), sd: round(sd(f1s)) },
+    foldMentionAccuracy: { mean: round(mean(accs)), sd: round(sd(accs)) },
+  };
+}
+
+/** Cross-validation by label over engine runs already collected (cheap: fitting and scoring only). */
+export function crossValidate(
+  runs: readonly LabelRun[],
+  opts: { threshold?: number; replicates?: number; folds?: number } = {},
+): Pick<EvaluationReport, 'folds' | 'perFold' | 'cv' | 'cvRuleUnseen' | 'intervals' | 'full' | 'shipped' | 'fitted'> {
+  const threshold = opts.threshold ?? LABEL_THRESHOLD;
+  const folds = opts.folds ?? FOLDS;
+  const perFold: SplitMetrics[] = [];
+  const pooled: Scored[] = [];
+  for (let k = 0; k < folds; k++) {
+    const train = runs.filter((r) => r.label.fold !== k);
+    const held = runs.filter((r) => r.label.fold === k);
+    if (held.length === 0) continue;
+    const params = { ...CALIBRATION, ...fitCalibration(train, `folds ≠ ${k}`) } as CalibrationParams;
+    const scored = held.map((r) => scoreLabel(r, params, threshold));
+    pooled.push(...scored);
+    perFold.push(aggregate(`fold ${k}`, scored, threshold));
+  }
+  const fitted = fitCalibration(runs, fullFitNote(runs));
+  const fullParams = { ...CALIBRATION, ...fitted } as CalibrationParams;
+  return {
+    folds,
+    perFold,
+    cv: aggregate('cross-validated', pooled, threshold),
+    cvRuleUnseen: aggregate('cv, rule-unseen', pooled.filter((s) => s.run.label.split === 'test'), threshold),
+    intervals: bootstrapIntervals(pooled, perFold, opts.replicates ?? 1000),
+    full: aggregate('full fit', runs.map((r) => scoreLabel(r, fullParams, threshold)), threshold),
+    shipped: aggregate('shipped', runs.map((r) => scoreLabel(r, CALIBRATION, threshold)), threshold),
+    fitted,
   };
 }
 
@@ -340,50 +516,29 @@ export async function runEvaluation(opts: EvaluationOptions = {}): Promise<Evalu
   log(`read ${records.length} sections of ${labels.length} labels from ${dataPath}`);
   const { vocab, pts, llts, importMs, buildMs } = await loadEvaluationVocabulary(records);
   log(`evaluation release: ${pts} PTs, ${llts} LLTs imported in ${Math.round(importMs)} ms; vocabulary built in ${Math.round(buildMs)} ms`);
-  const withMentions = opts.mentions ?? true;
-  const want = opts.split ?? 'both';
-  const report: EvaluationReport = { dataPath, release: { pts, llts, terms: vocab.size, importMs: Math.round(importMs), buildMs: Math.round(buildMs) } };
-  let params: EvaluationReport['fitted'];
-  const runs = new Map<Split, SplitRun>();
-  const runSplit = (s: Split) => {
-    let r = runs.get(s);
-    if (!r) {
-      const t0 = performance.now();
-      r = collect(vocab, labels.filter((l) => l.split === s), withMentions || !!opts.fit, (opts.identify ?? true) || !!opts.fit);
-      log(`${s}: ${r.labels.length} labels analysed in ${Math.round(performance.now() - t0)} ms`);
-      runs.set(s, r);
-    }
-    return r;
-  };
-  if (opts.fit) {
-    const dev = runSplit('dev');
-    params = fitCalibration(
-      dev,
-      `TAC 2017 ADR train.json, dev split (${dev.labels.length} labels, label_id FNV-1a even), ${dev.labelRows.length} label candidates, ${dev.textRows.length} text candidates, ${dev.identifyRows.length} identified events`,
-    );
-    report.fitted = params;
-  }
-  const threshold = opts.threshold ?? LABEL_THRESHOLD;
-  for (const s of ['dev', 'test'] as const) {
-    if (want !== 'both' && want !== s) continue;
-    report[s] = metrics(s, runSplit(s), threshold, params);
-  }
-  return report;
+  const t0 = performance.now();
+  const runs = labels.map((l) => collectLabel(vocab, l, opts.mentions ?? true, opts.identify ?? true));
+  log(`${runs.length} labels analysed in ${Math.round(performance.now() - t0)} ms`);
+  const t1 = performance.now();
+  const cv = crossValidate(runs, { ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}), ...(opts.replicates !== undefined ? { replicates: opts.replicates } : {}) });
+  log(`${cv.folds}-fold cross-validation by label (fit + score) in ${Math.round(performance.now() - t1)} ms`);
+  return { dataPath, release: { pts, llts, terms: vocab.size, importMs: Math.round(importMs), buildMs: Math.round(buildMs) }, ...cv };
 }
 
 /** A fixed-width summary table of a report. */
 export function formatReport(r: EvaluationReport): string {
+  const f = (x: number) => x.toFixed(4);
+  const rows = [...r.perFold, r.cv, r.cvRuleUnseen, r.full, r.shipped];
   const lines = [
     `TAC 2017 ADR evaluation — release ${r.release.pts} PTs / ${r.release.llts} LLTs (import ${r.release.importMs} ms, vocabulary ${r.release.buildMs} ms)`,
+    `${r.folds}-fold cross-validation by label (calibrators fitted on the other folds); "cv, rule-unseen" = the pooled held-out figures on the labels never used for rule development (former test half); "full fit" = fitted and scored on every label (in-sample)`,
     '',
-    'split  labels  thr   P       R       F1      (P/R/F1 @0.25)          mention acc  top5    ECE label  ECE ≥0.25  ECE text  ms/label',
+    'split            labels  thr   P       R       F1      (P/R/F1 @0.25)          mention acc  top5    ECE label  ECE ≥0.25  ECE text  ms/label',
   ];
-  for (const m of [r.dev, r.test]) {
-    if (!m) continue;
-    const f = (x: number) => x.toFixed(4);
+  for (const m of rows) {
     lines.push(
       [
-        m.split.padEnd(6),
+        m.split.padEnd(16),
         String(m.labels).padEnd(7),
         m.label.threshold.toFixed(2).padEnd(5),
         f(m.label.precision).padEnd(7),
@@ -399,13 +554,19 @@ export function formatReport(r: EvaluationReport): string {
       ].join(' '),
     );
   }
-  lines.push('', 'identifyEvents on label sections (right = a mention overlaps a gold mention)', 'split  events  precision  mention recall  ≥0.5: events  precision   ECE     ECE uncalibrated');
-  for (const m of [r.dev, r.test]) {
-    if (!m || m.identify.events === 0) continue;
-    const f = (x: number) => x.toFixed(4);
+  const i = r.intervals;
+  const iv = (x: [number, number]) => `[${f(x[0])}, ${f(x[1])}]`;
+  lines.push(
+    '',
+    `cross-validated, 95% bootstrap interval over labels (${i.replicates} replicates): P ${f(r.cv.label.precision)} ${iv(i.precision)}, R ${f(r.cv.label.recall)} ${iv(i.recall)}, F1 ${f(r.cv.label.f1)} ${iv(i.f1)}, mention accuracy ${f(r.cv.mention.accuracy)} ${iv(i.mentionAccuracy)}`,
+    `per fold: F1 ${f(i.foldF1.mean)} ± ${f(i.foldF1.sd)} (sd), mention accuracy ${f(i.foldMentionAccuracy.mean)} ± ${f(i.foldMentionAccuracy.sd)}; gap full fit − cross-validated: F1 ${(r.full.label.f1 - r.cv.label.f1).toFixed(4)}, mention accuracy ${(r.full.mention.accuracy - r.cv.mention.accuracy).toFixed(4)}`,
+  );
+  lines.push('', 'identifyEvents on label sections (right = a mention overlaps a gold mention)', 'split            events  precision  mention recall  ≥0.5: events  precision   ECE     ECE uncalibrated');
+  for (const m of rows) {
+    if (m.identify.events === 0) continue;
     lines.push(
       [
-        m.split.padEnd(6),
+        m.split.padEnd(16),
         String(m.identify.events).padEnd(7),
         f(m.identify.precision).padEnd(10),
         f(m.identify.mentionRecall).padEnd(15),

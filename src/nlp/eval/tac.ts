@@ -41,9 +41,21 @@ export function fnv1a(s: string): number {
   return h;
 }
 
-/** Deterministic split by label: even hash → dev (tuning, calibration), odd → held-out test. */
+/** Deterministic split by label: even hash → dev, odd → test (the former two-way split; kept for reference). */
 export function splitOf(labelId: string): Split {
   return fnv1a(labelId) % 2 === 0 ? 'dev' : 'test';
+}
+
+/** Folds of the cross-validation by label (drug): every section of a label falls in one fold. */
+export const FOLDS = 5;
+
+/**
+ * Cross-validation folds by label: labels ordered by FNV-1a of their id (ties by id) and dealt
+ * round-robin, so folds are balanced (±1 label) and stable.
+ */
+export function assignFolds(labelIds: readonly string[], folds = FOLDS): Map<string, number> {
+  const order = [...new Set(labelIds)].sort((a, b) => fnv1a(a) - fnv1a(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return new Map(order.map((id, i) => [id, i % folds]));
 }
 
 /** Gold ADRs of a label: PTs of human adverse events (TAC task 4 excludes animal and drug-class mentions). */
@@ -54,6 +66,8 @@ export function isGoldEvent(e: TacEvent): boolean {
 export interface EvalLabel {
   labelId: string;
   split: Split;
+  /** Cross-validation fold (0 … FOLDS − 1), by label. */
+  fold: number;
   /** Sections joined in file order, each starting with its own heading. */
   text: string;
   gold: Set<number>;
@@ -83,6 +97,7 @@ export function groupLabels(records: readonly TacRecord[]): EvalLabel[] {
     else byId.set(r.label_id, [r]);
   }
   const out: EvalLabel[] = [];
+  const folds = assignFolds([...byId.keys()]);
   for (const [labelId, recs] of [...byId.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     const gold = new Set<number>();
     const seen = new Set<string>();
@@ -101,6 +116,7 @@ export function groupLabels(records: readonly TacRecord[]): EvalLabel[] {
     out.push({
       labelId,
       split: splitOf(labelId),
+      fold: folds.get(labelId)!,
       text: recs.map((r) => r.section_text).join('\n\n'),
       gold,
       mentions,
