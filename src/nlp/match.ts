@@ -3,7 +3,7 @@
 // (the most specific term), and coordinated lists share modifiers
 // ("increases in ALT and AST" → ALT increased + AST increased).
 import type { Token } from './text.ts';
-import { bagKey, fold, wordForms } from './text.ts';
+import { bagKey, fold, MAX_STEM_LENGTH, wordForms } from './text.ts';
 import { COMMON_WORDS, LOCATIVE_PREFIXES, NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
 import { termPreference, type Vocabulary } from './vocabulary.ts';
 import { findComparisons } from './values.ts';
@@ -130,7 +130,9 @@ const isKnown = (vocab: Vocabulary, w: string): string | undefined => {
  * with `joined` (narratives), two known words of 4+ letters written as one ("sensoryneuropathy").
  */
 export function decompose(norm: string, vocab: Vocabulary, joined: boolean): { canons: string[]; words: string[]; joined: boolean } | undefined {
-  if (norm.length < 7 || !/^[a-z]+$/.test(norm) || COMMON_WORDS.has(norm)) return undefined;
+  // Past the stemming cap a "word" is not a clinical term, and trying its splits would cost
+  // quadratic time (one request must never freeze the server).
+  if (norm.length < 7 || norm.length > MAX_STEM_LENGTH || !/^[a-z]+$/.test(norm) || COMMON_WORDS.has(norm)) return undefined;
   for (const prefix of LOCATIVE_PREFIXES) {
     if (!norm.startsWith(prefix) || norm.length - prefix.length < 4) continue;
     const rest = norm.slice(prefix.length);
