@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Node resolves `graphql` to its CommonJS entry (no exports map), Vite to index.mjs:
@@ -15,6 +16,9 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
     globalSetup: ['test/setup/global.ts'],
+    // Many files wait on child processes, sockets and the PostgreSQL server rather than the
+    // CPU: one file per core (vitest's default is one fewer) keeps both cores of CI busy.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [

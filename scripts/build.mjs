@@ -4,7 +4,7 @@
 // newer than every file under src/; otherwise it runs the sources through tsx.
 // Runs at `npm install` (postinstall, after prisma generate) and by `npm run build`.
 import { build } from 'esbuild';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -19,6 +19,10 @@ const result = await build({
   ],
   outdir: path.join(root, 'dist'),
   outExtension: { '.js': '.mjs' },
+  // Shared code in chunks: a command loads only what it imports (`keys` or `import` never
+  // load the HTTP server, GraphQL or the engine's dependencies, which `serve` imports lazily).
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -34,4 +38,10 @@ for (const f of result.outputFiles) {
   const tmp = `${f.path}.${process.pid}.tmp`;
   writeFileSync(tmp, f.contents);
   renameSync(tmp, f.path);
+}
+// Chunks of earlier builds (their names carry a content hash) are no longer referenced.
+const written = new Set(result.outputFiles.map((f) => f.path));
+const chunks = path.join(root, 'dist', 'chunks');
+for (const name of existsSync(chunks) ? readdirSync(chunks) : []) {
+  if (!written.has(path.join(chunks, name))) rmSync(path.join(chunks, name), { force: true });
 }

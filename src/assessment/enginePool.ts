@@ -4,6 +4,8 @@
 // aborted, which terminates the worker (Piscina starts another). Waiting is bounded by the
 // queue: when every worker is busy and NLP_MAX_QUEUE tasks wait, a request is refused at
 // once, so a queued task waits at most (its place / workers) budgets.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
@@ -13,6 +15,7 @@ import { loadVocabularySource } from '../nlp/load.ts';
 import type { CodingEngine } from './engine.ts';
 import type { EngineResult, EngineTask } from './engineTasks.ts';
 import { encodeSource } from './vocabularySource.ts';
+import { distDir } from '../paths.ts';
 import type { WorkerRequest } from './nlpWorker.ts';
 
 export interface EnginePoolOptions {
@@ -25,12 +28,12 @@ export interface EnginePoolOptions {
 export const ENGINE_RETRY_AFTER_SECONDS = 1;
 
 /**
- * The worker script: beside the bundle (dist/nlp-worker.mjs, built by scripts/build.mjs)
- * when this module is bundled, else the sources through a tsx bootstrap.
+ * The worker script: the bundle's entry (dist/nlp-worker.mjs, built by scripts/build.mjs)
+ * when this module is bundled, else the sources through a tsx bootstrap beside this file.
  */
 export function workerFilename(): string {
   const fromSources = import.meta.url.endsWith('.ts');
-  return new URL(fromSources ? './nlpWorkerTsx.mjs' : './nlp-worker.mjs', import.meta.url).href;
+  return fromSources ? new URL('./nlpWorkerTsx.mjs', import.meta.url).href : pathToFileURL(path.join(distDir, 'nlp-worker.mjs')).href;
 }
 
 export class EnginePool implements CodingEngine {

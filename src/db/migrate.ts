@@ -38,7 +38,8 @@ export interface MigrateResult {
 export class MigrationError extends Error {}
 
 export function readMigrations(dir = defaultDir): Migration[] {
-  if (!existsSync(dir)) return [];
+  // An installation without its migrations would otherwise "succeed" on an empty schema.
+  if (!existsSync(dir)) throw new Error(`The migrations folder ${dir} is missing: the installation is incomplete.`);
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, 'migration.sql')))
     .map((d) => d.name)

@@ -62,39 +62,39 @@ const DRAIN_LIMIT = { bytes: 64 * 1024 * 1024, ms: 5_000 };
 /**
  * Reads and discards the rest of a request body (bounded), so the answer is sent after the
  * client has finished sending: a server that answers and closes mid-upload makes the peer's
- * kernel reset the connection, and clients such as undici then never read the answer.
+ * kernel reset the connection, and clients such as undici then never read the answer. Read
+ * through the request's own body stream: the Node adapter already feeds it from the socket.
  */
-function drainBody(env: unknown): Promise<void> {
-  const incoming = (env as { incoming?: NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean } } | undefined)?.incoming;
-  if (!incoming || incoming.readableEnded || incoming.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    let bytes = 0;
-    const done = () => {
-      clearTimeout(timer);
-      incoming.off('data', onData);
-      incoming.off('end', done);
-      incoming.off('error', done);
-      incoming.off('close', done);
-      resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > DRAIN_LIMIT.bytes) done();
-    };
-    const timer = setTimeout(done, DRAIN_LIMIT.ms);
-    incoming.on('data', onData);
-    incoming.on('end', done);
-    incoming.on('error', done);
-    incoming.on('close', done);
-    incoming.resume();
-  });
+async function drainBody(req: Request): Promise<void> {
+  if (!req.body || req.bodyUsed || req.body.locked) return;
+  const reader = req.body.getReader();
+  const deadline = Date.now() + DRAIN_LIMIT.ms;
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), DRAIN_LIMIT.ms)));
+  try {
+    while (Date.now() < deadline && bytes <= DRAIN_LIMIT.bytes) {
+      const r = await Promise.race([reader.read(), timeout]);
+      if (r === 'timeout' || r.done) break;
+      bytes += r.value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing left to drain.
+  } finally {
+    clearTimeout(timer);
+    try {
+      reader.releaseLock();
+    } catch {
+      // A read still pending at the deadline: the connection is closed after the answer anyway.
+    }
+  }
 }
 
 export function bodyLimitMiddleware(maxBytes: number): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: maxBytes,
     onError: async (c) => {
-      await drainBody(c.env);
+      await drainBody(c.req.raw);
       // The connection is not reused: what is left of an over-long upload is not read.
       return sendProblem(c, problem('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBytes} bytes.`, c.get('requestId'), { body: [`must be at most ${maxBytes} bytes`] }), {
         Connection: 'close',

@@ -62,7 +62,7 @@ describe('terminology import / releases', () => {
 
   it('an import killed midway leaves no partial release, and the next run succeeds', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'syn-kill-'));
-    await writeMedAscii(generateRelease({ seed: 3, version: '70.0', scale: 0.4, withSmq: false }), path.join(dir, '70.0'));
+    await writeMedAscii(generateRelease({ seed: 3, version: '70.0', scale: 0.1, withSmq: false }), path.join(dir, '70.0'));
     const child = start(['import', path.join(dir, '70.0')], store.env);
     await new Promise<void>((resolve, reject) => {
       let err = '';

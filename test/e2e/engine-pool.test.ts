@@ -73,6 +73,10 @@ describe('coding engine on worker threads (bundled CLI)', () => {
 
   it('keeps /health/live and GET /versions fast while a long label is coded', async () => {
     await fetch(n.server.url + '/versions');
+    // The same probes first with nothing running: the suite shares the machine with other
+    // files, so the bound is relative to what a probe costs right now, not an absolute figure.
+    const idle: number[] = [];
+    for (let i = 0; i < 20; i++) idle.push((await timed(() => fetch(n.server.url + '/health/live'))).ms);
     let done = false;
     const heavy = timed(() => post(n, '/labels/classify', { description: LONG_LABEL })).finally(() => (done = true));
     const live: number[] = [];
@@ -95,8 +99,10 @@ describe('coding engine on worker threads (bundled CLI)', () => {
     expect(live.length).toBeGreaterThan(10);
     // Blocked, a probe waited for the whole label (seconds). The residue is the request's own
     // main-thread work (body parsing, the codes' hierarchy) on a shared two-core machine.
-    expect(p99(live)).toBeLessThan(250);
-    expect(p99(versions)).toBeLessThan(250);
+    const bound = Math.max(250, 5 * p99(idle));
+    expect(bound).toBeLessThan(h.ms / 2);
+    expect(p99(live)).toBeLessThan(bound);
+    expect(p99(versions)).toBeLessThan(bound);
   }, 90_000);
 
   it('refuses at once with 503 SERVICE_UNAVAILABLE and Retry-After when every worker is busy', async () => {
