@@ -63,10 +63,15 @@ export interface LabelFeatureInput {
   sections?: number;
 }
 
+/** Above the most snippets one finding has in any fitting label. */
+const MAX_SNIPPETS_FEATURE = 64;
+
 export function labelFeatures(f: LabelFeatureInput): Record<string, number> {
   return {
     logitRaw: logit(f.rawScore),
-    logSnippets: Math.log1p(f.snippets),
+    // Capped: beyond the labels the model was fitted on, more snippets would extrapolate its
+    // negative weight until a finding repeated throughout a long label scored nothing.
+    logSnippets: Math.log1p(Math.min(f.snippets, MAX_SNIPPETS_FEATURE)),
     maxLikelihood: f.maxLikelihood,
     exact: f.exact ? 1 : 0,
     single: (f.words ?? 2) <= 1 ? 1 : 0,

@@ -105,6 +105,14 @@ describe('classifyLabel (demo release)', () => {
     expect(p.rawScore).toBeGreaterThan(single.rawScore);
   });
 
+  it('a finding repeated throughout a very long label keeps its confidence (no extrapolation past the fitted range)', () => {
+    const unit = 'ADVERSE REACTIONS\nThe most common adverse reactions were nausea, vomiting and headache.\n\n';
+    const once = classifyLabel(unit, vocab).find((x) => x.ptCode === PT.nausea)!;
+    const many = classifyLabel(unit.repeat(2_000), vocab).find((x) => x.ptCode === PT.nausea);
+    expect(many, 'nausea is still reported').toBeDefined();
+    expect(many!.confidence).toBeGreaterThanOrEqual(once.confidence * 0.8);
+  });
+
   it('codes a 100 KB label quickly and deterministically', () => {
     let big = '';
     while (big.length < 100 * 1024) big += `${LABEL}\r\n\r\n`;
