@@ -9,6 +9,7 @@ import type { Database } from './db/client.ts';
 import { ensureDemoReleases } from './importer/demo.ts';
 import { createApp } from './http/app.ts';
 import { trackConnections } from './http/drain.ts';
+import { onClientError } from './http/clientError.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 
@@ -51,6 +52,8 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
   });
+  // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
+  server.on('clientError', onClientError(log));
   const connections = trackConnections(server);
   // The latest release's in-memory index (search, and concepts/paths of catalog reads),
   // built in the background in small slices, a few seconds after start: its reads would

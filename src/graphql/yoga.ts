@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS, type Limits } from './builder.ts';
 import type { Logger } from '../logger.ts';
 import { releaseHeaderPlugin, resultCachePlugin, type ResultCacheOptions } from './resultCache.ts';
 import { inputLimitsPlugin } from './inputLimits.ts';
+import { transportErrorsPlugin } from './transportErrors.ts';
 
 /** What the HTTP layer passes with each request. */
 export interface ServerContext {
@@ -120,6 +121,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
     plugins: [
       inputLimitsPlugin(),
       errorShapePlugin(),
+      transportErrorsPlugin(),
       releaseHeaderPlugin(),
       ...(opts.resultCache === false ? [] : [resultCachePlugin(services.catalog, opts.resultCache)]),
       ...(opts.aiRateLimitPerMinute

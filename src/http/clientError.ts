@@ -1,0 +1,71 @@
+// Requests Node's HTTP parser refuses before the app sees them (a malformed request line or
+// header, headers over the limit, a request that never finished arriving). Node's default
+// answer has no body; this one is the documented problem JSON, written straight to the socket
+// (there is no request or response object yet), then the connection is closed.
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { Logger } from '../logger.ts';
+import type { ErrorCode } from '../domain/errors.ts';
+import { problem } from '../rest/problem.ts';
+import { requestIdFrom } from './requestId.ts';
+
+const DETAIL: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: 'Malformed HTTP request: the request line or a header could not be parsed.',
+  HEADERS_TOO_LARGE: 'Request headers exceed the size the server accepts.',
+  REQUEST_TIMEOUT: 'The request did not arrive completely in time.',
+  PAYLOAD_TOO_LARGE: 'Chunk extensions of the request body are too large.',
+};
+
+/** How long a refused connection may stay half-open after the answer. */
+const CLOSE_GRACE_MS = 2_000;
+
+/** The same choice as Node's own answer (lib/_http_server.js), with a body. */
+function codeOf(err: NodeJS.ErrnoException): ErrorCode {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return 'HEADERS_TOO_LARGE';
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return 'PAYLOAD_TOO_LARGE';
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return 'REQUEST_TIMEOUT';
+    default:
+      return 'VALIDATION_ERROR';
+  }
+}
+
+export function clientErrorResponse(code: ErrorCode, requestId: string): string {
+  const p = problem(code, DETAIL[code]!, requestId, code === 'VALIDATION_ERROR' ? { request: [DETAIL[code]!] } : undefined);
+  const body = JSON.stringify(p);
+  return [
+    `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status]}`,
+    'Content-Type: application/problem+json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'X-Content-Type-Options: nosniff',
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** Listener for the node:http server's 'clientError' event. */
+export function onClientError(log: Logger) {
+  return (err: NodeJS.ErrnoException, socket: Socket): void => {
+    // A peer that reset or already closed cannot be answered. Nor can one with a response in
+    // flight on this socket (keep-alive): bytes written now would corrupt that response.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const code = codeOf(err);
+    const requestId = requestIdFrom(undefined);
+    // The parser's reason (and err.rawPacket) hold client bytes: debug only.
+    if (log.isLevelEnabled('debug')) log.debug({ requestId, code, reason: err.code }, 'malformed request refused by the HTTP parser');
+    socket.end(clientErrorResponse(code, requestId));
+    // A peer that keeps its side open is not waited for long (the parser already gave up on it).
+    const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
