@@ -1,9 +1,10 @@
-// Requests Node's HTTP parser refuses before the app sees them (a malformed request line or
-// header, headers over the limit, a request that never finished arriving). Node's default
-// answer has no body; this one is the documented problem JSON, written straight to the socket
-// (there is no request or response object yet), then the connection is closed.
+// Requests refused before the app sees them: by Node's HTTP parser (a malformed request line or
+// header, headers over the limit, a request that never finished arriving) or by the Fetch
+// adapter (a request target no URL can be made of). Their default answers have no body; these
+// are the documented problem JSON.
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
+import { RequestError } from '@hono/node-server';
 import type { Logger } from '../logger.ts';
 import type { ErrorCode } from '../domain/errors.ts';
 import { problem } from '../rest/problem.ts';
@@ -48,7 +49,24 @@ export function clientErrorResponse(code: ErrorCode, requestId: string): string 
   ].join('\r\n');
 }
 
-/** Listener for the node:http server's 'clientError' event. */
+/**
+ * The Fetch adapter's error handler: a request it cannot turn into a Request (malformed target)
+ * is the client's mistake; anything else escaped the app, which answers its own errors.
+ */
+export function onAdapterError(log: Logger) {
+  return (err: unknown): Response => {
+    const requestId = requestIdFrom(undefined);
+    const p =
+      err instanceof RequestError
+        ? problem('VALIDATION_ERROR', 'Malformed request target: no URL can be made of it.', requestId, { request: ['malformed request target'] })
+        : problem('INTERNAL_ERROR', 'An unexpected error occurred. Quote the requestId when contacting support.', requestId);
+    if (p.code === 'INTERNAL_ERROR') log.error({ requestId, err: { message: (err as Error)?.message } }, 'request failed outside the app');
+    else if (log.isLevelEnabled('debug')) log.debug({ requestId }, 'malformed request target refused');
+    return new Response(JSON.stringify(p), { status: p.status, headers: { 'content-type': 'application/problem+json; charset=utf-8', 'x-request-id': requestId } });
+  };
+}
+
+/** Listener for the node:http server's 'clientError' event: the answer is written straight to the socket (there is no response object), then it is closed. */
 export function onClientError(log: Logger) {
   return (err: NodeJS.ErrnoException, socket: Socket): void => {
     // A peer that reset or already closed cannot be answered. Nor can one with a response in
