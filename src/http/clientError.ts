@@ -34,7 +34,7 @@ function codeOf(err: NodeJS.ErrnoException): ErrorCode {
   }
 }
 
-export function clientErrorResponse(code: ErrorCode, requestId: string): string {
+export function clientErrorResponse(code: ErrorCode, requestId: string, head = false): string {
   const p = problem(code, DETAIL[code]!, requestId, code === 'VALIDATION_ERROR' ? { request: [DETAIL[code]!] } : undefined);
   const body = JSON.stringify(p);
   return [
@@ -45,7 +45,8 @@ export function clientErrorResponse(code: ErrorCode, requestId: string): string 
     'X-Content-Type-Options: nosniff',
     'Connection: close',
     '',
-    body,
+    // An answer to HEAD has no body: the client would read it as the next response.
+    head ? '' : body,
   ].join('\r\n');
 }
 
@@ -80,7 +81,9 @@ export function onClientError(log: Logger) {
     const requestId = requestIdFrom(undefined);
     // The parser's reason (and err.rawPacket) hold client bytes: debug only.
     if (log.isLevelEnabled('debug')) log.debug({ requestId, code, reason: err.code }, 'malformed request refused by the HTTP parser');
-    socket.end(clientErrorResponse(code, requestId));
+    // The request's first bytes, when the parser still has them, say whether it was a HEAD.
+    const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    socket.end(clientErrorResponse(code, requestId, head));
     // A peer that keeps its side open is not waited for long (the parser already gave up on it).
     const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
     timer.unref();
