@@ -18,8 +18,8 @@ export function clip(value: unknown, max = MAX_QUOTED): string {
 // A double-quoted string inside a message (graphql-js quotes names and string values with JSON escapes).
 const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
 // graphql-js prints other client values (lists, objects, numbers) after these words, up to
-// the next "; " (a reason follows), ` at "path"`, or the final full stop.
-const PRINTED = /((?:value:?|found) )(.+?)(?=(?: at "[^"]*")?; |\.?$)/g;
+// the next "; " (a reason follows), ` at "path"`, or the final full stop ("Expected value of type" is not one).
+const PRINTED = /((?:value:?|found) (?!of type))(.+?)(?=(?: at "[^"]*")?; |\.?$)/g;
 /** A quoted value already clipped: quotes, MAX_QUOTED characters, ellipsis. */
 const CLIPPED_QUOTE = MAX_QUOTED + 3;
 /** Past this a message is cut whatever it holds: graphql-js's own words are far shorter. */
