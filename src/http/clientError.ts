@@ -79,7 +79,7 @@ export function onClientError(log: Logger) {
     }
     const code = codeOf(err);
     const requestId = requestIdFrom(undefined);
-    // The parser's reason (and err.rawPacket) hold client bytes: debug only.
+    // Only the parser's error code: err.rawPacket holds the client's bytes and is never logged.
     if (log.isLevelEnabled('debug')) log.debug({ requestId, code, reason: err.code }, 'malformed request refused by the HTTP parser');
     // The request's first bytes, when the parser still has them, say whether it was a HEAD.
     const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
