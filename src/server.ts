@@ -1,7 +1,7 @@
 // Starts the service: database (migrated), demo releases on an empty store, the HTTP
 // app with its protections, and a graceful shutdown on SIGTERM/SIGINT.
-import { serve } from '@hono/node-server';
-import type { Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { describeTarget, openMigrated } from './db/open.ts';
@@ -9,6 +9,7 @@ import type { Database } from './db/client.ts';
 import { ensureDemoReleases } from './importer/demo.ts';
 import { createApp } from './http/app.ts';
 import { trackConnections } from './http/drain.ts';
+import { onAdapterError, onClientError } from './http/clientError.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 
@@ -48,9 +49,11 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const { catalog, assessment } = services;
   const { fetch } = createApp(services, appOptions);
 
-  const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
-  });
+  // @hono/node-server's serve(), with an error handler: its default answers an unparsable request target with an empty 400.
+  const server: Server = createServer(getRequestListener(fetch, { hostname: config.host, errorHandler: onAdapterError(log) }));
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
+  server.on('clientError', onClientError(log));
   const connections = trackConnections(server);
   // The latest release's in-memory index (search, and concepts/paths of catalog reads),
   // built in the background in small slices, a few seconds after start: its reads would

@@ -1,11 +1,16 @@
 // Protocol-agnostic failures. The GraphQL layer puts `code` in error extensions;
 // the REST layer turns them into the documented problem JSON.
+import { clip } from './clientText.ts';
 export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'CODE_NOT_FOUND'
   | 'VERSION_NOT_FOUND'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
+  | 'NOT_ACCEPTABLE'
+  | 'REQUEST_TIMEOUT'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'HEADERS_TOO_LARGE'
   | 'UNAUTHORIZED'
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
@@ -20,7 +25,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   VERSION_NOT_FOUND: 404,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -35,6 +44,10 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   VERSION_NOT_FOUND: 'Version not found',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',
+  NOT_ACCEPTABLE: 'Not acceptable',
+  REQUEST_TIMEOUT: 'Request timeout',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
+  HEADERS_TOO_LARGE: 'Request headers too large',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   RATE_LIMITED: 'Too many requests',
   INTERNAL_ERROR: 'Internal error',
@@ -63,10 +76,18 @@ export const validationError = (errors: Record<string, string[]>, message?: stri
   );
 
 export const codeNotFound = (code: string, version: string) =>
-  new DomainError('CODE_NOT_FOUND', `Code ${code} does not exist in release ${version}.`);
+  new DomainError('CODE_NOT_FOUND', `Code ${clip(code)} does not exist in release ${clip(version)}.`);
 
 export const versionNotFound = (version: string) =>
-  new DomainError('VERSION_NOT_FOUND', `Release ${version} is not hosted here. GET /versions lists the hosted releases.`);
+  new DomainError('VERSION_NOT_FOUND', `Release ${clip(version)} is not hosted here. GET /versions lists the hosted releases.`);
+
+/** The code of an HTTP refusal that did not come from a DomainError (Yoga's transport checks, Node's parser). */
+export function codeForStatus(status: number): ErrorCode {
+  if (status >= 500) return 'INTERNAL_ERROR';
+  const exact = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => ERROR_STATUS[c] === status);
+  // 404 is ambiguous (CODE_NOT_FOUND, VERSION_NOT_FOUND, NOT_FOUND): a transport 404 is no route.
+  return exact.length === 1 ? exact[0]! : status === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR';
+}
 
 /** The DomainError behind an error, through the wrappers GraphQL puts around it (`originalError`). */
 export function domainErrorOf(error: unknown): DomainError | undefined {

@@ -14,6 +14,7 @@ import type { Logger } from '../logger.ts';
 import { releaseHeaderPlugin, resultCachePlugin, type ResultCacheOptions } from './resultCache.ts';
 import { inputLimitsPlugin } from './inputLimits.ts';
 import { logResultErrors, logYogaError } from './errorLog.ts';
+import { transportErrorsPlugin } from './transportErrors.ts';
 
 /** What the HTTP layer passes with each request. */
 export interface ServerContext {
@@ -125,6 +126,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
     plugins: [
       inputLimitsPlugin(),
       errorShapePlugin(),
+      transportErrorsPlugin(),
       releaseHeaderPlugin(),
       ...(opts.resultCache === false ? [] : [resultCachePlugin(services.catalog, opts.resultCache)]),
       ...(opts.aiRateLimitPerMinute

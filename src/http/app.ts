@@ -13,6 +13,8 @@ import { problem, problemFromError, problemTypes, sendProblem } from '../rest/pr
 import { ProblemError } from '../rest/execute.ts';
 import { zodErrors } from '../rest/validation.ts';
 import { requestIdFrom } from './requestId.ts';
+import { requestHeadersMiddleware } from './requestHeaders.ts';
+import { clip } from '../domain/clientText.ts';
 import { mountDocs } from './docs.ts';
 import { registerVersions } from '../rest/routes/versions.ts';
 import { registerCodes } from '../rest/routes/codes.ts';
@@ -28,7 +30,7 @@ import { registerLabels } from '../rest/routes/labels.ts';
 import { registerReleaseChanges } from '../rest/routes/releaseChanges.ts';
 import { registerCodeChanges } from '../rest/routes/codeChanges.ts';
 
-export const SUPPORTED_API_VERSIONS = ['1'];
+export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
 
 export interface AppOptions {
   graphql?: GraphQLOptions;
@@ -101,19 +103,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   const limitBody = bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024);
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
-  // X-API-Version opts into future breaking changes; only version 1 exists today.
-  app.use('*', async (c, next) => {
-    const v = c.req.header('x-api-version');
-    if (v !== undefined && !SUPPORTED_API_VERSIONS.includes(v.trim())) {
-      return sendProblem(
-        c,
-        problem('VALIDATION_ERROR', `Unsupported X-API-Version '${v}'. Supported: ${SUPPORTED_API_VERSIONS.join(', ')}.`, c.get('requestId'), {
-          'X-API-Version': [`unsupported value; supported: ${SUPPORTED_API_VERSIONS.join(', ')}`],
-        }),
-      );
-    }
-    await next();
-  });
+  app.use('*', requestHeadersMiddleware());
 
   // Releases are immutable: a strong ETag lets clients revalidate with If-None-Match (304);
   // warm answers are replayed from memory in front of this chain (replay.ts).
@@ -135,9 +125,10 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     if (p.code === 'INTERNAL_ERROR') c.get('log')?.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
     return sendProblem(c, p);
   });
-  app.notFound((c) => sendProblem(c, problem('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}. See /docs.`, c.get('requestId'))));
+  app.notFound((c) => sendProblem(c, problem('NOT_FOUND', `No route for ${clip(c.req.method)} ${clip(c.req.path)}. See /docs.`, c.get('requestId'))));
 
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', async (c) => {
+  // Every method: Yoga answers the ones it does not serve with 405 and Allow.
+  app.all('/graphql', async (c) => {
     // X-Terminology-Version comes with the result (releaseHeaderPlugin), cached or not.
     return yoga.handleRequest(c.req.raw, { requestId: c.get('requestId'), log: c.get('log'), usedVersions: new Set<string>(), clientIp: c.get('clientIp') });
   });
