@@ -12,6 +12,8 @@ const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 // server-mode behaviour (test/server: replicas, outages) run only against PostgreSQL.
 const postgres = process.env.TEST_DATABASE_URL;
 
+const ALONE = ['test/shipped/hostile.test.ts', 'test/e2e/engine-pool.test.ts'];
+
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
@@ -22,7 +24,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**'], env: { TEST_DB: 'pglite' } } },
+      { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', ...ALONE], env: { TEST_DB: 'pglite' } } },
+      // Files whose assertions include latency under load: run after everything else, one at a
+      // time, so the other core is not busy with another test file.
+      {
+        extends: true as const,
+        test: { name: 'pglite-alone', include: ALONE, env: { TEST_DB: 'pglite' }, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
       ...(postgres
         ? [
             {

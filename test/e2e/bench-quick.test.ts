@@ -13,7 +13,7 @@ describe('benchmark suite (quick variant)', () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), 'bench-quick-')), 'quick.json');
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TEST_DB', 'TERMINOLOGY_DATA_DIR'].includes(k)));
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--json', out], { cwd: projectRoot, env, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) =>
+      execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--duration', '1', '--json', out], { cwd: projectRoot, env, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) =>
         err ? reject(new Error(`bench --quick failed: ${err.message}\n${stderr.slice(-2000)}`)) : resolve(),
       ),
     );

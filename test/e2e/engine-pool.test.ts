@@ -3,12 +3,7 @@
 // a long label is coded; pathological one-word descriptions answer at once; a task over its
 // time budget answers TIMEOUT and a full queue SERVICE_UNAVAILABLE, both with Retry-After.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { projectRoot } from '../../src/paths.ts';
-import { run } from '../helpers/cli.ts';
+import { freshStore, run } from '../helpers/cli.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
 
 interface Narrative {
@@ -18,7 +13,7 @@ interface Narrative {
 
 /** A fresh store with an API key, then `terminology serve` on it. */
 async function startWithKey(env: Record<string, string>): Promise<Narrative> {
-  const store = { TERMINOLOGY_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'te-pool-')), TERMINOLOGY_REPORT_LOADER: '1', RATE_LIMIT_PER_MINUTE: '0', AI_RATE_LIMIT_PER_MINUTE: '0' };
+  const store = { TERMINOLOGY_DATA_DIR: (await freshStore('demo')).dataDir!, TERMINOLOGY_REPORT_LOADER: '1', RATE_LIMIT_PER_MINUTE: '0', AI_RATE_LIMIT_PER_MINUTE: '0' };
   const created = await run(['keys', 'create', '--name', 'pool'], { ...store, LOG_LEVEL: 'warn' });
   expect(created.code, created.stderr).toBe(0);
   const server = await startServerProcess({ ...store, SEARCH_INDEX_WARM_DELAY_MS: '-1', ...env });
@@ -48,8 +43,8 @@ const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 describe('coding engine on worker threads (bundled CLI)', () => {
   let n: Narrative;
   beforeAll(async () => {
-    // The shipped command runs the bundle only while it is newer than the sources.
-    execFileSync(process.execPath, [path.join(projectRoot, 'scripts', 'build.mjs')]);
+    // The shipped command runs the bundle only while it is newer than the sources (the test
+    // run's global setup has just built it).
     n = await startWithKey({ NLP_WORKERS: '2', NLP_MAX_QUEUE: '0', NLP_TIMEOUT_MS: '60000' });
     expect(n.server.logs()).toContain('running dist/cli.mjs');
     // The release's vocabulary is loaded and built on first use; measured apart.
