@@ -21,6 +21,9 @@ export default defineConfig({
     // Many files wait on child processes, sockets and the PostgreSQL server rather than the
     // CPU: one file per core (vitest's default is one fewer) keeps both cores of CI busy.
     maxWorkers: Math.max(2, availableParallelism()),
+    // Test files of one worker share loaded modules (each builds its own app, database and
+    // services): loading the product's modules anew for every file cost ~100 s of a run.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
