@@ -1,7 +1,8 @@
 // The catalog service: hosted releases (cached: they change only on import),
 // release selection and per-release counts. Protocol-agnostic.
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { DomainError, versionNotFound } from './errors.ts';
+import { DomainError, validationError, versionNotFound } from './errors.ts';
+import { VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from './formats.ts';
 import { listReleases, type ReleaseInfo } from './releases.ts';
 import type { Level } from './levels.ts';
 import { SearchIndexCache } from './search/indexCache.ts';
@@ -51,7 +52,9 @@ export class ReleaseCatalog {
     return (await this.releases()).find((r) => r.id === id);
   }
 
-  async require(version: string): Promise<ReleaseInfo> {
+  /** The release named by a client; `field` names the argument in a VALIDATION_ERROR for a malformed identifier. */
+  async require(version: string, field = 'version'): Promise<ReleaseInfo> {
+    if (!VERSION_SYNTAX.test(version)) throw validationError({ [field]: [`${field} ${VERSION_SYNTAX_MESSAGE}`] });
     const r = await this.byVersion(version);
     if (!r) throw versionNotFound(version);
     return r;
@@ -66,7 +69,7 @@ export class ReleaseCatalog {
   /** Precedence: explicit argument (query/body), then header, then the latest release. */
   async select(argument: string | null | undefined, header: string | null | undefined): Promise<ReleaseSelection> {
     if (argument) return { release: await this.require(argument), source: 'argument' };
-    if (header) return { release: await this.require(header), source: 'header' };
+    if (header) return { release: await this.require(header, 'X-Terminology-Version'), source: 'header' };
     const latest = await this.latest();
     if (!latest) throw new DomainError('VERSION_NOT_FOUND', 'No release has been imported yet: run `terminology import <dir>`.');
     return { release: latest, source: 'latest' };

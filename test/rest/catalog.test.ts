@@ -147,6 +147,16 @@ describe('GET /codes/{code}', () => {
     expectProblem(await get(`/codes/${code}`), 400, 'VALIDATION_ERROR');
   });
 
+  it('a malformed release identifier is a VALIDATION_ERROR on GraphQL as on REST; a well-formed unknown one is VERSION_NOT_FOUND', async () => {
+    expectProblem(await get('/codes/10047700?version=!!junk'), 400, 'VALIDATION_ERROR');
+    const junk = await t.graphql('{ code(code: "10047700", version: "!!junk") { term } }');
+    expect(junk.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', errors: { version: [expect.any(String)] } });
+    const against = await t.graphql('{ codeChanges(code: "10047700", against: "a b") { differences } }');
+    expect(against.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', errors: { against: [expect.any(String)] } });
+    const unknown = await t.graphql('{ code(code: "10047700", version: "99.9") { term } }');
+    expect(unknown.body.errors[0].extensions.code).toBe('VERSION_NOT_FOUND');
+  });
+
   // Digits are a well-formed code; one the release does not hold is not found, whatever its spelling.
   it.each(['00000001', '010047700', '0', '1234567890', '99999999'])('answers CODE_NOT_FOUND for the well-formed unknown code %s, on REST and GraphQL', async (code) => {
     const r = await get(`/codes/${code}`);

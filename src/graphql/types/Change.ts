@@ -64,7 +64,7 @@ const ChangeCountsRef = builder.objectRef<ChangeCounts>('ChangeCounts').implemen
 /** Baseline for a target: explicit, else the previous release; must be older than the target. */
 export async function resolveBaseline(ctx: GraphQLContext, to: ReleaseInfo, from: string | null | undefined, field = 'from'): Promise<ReleaseInfo> {
   if (from) {
-    const base = await ctx.services.catalog.require(from);
+    const base = await ctx.services.catalog.require(from, field);
     if (base.ordinal >= to.ordinal) {
       throw validationError({ [field]: [`must be a release older than ${to.version} (${base.version} is ${base.ordinal === to.ordinal ? 'the same release' : 'newer'})`] });
     }
@@ -253,7 +253,7 @@ builder.objectFields(CodeRef, (t) => ({
     args: { against: t.arg.string({ required: true }) },
     resolve: async (c, args, ctx) => {
       const to = (await ctx.services.catalog.byId(c.releaseId))!;
-      return compareCode(ctx, String(c.code), to, await ctx.services.catalog.require(args.against));
+      return compareCode(ctx, String(c.code), to, await ctx.services.catalog.require(args.against, 'against'));
     },
   }),
   history: t.field({
@@ -289,7 +289,7 @@ builder.queryFields((t) => ({
     args: { code: t.arg.string({ required: true }), against: t.arg.string({ required: true }), version: t.arg.string({ required: false }) },
     resolve: async (_r, args, ctx) => {
       const to = await ctx.selectRelease(args.version);
-      const from = await ctx.services.catalog.require(args.against);
+      const from = await ctx.services.catalog.require(args.against, 'against');
       ctx.usedVersions.add(from.version);
       return compareCode(ctx, args.code, to, from);
     },
