@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Logger } from './logger.ts';
-import type { Services } from './graphql/context.ts';
+import type { Services } from './services/scope.ts';
 import type { AppOptions } from './http/app.ts';
 import { ReleaseCatalog } from './domain/catalog.ts';
 import { createRateLimiter, type RateLimiter } from './http/rateLimit.ts';

@@ -7,7 +7,8 @@ import { useRateLimiter } from '@envelop/rate-limiter';
 import { DomainError } from '../domain/errors.ts';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
 import { schema } from './schema.ts';
-import { createContext, type GraphQLContext, type Services } from './context.ts';
+import type { GraphQLContext } from './context.ts';
+import { createScope, type Services } from '../services/scope.ts';
 import { toGraphQLError } from './errors.ts';
 import { DEFAULT_LIMITS, type Limits } from './builder.ts';
 import type { Logger } from '../logger.ts';
@@ -112,7 +113,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
       maskError: (error) => toGraphQLError(error),
     },
     context: ({ request, requestId, log, usedVersions, clientIp, apiKeyId }) => ({
-      ...createContext(services, {
+      ...createScope(services, {
         requestId,
         log,
         usedVersions,

@@ -7,7 +7,7 @@ import { routePath } from 'hono/route';
 import { CATALOG_PATHS, Replay, type ReplayOptions } from './replay.ts';
 import type { Context } from 'hono';
 import { createGraphQLServer, type GraphQLOptions, type GraphQLServer } from '../graphql/yoga.ts';
-import type { Services } from '../graphql/context.ts';
+import type { Services } from '../services/scope.ts';
 import type { AppEnv } from '../rest/context.ts';
 import { problem, problemFromError, problemTypes, sendProblem } from '../rest/problem.ts';
 import { ProblemError } from '../rest/execute.ts';

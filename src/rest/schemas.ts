@@ -44,12 +44,6 @@ export const levelParam = z
   .optional()
   .openapi({ type: 'string', enum: [...LEVELS] });
 
-export const PAGE_LIMITS = {
-  versions: { default: 20, max: 100 },
-  codes: { default: 20, max: 100 },
-  synonyms: { default: 20, max: 200 },
-} as const;
-
 export const ProblemSchema = z
   .object({
     type: z.string(),

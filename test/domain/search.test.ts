@@ -134,7 +134,7 @@ describe('search index', () => {
 
 describe('catalog reads from a built index', () => {
   it('answer concepts and primary paths exactly as the database does, for every code of the release', async () => {
-    const { createLoaders } = await import('../../src/graphql/loaders.ts');
+    const { createLoaders } = await import('../../src/services/loaders.ts');
     const indexes = new SearchIndexCache();
     await indexes.get(releaseId, db.prisma);
     const fromDb = createLoaders(db.prisma, db.prisma);

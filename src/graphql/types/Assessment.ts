@@ -9,7 +9,7 @@ import { DomainError, validationError } from '../../domain/errors.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { ReleaseInfo } from '../../domain/releases.ts';
 import { CodeRef, withVersion } from './Code.ts';
-import { checkFirst } from '../args.ts';
+import { checkFirst } from '../../services/arguments.ts';
 
 /** Longest narrative for identify/classify; labels may be longer (bounded by MAX_BODY_BYTES). */
 export const MAX_NARRATIVE = 100_000;

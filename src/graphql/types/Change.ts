@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../context.ts';
 import { LevelEnum } from './enums.ts';
 import { VersionRef } from './Version.ts';
 import { CodeRef, withVersion, type CodeShape } from './Code.ts';
-import { checkFirst, optionalCode, parseCode } from '../args.ts';
+import { checkFirst, optionalCode, parseCode } from '../../services/arguments.ts';
 import type { Level } from '../../domain/levels.ts';
 import type { Concept } from '../../domain/concepts.ts';
 

@@ -5,7 +5,7 @@ import type { HierarchyItem, PathCodes } from '../../domain/hierarchy.ts';
 import { codeNotFound } from '../../domain/errors.ts';
 import { CodeStatusEnum, LevelEnum, RelationshipEnum } from './enums.ts';
 import { VersionRef } from './Version.ts';
-import { checkFirst, parseCode } from '../args.ts';
+import { checkFirst, parseCode } from '../../services/arguments.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { Level } from '../../domain/levels.ts';
 

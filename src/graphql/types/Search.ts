@@ -5,7 +5,7 @@ import { ChangeTypeEnum } from './Change.ts';
 import { codeNotFound, validationError } from '../../domain/errors.ts';
 import { LevelEnum, MatchTypeEnum } from './enums.ts';
 import { CodeRef, withVersion } from './Code.ts';
-import { checkFirst, optionalCode } from '../args.ts';
+import { checkFirst, optionalCode } from '../../services/arguments.ts';
 import type { Level } from '../../domain/levels.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { ReleaseInfo } from '../../domain/releases.ts';

@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { ReleaseInfo } from '../../domain/releases.ts';
-import { checkFirst } from '../args.ts';
+import { checkFirst } from '../../services/arguments.ts';
 import type { Level } from '../../domain/levels.ts';
 
 export const VersionRef = builder.objectRef<ReleaseInfo>('Version');

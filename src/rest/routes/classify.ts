@@ -4,7 +4,7 @@ import { ClassifyDocument, type CriterionFieldsFragment } from '../operations/ge
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { errorResponses, versionIdParam } from '../schemas.ts';
 import { assessmentHead, assessmentMeta, descriptionField, jsonBody, prediction, PredictionSchema } from '../narrative.ts';
-import { MAX_NARRATIVE } from '../../graphql/types/Assessment.ts';
+import { CLASSIFY_LIMIT, MAX_NARRATIVE } from '../../services/limits.ts';
 
 const CRITERIA = ['death', 'life_threatening', 'hospitalization', 'disability', 'congenital_anomaly', 'medically_important'] as const;
 const CriterionSchema = z.object({ met: z.boolean(), confidence: z.number(), reasons: z.array(z.string()) });
@@ -38,7 +38,7 @@ const route = createRoute({
             .strict()
             .optional(),
           version: versionIdParam('version').optional(),
-          limit: z.number().int().min(1).max(20).optional().openapi({ description: 'Codes returned (default 5).' }),
+          limit: z.number().int().min(CLASSIFY_LIMIT.min).max(CLASSIFY_LIMIT.max).optional().openapi({ description: `Codes returned (default ${CLASSIFY_LIMIT.default}).` }),
         })
         .strict(),
     ),

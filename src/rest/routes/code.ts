@@ -3,9 +3,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { CodeDetailDocument, type HierarchyItemFieldsFragment } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { codeParam, errorResponses, intParam, MetaSchema, PAGE_LIMITS, versionParam } from '../schemas.ts';
+import { codeParam, errorResponses, intParam, MetaSchema, versionParam } from '../schemas.ts';
+import { PAGES } from '../../services/limits.ts';
 
-const L = PAGE_LIMITS.synonyms;
+const L = { default: PAGES.synonyms.default, max: PAGES.synonyms.rest };
 
 const HierarchyItemSchema = z
   .object({

@@ -3,10 +3,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { SearchCodesDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { changeTypeParam, codeParam, errorResponses, intParam, levelParam, MetaSchema, PAGE_LIMITS, versionParam } from '../schemas.ts';
-import { MAX_QUERY_LENGTH } from '../../graphql/types/Search.ts';
+import { changeTypeParam, codeParam, errorResponses, intParam, levelParam, MetaSchema, versionParam } from '../schemas.ts';
+import { MAX_QUERY_LENGTH, PAGES } from '../../services/limits.ts';
 
-const L = PAGE_LIMITS.codes;
+const L = { default: PAGES.codes.default, max: PAGES.codes.rest };
 
 const NodeSchema = z.object({ code: z.string(), term: z.string(), level: z.string() });
 

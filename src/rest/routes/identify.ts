@@ -5,7 +5,7 @@ import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
 import { errorResponses, MetaSchema, versionIdParam } from '../schemas.ts';
 import { assessmentHead, assessmentMeta, descriptionField, jsonBody } from '../narrative.ts';
-import { MAX_NARRATIVE } from '../../graphql/types/Assessment.ts';
+import { MAX_NARRATIVE } from '../../services/limits.ts';
 
 const route = createRoute({
   method: 'post',

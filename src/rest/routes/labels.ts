@@ -4,7 +4,7 @@ import { ClassifyLabelDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { errorResponses, versionIdParam } from '../schemas.ts';
 import { assessmentHead, assessmentMeta, descriptionField, jsonBody, prediction, PredictionSchema } from '../narrative.ts';
-import { MAX_LABEL } from '../../graphql/types/Assessment.ts';
+import { LABEL_MIN_CONFIDENCE as MC, LABEL_RESULTS as LR, MAX_LABEL } from '../../services/limits.ts';
 
 const SnippetSchema = z.object({
   id: z.string(),
@@ -29,8 +29,8 @@ const route = createRoute({
       z
         .object({
           description: descriptionField(MAX_LABEL),
-          maxResults: z.number().int().min(1, 'maxResults must be at least 1').max(100, 'maxResults must be at most 100').optional(),
-          minConfidence: z.number().min(0, 'minConfidence must be between 0 and 1').max(1, 'minConfidence must be between 0 and 1').optional(),
+          maxResults: z.number().int().min(LR.min, `maxResults must be at least ${LR.min}`).max(LR.max, `maxResults must be at most ${LR.max}`).optional(),
+          minConfidence: z.number().min(MC.min, `minConfidence must be between ${MC.min} and ${MC.max}`).max(MC.max, `minConfidence must be between ${MC.min} and ${MC.max}`).optional(),
           version: versionIdParam('version').optional(),
         })
         .strict(),
@@ -58,7 +58,7 @@ export function registerLabels(app: RestApp, deps: RestDeps) {
   app.openapi(route, async (c) => {
     const b = c.req.valid('json');
     const { data, usedVersions } = await operation(deps, c, ClassifyLabelDocument, {
-      input: { description: b.description, version: b.version, maxResults: b.maxResults ?? 25, minConfidence: b.minConfidence ?? 0.25 },
+      input: { description: b.description, version: b.version, maxResults: b.maxResults, minConfidence: b.minConfidence },
     });
     const d = data.classifyLabel;
     return respond(

@@ -4,6 +4,7 @@ import { ReleaseChangesDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
 import { changeTypeParam, codeParam, errorResponses, intParam, levelParam, MetaSchema, versionIdParam } from '../schemas.ts';
+import { PAGES } from '../../services/limits.ts';
 
 const CountsSchema = z.object({ added: z.number().int(), updated: z.number().int(), retired: z.number().int() });
 
@@ -40,7 +41,7 @@ const route = createRoute({
         hlt: codeParam('hlt').optional(),
         llt: codeParam('llt').optional(),
         page: intParam('page', 1, 1_000_000, 1),
-        limit: intParam('limit', 1, 200, 50),
+        limit: intParam('limit', 1, PAGES.changes.rest, PAGES.changes.default),
       })
       .strict(),
   },

@@ -3,9 +3,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { VersionsDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { errorResponses, intParam, MetaSchema, PAGE_LIMITS } from '../schemas.ts';
+import { errorResponses, intParam, MetaSchema } from '../schemas.ts';
+import { PAGES } from '../../services/limits.ts';
 
-const L = PAGE_LIMITS.versions;
+const L = { default: PAGES.versions.default, max: PAGES.versions.rest };
 
 export const VersionItemSchema = z
   .object({

@@ -1,5 +1,6 @@
-// Argument parsing shared by the types: codes are digits, page sizes bounded.
+// Argument parsing shared by every surface: codes are digits, page sizes bounded.
 import { DomainError, validationError } from '../domain/errors.ts';
+import { MAX_PAGE } from './limits.ts';
 import { CODE_SYNTAX, CODE_SYNTAX_MESSAGE, codeNumber } from '../domain/formats.ts';
 
 /** A code argument as the number to look up: malformed is a VALIDATION_ERROR; digits no release can hold are CODE_NOT_FOUND. */
@@ -14,8 +15,6 @@ export function optionalCode(value: string | null | undefined, field: string): n
   return value === null || value === undefined ? undefined : parseCode(value, field);
 }
 
-/** Maximum `first` on every connection; REST `limit` maxima are documented alongside. */
-export const MAX_PAGE = 200;
 
 export function checkFirst(first: number | null | undefined, field = 'first'): void {
   if (first !== null && first !== undefined && (first < 0 || first > MAX_PAGE)) {

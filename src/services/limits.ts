@@ -1,0 +1,26 @@
+// Every size limit of the use cases, in one place: GraphQL arguments, REST parameters and
+// their OpenAPI descriptions all read them from here.
+
+/** Largest `first` on every GraphQL connection. */
+export const MAX_PAGE = 200;
+
+/** Page sizes per collection: GraphQL connections (default, max) and REST `limit` (rest, ≤ max). */
+export const PAGES = {
+  versions: { default: 20, max: MAX_PAGE, rest: 100 },
+  codes: { default: 20, max: MAX_PAGE, rest: 100 },
+  synonyms: { default: 20, max: MAX_PAGE, rest: MAX_PAGE },
+  changes: { default: 50, max: MAX_PAGE, rest: MAX_PAGE },
+  events: { default: 20, max: MAX_PAGE, rest: MAX_PAGE },
+} as const;
+
+/** Longest accepted search text; longer input is a validation error, not truncated. */
+export const MAX_QUERY_LENGTH = 200;
+
+/** Longest narrative for identify/classify; labels may be longer (bounded by MAX_BODY_BYTES). */
+export const MAX_NARRATIVE = 100_000;
+export const MAX_LABEL = 1_000_000;
+
+/** Codes returned by classify (default, max), label predictions, and their confidence floor. */
+export const CLASSIFY_LIMIT = { default: 5, min: 1, max: 20 } as const;
+export const LABEL_RESULTS = { default: 25, min: 1, max: 100 } as const;
+export const LABEL_MIN_CONFIDENCE = { default: 0.25, min: 0, max: 1 } as const;

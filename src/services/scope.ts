@@ -1,0 +1,90 @@
+// One request's view of the services: shared services, per-request loaders (batching and
+// caching within the request), the release-selection header, and the caller's identity.
+// Every surface (GraphQL resolvers, and through them REST) hands this to the use cases.
+import type { Logger } from '../logger.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { ReleaseCatalog, ReleaseSelection } from '../domain/catalog.ts';
+import type { ReleaseInfo } from '../domain/releases.ts';
+import { createLoaders, type Loaders } from './loaders.ts';
+import { verifyApiKey } from '../domain/apiKeys.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { AssessmentService } from '../assessment/service.ts';
+
+export interface Services {
+  /** Narrative capabilities (identify, classify, labels); absent in catalog-only setups and tests. */
+  assessment?: AssessmentService;
+  /** Primary database client (writes, and reads that must see them). */
+  prisma: PrismaClient;
+  /** Client for catalog reads (a read replica when configured); defaults to prisma. */
+  reader?: () => PrismaClient;
+  catalog: ReleaseCatalog;
+  log: Logger;
+}
+
+export interface RequestScope {
+  services: Services;
+  loaders: Loaders;
+  requestId: string;
+  log: Logger;
+  /** X-Terminology-Version of the request, if any. */
+  headerVersion: string | undefined;
+  /** Releases the response used, for the X-Terminology-Version response header. */
+  usedVersions: Set<string>;
+  /** Resolves argument > header > latest, logging a disagreement. */
+  selectRelease(argument: string | null | undefined): Promise<ReleaseInfo>;
+  /** Client address (rate limits of the AI fields). */
+  clientIp: string;
+  /** Verifies X-API-Key (sk-…); returns the key id or throws UNAUTHORIZED. */
+  requireApiKey(): Promise<string>;
+}
+
+export function createScope(
+  services: Services,
+  request: {
+    requestId: string;
+    headerVersion: string | undefined;
+    log?: Logger;
+    usedVersions?: Set<string>;
+    apiKey?: string | undefined;
+    apiKeyId?: string | undefined;
+    clientIp?: string;
+  },
+): RequestScope {
+  let verified: Promise<string> | undefined;
+  const log = request.log ?? services.log;
+  const ctx: RequestScope = {
+    services,
+    loaders: createLoaders(services.prisma, services.reader?.() ?? services.prisma, services.catalog.searchIndexes),
+    requestId: request.requestId,
+    log,
+    headerVersion: request.headerVersion,
+    // Shared with the HTTP layer when given, which reports it in a response header.
+    usedVersions: request.usedVersions ?? new Set(),
+    clientIp: request.clientIp ?? 'unknown',
+    requireApiKey() {
+      if (request.apiKeyId) return Promise.resolve(request.apiKeyId);
+      verified ??= verifyApiKey(services.prisma, request.apiKey).then((id) => {
+        if (!id) {
+          throw new DomainError(
+            'UNAUTHORIZED',
+            request.apiKey ? 'The X-API-Key is not valid (unknown, malformed or revoked).' : 'This endpoint needs an API key: send X-API-Key: sk-….',
+          );
+        }
+        return id;
+      });
+      return verified;
+    },
+    async selectRelease(argument) {
+      const sel: ReleaseSelection = await services.catalog.select(argument, request.headerVersion);
+      if (argument && request.headerVersion && argument !== request.headerVersion) {
+        log.warn(
+          { requestId: request.requestId, parameter: argument, header: request.headerVersion },
+          'version parameter and X-Terminology-Version header disagree; the parameter wins',
+        );
+      }
+      ctx.usedVersions.add(sel.release.version);
+      return sel.release;
+    },
+  };
+  return ctx;
+}
