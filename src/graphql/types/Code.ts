@@ -4,7 +4,7 @@ import type { ReleaseConcept, ReleaseHierarchyItem, ReleasePath } from '../../se
 import { releaseOf } from '../../services/codes.ts';
 import { PAGES } from '../../services/limits.ts';
 import { offsetConnection, totalCount } from '../connections.ts';
-import { CodeStatusEnum, LevelEnum, RelationshipEnum } from './enums.ts';
+import { CodeStatusEnum, LevelEnum, RelationshipTypeEnum } from './enums.ts';
 import { VersionRef } from './Version.ts';
 
 export const CodeRef = builder.objectRef<ReleaseConcept>('Code');
@@ -12,7 +12,7 @@ export const CodeRef = builder.objectRef<ReleaseConcept>('Code');
 const HierarchyItemRef = builder.objectRef<ReleaseHierarchyItem>('HierarchyItem').implement({
   description: 'A parent or child of a code, with the type of the edge.',
   fields: (t) => ({
-    relationship: t.field({ type: RelationshipEnum, resolve: (i) => i.relationship as typeof RelationshipEnum.$inferType }),
+    relationshipType: t.field({ type: RelationshipTypeEnum, resolve: (i) => i.relationshipType as typeof RelationshipTypeEnum.$inferType }),
     isPrimary: t.exposeBoolean('isPrimary', { description: 'The edge lies on the primary path (for PTs: the primary SOC).' }),
     code: t.field({ type: CodeRef, resolve: (i) => codes.withVersion(i.concept, i.version) }),
   }),
