@@ -48,6 +48,14 @@ export function applyLogistic(model: LogisticModel, x: Readonly<Record<string, n
   return sigmoid(z);
 }
 
+/** 1 for true, 0 for false: a binary feature. */
+const flag = (b: boolean): number => (b ? 1 : 0);
+
+/** One binary feature per listed value, 1 for the value `v` (a value not listed is the reference category). */
+function oneHot<T extends string>(v: T, values: readonly T[]): Record<string, number> {
+  return Object.fromEntries(values.map((x) => [x, flag(v === x)]));
+}
+
 /** Rounds a probability for output (stable, readable numbers). */
 export const round = (p: number, digits = 4): number => Math.round(p * 10 ** digits) / 10 ** digits;
 
@@ -73,8 +81,8 @@ export function labelFeatures(f: LabelFeatureInput): Record<string, number> {
     // negative weight until a finding repeated throughout a long label scored nothing.
     logSnippets: Math.log1p(Math.min(f.snippets, MAX_SNIPPETS_FEATURE)),
     maxLikelihood: f.maxLikelihood,
-    exact: f.exact ? 1 : 0,
-    single: (f.words ?? 2) <= 1 ? 1 : 0,
+    exact: flag(f.exact),
+    single: flag((f.words ?? 2) <= 1),
     sections: Math.min(3, f.sections ?? 1),
   };
 }
@@ -82,9 +90,9 @@ export function labelFeatures(f: LabelFeatureInput): Record<string, number> {
 export function textFeatures(f: { rawScore: number; rank: number; margin: number; phrase: boolean }): Record<string, number> {
   return {
     rawScore: f.rawScore,
-    top: f.rank === 0 ? 1 : 0,
+    top: flag(f.rank === 0),
     margin: f.margin,
-    phrase: f.phrase ? 1 : 0,
+    phrase: flag(f.phrase),
   };
 }
 
@@ -118,16 +126,12 @@ export const IDENTIFY_FEATURES = ['reordered', 'variant', 'lay', 'coordination',
 
 export function identifyFeatures(f: IdentifyFeatureInput): Record<string, number> {
   return {
-    reordered: f.kind === 'reordered' ? 1 : 0,
-    variant: f.kind === 'variant' ? 1 : 0,
-    lay: f.kind === 'lay' ? 1 : 0,
-    coordination: f.kind === 'coordination' ? 1 : 0,
-    verb: f.kind === 'verb' ? 1 : 0,
-    typo: f.typo ? 1 : 0,
+    ...oneHot(f.kind, ['reordered', 'variant', 'lay', 'coordination', 'verb']),
+    typo: flag(f.typo),
     logFactor: Math.log(Math.max(1e-3, f.factor)),
-    single: f.kind !== 'verb' && f.words <= 1 ? 1 : 0,
-    otherContext: f.otherContext ? 1 : 0,
-    abbreviation: f.abbreviation ? 1 : 0,
+    single: flag(f.kind !== 'verb' && f.words <= 1),
+    otherContext: flag(f.otherContext),
+    abbreviation: flag(f.abbreviation),
     logMentions: Math.log(Math.max(1, f.mentions)),
   };
 }
@@ -155,8 +159,8 @@ export function criterionFeatures(f: CriterionFeatureInput): Record<string, numb
   const x: Record<string, number> = {
     metLogit: f.met ? logit(f.strength) : 0,
     metHits: f.met ? Math.log(Math.max(1, f.hits)) : 0,
-    notCounted: f.notCounted ? 1 : 0,
-    notMet: f.met ? 0 : 1,
+    notCounted: flag(f.notCounted),
+    notMet: flag(!f.met),
   };
   if (!f.met) x[`notMet_${f.criterion}`] = 1;
   return x;
@@ -181,11 +185,11 @@ export const SERIOUS_FEATURES = ['serious', 'logitRaw', 'criteriaMet', 'notCount
 
 export function seriousFeatures(f: SeriousFeatureInput): Record<string, number> {
   return {
-    serious: f.serious ? 1 : 0,
+    serious: flag(f.serious),
     logitRaw: logit(f.rawConfidence),
     criteriaMet: Math.min(3, f.criteriaMet),
-    notCounted: f.notCounted ? 1 : 0,
-    onlyMedicallyImportant: f.onlyMedicallyImportant ? 1 : 0,
+    notCounted: flag(f.notCounted),
+    onlyMedicallyImportant: flag(f.onlyMedicallyImportant),
   };
 }
 
@@ -207,11 +211,7 @@ export const CTCAE_FEATURES = ['logitRaw', 'explicit', 'definition', 'agree', 'c
 export function ctcaeFeatures(f: CtcaeFeatureInput): Record<string, number> {
   return {
     logitRaw: logit(f.rawConfidence),
-    explicit: f.source === 'explicit' ? 1 : 0,
-    definition: f.source === 'definition' ? 1 : 0,
-    agree: f.source === 'agree' ? 1 : 0,
-    conflict: f.source === 'conflict' ? 1 : 0,
-    default: f.source === 'default' ? 1 : 0,
+    ...oneHot(f.source, ['explicit', 'definition', 'agree', 'conflict', 'default']),
     grade: f.grade / 5,
   };
 }
@@ -234,10 +234,9 @@ export const SIMPLE_FEATURES = ['logitRaw', 'stated', 'default', 'moderate', 'se
 export function simpleFeatures(f: SimpleFeatureInput): Record<string, number> {
   return {
     logitRaw: logit(f.rawConfidence),
-    stated: f.stated ? 1 : 0,
-    default: f.default ? 1 : 0,
-    moderate: f.grade === 'moderate' ? 1 : 0,
-    severe: f.grade === 'severe' ? 1 : 0,
+    stated: flag(f.stated),
+    default: flag(f.default),
+    ...oneHot(f.grade, ['moderate', 'severe']),
   };
 }
 
