@@ -1,7 +1,7 @@
 /**
  * Evaluates the coding engine: the TAC 2017 ADR benchmark (classifyLabel, classifyText,
- * identifyEvents; see src/nlp/eval/run.ts) when its file is at hand, and always the project's
- * labelled narrative set (assessSeriousness, assessSeverity; src/nlp/eval/narratives.ts).
+ * identifyEvents; see tools/eval/run.ts) when its file is at hand, and always the project's
+ * labelled narrative set (assessSeriousness, assessSeverity; tools/eval/narratives.ts).
  *
  *   npm run eval [-- --data PATH] [--threshold 0.4] [--out results.json]
  *                [--no-mentions] [--no-identify] [--fit [--write-params]]
@@ -20,8 +20,8 @@ import { parseArgs } from 'node:util';
 import { projectRoot } from '../src/paths.ts';
 import type { CalibrationParams, LogisticModel } from '../src/nlp/calibration.ts';
 import { CALIBRATION } from '../src/nlp/calibration-params.ts';
-import { formatNarrativeReport, runNarrativeEvaluation } from '../src/nlp/eval/narratives.ts';
-import { defaultTacPath, formatReport, runEvaluation, type EvaluationReport } from '../src/nlp/eval/run.ts';
+import { formatNarrativeReport, runNarrativeEvaluation } from '../tools/eval/narratives.ts';
+import { defaultTacPath, formatReport, runEvaluation, type EvaluationReport } from '../tools/eval/run.ts';
 
 const { values } = parseArgs({
   options: {
