@@ -3,36 +3,9 @@
 // split, the seriousness/severity models on the narrative calibration split — and shipped in
 // calibration-params.ts. Nothing is trained at run time.
 import { CALIBRATION } from './calibration-params.ts';
+import type { CalibrationParams, LogisticModel } from './calibration-model.ts';
 
-export interface LogisticModel {
-  /** Feature names, in the order of `weights`. */
-  features: readonly string[];
-  weights: readonly number[];
-  bias: number;
-}
-
-export interface CalibrationParams {
-  /** Label-level PT predictions (classifyLabel). */
-  label: LogisticModel;
-  /** Event-description PT predictions (classifyText). */
-  text: LogisticModel;
-  /** identifyEvents: P(the event is a genuine adverse-event mention). */
-  identify: LogisticModel;
-  /** assessSeriousness, one criterion: P(the met / not-met decision is right). Shared by the six criteria. */
-  criterion: LogisticModel;
-  /** assessSeriousness, overall: P(the serious / not-serious decision is right). */
-  serious: LogisticModel;
-  /** assessSeverity, 5-level: P(the CTCAE grade is right). */
-  ctcae: LogisticModel;
-  /** assessSeverity, 3-level: P(the mild/moderate/severe grade is right). */
-  simple: LogisticModel;
-  /** Where and how the TAC-based parameters (label, text, identify) were fitted. */
-  fittedOn: string;
-  /** Where and how the narrative-set parameters (criterion, serious, ctcae, simple) were fitted. */
-  narrativesFittedOn: string;
-  /** Held-out (test split) figures measured with these parameters when they were written. */
-  heldOut: Readonly<Record<string, number>>;
-}
+export type { CalibrationParams, LogisticModel } from './calibration-model.ts';
 
 export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 

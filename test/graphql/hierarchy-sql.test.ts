@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { miniSpec } from '../helpers/medascii.ts';
-import { generateRelease, writeMedAscii } from '../../src/synthetic/generate.ts';
+import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
 
 let t: TestApp;
 let wideSoc: string;
