@@ -41,7 +41,7 @@ import {
 import { identifyEventDetails } from '../../src/nlp/identify.ts';
 import { textCandidates } from '../../src/nlp/classify.ts';
 import { labelCandidates, labelFeatureInput } from '../../src/nlp/label.ts';
-import { loadVocabularySource } from '../../src/nlp/load.ts';
+import { loadVocabularySource } from '../../src/assessment/loadVocabulary.ts';
 import { buildVocabulary, type Vocabulary } from '../../src/nlp/vocabulary.ts';
 import { FOLDS, groupLabels, readTac, writeEvalRelease, type EvalLabel } from './tac.ts';
 
