@@ -327,7 +327,7 @@ describe('errors (problem JSON)', () => {
       Content-Type: application/problem+json; charset=utf-8
       Cache-Control: (none)
       ETag: (none)
-      X-Terminology-Version: (none)
+      X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
 
       {
