@@ -32,7 +32,8 @@ const SKIP_HYPOTHETICAL = new Set([
 ]);
 const KIND_CONF: Record<TermMatch['kind'], number> = { exact: 0.9, reordered: 0.85, variant: 0.8, lay: 0.82, coordination: 0.78 };
 const EVENT_VERB = /\b(?:developed|experienced|suffered(?: from)?|complained of|presented with|reported|noticed|had)\s+(?:an?\s+|some\s+|(?:severe|mild|moderate|marked)\s+)*([a-z][a-z -]{2,40}?)(?=\s*[,.;]|\s+(?:and|after|on|for|which|that|but|since|following|at|in|within|the)\b|\s*$)/gi;
-const LIST_SEP = /^[\s,/]*(?:(?:and|or|and\/or|as well as)\b[\s,]*)?$/i;
+// A list separator may end in an article: "a headache and a fever".
+const LIST_SEP = /^[\s,/]*(?:(?:and|or|and\/or|as well as)\b[\s,]*)?(?:(?:an?|the|some)\s+)?$/i;
 const NOT_EVENT_WORDS = /^(?:(?:no|any|the|a|his|her|their|been|to|it|this|that|dose|doses|vaccine|treatment|therapy|medication|surgery)\b|.*\b(?:dose|vaccin\w*|injection)$)/i;
 
 interface Found {
@@ -85,14 +86,14 @@ function trimEndOf(s: string, chars: ReadonlySet<string>): string {
 }
 
 const WITH_DOT = new Set([...SEPARATORS, '.']);
-const TAIL_WORD = /\b(?:and|or|then|with|of|from|due to|secondary to|followed by|after which)$/i;
+const TAIL_WORD = /\b(?:(?:and|or|then|with|of|from|due to|secondary to|followed by|after which)(?:\s+(?:an?|the|some))?)$/i;
 
 /** Drops trailing separators and linking words ("…, and then"). */
 function trimLinkingTail(s: string): string {
   let t = trimEndOf(s, SEPARATORS);
   for (;;) {
-    // The longest linking phrase is 12 characters; look at a bounded tail only.
-    const m = TAIL_WORD.exec(t.slice(-16));
+    // The longest linking phrase is 17 characters; look at a bounded tail only.
+    const m = TAIL_WORD.exec(t.slice(-24));
     if (!m) return t;
     t = trimEndOf(t.slice(0, t.length - m[0].length), SEPARATORS);
   }

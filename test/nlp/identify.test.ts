@@ -19,6 +19,11 @@ describe('identifyEvents (demo release)', () => {
     expect(e!.confidence).toBeLessThanOrEqual(1);
   });
 
+  it('an article after the conjunction keeps the list a list ("a headache and a fever")', () => {
+    expect(identifyEvents('She had a headache and a fever.', vocab).map((e) => e.description)).toEqual(['She had a headache.', 'She had a fever.']);
+    expect(identifyEvents('Patient reported rash and a headache.', vocab).map((e) => e.description)).toEqual(['Patient reported rash.', 'Patient reported headache.']);
+  });
+
   it('splits a list into self-contained statements sharing subject and circumstances', () => {
     const text = 'After the vaccine she developed nausea, vomiting and diarrhoea within 2 hours.';
     const events = identifyEvents(text, vocab);
