@@ -20,7 +20,7 @@ import { registerVersions } from '../rest/routes/versions.ts';
 import { registerCodes } from '../rest/routes/codes.ts';
 import { registerCode } from '../rest/routes/code.ts';
 import type { RateLimiter } from './rateLimit.ts';
-import type { TrustProxy } from './clientIp.ts';
+import type { TrustProxy } from '../net/trustProxy.ts';
 import { bodyLimitMiddleware, corsMiddleware, incomingAddress, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
 import { clientIp } from './clientIp.ts';
 import { requireApiKey } from '../rest/narrative.ts';
