@@ -41,7 +41,8 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: ['test/**/*.test.ts'],
-                exclude: ['test/unit/**', 'test/e2e/**'],
+                // No database in these: the pglite pass runs them once.
+                exclude: ['test/e2e/**', 'test/architecture.test.ts'],
                 env: { TEST_DB: 'postgres' },
               },
             },

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateRelease, writeMedAscii } from '../src/synthetic/generate.ts';
+import { generateRelease, writeMedAscii } from '../tools/synthetic/generate.ts';
 import { openMigrated } from '../src/db/open.ts';
 import { importRelease } from '../src/importer/import.ts';
 import { ensureChangeSet, listChanges } from '../src/domain/changes/store.ts';

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateRelease, writeMedAscii } from '../src/synthetic/generate.ts';
+import { generateRelease, writeMedAscii } from '../tools/synthetic/generate.ts';
 import { loadRelease } from '../src/importer/import.ts';
 import { projectRoot } from '../src/paths.ts';
 

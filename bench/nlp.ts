@@ -2,7 +2,7 @@
  * Speed of the coding engine on a full-size (synthetic, ~111k PT+LLT terms) release:
  * vocabulary build, one narrative, one 100 KB label. `npx tsx bench/nlp.ts`
  */
-import { generateRelease } from '../src/synthetic/generate.ts';
+import { generateRelease } from '../tools/synthetic/generate.ts';
 import { buildVocabulary, classifyLabel, classifyText, identifyEvents, assessSeriousness, assessSeverity, type VocabularyTerm } from '../src/nlp/index.ts';
 
 function median(xs: number[]): number {

@@ -16,7 +16,7 @@ import {
   releaseCounts,
   writeMedAscii,
   type SyntheticRelease,
-} from '../src/synthetic/generate.ts';
+} from '../tools/synthetic/generate.ts';
 
 const USAGE =
   'usage: synthetic-release --out DIR [--seed 42] [--version 90.0] [--scale 1] [--next-version 90.1] [--no-smq] [--changes-json]';

@@ -1,6 +1,9 @@
-// The composition root: configuration → the services and the HTTP app's options. The
-// server and the test helpers both build the product here, so a default cannot differ
-// between what users run and what the tests prove.
+// The composition root: configuration → the services (catalog and its caches, assessment
+// service with its engine pool and audit log, rate limiter) and the HTTP app's options. The
+// server, the test helpers and the in-process benchmark all build the product here, so a
+// default cannot differ between what users run and what the tests and figures prove. The
+// database is opened by the caller and passed in: the server opens it with retries and
+// start-up logging, the tests copy a template, the benchmark counts its statements.
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';

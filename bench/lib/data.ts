@@ -2,7 +2,7 @@
 // changes between each), written as MedAscii folders, and the request inputs derived
 // from them (codes, search queries, narratives, a ~100 KB product label).
 import path from 'node:path';
-import { generateRelease, writeMedAscii, releaseCounts, type SyntheticRelease } from '../../src/synthetic/generate.ts';
+import { generateRelease, writeMedAscii, releaseCounts, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
 
 export const VERSIONS = ['90.0', '90.1', '90.2'] as const;
 

@@ -8,15 +8,13 @@
 //   node --import tsx bench/lib/inprocess.ts '{"databaseUrl":…,"dataDir":…,"from":"90.1","to":"90.2"}'
 // Prints one line `RESULT {json}` on stdout.
 import { openMigrated } from '../../src/db/open.ts';
-import { ReleaseCatalog } from '../../src/domain/catalog.ts';
 import { createApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
+import { loadConfig } from '../../src/config.ts';
+import { compose } from '../../src/compose.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
 import { ensureChangeSet } from '../../src/domain/changes/store.ts';
 import { SUBTREE_QUERY } from './queries.ts';
-import { AssessmentService } from '../../src/assessment/service.ts';
-import { VocabularyCache } from '../../src/assessment/vocabularyCache.ts';
-import { AuditLog } from '../../src/assessment/audit.ts';
 
 export interface InProcessInput {
   databaseUrl?: string;
@@ -49,6 +47,7 @@ async function main(input: InProcessInput): Promise<InProcessResult> {
   let counting = false;
   const sql: string[] = [];
   const db = await openMigrated({ databaseUrl: input.databaseUrl, dataDir: input.dataDir, poolSize: 4 }, { onQuery: (s) => counting && sql.push(s) });
+  let closeServices: (() => Promise<void>) | undefined;
   try {
     const [from, to] = await Promise.all([input.from, input.to].map((v) => db.prisma.release.findUniqueOrThrow({ where: { version: v } })));
     const wide = await db.prisma.hierarchyPath.groupBy({
@@ -60,12 +59,13 @@ async function main(input: InProcessInput): Promise<InProcessResult> {
     });
     const largestSoc = { code: String(wide[0]!.socCode), ptPaths: wide[0]!._count };
 
-    // The app as the server assembles it (catalog part), with a long release-list TTL so
-    // only the query's own statements are counted.
-    const catalog = new ReleaseCatalog(db.prisma, 600_000);
-    const log = createLogger('silent');
-    const assessment = new AssessmentService(new VocabularyCache(db.prisma), new AuditLog(db.prisma, false, log), null);
-    const { fetch } = createApp({ prisma: db.prisma, reader: () => db.reader(), catalog, log, assessment }, { securityHeaders: true });
+    // The app as the server composes it (same config loader and composition root), with a
+    // long release-list TTL so only the query's own statements are counted; no per-IP limit
+    // (in-process requests have no address) and the coding engine inline (one request at a time).
+    const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', NLP_WORKERS: '0' });
+    const composed = compose(config, db, createLogger(config.logLevel), { catalogTtlMs: 600_000 });
+    closeServices = () => composed.close();
+    const { fetch } = createApp(composed.services, composed.appOptions);
     const gql = async (query: string, variables: Record<string, unknown>) => {
       const res = await fetch(
         new Request('http://bench/graphql', {
@@ -133,6 +133,7 @@ async function main(input: InProcessInput): Promise<InProcessResult> {
     }
     return { apiKey: key, largestSoc, subtree, changeSet, classify };
   } finally {
+    await closeServices?.();
     await db.close();
   }
 }

@@ -3,7 +3,7 @@
 /** A SOC's whole subtree down to LLTs, one request (as test/graphql/hierarchy-sql.test.ts). */
 export const SUBTREE_QUERY = `query SocTree($code: String!, $version: String) {
   code(code: $code, version: $version) { code term
-    children { relationship isPrimary code { code term level
-      children { relationship code { code term level
+    children { relationshipType isPrimary code { code term level
+      children { relationshipType code { code term level
         children { isPrimary code { code term level status
           children { code { code term status isPrimary } } } } } } } } } }`;

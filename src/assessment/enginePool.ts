@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { DomainError } from '../domain/errors.ts';
-import { loadVocabularySource } from '../nlp/load.ts';
+import { loadVocabularySource } from './loadVocabulary.ts';
 import type { CodingEngine } from './engine.ts';
 import type { EngineResult, EngineTask } from './engineTasks.ts';
 import { encodeSource } from './vocabularySource.ts';

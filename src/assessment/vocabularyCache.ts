@@ -3,7 +3,7 @@
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { buildVocabulary, type Vocabulary } from '../nlp/index.ts';
-import { loadVocabularySource } from '../nlp/load.ts';
+import { loadVocabularySource } from './loadVocabulary.ts';
 
 export class VocabularyCache {
   private readonly cache: LRUCache<number, Promise<Vocabulary>>;

@@ -68,12 +68,12 @@ export class DomainError extends Error {
   }
 }
 
+/** The one-line detail of a VALIDATION_ERROR: `field: message; message | field: message`. */
+export const validationDetail = (errors: Record<string, string[]>): string =>
+  Object.entries(errors).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | ');
+
 export const validationError = (errors: Record<string, string[]>, message?: string) =>
-  new DomainError(
-    'VALIDATION_ERROR',
-    message ?? Object.entries(errors).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | '),
-    errors,
-  );
+  new DomainError('VALIDATION_ERROR', message ?? validationDetail(errors), errors);
 
 export const codeNotFound = (code: string, version: string) =>
   new DomainError('CODE_NOT_FOUND', `Code ${clip(code)} does not exist in release ${clip(version)}.`);

@@ -6,11 +6,11 @@ import type { Level } from './levels.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
-/** Relationship type names as the contract spells them, e.g. HLT_TO_PT. */
-export type Relationship = `${Level}_TO_${Level}`;
+/** RelationshipType type names as the contract spells them, e.g. HLT_TO_PT. */
+export type RelationshipType = `${Level}_TO_${Level}`;
 
 export interface HierarchyItem {
-  relationship: Relationship;
+  relationshipType: RelationshipType;
   /** The edge lies on the primary path (for a PT: its primary SOC). */
   isPrimary: boolean;
   concept: Concept;
@@ -19,12 +19,12 @@ export interface HierarchyItem {
 const keysJson = (keys: readonly ConceptKey[]) =>
   JSON.stringify(keys.map((k) => ({ r: k.releaseId, l: k.level, c: k.code })));
 
-type Row = Concept & { kr: number; kl: Level; kc: number; isPrimary: boolean; rel: Relationship };
+type Row = Concept & { kr: number; kl: Level; kc: number; isPrimary: boolean; rel: RelationshipType };
 
 function group(keys: readonly ConceptKey[], rows: Row[]): Map<string, HierarchyItem[]> {
   const out = new Map<string, HierarchyItem[]>(keys.map((k) => [conceptKey(k), []]));
   for (const { kr, kl, kc, isPrimary, rel, ...concept } of rows) {
-    out.get(conceptKey({ releaseId: kr, level: kl, code: kc }))?.push({ relationship: rel, isPrimary, concept });
+    out.get(conceptKey({ releaseId: kr, level: kl, code: kc }))?.push({ relationshipType: rel, isPrimary, concept });
   }
   return out;
 }

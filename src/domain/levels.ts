@@ -1,11 +1,2 @@
 export const LEVELS = ['SOC', 'HLGT', 'HLT', 'PT', 'LLT'] as const;
 export type Level = (typeof LEVELS)[number];
-
-export function isLevel(s: string): s is Level {
-  return (LEVELS as readonly string[]).includes(s);
-}
-
-/** Depth in the hierarchy: SOC 0 … LLT 4. */
-export function levelDepth(l: Level): number {
-  return LEVELS.indexOf(l);
-}

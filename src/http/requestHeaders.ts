@@ -6,6 +6,7 @@ import { problem, sendProblem } from '../rest/problem.ts';
 import { graphqlErrorResponse } from '../graphql/transportErrors.ts';
 import { VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from '../domain/formats.ts';
 import { clip } from '../domain/clientText.ts';
+import { validationDetail } from '../domain/errors.ts';
 
 /** X-API-Version opts into future breaking changes; only version 1 exists today. */
 export const SUPPORTED_API_VERSIONS = ['1'];
@@ -25,7 +26,7 @@ export function requestHeadersMiddleware(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const errors = headerErrors(c.req.header('x-api-version'), c.req.header('x-terminology-version'));
     if (!errors) return next();
-    const detail = Object.entries(errors).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | ');
+    const detail = validationDetail(errors);
     const requestId = c.get('requestId');
     return c.req.path === '/graphql' ? graphqlErrorResponse('VALIDATION_ERROR', detail, requestId, { errors }) : sendProblem(c, problem('VALIDATION_ERROR', detail, requestId, errors));
   };

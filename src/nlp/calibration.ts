@@ -3,36 +3,9 @@
 // split, the seriousness/severity models on the narrative calibration split — and shipped in
 // calibration-params.ts. Nothing is trained at run time.
 import { CALIBRATION } from './calibration-params.ts';
+import type { CalibrationParams, LogisticModel } from './calibration-model.ts';
 
-export interface LogisticModel {
-  /** Feature names, in the order of `weights`. */
-  features: readonly string[];
-  weights: readonly number[];
-  bias: number;
-}
-
-export interface CalibrationParams {
-  /** Label-level PT predictions (classifyLabel). */
-  label: LogisticModel;
-  /** Event-description PT predictions (classifyText). */
-  text: LogisticModel;
-  /** identifyEvents: P(the event is a genuine adverse-event mention). */
-  identify: LogisticModel;
-  /** assessSeriousness, one criterion: P(the met / not-met decision is right). Shared by the six criteria. */
-  criterion: LogisticModel;
-  /** assessSeriousness, overall: P(the serious / not-serious decision is right). */
-  serious: LogisticModel;
-  /** assessSeverity, 5-level: P(the CTCAE grade is right). */
-  ctcae: LogisticModel;
-  /** assessSeverity, 3-level: P(the mild/moderate/severe grade is right). */
-  simple: LogisticModel;
-  /** Where and how the TAC-based parameters (label, text, identify) were fitted. */
-  fittedOn: string;
-  /** Where and how the narrative-set parameters (criterion, serious, ctcae, simple) were fitted. */
-  narrativesFittedOn: string;
-  /** Held-out (test split) figures measured with these parameters when they were written. */
-  heldOut: Readonly<Record<string, number>>;
-}
+export type { CalibrationParams, LogisticModel } from './calibration-model.ts';
 
 export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
@@ -46,6 +19,14 @@ export function applyLogistic(model: LogisticModel, x: Readonly<Record<string, n
   let z = model.bias;
   for (let i = 0; i < model.features.length; i++) z += (model.weights[i] ?? 0) * (x[model.features[i]!] ?? 0);
   return sigmoid(z);
+}
+
+/** 1 for true, 0 for false: a binary feature. */
+const flag = (b: boolean): number => (b ? 1 : 0);
+
+/** One binary feature per listed value, 1 for the value `v` (a value not listed is the reference category). */
+function oneHot<T extends string>(v: T, values: readonly T[]): Record<string, number> {
+  return Object.fromEntries(values.map((x) => [x, flag(v === x)]));
 }
 
 /** Rounds a probability for output (stable, readable numbers). */
@@ -73,8 +54,8 @@ export function labelFeatures(f: LabelFeatureInput): Record<string, number> {
     // negative weight until a finding repeated throughout a long label scored nothing.
     logSnippets: Math.log1p(Math.min(f.snippets, MAX_SNIPPETS_FEATURE)),
     maxLikelihood: f.maxLikelihood,
-    exact: f.exact ? 1 : 0,
-    single: (f.words ?? 2) <= 1 ? 1 : 0,
+    exact: flag(f.exact),
+    single: flag((f.words ?? 2) <= 1),
     sections: Math.min(3, f.sections ?? 1),
   };
 }
@@ -82,9 +63,9 @@ export function labelFeatures(f: LabelFeatureInput): Record<string, number> {
 export function textFeatures(f: { rawScore: number; rank: number; margin: number; phrase: boolean }): Record<string, number> {
   return {
     rawScore: f.rawScore,
-    top: f.rank === 0 ? 1 : 0,
+    top: flag(f.rank === 0),
     margin: f.margin,
-    phrase: f.phrase ? 1 : 0,
+    phrase: flag(f.phrase),
   };
 }
 
@@ -118,16 +99,12 @@ export const IDENTIFY_FEATURES = ['reordered', 'variant', 'lay', 'coordination',
 
 export function identifyFeatures(f: IdentifyFeatureInput): Record<string, number> {
   return {
-    reordered: f.kind === 'reordered' ? 1 : 0,
-    variant: f.kind === 'variant' ? 1 : 0,
-    lay: f.kind === 'lay' ? 1 : 0,
-    coordination: f.kind === 'coordination' ? 1 : 0,
-    verb: f.kind === 'verb' ? 1 : 0,
-    typo: f.typo ? 1 : 0,
+    ...oneHot(f.kind, ['reordered', 'variant', 'lay', 'coordination', 'verb']),
+    typo: flag(f.typo),
     logFactor: Math.log(Math.max(1e-3, f.factor)),
-    single: f.kind !== 'verb' && f.words <= 1 ? 1 : 0,
-    otherContext: f.otherContext ? 1 : 0,
-    abbreviation: f.abbreviation ? 1 : 0,
+    single: flag(f.kind !== 'verb' && f.words <= 1),
+    otherContext: flag(f.otherContext),
+    abbreviation: flag(f.abbreviation),
     logMentions: Math.log(Math.max(1, f.mentions)),
   };
 }
@@ -155,8 +132,8 @@ export function criterionFeatures(f: CriterionFeatureInput): Record<string, numb
   const x: Record<string, number> = {
     metLogit: f.met ? logit(f.strength) : 0,
     metHits: f.met ? Math.log(Math.max(1, f.hits)) : 0,
-    notCounted: f.notCounted ? 1 : 0,
-    notMet: f.met ? 0 : 1,
+    notCounted: flag(f.notCounted),
+    notMet: flag(!f.met),
   };
   if (!f.met) x[`notMet_${f.criterion}`] = 1;
   return x;
@@ -181,11 +158,11 @@ export const SERIOUS_FEATURES = ['serious', 'logitRaw', 'criteriaMet', 'notCount
 
 export function seriousFeatures(f: SeriousFeatureInput): Record<string, number> {
   return {
-    serious: f.serious ? 1 : 0,
+    serious: flag(f.serious),
     logitRaw: logit(f.rawConfidence),
     criteriaMet: Math.min(3, f.criteriaMet),
-    notCounted: f.notCounted ? 1 : 0,
-    onlyMedicallyImportant: f.onlyMedicallyImportant ? 1 : 0,
+    notCounted: flag(f.notCounted),
+    onlyMedicallyImportant: flag(f.onlyMedicallyImportant),
   };
 }
 
@@ -207,11 +184,7 @@ export const CTCAE_FEATURES = ['logitRaw', 'explicit', 'definition', 'agree', 'c
 export function ctcaeFeatures(f: CtcaeFeatureInput): Record<string, number> {
   return {
     logitRaw: logit(f.rawConfidence),
-    explicit: f.source === 'explicit' ? 1 : 0,
-    definition: f.source === 'definition' ? 1 : 0,
-    agree: f.source === 'agree' ? 1 : 0,
-    conflict: f.source === 'conflict' ? 1 : 0,
-    default: f.source === 'default' ? 1 : 0,
+    ...oneHot(f.source, ['explicit', 'definition', 'agree', 'conflict', 'default']),
     grade: f.grade / 5,
   };
 }
@@ -234,10 +207,9 @@ export const SIMPLE_FEATURES = ['logitRaw', 'stated', 'default', 'moderate', 'se
 export function simpleFeatures(f: SimpleFeatureInput): Record<string, number> {
   return {
     logitRaw: logit(f.rawConfidence),
-    stated: f.stated ? 1 : 0,
-    default: f.default ? 1 : 0,
-    moderate: f.grade === 'moderate' ? 1 : 0,
-    severe: f.grade === 'severe' ? 1 : 0,
+    stated: flag(f.stated),
+    default: flag(f.default),
+    ...oneHot(f.grade, ['moderate', 'severe']),
   };
 }
 

@@ -3,8 +3,7 @@
 // or model download. See docs/nlp.md for behaviour, calibration and evaluation figures.
 
 // Vocabulary
-export { buildVocabulary, Vocabulary, phraseCanons, type VocabularyTerm, type GradeDefinitions, type Alias, type AliasKind } from './vocabulary.ts';
-export { vocabularySourceFromModel, loadVocabularySource, type VocabularySource } from './load.ts';
+export { buildVocabulary, Vocabulary, phraseCanons, type VocabularyTerm, type VocabularySource, type GradeDefinitions, type Alias, type AliasKind } from './vocabulary.ts';
 
 // 1. identify
 export { identifyEvents, identifyEventDetails, type IdentifiedEvent, type IdentifiedEventDetail } from './identify.ts';

@@ -5,6 +5,12 @@
 import { ABBREVIATIONS, COMMON_WORDS, LAY_TERMS, type AbbreviationEntry } from './lexicon.ts';
 import { bagKey, boundedEditDistance, contentCanons, fold, phraseWords, tokenize, type RawForms, type Token } from './text.ts';
 
+/** What a vocabulary is built from: a release's PT/LLT names and grade definitions (loaded by src/assessment). */
+export interface VocabularySource {
+  terms: VocabularyTerm[];
+  grades: GradeDefinitions;
+}
+
 export interface VocabularyTerm {
   code: number;
   name: string;

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { GraphQLServer } from '../graphql/yoga.ts';
 import { ProblemError, runOperation } from './execute.ts';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { validationDetail } from '../domain/errors.ts';
 
 export type AppEnv = { Variables: { requestId: string; log: Logger; clientIp: string; apiKeyId?: string } };
 export type RestApp = OpenAPIHono<AppEnv>;
@@ -35,7 +36,7 @@ export async function operation<TData, TVars extends Record<string, unknown>>(
   } catch (e) {
     if (e instanceof ProblemError && e.problem.errors && Object.keys(fields).length) {
       const errors = Object.fromEntries(Object.entries(e.problem.errors).map(([k, v]) => [fields[k] ?? k, v]));
-      const detail = Object.entries(errors).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | ');
+      const detail = validationDetail(errors);
       throw new ProblemError({ ...e.problem, errors, detail });
     }
     throw e;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { freshStore, run, start, type Store } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
 import { editFile, miniSpec, writeFixture } from '../helpers/medascii.ts';
-import { generateRelease, writeMedAscii } from '../../src/synthetic/generate.ts';
+import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
 
 let store: Store;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { miniSpec } from '../helpers/medascii.ts';
-import { generateRelease, writeMedAscii } from '../../src/synthetic/generate.ts';
+import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
 
 let t: TestApp;
 let wideSoc: string;
@@ -29,14 +29,14 @@ afterAll(async () => {
 
 const SUBTREE = `query($code: String!, $version: String) {
   code(code: $code, version: $version) { code term
-    children { relationship isPrimary code { code term level
-      children { relationship code { code term level
+    children { relationshipType isPrimary code { code term level
+      children { relationshipType code { code term level
         children { isPrimary code { code term level status
           children { code { code term status isPrimary } } } } } } } } } }`;
 
 const UPWARDS = `query($code: String!, $version: String) {
   code(code: $code, version: $version) { code term
-    parents { relationship code { code term level
+    parents { relationshipType code { code term level
       parents { code { code term level
         parents { code { code term level } } } } } } } }`;
 

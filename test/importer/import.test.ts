@@ -189,7 +189,7 @@ describe('validation errors name the file, the line and the reason', () => {
 
 describe('optional files', () => {
   it('stores SMQs and history when the distribution has them', async () => {
-    const { generateRelease, writeMedAscii } = await import('../../src/synthetic/generate.ts');
+    const { generateRelease, writeMedAscii } = await import('../../tools/synthetic/generate.ts');
     const { mkdtempSync, readFileSync: read, writeFileSync: write } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'smq-')), '60.0');

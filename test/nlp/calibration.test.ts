@@ -18,7 +18,7 @@ import {
   NARRATIVE_L2_GRID,
   readCalibrationNarratives,
   readNarratives,
-} from '../../src/nlp/eval/narratives.ts';
+} from '../../tools/eval/narratives.ts';
 import { demoVocabulary as testVocabulary } from './demo.ts';
 
 // Held-out (test split, 125 narratives) with the calibration-split fit, when the floors were set:

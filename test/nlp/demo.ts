@@ -1,7 +1,8 @@
 // The demo release (open data derived from CTCAE) as an engine vocabulary, built once per test file.
 import path from 'node:path';
 import { loadRelease } from '../../src/importer/import.ts';
-import { buildVocabulary, vocabularySourceFromModel, type Vocabulary } from '../../src/nlp/index.ts';
+import { buildVocabulary, type Vocabulary } from '../../src/nlp/index.ts';
+import { vocabularySourceFromModel } from '../../src/assessment/loadVocabulary.ts';
 import { projectRoot } from '../../src/paths.ts';
 
 let cached: Vocabulary | undefined;

@@ -1,11 +1,11 @@
-// Quality floors on the TAC 2017 ADR benchmark, cross-validated by label (see src/nlp/eval/run.ts).
+// Quality floors on the TAC 2017 ADR benchmark, cross-validated by label (see tools/eval/run.ts).
 // The benchmark file is on every machine of this project (shared/data beside the checkout):
 // when it is missing this test fails instead of passing silently.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CALIBRATION } from '../../src/nlp/calibration-params.ts';
-import { defaultTacPath, formatReport, runEvaluation } from '../../src/nlp/eval/run.ts';
-import { FOLDS, groupLabels, readTac } from '../../src/nlp/eval/tac.ts';
+import { defaultTacPath, formatReport, runEvaluation } from '../../tools/eval/run.ts';
+import { FOLDS, groupLabels, readTac } from '../../tools/eval/tac.ts';
 
 // Cross-validated (5 folds by label, pooled) figures when the floors were set (docs/nlp.md): P 0.898,
 // R 0.906, F1 0.902 [0.889, 0.914], mention accuracy 0.952, ECE label 0.010 / text 0.008 / identify

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildVocabulary, classifyText, matchTerms, tokenize, type VocabularyTerm } from '../../src/nlp/index.ts';
-import { generateRelease } from '../../src/synthetic/generate.ts';
+import { generateRelease } from '../../tools/synthetic/generate.ts';
 import { demoVocabulary, PT } from './demo.ts';
 
 const t = (code: number, name: string, ptCode = code, level: 'PT' | 'LLT' = code === ptCode ? 'PT' : 'LLT', current = true): VocabularyTerm => ({

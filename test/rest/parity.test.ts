@@ -27,15 +27,15 @@ describe('GraphQL/REST parity', () => {
         `query($code: String!, $version: String) { code(code: $code, version: $version) {
           code term level status isPrimary primarySocCode
           synonyms(first: 20) { totalCount edges { node { term isPrimary } } }
-          parents { relationship isPrimary code { code term level } }
-          children { relationship isPrimary code { code term level } } } }`,
+          parents { relationshipType isPrimary code { code term level } }
+          children { relationshipType isPrimary code { code term level } } } }`,
         { code, version },
       )
     ).body.data.code;
     expect(rest).toMatchObject({ code: gql.code, term: gql.term, level: gql.level, status: gql.status, isPrimary: gql.isPrimary, primarySocCode: gql.primarySocCode });
     expect(rest.synonyms.meta.total).toBe(gql.synonyms.totalCount);
     expect(rest.synonyms.results).toEqual(gql.synonyms.edges.map(({ node: n }: any) => ({ name: n.term, isPrimary: n.isPrimary })));
-    const items = (list: any[]) => list.map((i) => [i.relationship, i.isPrimary, i.code.code, i.code.term, i.code.level]);
+    const items = (list: any[]) => list.map((i) => [i.relationshipType, i.isPrimary, i.code.code, i.code.term, i.code.level]);
     expect(rest.parents.map((i: any) => [i.relationshipType, i.isPrimary, i.code, i.term, i.level])).toEqual(items(gql.parents));
     expect(rest.children.map((i: any) => [i.relationshipType, i.isPrimary, i.code, i.term, i.level])).toEqual(items(gql.children));
   });

@@ -1,28 +1,19 @@
 // The narrative capabilities as GraphQL fields: identify, classify, classifyLabel.
 // Same API-key requirement as REST; every result carries the AI notice.
 import { builder } from '../builder.ts';
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { CodePrediction, IdentifiedEvent, LabelPrediction } from '../../nlp/index.ts';
 import type { Classification, SeveritySystem } from '../../assessment/service.ts';
 import { AI_NOTICE } from '../../assessment/notice.ts';
-import { DomainError, validationError } from '../../domain/errors.ts';
-import type { GraphQLContext } from '../context.ts';
-import type { ReleaseInfo } from '../../domain/releases.ts';
-import { CodeRef, withVersion } from './Code.ts';
-import { checkFirst } from '../../services/arguments.ts';
+import * as assessments from '../../services/assessments.ts';
+import type { AssessmentHead, ClassificationResult, Identification, LabelClassification } from '../../services/assessments.ts';
+import { conceptByKey } from '../../services/codes.ts';
+import { PAGES } from '../../services/limits.ts';
+import { slicePage } from '../../services/paging.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { offsetConnection, totalCount } from '../connections.ts';
+import { CodeRef } from './Code.ts';
 
-/** Longest narrative for identify/classify; labels may be longer (bounded by MAX_BODY_BYTES). */
-export const MAX_NARRATIVE = 100_000;
-export const MAX_LABEL = 1_000_000;
-
-interface Base {
-  requestId: string;
-  release: ReleaseInfo;
-  provider: string;
-  fallbackReason: string | null;
-}
-
-const AssessmentInterface = builder.interfaceRef<Base>('Assessment').implement({
+const AssessmentInterface = builder.interfaceRef<AssessmentHead>('Assessment').implement({
   description: 'An AI-generated assessment. It must be reviewed by a qualified person before use in regulatory submissions.',
   fields: (t) => ({
     requestId: t.exposeString('requestId'),
@@ -63,20 +54,18 @@ const PredictionRef = builder.objectRef<PredictionShape>('CodePrediction').imple
     code: t.field({
       type: CodeRef,
       resolve: async (p, _a, ctx) => {
-        const c = await ctx.loaders.concept.load({ releaseId: p.releaseId, level: 'PT', code: p.ptCode });
+        const c = await conceptByKey(ctx, { releaseId: p.releaseId, level: 'PT', code: p.ptCode }, p.version);
         if (!c) throw new DomainError('INTERNAL_ERROR', 'prediction outside the release');
-        return withVersion(c, p.version);
+        return c;
       },
     }),
     matchedTerm: t.field({
       type: CodeRef,
       nullable: true,
       description: 'The LLT the text matched, when it matched one.',
-      resolve: async (p, _a, ctx) => {
+      resolve: (p, _a, ctx) => {
         const m = 'matchedLlt' in p ? p.matchedLlt : undefined;
-        if (!m) return null;
-        const c = await ctx.loaders.concept.load({ releaseId: p.releaseId, level: 'LLT', code: m.code });
-        return c ? withVersion(c, p.version) : null;
+        return m ? conceptByKey(ctx, { releaseId: p.releaseId, level: 'LLT', code: m.code }, p.version) : null;
       },
     }),
     confidence: t.exposeFloat('confidence', { description: 'Calibrated: among predictions given confidence p, about p are right.' }),
@@ -134,25 +123,22 @@ const SeverityRef = builder.objectRef<SeverityShape>('Severity').implement({
   }),
 });
 
-const IdentifyRef = builder.objectRef<Base & { events: IdentifiedEvent[] }>('IdentifyAssessment').implement({
+const IdentifyRef = builder.objectRef<Identification>('IdentifyAssessment').implement({
   interfaces: [AssessmentInterface],
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'events' in v,
   fields: (t) => ({
     events: t.connection(
       {
         type: EventRef,
-        complexity: (args) => ({ field: 1, multiplier: args.first ?? 20 }),
-        resolve: async (a, args) => {
-          checkFirst(args.first);
-          return { ...(await resolveOffsetConnection({ args, defaultSize: 20, maxSize: 200 }, ({ offset, limit }) => a.events.slice(offset, offset + limit))), totalCount: a.events.length };
-        },
+        complexity: (args) => ({ field: 1, multiplier: args.first ?? PAGES.events.default }),
+        resolve: (a, args) => offsetConnection(args, PAGES.events, async (page) => slicePage(a.events, page)),
       },
-      { name: 'EventConnection', fields: (f) => ({ totalCount: f.int({ resolve: (p) => (p as unknown as { totalCount: number }).totalCount }) }) },
+      { name: 'EventConnection', fields: (f) => ({ totalCount: f.int({ resolve: totalCount }) }) },
     ),
   }),
 });
 
-const ClassificationRef = builder.objectRef<Base & { result: Classification }>('ClassificationAssessment').implement({
+const ClassificationRef = builder.objectRef<ClassificationResult>('ClassificationAssessment').implement({
   interfaces: [AssessmentInterface],
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'result' in v,
   fields: (t) => ({
@@ -162,7 +148,7 @@ const ClassificationRef = builder.objectRef<Base & { result: Classification }>('
   }),
 });
 
-const LabelRef = builder.objectRef<Base & { codes: LabelPrediction[] }>('LabelAssessment').implement({
+const LabelRef = builder.objectRef<LabelClassification>('LabelAssessment').implement({
   interfaces: [AssessmentInterface],
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'codes' in v,
   fields: (t) => ({
@@ -195,24 +181,6 @@ const LabelInput = builder.inputType('LabelClassifyInput', {
   }),
 });
 
-function service(ctx: GraphQLContext) {
-  const s = ctx.services.assessment;
-  if (!s) throw new DomainError('SERVICE_UNAVAILABLE', 'The narrative endpoints are not configured on this server.');
-  return s;
-}
-
-function checkText(text: string, max: number): void {
-  if (text.trim().length === 0) throw validationError({ description: ['must not be empty'] });
-  if (text.length > max) throw validationError({ description: [`must be at most ${max} characters`] });
-}
-
-async function prepare(ctx: GraphQLContext, text: string, max: number, version: string | null | undefined) {
-  const apiKeyId = await ctx.requireApiKey();
-  checkText(text, max);
-  const release = await ctx.selectRelease(version);
-  return { apiKeyId, release, requestId: ctx.requestId };
-}
-
 const aiComplexity = { field: 50 };
 
 builder.queryFields((t) => ({
@@ -221,51 +189,20 @@ builder.queryFields((t) => ({
     description: 'Split a narrative into discrete adverse-event statements (no codes). Requires X-API-Key.',
     args: { description: t.arg.string({ required: true }), version: t.arg.string({ required: false }) },
     complexity: aiComplexity,
-    resolve: async (_r, args, ctx) => {
-      const p = await prepare(ctx, args.description, MAX_NARRATIVE, args.version);
-      const out = await service(ctx).identify({ ...p, endpoint: 'identify', text: args.description });
-      return { requestId: p.requestId, release: p.release, provider: out.provider, fallbackReason: out.fallbackReason, events: out.value };
-    },
+    resolve: (_r, args, ctx) => assessments.identify(ctx, args),
   }),
   classify: t.field({
     type: ClassificationRef,
     description: 'Code an event description (ranked PTs), optionally with seriousness and severity. Requires X-API-Key.',
     args: { input: t.arg({ type: ClassifyInput, required: true }) },
     complexity: aiComplexity,
-    resolve: async (_r, { input }, ctx) => {
-      if (input.version && input.terminologyVersion && input.version !== input.terminologyVersion) {
-        ctx.log.warn({ requestId: ctx.requestId, version: input.version, terminologyVersion: input.terminologyVersion }, 'version and assessments.terminology.version disagree; version wins');
-      }
-      const limit = input.limit ?? 5;
-      if (limit < 1 || limit > 20) throw validationError({ limit: ['must be between 1 and 20'] });
-      const p = await prepare(ctx, input.description, MAX_NARRATIVE, input.version ?? input.terminologyVersion);
-      const out = await service(ctx).classify(
-        { ...p, endpoint: 'classify', text: input.description },
-        {
-          terminology: input.terminology ?? true,
-          seriousness: input.seriousness ?? false,
-          severity: input.severity && input.severity.length ? [...new Set(input.severity)] as SeveritySystem[] : null,
-          limit,
-        },
-      );
-      return { requestId: p.requestId, release: p.release, provider: out.provider, fallbackReason: out.fallbackReason, result: out.value };
-    },
+    resolve: (_r, { input }, ctx) => assessments.classify(ctx, { ...input, severity: input.severity as SeveritySystem[] | null | undefined }),
   }),
   classifyLabel: t.field({
     type: LabelRef,
     description: 'Every adverse reaction a product label lists, coded and located in the text. Requires X-API-Key.',
     args: { input: t.arg({ type: LabelInput, required: true }) },
     complexity: aiComplexity,
-    resolve: async (_r, { input }, ctx) => {
-      const maxResults = input.maxResults ?? 25;
-      const minConfidence = input.minConfidence ?? 0.25;
-      const errors: Record<string, string[]> = {};
-      if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 100) errors.maxResults = ['must be an integer between 1 and 100'];
-      if (!(minConfidence >= 0 && minConfidence <= 1)) errors.minConfidence = ['must be between 0 and 1'];
-      if (Object.keys(errors).length) throw validationError(errors);
-      const p = await prepare(ctx, input.description, MAX_LABEL, input.version);
-      const out = await service(ctx).classifyLabel({ ...p, endpoint: 'labels/classify', text: input.description }, { maxResults, minConfidence });
-      return { requestId: p.requestId, release: p.release, provider: out.provider, fallbackReason: out.fallbackReason, codes: out.value };
-    },
+    resolve: (_r, { input }, ctx) => assessments.classifyLabel(ctx, input),
   }),
 }));

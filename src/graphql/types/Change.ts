@@ -1,17 +1,13 @@
 import { builder } from '../builder.ts';
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import type { StoredChange, ChangeCounts } from '../../domain/changes/store.ts';
-import { listChanges } from '../../domain/changes/store.ts';
-import { computeChanges } from '../../domain/changes/engine.ts';
-import { codeNotFound, validationError } from '../../domain/errors.ts';
-import type { ReleaseInfo } from '../../domain/releases.ts';
-import type { GraphQLContext } from '../context.ts';
+import type { ChangeCounts } from '../../domain/changes/store.ts';
+import * as changes from '../../services/changes.ts';
+import type { CodeComparison, CodeHistoryEntry, CodeSnapshot, ReleaseChange, ReleaseChangesPage } from '../../services/changes.ts';
+import { conceptByKey } from '../../services/codes.ts';
+import { PAGES } from '../../services/limits.ts';
+import { offsetConnection, totalCount } from '../connections.ts';
 import { LevelEnum } from './enums.ts';
 import { VersionRef } from './Version.ts';
-import { CodeRef, withVersion, type CodeShape } from './Code.ts';
-import { checkFirst, optionalCode, parseCode } from '../../services/arguments.ts';
-import type { Level } from '../../domain/levels.ts';
-import type { Concept } from '../../domain/concepts.ts';
+import { CodeRef } from './Code.ts';
 
 export const JSONScalar = builder.scalarType('JSON', {
   description: 'Arbitrary JSON value.',
@@ -27,9 +23,7 @@ export const ChangeTypeEnum = builder.enumType('ChangeType', {
   } as const,
 });
 
-type ChangeShape = StoredChange & { toVersion: string; fromVersion: string; releaseId: number; baselineId: number };
-
-export const ChangeRef = builder.objectRef<ChangeShape>('Change').implement({
+export const ChangeRef = builder.objectRef<ReleaseChange>('Change').implement({
   description: 'How one concept changed between two releases.',
   fields: (t) => ({
     code: t.string({ resolve: (c) => String(c.code) }),
@@ -49,10 +43,7 @@ export const ChangeRef = builder.objectRef<ChangeShape>('Change').implement({
       type: CodeRef,
       nullable: true,
       description: 'The concept in the target release (null when it left).',
-      resolve: async (c, _a, ctx) => {
-        const found = await ctx.loaders.concept.load({ releaseId: c.releaseId, level: c.level, code: c.code });
-        return found ? withVersion(found, c.toVersion) : null;
-      },
+      resolve: (c, _a, ctx) => conceptByKey(ctx, { releaseId: c.releaseId, level: c.level, code: c.code }, c.toVersion),
     }),
   }),
 });
@@ -61,29 +52,12 @@ const ChangeCountsRef = builder.objectRef<ChangeCounts>('ChangeCounts').implemen
   fields: (t) => ({ added: t.exposeInt('added'), updated: t.exposeInt('updated'), retired: t.exposeInt('retired') }),
 });
 
-/** Baseline for a target: explicit, else the previous release; must be older than the target. */
-export async function resolveBaseline(ctx: GraphQLContext, to: ReleaseInfo, from: string | null | undefined, field = 'from'): Promise<ReleaseInfo> {
-  if (from) {
-    const base = await ctx.services.catalog.require(from, field);
-    if (base.ordinal >= to.ordinal) {
-      throw validationError({ [field]: [`must be a release older than ${to.version} (${base.version} is ${base.ordinal === to.ordinal ? 'the same release' : 'newer'})`] });
-    }
-    return base;
-  }
-  const prev = await ctx.services.catalog.previous(to);
-  if (!prev) throw validationError({ [field]: [`release ${to.version} is the oldest hosted release: there is no previous release to compare with`] });
-  return prev;
-}
-
 builder.objectFields(VersionRef, (t) => ({
   changeCounts: t.field({
     type: ChangeCountsRef,
     nullable: true,
     description: 'Changes against the previous release (null for the oldest release).',
-    resolve: async (r, _a, ctx) => {
-      const prev = await ctx.services.catalog.previous(r);
-      return prev ? ctx.loaders.changeSet.load({ from: prev, to: r }) : null;
-    },
+    resolve: (r, _a, ctx) => changes.changeCountsOf(ctx, r),
   }),
   changes: t.connection(
     {
@@ -98,63 +72,24 @@ builder.objectFields(VersionRef, (t) => ({
         hlt: t.arg.string({ required: false }),
         llt: t.arg.string({ required: false }),
       },
-      complexity: (args) => ({ field: 5, multiplier: args.first ?? 50 }),
-      resolve: async (to, args, ctx) => {
-        checkFirst(args.first);
-        const from = await resolveBaseline(ctx, to, args.from);
-        const filters = {
-          level: args.level ?? undefined,
-          changeType: args.changeType ?? undefined,
-          soc: optionalCode(args.soc, 'soc'),
-          hlgt: optionalCode(args.hlgt, 'hlgt'),
-          hlt: optionalCode(args.hlt, 'hlt'),
-          llt: optionalCode(args.llt, 'llt'),
-        };
-        await requireFilterNodes(ctx, [to, from], filters);
-        await ctx.loaders.changeSet.load({ from, to });
-        let total = 0;
-        let counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
-        const conn = await resolveOffsetConnection({ args, defaultSize: 50, maxSize: 200 }, async ({ offset, limit }) => {
-          const page = await listChanges(ctx.services.prisma, from.id, to.id, filters, offset, limit);
-          total = page.total;
-          counts = page.counts;
-          return page.items.map((c) => ({ ...c, toVersion: to.version, fromVersion: from.version, releaseId: to.id, baselineId: from.id }));
-        });
-        return { ...conn, totalCount: total, counts, from, to };
-      },
+      complexity: (args) => ({ field: 5, multiplier: args.first ?? PAGES.changes.default }),
+      resolve: (to, args, ctx) => offsetConnection(args, PAGES.changes, (page) => changes.releaseChanges(ctx, to, args, page)),
     },
     {
       name: 'ChangeConnection',
       fields: (f) => ({
-        totalCount: f.int({ resolve: (p) => (p as unknown as { totalCount: number }).totalCount }),
-        counts: f.field({ type: ChangeCountsRef, description: 'Per change type, under every filter but changeType.', resolve: (p) => (p as unknown as { counts: ChangeCounts }).counts }),
-        from: f.field({ type: VersionRef, resolve: (p) => (p as unknown as { from: ReleaseInfo }).from }),
-        to: f.field({ type: VersionRef, resolve: (p) => (p as unknown as { to: ReleaseInfo }).to }),
+        totalCount: f.int({ resolve: totalCount }),
+        counts: f.field({ type: ChangeCountsRef, description: 'Per change type, under every filter but changeType.', resolve: (p) => (p as unknown as ReleaseChangesPage).counts }),
+        from: f.field({ type: VersionRef, resolve: (p) => (p as unknown as ReleaseChangesPage).from }),
+        to: f.field({ type: VersionRef, resolve: (p) => (p as unknown as ReleaseChangesPage).to }),
       }),
     },
   ),
 }));
 
-/** A hierarchy filter must name a node of the target or the baseline release. */
-async function requireFilterNodes(ctx: GraphQLContext, releases: ReleaseInfo[], f: { soc?: number; hlgt?: number; hlt?: number; llt?: number }) {
-  const checks: [Level, number | undefined, string][] = [['SOC', f.soc, 'soc'], ['HLGT', f.hlgt, 'hlgt'], ['HLT', f.hlt, 'hlt'], ['LLT', f.llt, 'llt']];
-  for (const [level, code, field] of checks) {
-    if (code === undefined) continue;
-    const found = await Promise.all(releases.map((r) => ctx.loaders.concept.load({ releaseId: r.id, level, code })));
-    if (!found.some(Boolean)) throw codeNotFound(`${code} (${field} filter)`, releases.map((r) => r.version).join(' or '));
-  }
-}
-
 // --- per code ---------------------------------------------------------------------
 
-interface SnapshotShape {
-  exists: boolean;
-  code: string;
-  concept: Concept | null;
-  primarySocCode: number | null;
-}
-
-const SnapshotRef = builder.objectRef<SnapshotShape>('CodeSnapshot').implement({
+const SnapshotRef = builder.objectRef<CodeSnapshot>('CodeSnapshot').implement({
   description: 'A code as it stands in one release.',
   fields: (t) => ({
     exists: t.exposeBoolean('exists'),
@@ -166,28 +101,7 @@ const SnapshotRef = builder.objectRef<SnapshotShape>('CodeSnapshot').implement({
   }),
 });
 
-async function snapshot(ctx: GraphQLContext, release: ReleaseInfo, code: number): Promise<SnapshotShape> {
-  const [c] = await ctx.loaders.conceptsByCode.load({ releaseId: release.id, code });
-  if (!c) return { exists: false, code: String(code), concept: null, primarySocCode: null };
-  let soc: number | null = c.level === 'SOC' ? c.code : c.primarySocCode;
-  if (c.level === 'LLT' && c.ptCode !== null) soc = (await ctx.loaders.concept.load({ releaseId: release.id, level: 'PT', code: c.ptCode }))?.primarySocCode ?? null;
-  if (c.level === 'HLT' || c.level === 'HLGT') {
-    const paths = await ctx.loaders.paths.load({ releaseId: release.id, level: c.level, code: c.code });
-    soc = (paths.find((p) => p.isPrimary) ?? paths[0])?.nodes[0]?.code ?? null;
-  }
-  return { exists: true, code: String(code), concept: c, primarySocCode: soc };
-}
-
-interface ComparisonShape {
-  code: string;
-  from: ReleaseInfo;
-  to: ReleaseInfo;
-  snapshots: { from: SnapshotShape; to: SnapshotShape };
-  differences: string[];
-  changes: ChangeShape[];
-}
-
-const ComparisonRef = builder.objectRef<ComparisonShape>('CodeComparison').implement({
+const ComparisonRef = builder.objectRef<CodeComparison>('CodeComparison').implement({
   description: 'One code compared between two releases.',
   fields: (t) => ({
     code: t.exposeString('code'),
@@ -200,30 +114,7 @@ const ComparisonRef = builder.objectRef<ComparisonShape>('CodeComparison').imple
   }),
 });
 
-/** Compares one code between any two releases (either direction). */
-export async function compareCode(ctx: GraphQLContext, code: string, to: ReleaseInfo, from: ReleaseInfo): Promise<ComparisonShape> {
-  const n = parseCode(code);
-  const [a, b] = await Promise.all([snapshot(ctx, from, n), snapshot(ctx, to, n)]);
-  if (!a.exists && !b.exists) throw codeNotFound(code, `${from.version} or ${to.version}`);
-  const records = from.id === to.id ? [] : await computeChanges(ctx.services.prisma, from, to, n);
-  const multi = new Set(records.map((r) => r.level)).size > 1;
-  return {
-    code,
-    from,
-    to,
-    snapshots: { from: a, to: b },
-    differences: records.map((r) => (multi ? `${r.level}: ${r.details}` : r.details)),
-    changes: records.map((r) => ({ ...r, toVersion: to.version, fromVersion: from.version, releaseId: to.id, baselineId: from.id })),
-  };
-}
-
-interface HistoryEntryShape {
-  release: ReleaseInfo;
-  snapshot: SnapshotShape;
-  changes: ChangeShape[];
-}
-
-const HistoryEntryRef = builder.objectRef<HistoryEntryShape>('CodeHistoryEntry').implement({
+const HistoryEntryRef = builder.objectRef<CodeHistoryEntry>('CodeHistoryEntry').implement({
   description: 'A code in one hosted release, with what changed since the release before.',
   fields: (t) => ({
     version: t.field({ type: VersionRef, resolve: (h) => h.release }),
@@ -237,61 +128,27 @@ builder.objectFields(CodeRef, (t) => ({
     type: ChangeRef,
     nullable: true,
     description: 'How this concept changed in its release against the previous one (null when unchanged).',
-    resolve: async (c, _a, ctx) => {
-      const release = (await ctx.services.catalog.byId(c.releaseId))!;
-      const prev = await ctx.services.catalog.previous(release);
-      if (!prev) return null;
-      await ctx.loaders.changeSet.load({ from: prev, to: release });
-      const changes = await ctx.loaders.codeChanges.load({ fromId: prev.id, toId: release.id, code: c.code });
-      const own = changes.find((x) => x.level === c.level) ?? changes[0];
-      return own ? { ...own, toVersion: release.version, fromVersion: prev.version, releaseId: release.id, baselineId: prev.id } : null;
-    },
+    resolve: (c, _a, ctx) => changes.changeOf(ctx, c),
   }),
   compare: t.field({
     type: ComparisonRef,
     description: "This code compared against another release (the comparison's `from`); this code's release is `to`.",
     args: { against: t.arg.string({ required: true }) },
-    resolve: async (c, args, ctx) => {
-      const to = (await ctx.services.catalog.byId(c.releaseId))!;
-      return compareCode(ctx, String(c.code), to, await ctx.services.catalog.require(args.against, 'against'));
-    },
+    resolve: (c, args, ctx) => changes.compareConcept(ctx, c, args.against),
   }),
   history: t.field({
     type: [HistoryEntryRef],
     description: 'The code across every hosted release, oldest first: what it was and what changed when.',
     complexity: { field: 5, multiplier: 5 },
-    resolve: (c, _a, ctx) => codeHistory(ctx, c),
+    resolve: (c, _a, ctx) => changes.codeHistory(ctx, c),
   }),
 }));
-
-async function codeHistory(ctx: GraphQLContext, c: CodeShape): Promise<HistoryEntryShape[]> {
-  const releases = [...(await ctx.services.catalog.releases())].reverse();
-  const pairs = releases.slice(1).map((to, i) => ({ from: releases[i]!, to }));
-  await Promise.all(pairs.map((p) => ctx.loaders.changeSet.load(p)));
-  const [snapshots, changes] = await Promise.all([
-    Promise.all(releases.map((r) => snapshot(ctx, r, c.code))),
-    Promise.all(pairs.map((p) => ctx.loaders.codeChanges.load({ fromId: p.from.id, toId: p.to.id, code: c.code }))),
-  ]);
-  return releases.map((release, i) => ({
-    release,
-    snapshot: snapshots[i]!,
-    changes:
-      i === 0
-        ? []
-        : changes[i - 1]!.map((x) => ({ ...x, toVersion: release.version, fromVersion: releases[i - 1]!.version, releaseId: release.id, baselineId: releases[i - 1]!.id })),
-  }));
-}
 
 builder.queryFields((t) => ({
   codeChanges: t.field({
     type: ComparisonRef,
     description: 'One code compared between two releases: `against` is the baseline (from); `version` (else header, else latest) the target.',
     args: { code: t.arg.string({ required: true }), against: t.arg.string({ required: true }), version: t.arg.string({ required: false }) },
-    resolve: async (_r, args, ctx) => {
-      const to = await ctx.selectRelease(args.version);
-      const from = await ctx.services.catalog.require(args.against, 'against');
-      ctx.usedVersions.add(from.version);
-      return compareCode(ctx, args.code, to, from);
-    },
+    resolve: (_r, args, ctx) => changes.compareCodeAgainst(ctx, args.code, args.against, args.version),
   }),
 }));

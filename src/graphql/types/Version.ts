@@ -1,8 +1,9 @@
 import { builder } from '../builder.ts';
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { ReleaseInfo } from '../../domain/releases.ts';
-import { checkFirst } from '../../services/arguments.ts';
 import type { Level } from '../../domain/levels.ts';
+import * as releases from '../../services/releases.ts';
+import { PAGES } from '../../services/limits.ts';
+import { offsetConnection, totalCount } from '../connections.ts';
 
 export const VersionRef = builder.objectRef<ReleaseInfo>('Version');
 
@@ -20,19 +21,19 @@ const LevelCounts = builder.objectRef<Record<Level, number>>('LevelCounts').impl
 builder.node(VersionRef, {
   description: 'A hosted release of the terminology. Releases are immutable once imported.',
   id: { resolve: (r) => r.version },
-  loadOne: (id, ctx) => ctx.services.catalog.byVersion(id).then((r) => r ?? null),
+  loadOne: (id, ctx) => releases.releaseByVersion(ctx, id),
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'ordinal' in v && 'isLatest' in v,
   fields: (t) => ({
     version: t.exposeString('version', { description: 'Release identifier, e.g. 27.1.' }),
     releaseDate: t.string({ nullable: true, description: 'YYYY-MM-DD', resolve: (r) => r.releaseDate }),
     language: t.exposeString('language'),
     isLatest: t.exposeBoolean('isLatest'),
-    counts: t.field({ type: LevelCounts, resolve: (r, _a, ctx) => ctx.services.catalog.levelCounts(r.id) }),
+    counts: t.field({ type: LevelCounts, resolve: (r, _a, ctx) => releases.levelCounts(ctx, r) }),
     previous: t.field({
       type: VersionRef,
       nullable: true,
       description: 'The release published just before this one.',
-      resolve: async (r, _a, ctx) => (await ctx.services.catalog.previous(r)) ?? null,
+      resolve: (r, _a, ctx) => releases.previousRelease(ctx, r),
     }),
   }),
 });
@@ -42,19 +43,15 @@ builder.queryFields((t) => ({
     {
       type: VersionRef,
       description: 'Hosted releases, latest first.',
-      complexity: (args) => ({ field: 1, multiplier: args.first ?? 20 }),
-      resolve: async (_root, args, ctx) => {
-        checkFirst(args.first);
-        const list = await ctx.services.catalog.releases();
-        return { ...(await resolveOffsetConnection({ args }, ({ offset, limit }) => list.slice(offset, offset + limit))), totalCount: list.length };
-      },
+      complexity: (args) => ({ field: 1, multiplier: args.first ?? PAGES.versions.default }),
+      resolve: (_root, args, ctx) => offsetConnection(args, PAGES.versions, (page) => releases.listReleases(ctx, page)),
     },
-    { name: 'VersionConnection', fields: (c) => ({ totalCount: c.int({ resolve: (p) => (p as unknown as { totalCount: number }).totalCount }) }) },
+    { name: 'VersionConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalCount }) }) },
   ),
   version: t.field({
     type: VersionRef,
     description: 'One release: by identifier, else the X-Terminology-Version header, else the latest.',
     args: { version: t.arg.string({ required: false }) },
-    resolve: (_root, args, ctx) => ctx.selectRelease(args.version),
+    resolve: (_root, args, ctx) => releases.selectRelease(ctx, args.version),
   }),
 }));

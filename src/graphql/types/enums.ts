@@ -11,7 +11,7 @@ export const CodeStatusEnum = builder.enumType('CodeStatus', {
   values: ['CURRENT', 'NON_CURRENT'] as const,
 });
 
-export const RelationshipEnum = builder.enumType('Relationship', {
+export const RelationshipTypeEnum = builder.enumType('RelationshipType', {
   description: 'Type of a hierarchy edge. SOC_TO_PT is the link from a PT to its primary SOC.',
   values: ['SOC_TO_HLGT', 'HLGT_TO_HLT', 'HLT_TO_PT', 'PT_TO_LLT', 'SOC_TO_PT'] as const,
 });

@@ -65,7 +65,7 @@ const item = (i: HierarchyItemFieldsFragment) => ({
   term: i.code.term,
   level: i.code.level,
   status: i.code.status,
-  relationshipType: i.relationship,
+  relationshipType: i.relationshipType,
   isPrimary: i.isPrimary,
 });
 

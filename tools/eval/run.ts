@@ -18,11 +18,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../../db/client.ts';
-import { migrate } from '../../db/migrate.ts';
-import { importRelease } from '../../importer/import.ts';
-import { projectRoot } from '../../paths.ts';
-import { CALIBRATION } from '../calibration-params.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { importRelease } from '../../src/importer/import.ts';
+import { projectRoot } from '../../src/paths.ts';
+import { CALIBRATION } from '../../src/nlp/calibration-params.ts';
 import {
   calibrateIdentify,
   calibrateLabel,
@@ -37,12 +37,12 @@ import {
   type CalibrationParams,
   type IdentifyFeatureInput,
   type LogisticModel,
-} from '../calibration.ts';
-import { identifyEventDetails } from '../identify.ts';
-import { textCandidates } from '../classify.ts';
-import { labelCandidates, labelFeatureInput } from '../label.ts';
-import { loadVocabularySource } from '../load.ts';
-import { buildVocabulary, type Vocabulary } from '../vocabulary.ts';
+} from '../../src/nlp/calibration.ts';
+import { identifyEventDetails } from '../../src/nlp/identify.ts';
+import { textCandidates } from '../../src/nlp/classify.ts';
+import { labelCandidates, labelFeatureInput } from '../../src/nlp/label.ts';
+import { loadVocabularySource } from '../../src/assessment/loadVocabulary.ts';
+import { buildVocabulary, type Vocabulary } from '../../src/nlp/vocabulary.ts';
 import { FOLDS, groupLabels, readTac, writeEvalRelease, type EvalLabel } from './tac.ts';
 
 /** Label decision threshold on calibrated confidence used for the reported P/R/F1. */

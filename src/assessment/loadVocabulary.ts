@@ -1,14 +1,10 @@
-// Loading a release's terms for buildVocabulary, kept apart from the engine (which
+// Loading a release's terms for buildVocabulary, kept out of src/nlp (the engine
 // never touches a database): from the store (one query per table) or from a
 // validated MedAscii model (`loadRelease(dir)`). Callers build once per release and cache.
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { ReleaseModel } from '../importer/model.ts';
-import type { GradeDefinitions, VocabularyTerm } from './vocabulary.ts';
+import type { GradeDefinitions, VocabularySource, VocabularyTerm } from '../nlp/vocabulary.ts';
 
-export interface VocabularySource {
-  terms: VocabularyTerm[];
-  grades: GradeDefinitions;
-}
 
 function gradesFrom(rows: Iterable<{ code: number; grade: number; definition: string }>): GradeDefinitions {
   const grades: GradeDefinitions = new Map();

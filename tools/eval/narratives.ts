@@ -12,8 +12,8 @@
 // Needs no external data.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadRelease } from '../../importer/import.ts';
-import { projectRoot } from '../../paths.ts';
+import { loadRelease } from '../../src/importer/import.ts';
+import { projectRoot } from '../../src/paths.ts';
 import {
   applyLogistic,
   calibrateCriterion,
@@ -36,13 +36,13 @@ import {
   type CtcaeFeatureInput,
   type SeriousFeatureInput,
   type SimpleFeatureInput,
-} from '../calibration.ts';
-import { CALIBRATION } from '../calibration-params.ts';
-import { classifyText } from '../classify.ts';
-import { vocabularySourceFromModel } from '../load.ts';
-import { CRITERIA, seriousnessEvidence, type Criterion } from '../seriousness.ts';
-import { severityEvidence, type SimpleGrade } from '../severity.ts';
-import { buildVocabulary, type Vocabulary } from '../vocabulary.ts';
+} from '../../src/nlp/calibration.ts';
+import { CALIBRATION } from '../../src/nlp/calibration-params.ts';
+import { classifyText } from '../../src/nlp/classify.ts';
+import { vocabularySourceFromModel } from '../../src/assessment/loadVocabulary.ts';
+import { CRITERIA, seriousnessEvidence, type Criterion } from '../../src/nlp/seriousness.ts';
+import { severityEvidence, type SimpleGrade } from '../../src/nlp/severity.ts';
+import { buildVocabulary, type Vocabulary } from '../../src/nlp/vocabulary.ts';
 import { fnv1a, type Split } from './tac.ts';
 
 export interface NarrativeItem {

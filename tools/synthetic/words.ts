@@ -604,9 +604,6 @@ export const LLT_POST = w(
 );
 export const LLT_PRE = w('mild|moderate|severe|recurrent|transient|persistent|occasional|sudden|early|late|suspected|chronic|acute|intermittent|worsening|new onset|episodic');
 
-/** Nouns for HLGT/HLT group names. */
-export const GROUP_HEADS = w('disorders|conditions|signs and symptoms|disorders NEC|conditions NEC|abnormalities|complications|lesions|infections|injuries|therapeutic procedures');
-
 export const ROMAN = ['', 'I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XVI', 'XVII', 'XVIII', 'XIX', 'XX'];
 
 export function roman(n: number): string {

@@ -29,7 +29,7 @@ export type {
   SynSoc,
 } from './model.ts';
 export { checkRelease } from './check.ts';
-export { writeMedAscii, MEDASCII_FILES } from './write.ts';
+export { writeMedAscii } from './write.ts';
 
 export interface SyntheticOptions {
   /** Same seed (and options) → byte-identical output. */

@@ -6,20 +6,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SyntheticRelease, SynHlgt, SynHlt, SynSoc } from './model.ts';
 
-export const MEDASCII_FILES = [
-  'soc.asc',
-  'soc_hlgt.asc',
-  'hlgt.asc',
-  'hlgt_hlt.asc',
-  'hlt.asc',
-  'hlt_pt.asc',
-  'pt.asc',
-  'llt.asc',
-  'mdhier.asc',
-  'intl_ord.asc',
-  'meddra_release.asc',
-] as const;
-export const SMQ_FILES = ['smq_list.asc', 'smq_content.asc'] as const;
+const SMQ_FILES = ['smq_list.asc', 'smq_content.asc'] as const;
 
 const CRLF = '\r\n';
 const E7 = '$$$$$$$'; // seven empty legacy fields (each terminated by `$`)

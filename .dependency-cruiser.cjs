@@ -1,0 +1,81 @@
+// Architecture rules of src/, checked by test/architecture.test.ts (part of `npm test`) and printed
+// by `npm run arch`. Paths are relative to the repository root. Type-only imports count
+// (tsPreCompilationDeps), and so do dynamic import()s.
+//
+// Layers, lowest first: src/db ← src/domain ← src/services ← src/graphql ← src/rest ← src/http.
+// A layer may import any layer below it, never one above it.
+const LAYERS = ['db', 'domain', 'services', 'graphql', 'rest', 'http'];
+
+const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
+  name: `layer-${layer}`,
+  comment: `src/${layer}/ is below ${LAYERS.slice(i + 1).map((l) => `src/${l}/`).join(', ')} and imports none of them`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: { path: `^src/(${LAYERS.slice(i + 1).join('|')})/` },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'no import cycles in src/ (type-only imports included)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: 'core-not-transport',
+      comment: 'configuration, domain, coding engine, assessment, importer and services know nothing of HTTP, REST or GraphQL',
+      severity: 'error',
+      from: { path: '^src/(config\\.ts$|domain/|nlp/|assessment/|importer/|services/)' },
+      to: { path: '^src/(http|rest|graphql)/' },
+    },
+    {
+      name: 'nlp-no-database',
+      comment: 'the coding engine (src/nlp/) never touches a database: no src/db, src/domain, src/generated (Prisma), src/services, no Prisma or driver package',
+      severity: 'error',
+      from: { path: '^src/nlp/' },
+      to: { path: ['^src/(db|domain|generated|services)/', '(^|/)node_modules/(@prisma/|prisma/|pg/|@electric-sql/|pglite-prisma-adapter/)'] },
+    },
+    {
+      name: 'src-not-dev-tools',
+      comment: 'the service never imports development code (tools/, scripts/, bench/, test/)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(tools|scripts|bench|test)/' },
+    },
+    {
+      name: 'no-orphans',
+      comment:
+        'every file of src/ is reached from an entry point (the CLI, the engine worker and its tsx loader); a file nothing imports is dead code or a development tool (tools/)',
+      severity: 'error',
+      from: {
+        orphan: true,
+        path: '^src/',
+        pathNot: ['^src/cli/index\\.ts$', '^src/assessment/nlpWorker\\.ts$', '^src/assessment/nlpWorkerTsx\\.mjs$', '\\.d\\.ts$', '^src/generated/'],
+      },
+      to: {},
+    },
+    {
+      // Stronger than no-orphans (dependency-cruiser's orphans import nothing either): a file that
+      // imports others but that no entry point reaches, directly or not, is dead code too.
+      name: 'reachable-from-entry',
+      comment: 'every file of src/ is reached (type-only imports included) from src/cli/index.ts or the engine worker; dead code or a development tool (tools/) otherwise',
+      severity: 'error',
+      from: { path: ['^src/cli/index\\.ts$', '^src/assessment/nlpWorkerTsx\\.mjs$'] },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/cli/index\\.ts$', '^src/assessment/nlpWorkerTsx\\.mjs$', '\\.d\\.ts$', '^src/generated/'],
+        reachable: false,
+      },
+    },
+  ],
+  options: {
+    // Prisma's generated client is checked as a dependency target only, not cruised itself.
+    doNotFollow: { path: ['node_modules', '^src/generated/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

@@ -1,0 +1,103 @@
+// The narrative use cases (identify, classify, label classification): input rules, the API
+// key, release selection, then the assessment service (offline engine or LLM) — the same
+// for every surface.
+import type { IdentifiedEvent, LabelPrediction } from '../nlp/index.ts';
+import type { AssessmentService, Classification, SeveritySystem } from '../assessment/service.ts';
+import type { ReleaseInfo } from '../domain/releases.ts';
+import { DomainError, validationError } from '../domain/errors.ts';
+import { CLASSIFY_LIMIT, LABEL_MIN_CONFIDENCE, LABEL_RESULTS, MAX_LABEL, MAX_NARRATIVE } from './limits.ts';
+import type { RequestScope } from './scope.ts';
+
+/** What every assessment reports beside its result. */
+export interface AssessmentHead {
+  requestId: string;
+  release: ReleaseInfo;
+  provider: string;
+  fallbackReason: string | null;
+}
+
+export type Identification = AssessmentHead & { events: IdentifiedEvent[] };
+export type ClassificationResult = AssessmentHead & { result: Classification };
+export type LabelClassification = AssessmentHead & { codes: LabelPrediction[] };
+
+export interface ClassifyArgs {
+  description: string;
+  version?: string | null | undefined;
+  /** The same release, named the REST way (assessments.terminology.version); `version` wins. */
+  terminologyVersion?: string | null | undefined;
+  terminology?: boolean | null | undefined;
+  seriousness?: boolean | null | undefined;
+  severity?: SeveritySystem[] | null | undefined;
+  limit?: number | null | undefined;
+}
+
+export interface LabelArgs {
+  description: string;
+  version?: string | null | undefined;
+  maxResults?: number | null | undefined;
+  minConfidence?: number | null | undefined;
+}
+
+function assessmentService(scope: RequestScope): AssessmentService {
+  const s = scope.services.assessment;
+  if (!s) throw new DomainError('SERVICE_UNAVAILABLE', 'The narrative endpoints are not configured on this server.');
+  return s;
+}
+
+function checkText(text: string, max: number): void {
+  if (text.trim().length === 0) throw validationError({ description: ['must not be empty'] });
+  if (text.length > max) throw validationError({ description: [`must be at most ${max} characters`] });
+}
+
+/** Key first (an unauthenticated caller learns nothing about its input), then the text, then the release. */
+async function prepare(scope: RequestScope, endpoint: string, text: string, max: number, version: string | null | undefined) {
+  const apiKeyId = await scope.requireApiKey();
+  checkText(text, max);
+  const release = await scope.selectRelease(version);
+  return { apiKeyId, release, requestId: scope.requestId, endpoint, text };
+}
+
+const head = (info: { requestId: string; release: ReleaseInfo }, out: { provider: string; fallbackReason: string | null }): AssessmentHead => ({
+  requestId: info.requestId,
+  release: info.release,
+  provider: out.provider,
+  fallbackReason: out.fallbackReason,
+});
+
+export async function identify(scope: RequestScope, args: { description: string; version?: string | null | undefined }): Promise<Identification> {
+  const info = await prepare(scope, 'identify', args.description, MAX_NARRATIVE, args.version);
+  const out = await assessmentService(scope).identify(info);
+  return { ...head(info, out), events: out.value };
+}
+
+export async function classify(scope: RequestScope, args: ClassifyArgs): Promise<ClassificationResult> {
+  if (args.version && args.terminologyVersion && args.version !== args.terminologyVersion) {
+    scope.log.warn({ requestId: scope.requestId, version: args.version, terminologyVersion: args.terminologyVersion }, 'version and assessments.terminology.version disagree; version wins');
+  }
+  const limit = args.limit ?? CLASSIFY_LIMIT.default;
+  if (limit < CLASSIFY_LIMIT.min || limit > CLASSIFY_LIMIT.max) throw validationError({ limit: [`must be between ${CLASSIFY_LIMIT.min} and ${CLASSIFY_LIMIT.max}`] });
+  const info = await prepare(scope, 'classify', args.description, MAX_NARRATIVE, args.version ?? args.terminologyVersion);
+  const out = await assessmentService(scope).classify(info, {
+    terminology: args.terminology ?? true,
+    seriousness: args.seriousness ?? false,
+    severity: args.severity?.length ? [...new Set(args.severity)] : null,
+    limit,
+  });
+  return { ...head(info, out), result: out.value };
+}
+
+export async function classifyLabel(scope: RequestScope, args: LabelArgs): Promise<LabelClassification> {
+  const maxResults = args.maxResults ?? LABEL_RESULTS.default;
+  const minConfidence = args.minConfidence ?? LABEL_MIN_CONFIDENCE.default;
+  const errors: Record<string, string[]> = {};
+  if (!Number.isInteger(maxResults) || maxResults < LABEL_RESULTS.min || maxResults > LABEL_RESULTS.max) {
+    errors.maxResults = [`must be an integer between ${LABEL_RESULTS.min} and ${LABEL_RESULTS.max}`];
+  }
+  if (!(minConfidence >= LABEL_MIN_CONFIDENCE.min && minConfidence <= LABEL_MIN_CONFIDENCE.max)) {
+    errors.minConfidence = [`must be between ${LABEL_MIN_CONFIDENCE.min} and ${LABEL_MIN_CONFIDENCE.max}`];
+  }
+  if (Object.keys(errors).length) throw validationError(errors);
+  const info = await prepare(scope, 'labels/classify', args.description, MAX_LABEL, args.version);
+  const out = await assessmentService(scope).classifyLabel(info, { maxResults, minConfidence });
+  return { ...head(info, out), codes: out.value };
+}

@@ -1,0 +1,124 @@
+// Code lookup and what a code page shows: the highest-level rule, primary SOC, PT of an
+// LLT, parents, children, paths and synonyms. Every read goes through the request's
+// loaders, so a whole tree level costs one statement.
+import type { Concept, ConceptKey } from '../domain/concepts.ts';
+import type { HierarchyItem, PathCodes } from '../domain/hierarchy.ts';
+import type { Level } from '../domain/levels.ts';
+import type { ReleaseInfo } from '../domain/releases.ts';
+import { codeNotFound } from '../domain/errors.ts';
+import { parseCode } from './arguments.ts';
+import { emptyPage, type Page, type PageRequest } from './paging.ts';
+import type { RequestScope } from './scope.ts';
+
+/** A concept together with the identifier of its release (for ids and nested lookups). */
+export type ReleaseConcept = Concept & { version: string };
+export type ReleaseHierarchyItem = HierarchyItem & { version: string };
+export type ReleasePath = PathCodes & { version: string };
+
+export const withVersion = (c: Concept, version: string): ReleaseConcept => ({ ...c, version });
+
+const keyOf = (c: Concept): ConceptKey => ({ releaseId: c.releaseId, level: c.level, code: c.code });
+
+/** The concept for a code in a release; a code at several levels yields the highest (a PT over its own LLT). */
+export async function lookupCode(scope: RequestScope, version: string | null | undefined, code: string, level?: Level | null): Promise<ReleaseConcept> {
+  const release = await scope.selectRelease(version);
+  const found = await conceptAt(scope, release, parseCode(code), level);
+  if (!found) throw codeNotFound(level ? `${code} (${level})` : code, release.version);
+  return withVersion(found, release.version);
+}
+
+/** The concept of a code in one release (highest level unless one is named), or null. */
+export async function conceptAt(scope: RequestScope, release: ReleaseInfo, code: number, level?: Level | null): Promise<Concept | null> {
+  const all = await scope.loaders.conceptsByCode.load({ releaseId: release.id, code });
+  return (level ? all.find((c) => c.level === level) : all[0]) ?? null;
+}
+
+/** One concept by key, or null. */
+export async function conceptByKey(scope: RequestScope, key: ConceptKey, version: string): Promise<ReleaseConcept | null> {
+  const c = await scope.loaders.concept.load(key);
+  return c ? withVersion(c, version) : null;
+}
+
+/** A code's global id: `{version}:{level}:{code}`. */
+export const globalId = (c: ReleaseConcept) => `${c.version}:${c.level}:${c.code}`;
+
+export async function conceptByGlobalId(scope: RequestScope, id: string): Promise<ReleaseConcept | null> {
+  const [version, level, code] = id.split(':');
+  const release = version ? await scope.services.catalog.byVersion(version) : undefined;
+  if (!release || !level || !code) return null;
+  return conceptByKey(scope, { releaseId: release.id, level: level as Level, code: Number(code) }, release.version);
+}
+
+/** Code of the primary SOC: a PT's own, an LLT's PT's, an HLT's or HLGT's primary path's. */
+export async function primarySocCode(scope: RequestScope, c: Concept): Promise<number | null> {
+  switch (c.level) {
+    case 'SOC':
+      return c.code;
+    case 'PT':
+      return c.primarySocCode;
+    case 'LLT': {
+      const pt = c.ptCode === null ? null : await scope.loaders.concept.load({ releaseId: c.releaseId, level: 'PT', code: c.ptCode });
+      return pt?.primarySocCode ?? null;
+    }
+    default: {
+      const paths = await scope.loaders.paths.load(keyOf(c));
+      return (paths.find((p) => p.isPrimary) ?? paths[0])?.nodes[0]?.code ?? null;
+    }
+  }
+}
+
+export async function primarySoc(scope: RequestScope, c: ReleaseConcept): Promise<ReleaseConcept | null> {
+  const s = await primarySocCode(scope, c);
+  return s === null ? null : conceptByKey(scope, { releaseId: c.releaseId, level: 'SOC', code: s }, c.version);
+}
+
+/** For an LLT: the PT it belongs to. */
+export async function ptOf(scope: RequestScope, c: ReleaseConcept): Promise<ReleaseConcept | null> {
+  if (c.level !== 'LLT' || c.ptCode === null) return null;
+  return conceptByKey(scope, { releaseId: c.releaseId, level: 'PT', code: c.ptCode }, c.version);
+}
+
+/** Whether an LLT is its PT's own LLT; every other level is primary. */
+export const isPrimaryConcept = (c: Concept) => c.level !== 'LLT' || c.code === c.ptCode;
+
+export async function parentsOf(scope: RequestScope, c: ReleaseConcept): Promise<ReleaseHierarchyItem[]> {
+  return (await scope.loaders.parents.load(keyOf(c))).map((i) => ({ ...i, version: c.version }));
+}
+
+export async function childrenOf(scope: RequestScope, c: ReleaseConcept): Promise<ReleaseHierarchyItem[]> {
+  return (await scope.loaders.children.load(keyOf(c))).map((i) => ({ ...i, version: c.version }));
+}
+
+/** Every path up to a SOC, the primary one first. */
+export async function pathsOf(scope: RequestScope, c: ReleaseConcept): Promise<ReleasePath[]> {
+  return (await scope.loaders.paths.load(keyOf(c))).map((p) => ({ ...p, version: c.version }));
+}
+
+export async function primaryPathOf(scope: RequestScope, c: ReleaseConcept): Promise<ReleasePath | null> {
+  const p = await scope.loaders.primaryPath.load(keyOf(c));
+  return p ? { ...p, version: c.version } : null;
+}
+
+/** The concepts of a path, from the SOC down. */
+export async function pathNodes(scope: RequestScope, p: ReleasePath): Promise<ReleaseConcept[]> {
+  const found = await scope.loaders.concept.loadMany(p.nodes);
+  return found.filter((c): c is Concept => !!c && !(c instanceof Error)).map((c) => withVersion(c, p.version));
+}
+
+/** LLTs of the PT (for an LLT: of its PT), its own LLT first; none for other levels. */
+export async function synonymsOf(scope: RequestScope, c: ReleaseConcept, page: PageRequest): Promise<Page<ReleaseConcept>> {
+  const ptCode = c.level === 'PT' ? c.code : c.level === 'LLT' ? c.ptCode : null;
+  if (ptCode === null) return emptyPage();
+  const [items, total] = await Promise.all([
+    scope.loaders.synonymPage.load({ releaseId: c.releaseId, ptCode, ...page }),
+    scope.loaders.synonymCount.load({ releaseId: c.releaseId, ptCode }),
+  ]);
+  return { items: items.map((x) => withVersion(x, c.version)), total };
+}
+
+/** The release a concept belongs to. */
+export async function releaseOf(scope: RequestScope, c: Concept): Promise<ReleaseInfo> {
+  const r = await scope.services.catalog.byId(c.releaseId);
+  if (!r) throw new Error(`release ${c.releaseId} vanished from the catalog`);
+  return r;
+}
