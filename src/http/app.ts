@@ -2,13 +2,9 @@
 // /graphql, the REST routers (routers/), /openapi.json and /docs (openapi.ts), health and
 // problem pages (routers/serviceInfo.ts), the error answers (errors.ts), and the caches in
 // front of it all (caches.ts).
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import { createGraphQLServer, type GraphQLOptions, type GraphQLServer } from '../graphql/yoga.ts';
+import { createGraphQLServer } from '../graphql/yoga.ts';
 import type { Services } from '../services/scope.ts';
-import type { AppEnv } from '../rest/context.ts';
-import type { TrustProxy } from '../net/trustProxy.ts';
-import type { RateLimiter } from './rateLimit.ts';
-import type { WarmAnswerCacheOptions } from './warmAnswerCache.ts';
+import type { App, AppOptions } from './options.ts';
 import { middlewareList } from './middleware.ts';
 import { catalogEtag, withWarmAnswers } from './caches.ts';
 import { notFound, onError } from './errors.ts';
@@ -18,30 +14,7 @@ import { catalogRouter } from './routers/catalog.ts';
 import { serviceInfoRouter } from './routers/serviceInfo.ts';
 
 export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
-
-export interface AppOptions {
-  graphql?: GraphQLOptions;
-  rateLimit?: { limiter: RateLimiter; trustProxy: TrustProxy };
-  /** Which proxies' X-Forwarded-For to honour when there is no rate limiter. */
-  trustProxy?: TrustProxy;
-  /** Allowed CORS origins ('*' = any); empty = no CORS headers. */
-  corsOrigins?: string[];
-  securityHeaders?: boolean;
-  maxBodyBytes?: number;
-  /** The warm answer cache of catalog GETs (default on: 64 MB, 60 s); false disables it. */
-  responseCache?: WarmAnswerCacheOptions | false;
-  /** True once SIGTERM arrived: readiness fails and connections are not kept alive. */
-  isShuttingDown?: () => boolean;
-  /** Called by /health/ready; resolves when the service can answer. */
-  ready?: () => Promise<boolean>;
-}
-
-export interface App {
-  app: OpenAPIHono<AppEnv>;
-  yoga: GraphQLServer;
-  /** The Fetch handler; the Node adapter passes its bindings (the socket) as `env`. */
-  fetch: (req: Request, env?: unknown) => Response | Promise<Response>;
-}
+export type { App, AppOptions } from './options.ts';
 
 export function createApp(services: Services, opts: AppOptions = {}): App {
   const yoga = createGraphQLServer(services, opts.graphql);

@@ -20,7 +20,7 @@ import type { MiddlewareHandler } from 'hono';
 import { etag } from 'hono/etag';
 import type { AppEnv } from '../rest/context.ts';
 import type { Services } from '../services/scope.ts';
-import type { AppOptions } from './app.ts';
+import type { AppOptions } from './options.ts';
 import { CATALOG_PATHS, WarmAnswerCache } from './warmAnswerCache.ts';
 import { clientIp } from './clientIp.ts';
 import { incomingAddress } from './protection.ts';

@@ -8,7 +8,7 @@ import { routePath } from 'hono/route';
 import type { Logger } from '../logger.ts';
 import type { AppEnv } from '../rest/context.ts';
 import type { TrustProxy } from '../net/trustProxy.ts';
-import type { AppOptions } from './app.ts';
+import type { AppOptions } from './options.ts';
 import { requestIdFrom } from './requestId.ts';
 import { requestHeadersMiddleware } from './requestHeaders.ts';
 import { clientIp } from './clientIp.ts';

@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../rest/context.ts';
 import { problem, problemTypes, sendProblem } from '../../rest/problem.ts';
-import type { AppOptions } from '../app.ts';
+import type { AppOptions } from '../options.ts';
 
 export function serviceInfoRouter(opts: Pick<AppOptions, 'isShuttingDown' | 'ready' | 'rateLimit'>): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
