@@ -34,17 +34,24 @@ export async function operation<TData, TVars extends Record<string, unknown>>(
       variables,
     );
   } catch (e) {
-    if (e instanceof ProblemError && e.problem.errors && Object.keys(fields).length) {
+    if (!(e instanceof ProblemError)) throw e;
+    // An error about a release's content (a code it lacks) names that release, as answers do.
+    nameRelease(c, e.usedVersions);
+    if (e.problem.errors && Object.keys(fields).length) {
       const errors = Object.fromEntries(Object.entries(e.problem.errors).map(([k, v]) => [fields[k] ?? k, v]));
-      const detail = validationDetail(errors);
-      throw new ProblemError({ ...e.problem, errors, detail });
+      throw new ProblemError({ ...e.problem, errors, detail: validationDetail(errors) }, e.usedVersions);
     }
     throw e;
   }
 }
 
+/** X-Terminology-Version: the release the request read, when it read exactly one. */
+function nameRelease(c: Context<AppEnv, any, any>, usedVersions: ReadonlySet<string>): void {
+  if (usedVersions.size === 1) c.header('X-Terminology-Version', [...usedVersions][0]!);
+}
+
 /** JSON response naming the release it used. */
 export function respond<C extends Context<AppEnv, any, any>, T extends object>(c: C, body: T, usedVersions: Set<string>) {
-  if (usedVersions.size === 1) c.header('X-Terminology-Version', [...usedVersions][0]!);
+  nameRelease(c, usedVersions);
   return c.json(body, 200);
 }

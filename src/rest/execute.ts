@@ -8,7 +8,11 @@ import type { Logger } from '../logger.ts';
 import { problemFromGraphQL, type Problem } from './problem.ts';
 
 export class ProblemError extends Error {
-  constructor(readonly problem: Problem) {
+  constructor(
+    readonly problem: Problem,
+    /** Releases the failed operation had selected (a CODE_NOT_FOUND names its release in the header too). */
+    readonly usedVersions: ReadonlySet<string> = new Set(),
+  ) {
     super(problem.detail);
   }
 }
@@ -43,7 +47,7 @@ export async function runOperation<TData, TVars extends Record<string, unknown>>
   const contextValue = (await contextFactory()) as GraphQLContext;
   const result = await execute({ schema, document, variableValues, contextValue });
   if ('errors' in result && result.errors?.length) {
-    throw new ProblemError(problemFromGraphQL(result.errors[0] as GraphQLError, server.requestId));
+    throw new ProblemError(problemFromGraphQL(result.errors[0] as GraphQLError, server.requestId), contextValue.usedVersions);
   }
   return { data: (result as { data: TData }).data, usedVersions: contextValue.usedVersions };
 }

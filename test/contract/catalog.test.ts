@@ -327,7 +327,7 @@ describe('errors (problem JSON)', () => {
       Content-Type: application/problem+json; charset=utf-8
       Cache-Control: (none)
       ETag: (none)
-      X-Terminology-Version: (none)
+      X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
 
       {
@@ -371,8 +371,8 @@ describe('GraphQL', () => {
       query Code($code: String!) {
         code(code: $code) {
           code term level status
-          parents { relationship isPrimary code { code term level } }
-          children { relationship code { code term } }
+          parents { relationshipType isPrimary code { code term level } }
+          children { relationshipType code { code term } }
         }
       }`;
     const req = { path: '/graphql', headers: { Accept: 'application/json' }, body: { query, variables: { code: '10019799' } } };
@@ -384,8 +384,8 @@ describe('GraphQL', () => {
       query Code($code: String!) {
         code(code: $code) {
           code term level status
-          parents { relationship isPrimary code { code term level } }
-          children { relationship code { code term } }
+          parents { relationshipType isPrimary code { code term level } }
+          children { relationshipType code { code term } }
         }
       }
       variables: { "code": "10019799" }
@@ -406,26 +406,26 @@ describe('GraphQL', () => {
             "status": "CURRENT",
             "parents": [
               {
-                "relationship": "SOC_TO_PT",
+                "relationshipType": "SOC_TO_PT",
                 "isPrimary": true,
                 "code": { "code": "10021881", "term": "Infections and infestations", "level": "SOC" }
               },
               {
-                "relationship": "HLT_TO_PT",
+                "relationshipType": "HLT_TO_PT",
                 "isPrimary": true,
                 "code": { "code": "90200005", "term": "Hepatitis virus infections", "level": "HLT" }
               },
               {
-                "relationship": "HLT_TO_PT",
+                "relationshipType": "HLT_TO_PT",
                 "isPrimary": false,
                 "code": { "code": "90200152", "term": "Hepatic inflammatory conditions", "level": "HLT" }
               }
             ],
             "children": [
-              { "relationship": "PT_TO_LLT", "code": { "code": "10019799", "term": "Hepatitis viral" } },
-              { "relationship": "PT_TO_LLT", "code": { "code": "90300585", "term": "Hepatitis virus infection" } },
-              { "relationship": "PT_TO_LLT", "code": { "code": "90300586", "term": "Infectious hepatitis" } },
-              { "relationship": "PT_TO_LLT", "code": { "code": "90300584", "term": "Viral hepatitis" } }
+              { "relationshipType": "PT_TO_LLT", "code": { "code": "10019799", "term": "Hepatitis viral" } },
+              { "relationshipType": "PT_TO_LLT", "code": { "code": "90300585", "term": "Hepatitis virus infection" } },
+              { "relationshipType": "PT_TO_LLT", "code": { "code": "90300586", "term": "Infectious hepatitis" } },
+              { "relationshipType": "PT_TO_LLT", "code": { "code": "90300584", "term": "Viral hepatitis" } }
             ]
           }
         }
