@@ -4,15 +4,17 @@ import { z } from '@hono/zod-openapi';
 import { LEVELS } from '../domain/levels.ts';
 import { CODE_SYNTAX, CODE_SYNTAX_MESSAGE, VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from '../domain/formats.ts';
 
-export const intParam = (name: string, min: number, max: number, def: number) =>
+/** An integer query parameter within bounds, absent = undefined. */
+export const optionalIntParam = (name: string, min: number, max: number) =>
   z
     .string()
     .regex(/^\d{1,9}$/, `${name} must be an integer between ${min} and ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
-    .optional()
-    .default(def)
-    .openapi({ type: 'integer', minimum: min, maximum: max, default: def });
+    .optional();
+
+export const intParam = (name: string, min: number, max: number, def: number) =>
+  optionalIntParam(name, min, max).default(def).openapi({ type: 'integer', minimum: min, maximum: max, default: def });
 
 export const codeParam = (name: string) =>
   z

@@ -10,7 +10,7 @@ export const PAGES = {
   codes: { default: 20, max: MAX_PAGE, rest: 100 },
   synonyms: { default: 20, max: MAX_PAGE, rest: MAX_PAGE },
   changes: { default: 50, max: MAX_PAGE, rest: MAX_PAGE },
-  events: { default: 20, max: MAX_PAGE, rest: MAX_PAGE },
+  events: { default: 20, max: MAX_PAGE, rest: 100 },
 } as const;
 
 /** Longest accepted search text; longer input is a validation error, not truncated. */

@@ -87,6 +87,28 @@ describe('POST /identify', () => {
     }
   });
 
+  it('meta.next and meta.previous are links a client follows: the same body POSTed to them gives the next page', async () => {
+    const description = 'Fever on day 1. Vomiting on day 2. Diarrhoea on day 3. Rash on day 4.';
+    const all = await post('/identify', { description });
+    const first = await post('/identify', { description, options: { limit: 1 } });
+    expect(first.body.meta.next).toBe('?page=2&limit=1');
+    const second = await post(`/identify${first.body.meta.next}`, { description, options: { limit: 1 } });
+    expect(second.status).toBe(200);
+    expect(second.body.results).toEqual([all.body.results[1]]);
+    const back = await post(`/identify${second.body.meta.previous}`, { description });
+    expect(back.body.results).toEqual([all.body.results[0]]);
+    for (const q of ['?page=0', '?limit=101', '?foo=1']) {
+      const bad = await post(`/identify${q}`, { description });
+      expect(bad.status, q).toBe(400);
+      expect(bad.body.code).toBe('VALIDATION_ERROR');
+    }
+    for (const path of ['/classify?foo=1', '/labels/classify?foo=1']) {
+      const bad = await post(path, { description });
+      expect(bad.status, path).toBe(400);
+      expect(bad.body.errors).toHaveProperty('foo');
+    }
+  });
+
   it.each([
     [{}, 'description'],
     [{ description: '' }, 'description'],

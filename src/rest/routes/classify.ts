@@ -19,6 +19,8 @@ const route = createRoute({
     'Defaults: terminology enabled; seriousness and severity disabled; severity systems both when enabled without `systems`. Requires X-API-Key.',
   security: [{ apiKey: [] }],
   request: {
+    // No query parameters: an unknown one is refused, as on every GET route.
+    query: z.object({}).strict(),
     body: jsonBody(
       z
         .object({

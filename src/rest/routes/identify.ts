@@ -3,9 +3,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { IdentifyDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { errorResponses, MetaSchema, versionIdParam } from '../schemas.ts';
+import { errorResponses, MetaSchema, optionalIntParam, versionIdParam } from '../schemas.ts';
 import { assessmentHead, assessmentMeta, descriptionField, jsonBody } from '../narrative.ts';
-import { MAX_NARRATIVE } from '../../services/limits.ts';
+import { MAX_NARRATIVE, PAGES } from '../../services/limits.ts';
+
+const L = PAGES.events;
 
 const route = createRoute({
   method: 'post',
@@ -15,6 +17,12 @@ const route = createRoute({
   description: 'Negated, historical and speculative findings are excluded; no terminology codes are returned. Requires X-API-Key.',
   security: [{ apiKey: [] }],
   request: {
+    // meta.next/previous are query strings (`?page=2&limit=20`): a client that follows them
+    // re-sends the same body to the link, so the query's page and limit win over options.
+    query: z
+      .object({ page: optionalIntParam('page', 1, 1_000_000), limit: optionalIntParam('limit', 1, L.rest) })
+      .strict()
+      .openapi({ description: 'page/limit here override options.page/options.limit (what meta.next and meta.previous link to).' }),
     body: jsonBody(
       z
         .object({
@@ -22,7 +30,7 @@ const route = createRoute({
           options: z
             .object({
               page: z.number().int().min(1, 'options.page must be at least 1').max(1_000_000).optional(),
-              limit: z.number().int().min(1, 'options.limit must be at least 1').max(100, 'options.limit must be at most 100').optional(),
+              limit: z.number().int().min(1, 'options.limit must be at least 1').max(L.rest, `options.limit must be at most ${L.rest}`).optional(),
             })
             .strict()
             .optional(),
@@ -51,8 +59,9 @@ const route = createRoute({
 export function registerIdentify(app: RestApp, deps: RestDeps) {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const page = body.options?.page ?? 1;
-    const limit = body.options?.limit ?? 20;
+    const query = c.req.valid('query');
+    const page = query.page ?? body.options?.page ?? 1;
+    const limit = query.limit ?? body.options?.limit ?? L.default;
     const { data, usedVersions } = await operation(deps, c, IdentifyDocument, {
       description: body.description,
       version: body.version,

@@ -25,6 +25,8 @@ const route = createRoute({
   description: 'Section-aware: headings such as BOXED WARNING, WARNINGS AND PRECAUTIONS and ADVERSE REACTIONS are kept. Requires X-API-Key.',
   security: [{ apiKey: [] }],
   request: {
+    // No query parameters: an unknown one is refused, as on every GET route.
+    query: z.object({}).strict(),
     body: jsonBody(
       z
         .object({
