@@ -1,19 +1,23 @@
 // Environment → typed, validated configuration. Every knob is documented in the README.
+// One schema: the variables (EnvSchema) and their transform into the nested shape the
+// code reads; `Config` is inferred from it, so a setting is declared once.
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { parseTrustProxy, type TrustProxy } from './http/clientIp.ts';
+import { parseTrustProxy, type TrustProxy } from './net/trustProxy.ts';
 
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const schema = z.object({
+/** The environment variables, one entry each: name, type, bounds and default. */
+const EnvSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .regex(POSTGRES_URL, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_REPLICA_URLS: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -57,86 +61,44 @@ const schema = z.object({
   NLP_MAX_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
 });
 
-/** Every environment variable the service reads. */
-export const CONFIG_VARIABLES = Object.keys(schema.shape);
+/** "a, b,,c" → ['a', 'b', 'c']. */
+const commaList = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
 
-export type Config = {
-  port: number;
-  host: string;
-  databaseUrl: string | undefined;
-  replicaUrls: string[];
-  poolSize: number;
-  /** One attempt to reach PostgreSQL (TCP, handshake, SELECT 1), and the longest wait for a pool slot. */
-  databaseConnectTimeoutMs: number;
-  /** How long start-up keeps retrying an unreachable PostgreSQL before the process exits. */
-  databaseStartTimeoutMs: number;
-  /** Serving: statement limit (0 = none); the CLI's batch jobs run without one. */
-  databaseQueryTimeoutMs: number;
-  dataDir: string;
-  redisUrl: string | undefined;
-  /** Namespace of the rate-limit keys in Redis (deployments sharing one Redis). */
-  redisKeyPrefix: string;
-  /** Longest wait for Redis per request before counting in memory instead. */
-  rateLimitStoreTimeoutMs: number;
-  logLevel: z.infer<typeof schema>['LOG_LEVEL'];
-  logFormat: z.infer<typeof schema>['LOG_FORMAT'];
-  demo: boolean;
-  graphql: { maxDepth: number; maxComplexity: number; introspection: boolean; persistedOperations: string | undefined };
-  rateLimitPerMinute: number;
-  trustProxy: TrustProxy;
-  corsOrigins: string[];
-  securityHeaders: boolean;
-  maxBodyBytes: number;
-  shutdownTimeoutMs: number;
-  /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: the `openai` provider is used. */
-  openai: { apiKey: string | undefined; baseURL: string | undefined; model: string; timeoutMs: number } | undefined;
-  aiRateLimitPerMinute: number;
-  /** Releases whose in-memory search index is kept (LRU). */
-  searchIndexReleases: number;
-  /** Delay before the latest release's index is built in the background; -1 = never (first search builds it). */
-  searchIndexWarmDelayMs: number;
-  auditStoreText: boolean;
-  /** The coding engine's worker pool (see src/assessment/enginePool.ts). */
-  nlp: { workers: number; timeoutMs: number; maxQueue: number };
-};
-
-export class ConfigError extends Error {}
-
-/** Reads the environment once; a bad value stops start-up with one line per problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // Empty strings count as unset, as operators expect from `FOO= cmd`.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = schema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const c = parsed.data;
+/**
+ * Checks between variables, then the nested shape. A failed check adds one issue and
+ * stops: start-up reports the first such problem (after every per-variable one).
+ */
+export const ConfigSchema = EnvSchema.transform((c, ctx) => {
+  const fail = (variable: string, message: string) => {
+    ctx.addIssue({ code: 'custom', path: [variable], message });
+    return z.NEVER;
+  };
   let trustProxy: TrustProxy;
   try {
     trustProxy = parseTrustProxy(c.TRUST_PROXY);
   } catch (e) {
-    throw new ConfigError(`Invalid configuration:\n  ${(e as Error).message}`);
+    return fail('TRUST_PROXY', (e as Error).message);
   }
-  for (const u of (c.DATABASE_REPLICA_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
-    if (!/^postgres(ql)?:\/\//.test(u)) throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS: every entry must be a postgres:// URL');
-  }
-  if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL) throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS: needs DATABASE_URL (the primary)');
+  const replicaUrls = commaList(c.DATABASE_REPLICA_URLS);
+  if (replicaUrls.some((u) => !POSTGRES_URL.test(u))) return fail('DATABASE_REPLICA_URLS', 'every entry must be a postgres:// URL');
+  if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL) return fail('DATABASE_REPLICA_URLS', 'needs DATABASE_URL (the primary)');
   return {
     port: c.PORT,
     host: c.HOST,
     databaseUrl: c.DATABASE_URL,
-    replicaUrls: (c.DATABASE_REPLICA_URLS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    replicaUrls,
     poolSize: c.DATABASE_POOL_SIZE,
+    /** One attempt to reach PostgreSQL (TCP, handshake, SELECT 1), and the longest wait for a pool slot. */
     databaseConnectTimeoutMs: c.DATABASE_CONNECT_TIMEOUT_MS,
+    /** How long start-up keeps retrying an unreachable PostgreSQL before the process exits. */
     databaseStartTimeoutMs: c.DATABASE_START_TIMEOUT_MS,
+    /** Serving: statement limit (0 = none); the CLI's batch jobs run without one. */
     databaseQueryTimeoutMs: c.DATABASE_QUERY_TIMEOUT_MS,
     dataDir: c.TERMINOLOGY_DATA_DIR,
     redisUrl: c.REDIS_URL,
+    /** Namespace of the rate-limit keys in Redis (deployments sharing one Redis). */
     redisKeyPrefix: c.REDIS_KEY_PREFIX,
+    /** Longest wait for Redis per request before counting in memory instead. */
     rateLimitStoreTimeoutMs: c.RATE_LIMIT_STORE_TIMEOUT_MS,
     logLevel: c.LOG_LEVEL,
     logFormat: c.LOG_FORMAT,
@@ -149,18 +111,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimitPerMinute: c.RATE_LIMIT_PER_MINUTE,
     trustProxy,
-    corsOrigins: c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: commaList(c.CORS_ORIGINS),
     securityHeaders: c.SECURITY_HEADERS,
     maxBodyBytes: c.MAX_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: the `openai` provider is used. */
     openai:
       c.OPENAI_API_KEY || c.OPENAI_BASE_URL
         ? { apiKey: c.OPENAI_API_KEY, baseURL: c.OPENAI_BASE_URL, model: c.OPENAI_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS }
         : undefined,
     aiRateLimitPerMinute: c.AI_RATE_LIMIT_PER_MINUTE,
+    /** Releases whose in-memory search index is kept (LRU). */
     searchIndexReleases: c.SEARCH_INDEX_RELEASES,
+    /** Delay before the latest release's index is built in the background; -1 = never (first search builds it). */
     searchIndexWarmDelayMs: c.SEARCH_INDEX_WARM_DELAY_MS,
     auditStoreText: c.AUDIT_STORE_TEXT,
+    /** The coding engine's worker pool (see src/assessment/enginePool.ts). */
     nlp: { workers: c.NLP_WORKERS ?? Math.max(1, availableParallelism()), timeoutMs: c.NLP_TIMEOUT_MS, maxQueue: c.NLP_MAX_QUEUE },
   };
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+
+/** Every environment variable the service reads. */
+export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; a bad value stops start-up with one line per problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as operators expect from `FOO= cmd`.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
 }

@@ -2,6 +2,7 @@
 // result depends only on the query text, operation name, variables, the
 // X-Terminology-Version header and which release is latest: that is the key. Hits are
 // answered before parsing, validation and execution.
+// How it relates to the HTTP caches in front of it: src/http/caches.ts.
 //
 // Why not @graphql-yoga/plugin-response-cache: it rewrites every selection set to add
 // __typename (and id) for entity invalidation — which immutable releases never need —

@@ -9,7 +9,7 @@ import { problem, sendProblem } from '../rest/problem.ts';
 import type { RateLimiter } from './rateLimit.ts';
 
 import { headerThreshold } from './rateLimitHeaders.ts';
-import { takenDecisions } from './replay.ts';
+import { takenDecisions } from './warmAnswerCache.ts';
 
 /** Peer address from the Node adapter's bindings (undefined outside a real server). */
 export function incomingAddress(env: unknown): string | undefined {
@@ -25,7 +25,7 @@ export function rateLimitMiddleware(limiter: RateLimiter): MiddlewareHandler<App
     // Load-balancer probes are never limited.
     if (c.req.path.startsWith('/health/')) return next();
     const ip = c.get('clientIp');
-    // Counted already when the replay layer in front could not serve it.
+    // Counted already when the warm-answer cache in front could not serve it.
     let d = takenDecisions.get(c.req.raw);
     try {
       d ??= await limiter.consume(ip);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalIp, clientIp, parseTrustProxy } from '../../src/http/clientIp.ts';
+import { clientIp } from '../../src/http/clientIp.ts';
+import { canonicalIp } from '../../src/net/address.ts';
+import { parseTrustProxy } from '../../src/net/trustProxy.ts';
 
 describe('client address', () => {
   it('is the socket peer unless proxies are trusted', () => {

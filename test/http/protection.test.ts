@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
 import { createRateLimiter } from '../../src/http/rateLimit.ts';
-import { parseTrustProxy } from '../../src/http/clientIp.ts';
+import { parseTrustProxy } from '../../src/net/trustProxy.ts';
 import { miniSpec } from '../helpers/medascii.ts';
 
 let t: TestApp;

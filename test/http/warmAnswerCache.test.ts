@@ -15,7 +15,7 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-describe('response cache', () => {
+describe('warm answer cache (WarmAnswerCache)', () => {
   it('answers a repeated GET without SQL, with the same body, ETag and release header', async () => {
     const first = await t.request('/codes/10047700?synonymsLimit=2');
     const body = await first.text();
@@ -60,7 +60,7 @@ describe('response cache', () => {
     }
   });
 
-  it('answers If-None-Match from the replay (304, no SQL) and leaves unusual requests to the chain', async () => {
+  it('answers If-None-Match from the warm answer (304, no SQL) and leaves unusual requests to the chain', async () => {
     const first = await t.request('/codes/10012735');
     const tag = first.headers.get('etag')!;
     t.queries.length = 0;

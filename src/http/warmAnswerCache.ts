@@ -1,4 +1,5 @@
-// Replay of warm catalog GETs in front of the router. Releases never change once
+// Warm answers to catalog GETs, kept whole and sent again in front of the router (see
+// caches.ts for how this relates to the other caches). Releases never change once
 // imported, so a 200 answer for (path, sorted query, release header, latest release) can
 // be kept and sent again byte for byte. It is kept *whole* — body and every header the
 // middleware chain added (security, CORS, API version, ETag, release) — and served
@@ -16,7 +17,7 @@ import { requestIdFrom } from './requestId.ts';
 import type { RateLimiter, RateLimitDecision } from './rateLimit.ts';
 import { headerThreshold } from './rateLimitHeaders.ts';
 
-export interface ReplayOptions {
+export interface WarmAnswerCacheOptions {
   /** Total bytes of bodies kept. */
   maxBytes?: number;
   /** Bounds staleness after `import --replace` by another process (PostgreSQL mode). */
@@ -33,9 +34,10 @@ interface Entry {
 /** Per-request headers never replayed. */
 const PER_REQUEST = new Set(['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'connection', 'date', 'content-length']);
 
+/** The catalog routes (REST GETs about releases): the only answers kept, and the only ones given an ETag. */
 export const CATALOG_PATHS = /^\/(versions|codes)(\/|$)/;
 
-export interface ReplayDeps {
+export interface WarmAnswerCacheDeps {
   catalog: ReleaseCatalog;
   log: Logger;
   limiter?: RateLimiter | undefined;
@@ -49,12 +51,12 @@ export interface ReplayDeps {
 /** A rate decision already taken in front, handed to the rate-limit middleware so a request is counted once. */
 export const takenDecisions = new WeakMap<Request, RateLimitDecision>();
 
-export class Replay {
+export class WarmAnswerCache {
   private readonly cache: LRUCache<string, Entry>;
 
   constructor(
-    private readonly deps: ReplayDeps,
-    opts: ReplayOptions = {},
+    private readonly deps: WarmAnswerCacheDeps,
+    opts: WarmAnswerCacheOptions = {},
   ) {
     this.cache = new LRUCache({
       maxSize: opts.maxBytes ?? 64 * 1024 * 1024,

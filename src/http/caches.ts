@@ -1,0 +1,56 @@
+// The caches in front of the service, outermost first. Releases never change once
+// imported, so an answer about one can be reused; nothing is ever invalidated by name.
+//
+// 1. WarmAnswerCache (warmAnswerCache.ts): whole HTTP answers to catalog GETs (REST
+//    /versions…, /codes…), body and headers, sent again before the Hono app runs.
+// 2. The catalog ETag (catalogEtag below): not a store but a validator. The app adds a
+//    strong ETag to catalog GET answers and answers If-None-Match with 304; the warm
+//    answer cache keeps that ETag with the answer and answers If-None-Match itself.
+// 3. The GraphQL result cache (src/graphql/resultCache.ts, a Yoga plugin configured by
+//    AppOptions.graphql.resultCache): execution results of catalog queries sent to
+//    /graphql. REST routes run their operation in process and skip it: their answers are
+//    kept whole by (1) instead.
+//
+// Invalidation. Both stores (1, 3) key on the latest release's version (from
+// ReleaseCatalog, whose release list is itself cached for catalogTtlMs), so importing a
+// new release changes every key at once; the same release imported again with
+// `import --replace` by another process is seen when an entry's TTL (60 s) ends. An ETag
+// is a hash of the body, so a changed answer has a new tag. Errors are never kept.
+import type { MiddlewareHandler } from 'hono';
+import { etag } from 'hono/etag';
+import type { AppEnv } from '../rest/context.ts';
+import type { Services } from '../services/scope.ts';
+import type { AppOptions } from './options.ts';
+import { CATALOG_PATHS, WarmAnswerCache } from './warmAnswerCache.ts';
+import { clientIp } from './clientIp.ts';
+import { incomingAddress } from './protection.ts';
+import { trustProxyOf } from './middleware.ts';
+
+type Fetch = (req: Request, env: unknown) => Promise<Response>;
+
+/** Strong ETags on catalog GET answers: clients revalidate with If-None-Match (304). */
+export function catalogEtag(): MiddlewareHandler<AppEnv> {
+  const tag = etag();
+  return async (c, next) => {
+    if (c.req.method === 'GET' && CATALOG_PATHS.test(c.req.path)) return tag(c, next);
+    await next();
+  };
+}
+
+/** `handle` behind the warm answer cache (default on: 64 MB, 60 s), unless opts.responseCache is false. */
+export function withWarmAnswers(handle: Fetch, services: Pick<Services, 'catalog' | 'log'>, opts: AppOptions): Fetch {
+  if (opts.responseCache === false) return handle;
+  const trustProxy = trustProxyOf(opts);
+  const cache = new WarmAnswerCache(
+    {
+      catalog: services.catalog,
+      log: services.log,
+      limiter: opts.rateLimit?.limiter,
+      clientIp: (req, env) => clientIp(incomingAddress(env), req.headers.get('x-forwarded-for') ?? undefined, trustProxy),
+      corsAnyOrigin: !opts.corsOrigins?.length || opts.corsOrigins.includes('*'),
+      isShuttingDown: opts.isShuttingDown,
+    },
+    opts.responseCache,
+  );
+  return (req, env) => cache.handle(req, env, () => handle(req, env));
+}

@@ -1,0 +1,70 @@
+// The middleware every request passes, in order. The order matters: the request id and
+// its log line wrap everything (refusals below are logged and carry the id); headers set
+// on the way out (security, CORS, Connection) land on refusals too; the client address
+// is known before the rate limit counts it; cheap refusals (rate, size, malformed
+// headers) come before any route reads the request.
+import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import type { Logger } from '../logger.ts';
+import type { AppEnv } from '../rest/context.ts';
+import type { TrustProxy } from '../net/trustProxy.ts';
+import type { AppOptions } from './options.ts';
+import { requestIdFrom } from './requestId.ts';
+import { requestHeadersMiddleware } from './requestHeaders.ts';
+import { clientIp } from './clientIp.ts';
+import { bodyLimitMiddleware, corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
+
+/** Which proxies' X-Forwarded-For to honour: the rate limiter's setting, else the app's, else none. */
+export function trustProxyOf(opts: AppOptions): TrustProxy {
+  return opts.rateLimit?.trustProxy ?? opts.trustProxy ?? { kind: 'none' };
+}
+
+export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler<AppEnv>[] {
+  const limitBody = bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024);
+  return [
+    requestLog(log),
+    ...(opts.securityHeaders !== false ? [securityHeadersMiddleware()] : []),
+    ...(opts.corsOrigins?.length ? [corsMiddleware(opts.corsOrigins)] : []),
+    ...(opts.isShuttingDown ? [closeWhenShuttingDown(opts.isShuttingDown)] : []),
+    clientAddress(trustProxyOf(opts)),
+    ...(opts.rateLimit ? [rateLimitMiddleware(opts.rateLimit.limiter)] : []),
+    // Only bodies need a size check: on GET/HEAD it would make the Node adapter build a body stream for nothing.
+    (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)),
+    requestHeadersMiddleware(),
+  ];
+}
+
+/** Request id (kept from X-Request-Id when well-formed), a child logger, and one log line per request. */
+function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const requestId = requestIdFrom(c.req.header('x-request-id'));
+    c.set('requestId', requestId);
+    c.set('log', log.child({ requestId }));
+    const started = performance.now();
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    c.res.headers.set('X-API-Version', '1');
+    // Method, route pattern and status only: paths and query strings carry client text.
+    // Errors and slow requests at info; the rest at debug (one log line per cached hit
+    // would cost more than the hit itself).
+    const ms = Math.round(performance.now() - started);
+    const l = c.get('log');
+    const level = c.res.status >= 400 || ms >= 1000 ? 'info' : 'debug';
+    if (l.isLevelEnabled(level)) l[level]({ method: c.req.method, route: routePath(c, -1), status: c.res.status, ms }, 'request');
+  };
+}
+
+/** After SIGTERM, connections are not kept alive: clients move to another instance. */
+function closeWhenShuttingDown(isShuttingDown: () => boolean): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (isShuttingDown()) c.res.headers.set('Connection', 'close');
+  };
+}
+
+function clientAddress(trustProxy: TrustProxy): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('clientIp', clientIp(socketAddress(c), c.req.header('x-forwarded-for'), trustProxy));
+    await next();
+  };
+}

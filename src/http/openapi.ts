@@ -1,0 +1,47 @@
+// The REST layer's OpenAPI side: the router every REST part is built on (so a request
+// that fails its route's schema gets the problem JSON), the /openapi.json document and
+// the /docs pages that read it.
+//
+// Parts are separate OpenAPIHono routers joined with app.route('/', part). route() copies
+// the part's routes *and* its registry entries (paths, components) into the parent at that
+// moment, so a part registers every route before it is mounted; the document then lists
+// the paths in mounting order, as when they were registered on the app itself.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../rest/context.ts';
+import { problem, sendProblem } from '../rest/problem.ts';
+import { zodErrors } from '../rest/validation.ts';
+import { mountDocs } from './docs.ts';
+
+export function createRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const errors = zodErrors(result.error);
+        const detail = Object.entries(errors).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | ');
+        return sendProblem(c, problem('VALIDATION_ERROR', detail || 'Invalid request.', c.get('requestId'), errors));
+      }
+    },
+  });
+}
+
+/** /openapi.json (from the routes mounted so far) and /docs. */
+export function mountOpenApi(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'sk-… key from `terminology keys create`; required by the narrative endpoints.',
+  });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Terminology Explorer',
+      version: '1',
+      description:
+        'Browse, search and compare releases of a five-level adverse-event terminology (SOC → HLGT → HLT → PT → LLT). ' +
+        'Every REST route is one GraphQL operation on /graphql. Release selection: `version` parameter, else the ' +
+        '`X-Terminology-Version` header, else the latest release.',
+    },
+  });
+  mountDocs(app);
+}

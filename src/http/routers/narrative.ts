@@ -1,0 +1,23 @@
+// The narrative endpoints (identify, classify, labels/classify): AI assessments, each
+// call authenticated with an API key, rate-limited and audited.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { RestApp, RestDeps } from '../../rest/context.ts';
+import { requireApiKey } from '../../rest/narrative.ts';
+import { registerIdentify } from '../../rest/routes/identify.ts';
+import { registerClassify } from '../../rest/routes/classify.ts';
+import { registerLabels } from '../../rest/routes/labels.ts';
+import { createRouter } from '../openapi.ts';
+
+export function narrativeRouter(deps: RestDeps, prisma: PrismaClient): RestApp {
+  const routes = createRouter();
+  registerIdentify(routes, deps);
+  registerClassify(routes, deps);
+  registerLabels(routes, deps);
+  // The key check guards every path these routes serve, whatever the method, ahead of
+  // validation (a caller without a key learns nothing). Not use('*'): this router is
+  // mounted at '/', where its '*' would also match every later route and every 404.
+  const router = createRouter();
+  const guard = requireApiKey(prisma);
+  for (const path of new Set(routes.routes.map((r) => r.path))) router.use(path, guard);
+  return router.route('/', routes);
+}
