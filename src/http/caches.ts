@@ -11,6 +11,12 @@
 //    /graphql. REST routes run their operation in process and skip it: their answers are
 //    kept whole by (1) instead.
 //
+// 4. What clients and shared caches may keep (Cache-Control). Catalog GET answers:
+//    `public, no-cache` with `Vary: X-Terminology-Version` — any cache may store them but
+//    must revalidate (If-None-Match → 304, cheap), because an answer without an explicit
+//    release follows the latest one and `import --replace` can change a release's content.
+//    Narrative answers (derived from a client's text) and every error: `no-store`.
+//
 // Invalidation. Both stores (1, 3) key on the latest release's version (from
 // ReleaseCatalog, whose release list is itself cached for catalogTtlMs), so importing a
 // new release changes every key at once; the same release imported again with
@@ -32,8 +38,20 @@ type Fetch = (req: Request, env: unknown) => Promise<Response>;
 export function catalogEtag(): MiddlewareHandler<AppEnv> {
   const tag = etag();
   return async (c, next) => {
-    if (c.req.method === 'GET' && CATALOG_PATHS.test(c.req.path)) return tag(c, next);
+    if (c.req.method !== 'GET' || !CATALOG_PATHS.test(c.req.path)) return next();
+    await tag(c, next);
+    if (c.res.status < 400) {
+      c.res.headers.set('Cache-Control', 'public, no-cache');
+      c.res.headers.append('Vary', 'X-Terminology-Version');
+    }
+  };
+}
+
+/** Answers no cache may keep (derived from a client's text). */
+export function noStore(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
     await next();
+    c.res.headers.set('Cache-Control', 'no-store');
   };
 }
 

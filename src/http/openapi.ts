@@ -11,13 +11,14 @@ import type { AppEnv } from '../rest/context.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
 import { zodErrors } from '../rest/validation.ts';
 import { mountDocs } from './docs.ts';
+import { validationDetail } from '../domain/errors.ts';
 
 export function createRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
         const errors = zodErrors(result.error);
-        const detail = Object.entries(errors).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | ');
+        const detail = validationDetail(errors);
         return sendProblem(c, problem('VALIDATION_ERROR', detail || 'Invalid request.', c.get('requestId'), errors));
       }
     },

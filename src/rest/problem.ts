@@ -79,6 +79,7 @@ export function sendProblem(c: Context, p: Problem, headers: Record<string, stri
   const retry: Record<string, string> = typeof p.retryAfter === 'number' ? { 'Retry-After': String(p.retryAfter) } : {};
   return new Response(JSON.stringify(p), {
     status: p.status,
-    headers: { 'content-type': 'application/problem+json; charset=utf-8', ...retry, ...headers },
+    // Errors are never kept by a cache (they describe one moment: a limit, an outage, a typo).
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', ...retry, ...headers },
   });
 }

@@ -31,7 +31,7 @@ describe('REST catalog', () => {
 
       HTTP/1.1 200 OK
       Content-Type: application/json
-      Cache-Control: (none)
+      Cache-Control: public, no-cache
       ETag: "<etag>"
       X-Terminology-Version: (none)
       X-Request-Id: <request-id>
@@ -68,7 +68,7 @@ describe('REST catalog', () => {
 
       HTTP/1.1 200 OK
       Content-Type: application/json
-      Cache-Control: (none)
+      Cache-Control: public, no-cache
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
@@ -128,7 +128,7 @@ describe('REST catalog', () => {
 
       HTTP/1.1 200 OK
       Content-Type: application/json
-      Cache-Control: (none)
+      Cache-Control: public, no-cache
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
@@ -168,7 +168,7 @@ describe('REST catalog', () => {
 
       HTTP/1.1 200 OK
       Content-Type: application/json
-      Cache-Control: (none)
+      Cache-Control: public, no-cache
       ETag: "<etag>"
       X-Terminology-Version: 5.0
       X-Request-Id: <request-id>
@@ -213,7 +213,7 @@ describe('REST catalog', () => {
 
       HTTP/1.1 200 OK
       Content-Type: application/json
-      Cache-Control: (none)
+      Cache-Control: public, no-cache
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
@@ -268,7 +268,7 @@ describe('REST catalog', () => {
 
       HTTP/1.1 200 OK
       Content-Type: application/json
-      Cache-Control: (none)
+      Cache-Control: public, no-cache
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
@@ -310,7 +310,7 @@ describe('REST catalog', () => {
 
       HTTP/1.1 304 Not Modified
       Content-Type: (none)
-      Cache-Control: (none)
+      Cache-Control: public, no-cache
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>"
@@ -325,7 +325,7 @@ describe('errors (problem JSON)', () => {
 
       HTTP/1.1 404 Not Found
       Content-Type: application/problem+json; charset=utf-8
-      Cache-Control: (none)
+      Cache-Control: no-store
       ETag: (none)
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
@@ -347,7 +347,7 @@ describe('errors (problem JSON)', () => {
 
       HTTP/1.1 400 Bad Request
       Content-Type: application/problem+json; charset=utf-8
-      Cache-Control: (none)
+      Cache-Control: no-store
       ETag: (none)
       X-Terminology-Version: (none)
       X-Request-Id: <request-id>

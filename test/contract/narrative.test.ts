@@ -42,7 +42,7 @@ describe('narrative endpoints (X-API-Key)', () => {
 
       HTTP/1.1 200 OK
       Content-Type: application/json
-      Cache-Control: (none)
+      Cache-Control: no-store
       ETag: (none)
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
@@ -90,7 +90,7 @@ describe('narrative endpoints (X-API-Key)', () => {
 
       HTTP/1.1 200 OK
       Content-Type: application/json
-      Cache-Control: (none)
+      Cache-Control: no-store
       ETag: (none)
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
@@ -160,7 +160,7 @@ describe('narrative endpoints (X-API-Key)', () => {
 
       HTTP/1.1 200 OK
       Content-Type: application/json
-      Cache-Control: (none)
+      Cache-Control: no-store
       ETag: (none)
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
@@ -218,7 +218,7 @@ describe('narrative endpoints (X-API-Key)', () => {
 
       HTTP/1.1 401 Unauthorized
       Content-Type: application/problem+json; charset=utf-8
-      Cache-Control: (none)
+      Cache-Control: no-store
       ETag: (none)
       X-Terminology-Version: (none)
       X-Request-Id: <request-id>

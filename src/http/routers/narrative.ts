@@ -7,6 +7,7 @@ import { registerIdentify } from '../../rest/routes/identify.ts';
 import { registerClassify } from '../../rest/routes/classify.ts';
 import { registerLabels } from '../../rest/routes/labels.ts';
 import { createRouter } from '../openapi.ts';
+import { noStore } from '../caches.ts';
 
 export function narrativeRouter(deps: RestDeps, prisma: PrismaClient): RestApp {
   const routes = createRouter();
@@ -18,6 +19,6 @@ export function narrativeRouter(deps: RestDeps, prisma: PrismaClient): RestApp {
   // mounted at '/', where its '*' would also match every later route and every 404.
   const router = createRouter();
   const guard = requireApiKey(prisma);
-  for (const path of new Set(routes.routes.map((r) => r.path))) router.use(path, guard);
+  for (const path of new Set(routes.routes.map((r) => r.path))) router.use(path, noStore(), guard);
   return router.route('/', routes);
 }
