@@ -29,6 +29,7 @@ import { registerClassify } from '../rest/routes/classify.ts';
 import { registerLabels } from '../rest/routes/labels.ts';
 import { registerReleaseChanges } from '../rest/routes/releaseChanges.ts';
 import { registerCodeChanges } from '../rest/routes/codeChanges.ts';
+import { createFhirRouter } from '../fhir/router.ts';
 
 export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
 
@@ -143,6 +144,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   registerCode(app, deps);
   registerCodeChanges(app, deps);
   registerReleaseChanges(app, deps);
+  app.route('/fhir', createFhirRouter(services));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'apiKey',
