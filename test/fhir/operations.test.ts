@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
+import { FUZZ_ITERATIONS, NASTY, pick, rng, STACK } from '../helpers/fuzz.ts';
 import { expectValidR4 } from './r4.ts';
 
 let t: TestApp;
@@ -423,6 +424,35 @@ describe('transport', () => {
     const doc = (await call('/openapi.json')).body;
     for (const p of ['/fhir/metadata', '/fhir/CodeSystem', '/fhir/CodeSystem/{id}', '/fhir/CodeSystem/$lookup', '/fhir/CodeSystem/$validate-code', '/fhir/CodeSystem/$subsumes', '/fhir/ValueSet/$expand', '/fhir/ValueSet/$validate-code']) {
       expect(doc.paths[p], p).toBeDefined();
+    }
+  });
+});
+
+describe('hostile input', () => {
+  it('random parameters, values and bodies never give a 500, a stack, or anything but FHIR JSON', async () => {
+    const r = rng(14);
+    const paths = ['/metadata', '/CodeSystem', '/CodeSystem/meddra-5.0', '/CodeSystem/{x}', '/CodeSystem/$lookup', '/CodeSystem/$validate-code', '/CodeSystem/$subsumes', '/CodeSystem/meddra-4.03/$lookup', '/ValueSet/$expand', '/ValueSet/$validate-code', '/{x}'];
+    const names = ['system', 'url', 'code', 'codeA', 'codeB', 'version', 'display', 'filter', 'count', 'offset', 'activeOnly', 'property', 'coding', 'valueSetVersion', 'system-version', '_format', 'mode', 'name', 'foo'];
+    const values = [...NASTY, MDR, LEGACY, `${MDR}?fhir_vs`, `${MDR}?fhir_vs=isa/${RESP_SOC}`, `${MDR}?fhir_vs=isa/`, `${MDR}|5.0`, `${MDR}?fhir_vs=level/pt`, RHINITIS, '-1', '1e3', 'true'];
+    const n = Math.min(FUZZ_ITERATIONS, 400);
+    for (let i = 0; i < n; i++) {
+      const path = pick(r, paths).replace('{x}', encodeURIComponent(pick(r, values)));
+      const q = new URLSearchParams();
+      for (let k = Math.floor(r() * 5); k > 0; k--) q.append(pick(r, names), pick(r, values));
+      const isPost = r() < 0.3;
+      const body = isPost
+        ? r() < 0.7
+          ? JSON.stringify({ resourceType: 'Parameters', parameter: [...q].map(([name, v]) => (r() < 0.8 ? { name, valueString: v } : { name, valueCoding: { system: v, code: v } })) })
+          : pick(r, values)
+        : undefined;
+      const res = await t.request(`/fhir${path}${isPost ? '' : `?${q}`}`, isPost ? { method: 'POST', headers: { 'content-type': 'application/fhir+json' }, body } : {});
+      const text = await res.text();
+      const label = `${isPost ? 'POST' : 'GET'} ${path}?${q} ${body ?? ''}`.slice(0, 300);
+      expect(res.status, label).toBeLessThan(500);
+      expect(res.headers.get('content-type'), label).toBe('application/fhir+json; charset=utf-8');
+      expect(text, label).not.toMatch(STACK);
+      const json = JSON.parse(text);
+      if (res.status >= 400) expect(json.resourceType, label).toBe('OperationOutcome');
     }
   });
 });
