@@ -11,6 +11,8 @@ export interface Coded {
   code: string;
   display: string | undefined;
   release: ReleaseInfo;
+  /** The version the client named (parameter, coding or `system|version`), if any. */
+  version: string | undefined;
 }
 
 export interface CodedNames {
@@ -38,7 +40,7 @@ export async function codedInput(scope: RequestScope, p: Params, n: CodedNames, 
     if (version !== undefined && version !== fixed.version) {
       throw new FhirError(400, 'invalid', `Version '${clip(version)}' contradicts the CodeSystem instance (release ${fixed.version}).`, n.version);
     }
-    return { code, display, release: fixed };
+    return { code, display, release: fixed, version };
   }
-  return { code, display, release: await releaseFor(scope, version) };
+  return { code, display, release: await releaseFor(scope, version), version };
 }

@@ -44,12 +44,13 @@ export async function validateCodeInValueSet(scope: RequestScope, p: Params): Pr
   p.only(VS_VALIDATE_PARAMS);
   const { vs, version: fromUrl } = parseValueSetUrl(p.required('url'));
   const vsVersion = p.string('valueSetVersion') ?? fromUrl;
-  const { code, display, release } = await codedInput(scope, p, { code: 'code', system: 'system', version: p.has('systemVersion') ? 'systemVersion' : 'version', display: 'display', coding: 'coding' });
+  const coded = await codedInput(scope, p, { code: 'code', system: 'system', version: p.has('systemVersion') ? 'systemVersion' : 'version', display: 'display', coding: 'coding' });
+  const { code, display } = coded;
   // Both name the release; they must agree when both are given.
-  if (vsVersion !== undefined && p.has('code') && (p.has('systemVersion') || p.has('version')) && vsVersion !== release.version) {
-    throw invalidParam('valueSetVersion', `'${clip(vsVersion)}' contradicts the code system version ${release.version}`);
+  if (vsVersion !== undefined && coded.version !== undefined && vsVersion !== coded.version) {
+    throw invalidParam('valueSetVersion', `'${clip(vsVersion)}' contradicts the code system version '${clip(coded.version)}'`);
   }
-  const r = vsVersion !== undefined ? await releaseFor(scope, vsVersion) : release;
+  const r = vsVersion !== undefined ? await releaseFor(scope, vsVersion) : coded.release;
   const set = await resolveValueSet(scope, r, vs);
   const v = await validateCode(scope, r, code, display);
   if (!v.concept) return answer(false, unknownCode(code, r), null, r, code);

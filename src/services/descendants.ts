@@ -35,6 +35,8 @@ export async function descendantsOf(scope: RequestScope, release: ReleaseInfo, n
         page.offset,
         page.limit,
       );
+      // A SOC without HLGTs (a few have none) lies on no path: its subtree is itself alone.
+      if (found.total === 0 && node.level === 'SOC') return slicePage(!filter || matchesName(node, filter) ? [node] : [], page);
       return { items: found.hits.map((h) => h.concept), total: found.total };
     }
     case 'PT':

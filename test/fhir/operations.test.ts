@@ -332,6 +332,11 @@ describe('ValueSet/$expand', () => {
     expect(filtered.expansion.contains[0].code).toBe(RHINITIS);
   });
 
+  it('isa/{SOC} of a SOC without HLGTs is the SOC alone', async () => {
+    const vs = ok(await expand('?fhir_vs=isa/10042613'), 'ValueSet');
+    expect(vs.expansion).toMatchObject({ total: 1, contains: [{ code: '10042613', display: 'Surgical and medical procedures' }] });
+  });
+
   it('isa/{PT}: the PT and its LLTs; with a filter, the matching ones', async () => {
     const vs = ok(await expand(`?fhir_vs=isa/${RHINITIS}`), 'ValueSet');
     expect(vs.expansion.contains[0]).toMatchObject({ code: RHINITIS, display: 'Allergic rhinitis' });
@@ -405,6 +410,10 @@ describe('ValueSet/$validate-code', () => {
   it('errors', async () => {
     outcome(await get(`/ValueSet/$validate-code?code=${RHINITIS}&system=${encodeURIComponent(MDR)}`), 400, 'invalid');
     outcome(await get(q('?fhir_vs=isa/12345', `code=${RHINITIS}`)), 404, 'not-found');
+    outcome(await get(q('?fhir_vs', `code=${RHINITIS}&valueSetVersion=5.0&systemVersion=4.03`)), 400, 'invalid');
+    // Agreeing versions, or one of them alone, are fine.
+    expect(params(ok(await get(q('?fhir_vs', `code=90400001&valueSetVersion=5.0`)), 'Parameters')).result).toBe(false);
+    expect(params(ok(await get(q('?fhir_vs', `code=90400001&valueSetVersion=5.0.1&systemVersion=5.0.1`)), 'Parameters')).result).toBe(true);
   });
 });
 
