@@ -424,6 +424,14 @@ describe('transport', () => {
     outcome(await call('/fhir/CodeSystem/meddra-5.0', { method: 'DELETE' }), 404, 'not-found');
   });
 
+  it('X-Terminology-Version: an unknown release is a 404 OperationOutcome; a malformed one is refused by the shared header check (400)', async () => {
+    outcome(await get(`/CodeSystem/$lookup?system=${encodeURIComponent(MDR)}&code=${RHINITIS}`, { 'X-Terminology-Version': '9.9' }), 404, 'not-found');
+    const bad = await get('/metadata', { 'X-Terminology-Version': '../../etc' });
+    expect(bad.status).toBe(400);
+    // The header check runs before any route (src/http/requestHeaders.ts): the service's problem JSON.
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+  });
+
   it('keeps a client X-Request-Id', async () => {
     const r = await get('/metadata', { 'X-Request-Id': 'fhir-test-0001' });
     expect(r.headers.get('x-request-id')).toBe('fhir-test-0001');
