@@ -86,7 +86,6 @@ export function terminologyCapabilities(base: string, releases: ReleaseInfo[]): 
       parameter: ['filter', 'count', 'offset', 'activeOnly', 'includeDesignations', 'valueSetVersion', 'system-version'].map((name) => ({ name })),
       textFilter: 'Ranked, typo-tolerant search over names and LLT synonyms, the same as GET /codes?q=.',
     },
-    codeSearch: 'all',
     validateCode: { translations: false },
   };
 }

@@ -422,6 +422,10 @@ describe('transport', () => {
     outcome(await get('/Patient/1'), 404, 'not-found');
     outcome(await get('/CodeSystem/$translate'), 404, 'not-found');
     outcome(await call('/fhir/CodeSystem/meddra-5.0', { method: 'DELETE' }), 404, 'not-found');
+    outcome(await call('/fhir'), 404, 'not-found');
+    const head = await fetch(`${base}/fhir/metadata`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/fhir+json; charset=utf-8');
   });
 
   it('X-Terminology-Version: an unknown release is a 404 OperationOutcome; a malformed one is refused by the shared header check (400)', async () => {
