@@ -449,6 +449,28 @@ describe('transport', () => {
   });
 });
 
+// The test app re-reads the release list on every selection (catalog TTL 0; 5 s in the
+// server): one or two of these statements are that.
+describe('SQL per request (batched, bounded)', () => {
+  const statements = async (path: string, resourceType = 'Parameters') => {
+    await get(path); // warm: the release list and the search index are loaded once per process
+    t.queries.length = 0;
+    ok(await get(path), resourceType);
+    return t.queries.length;
+  };
+
+  it('$expand of 100 PTs with their designations: a handful of statements, not one per entry', async () => {
+    const n = await statements(`/ValueSet/$expand?url=${encodeURIComponent(`${MDR}?fhir_vs=level/PT`)}&count=100&includeDesignations=true`, 'ValueSet');
+    expect(n).toBeLessThanOrEqual(4);
+  });
+
+  it('$lookup with every property and designations; $subsumes; isa membership', async () => {
+    expect(await statements(`/CodeSystem/$lookup?system=${encodeURIComponent(MDR)}&code=${RHINITIS}&property=parent&property=child&property=level&property=primarySOC&property=socAbbreviation&property=designation`)).toBeLessThanOrEqual(8);
+    expect(await statements(`/CodeSystem/$subsumes?system=${encodeURIComponent(MDR)}&codeA=${RESP_SOC}&codeB=${HAY_FEVER}`)).toBeLessThanOrEqual(4);
+    expect(await statements(`/ValueSet/$validate-code?url=${encodeURIComponent(`${MDR}?fhir_vs=isa/${RESP_SOC}`)}&system=${encodeURIComponent(MDR)}&code=${HAY_FEVER}`)).toBeLessThanOrEqual(4);
+  });
+});
+
 describe('hostile input', () => {
   it('random parameters, values and bodies never give a 500, a stack, or anything but FHIR JSON', async () => {
     const r = rng(14);
