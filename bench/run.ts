@@ -10,7 +10,7 @@
 //                                       #   about 35 s; prints the table only (CI keeps the suite working)
 //   npm run bench -- --json out.json    # raw results too
 // Options: --modes embedded,postgresql  --scale N  --duration S (main autocannon runs)
-//          --connections N (default 32)  --only codes,search,graphql,changes,classify,labels
+//          --connections N (default 32)  --only codes,search,fhir,graphql,changes,classify,labels
 //          --cpu-prof DIR (the server runs with node --cpu-prof; profiles in DIR/<mode>/)
 //          --out PATH (markdown; default bench/results.md, none with --quick)
 // Results also record how busy the machine was with other processes (bench/lib/noise.ts).
@@ -32,7 +32,7 @@ import type { InProcessResult } from './lib/inprocess.ts';
 import { SUBTREE_QUERY } from './lib/queries.ts';
 
 type Mode = 'embedded' | 'postgresql';
-const GROUPS = ['codes', 'search', 'graphql', 'changes', 'classify', 'labels'] as const;
+const GROUPS = ['codes', 'search', 'fhir', 'graphql', 'changes', 'classify', 'labels'] as const;
 
 const OPTIONS = {
   quick: { type: 'boolean', default: false },
@@ -422,6 +422,42 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
           });
         } catch (e) {
           fail(`GET /codes?q= ${kind}, throughput`, e);
+        }
+      }
+    }
+
+    if (only.has('fhir')) {
+      // FHIR beside its REST equivalent, the same distinct inputs for both, one after the
+      // other: $lookup vs GET /codes/{code} over PTs, $expand?filter= vs GET /codes?q= over
+      // the misspelt queries. Target: p95 within 2× of REST.
+      const mdr = encodeURIComponent('https://www.meddra.org');
+      const vs = encodeURIComponent('https://www.meddra.org?fhir_vs');
+      const codes = latest.pts.slice(0, P.loop + P.warmN).map((p) => p.code);
+      const pairs = [
+        ['lookup', '$lookup', 'GET /codes/{code}', codes.map((c): [string, string] => [`/fhir/CodeSystem/$lookup?system=${mdr}&code=${c}`, `/codes/${c}`])],
+        ['expand', '$expand?filter= (misspelt, count 20)', 'GET /codes?q= (misspelt, limit 20)', queries.misspelt.map((q): [string, string] => [`/fhir/ValueSet/$expand?url=${vs}&filter=${encodeURIComponent(q)}&count=20`, `${qPath(q)}&limit=20`])],
+      ] as const;
+      for (const [id, fhirWhat, restWhat, paths] of pairs) {
+        try {
+          await capture(base, { path: paths[0]![0] }, 120_000);
+          const warm = paths.slice(P.loop);
+          const measured = paths.slice(0, P.loop);
+          const loop = (k: 0 | 1) =>
+            latencyLoop(base, measured.map((x) => ({ path: x[k] })), { count: measured.length, warmup: Math.min(P.warmN, warm.length), warmupReqs: warm.map((w) => ({ path: w[k] })), maxMs: P.loopMs });
+          const f = await loop(0);
+          const r = await loop(1);
+          const ratio = f.p95 / r.p95;
+          raw[`fhir-${id}`] = { fhir: f, rest: r, ratio };
+          row({
+            id: `fhir-${id}`,
+            scenario: `FHIR ${fhirWhat} vs REST ${restWhat} (${f.n} distinct inputs each, sequential)`,
+            measured: `p95 ${ms(f.p95)} vs ${ms(r.p95)} = ${r1(ratio)}× (p50 ${ms(f.p50)} vs ${ms(r.p50)}; ${Math.round(f.bytes / 1024)} KB vs ${Math.round(r.bytes / 1024)} KB)`,
+            target: 'p95 ≤ 2× REST',
+            met: ratio <= 2,
+            values: { fhir: f, rest: r, ratio },
+          });
+        } catch (e) {
+          fail(`FHIR ${fhirWhat}`, e);
         }
       }
     }

@@ -1,5 +1,5 @@
 // The HTTP application, assembled from its parts: the middleware list (middleware.ts),
-// /graphql, the REST routers (routers/), /openapi.json and /docs (openapi.ts), health and
+// /graphql, the REST routers (routers/), the FHIR terminology service (src/fhir), /openapi.json and /docs (openapi.ts), health and
 // problem pages (routers/serviceInfo.ts), the error answers (errors.ts), and the caches in
 // front of it all (caches.ts).
 import { createGraphQLServer } from '../graphql/yoga.ts';
@@ -12,6 +12,7 @@ import { createRouter, mountOpenApi } from './openapi.ts';
 import { narrativeRouter } from './routers/narrative.ts';
 import { catalogRouter } from './routers/catalog.ts';
 import { serviceInfoRouter } from './routers/serviceInfo.ts';
+import { createFhirRouter } from '../fhir/router.ts';
 
 export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
 export type { App, AppOptions } from './options.ts';
@@ -34,6 +35,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   const deps = { yoga };
   app.route('/', narrativeRouter(deps, services.prisma));
   app.route('/', catalogRouter(deps));
+  app.route('/fhir', createFhirRouter(services));
   mountOpenApi(app);
   app.route('/', serviceInfoRouter(opts));
 

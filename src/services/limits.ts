@@ -24,3 +24,12 @@ export const MAX_LABEL = 1_000_000;
 export const CLASSIFY_LIMIT = { default: 5, min: 1, max: 20 } as const;
 export const LABEL_RESULTS = { default: 25, min: 1, max: 100 } as const;
 export const LABEL_MIN_CONFIDENCE = { default: 0.25, min: 0, max: 1 } as const;
+
+/** FHIR ValueSet/$expand: entries per page (`count`: default, max). */
+export const EXPAND_COUNT = { default: 100, max: 1000 } as const;
+/** FHIR CodeSystem/$lookup: designations (the PT's LLTs) returned at most. */
+export const LOOKUP_DESIGNATIONS = 200;
+/** LLTs of one PT read to filter them in memory (isa/{PT} with a filter); real PTs have far fewer. */
+export const MAX_PT_SYNONYMS = 2000;
+/** FHIR $expand with includeDesignations: LLTs listed per PT entry at most. */
+export const EXPAND_DESIGNATIONS = 50;

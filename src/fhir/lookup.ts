@@ -1,0 +1,69 @@
+// CodeSystem/$lookup: name, version, display, properties (parent, child, inactive, level,
+// primarySOC, socAbbreviation) and, when asked for, designations (a PT's LLTs).
+import type { Parameters, ParametersParameter } from 'fhir/r4.js';
+import type { Concept } from '../domain/concepts.ts';
+import type { ReleaseInfo } from '../domain/releases.ts';
+import { codeNotFound } from '../domain/errors.ts';
+import { parseCode } from '../services/arguments.ts';
+import { childrenOf, conceptAt, conceptByKey, parentsOf, primarySocCode, synonymsOf, withVersion } from '../services/codes.ts';
+import { LOOKUP_DESIGNATIONS } from '../services/limits.ts';
+import type { RequestScope } from '../services/scope.ts';
+import { codedInput } from './coded.ts';
+import { PROPERTIES } from './codeSystem.ts';
+import type { Params } from './params.ts';
+import { CODE_SYSTEM_NAME } from './system.ts';
+
+export const LOOKUP_PARAMS = ['code', 'system', 'version', 'coding', 'date', 'displayLanguage', 'property'];
+
+/** SNOMED CT's "Synonym" designation use, what terminology clients recognise. */
+export const SYNONYM_USE = { system: 'http://snomed.info/sct', code: '900000000000013009', display: 'Synonym' };
+
+export const languageOf = (r: ReleaseInfo) => (r.language === 'English' ? 'en' : undefined);
+
+const property = (code: string, value: Omit<ParametersParameter, 'name'>, description?: string): ParametersParameter => ({
+  name: 'property',
+  part: [{ name: 'code', valueCode: code }, { name: 'value', ...value }, ...(description ? [{ name: 'description', valueString: description }] : [])],
+});
+
+export async function lookup(scope: RequestScope, p: Params, fixed?: ReleaseInfo): Promise<Parameters> {
+  p.only(LOOKUP_PARAMS);
+  const { code, release } = await codedInput(scope, p, { code: 'code', system: 'system', version: 'version', coding: 'coding' }, fixed);
+  const found = await conceptAt(scope, release, parseCode(code));
+  if (!found) throw codeNotFound(code, release.version);
+  const c = withVersion(found, release.version);
+  const asked = new Set(p.strings('property'));
+  // No property named: every property, but designations only on request (a PT may have hundreds).
+  const want = (name: string) => (asked.size === 0 ? name !== 'designation' : asked.has(name));
+
+  const [parents, children, socCode, synonyms] = await Promise.all([
+    want('parent') ? parentsOf(scope, c) : [],
+    want('child') ? childrenOf(scope, c) : [],
+    want('primarySOC') || want('socAbbreviation') ? primarySocCode(scope, c) : null,
+    want('designation') ? synonymsOf(scope, c, { offset: 0, limit: LOOKUP_DESIGNATIONS + 1 }) : null,
+  ]);
+  const soc = socCode === null ? null : c.level === 'SOC' ? c : await conceptByKey(scope, { releaseId: c.releaseId, level: 'SOC', code: socCode }, release.version);
+
+  const out: ParametersParameter[] = [
+    { name: 'name', valueString: CODE_SYSTEM_NAME },
+    { name: 'version', valueString: release.version },
+    { name: 'display', valueString: c.name },
+  ];
+  const lang = languageOf(release);
+  // The PT's own LLT carries the PT's name: it is the display, not a designation.
+  for (const s of (synonyms?.items ?? []).filter((x) => x.code !== c.code).slice(0, LOOKUP_DESIGNATIONS)) {
+    out.push({ name: 'designation', part: [...(lang ? [{ name: 'language', valueCode: lang }] : []), { name: 'use', valueCoding: SYNONYM_USE }, { name: 'value', valueString: s.name }] });
+  }
+  if (want('level')) out.push(property('level', { valueCode: c.level }));
+  if (want('inactive')) out.push(property('inactive', { valueBoolean: !c.current }));
+  // The synthetic SOC_TO_PT item is the primary SOC (its own property), not an is-a parent.
+  for (const x of parents) if (x.relationshipType !== 'SOC_TO_PT') out.push(property('parent', { valueCode: String(x.concept.code) }, x.concept.name));
+  for (const x of children) if (!isOwnLlt(c, x.concept)) out.push(property('child', { valueCode: String(x.concept.code) }, x.concept.name));
+  if (want('primarySOC') && soc && c.level !== 'SOC') out.push(property('primarySOC', { valueCode: String(soc.code) }, soc.name));
+  if (want('socAbbreviation') && soc?.socAbbrev) out.push(property('socAbbreviation', { valueString: soc.socAbbrev }));
+  return { resourceType: 'Parameters', parameter: out };
+}
+
+/** A PT's own LLT (same code) is the PT itself in FHIR: one code, one concept. */
+const isOwnLlt = (c: Concept, child: Concept) => c.level === 'PT' && child.level === 'LLT' && child.code === c.code;
+
+export const KNOWN_PROPERTIES = PROPERTIES.map((x) => x.code);

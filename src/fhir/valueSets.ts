@@ -1,0 +1,61 @@
+// The implicit value sets over a release's use cases: membership and one page of an
+// expansion. `?fhir_vs` and `level/…` are the ranked search of GET /codes (so a filter
+// gives the same top hit as /codes?q=); `isa/{code}` is the node's subtree on every path.
+import type { Concept } from '../domain/concepts.ts';
+import type { ReleaseInfo } from '../domain/releases.ts';
+import { codeNotFound } from '../domain/errors.ts';
+import { parseCode } from '../services/arguments.ts';
+import { conceptAt } from '../services/codes.ts';
+import { descendantsOf } from '../services/descendants.ts';
+import type { Page, PageRequest } from '../services/paging.ts';
+import type { RequestScope } from '../services/scope.ts';
+import { searchCodes } from '../services/search.ts';
+import { isSameOrBelow } from '../services/subsumption.ts';
+import { notFound } from './outcome.ts';
+import { valueSetUrl, type ImplicitValueSet } from './valueSetUrls.ts';
+
+/** A value set bound to a release, its isa node looked up. */
+export type ResolvedValueSet = { vs: ImplicitValueSet; release: ReleaseInfo; node?: Concept };
+
+export async function resolveValueSet(scope: RequestScope, release: ReleaseInfo, vs: ImplicitValueSet): Promise<ResolvedValueSet> {
+  if (vs.kind !== 'isa') return { vs, release };
+  const node = await conceptAt(scope, release, parseCode(vs.code, 'url'));
+  // The value set is defined by its node: no node, no value set (404, as for any unknown resource).
+  if (!node) throw notFound(`${codeNotFound(vs.code, release.version).message} The value set ${valueSetUrl(vs)} does not exist in that release.`);
+  return { vs, release, node };
+}
+
+export async function inValueSet(scope: RequestScope, set: ResolvedValueSet, c: Concept, activeOnly: boolean): Promise<boolean> {
+  if (activeOnly && !c.current) return false;
+  switch (set.vs.kind) {
+    case 'all':
+      return true;
+    case 'level':
+      // A PT's code is also its own LLT's: level/LLT holds it too (as the listing does).
+      return c.level === set.vs.level || (set.vs.level === 'LLT' && c.level === 'PT');
+    case 'isa':
+      return isSameOrBelow(scope, c, set.node!);
+  }
+}
+
+/**
+ * One page of the expansion. Inactive concepts are dropped after paging when activeOnly
+ * is set (the search has no status filter), so the total is then unknown (null).
+ */
+export async function expansionPage(
+  scope: RequestScope,
+  set: ResolvedValueSet,
+  args: { filter: string | undefined; activeOnly: boolean },
+  page: PageRequest,
+): Promise<{ items: Concept[]; total: number | null }> {
+  let found: Page<Concept>;
+  if (set.vs.kind === 'isa') {
+    found = await descendantsOf(scope, set.release, set.node!, { filter: args.filter }, page);
+  } else {
+    const level = set.vs.kind === 'level' ? set.vs.level : undefined;
+    const r = await searchCodes(scope, { q: args.filter, level, version: set.release.version }, page);
+    found = { items: r.items.map((h) => h.concept), total: r.total };
+  }
+  if (!args.activeOnly) return found;
+  return { items: found.items.filter((c) => c.current), total: null };
+}
