@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
 import { createRateLimiter } from '../../src/http/rateLimit.ts';
-import { parseTrustProxy } from '../../src/http/clientIp.ts';
+import { parseTrustProxy } from '../../src/net/trustProxy.ts';
 import { expectValidR4 } from './r4.ts';
 
 const MDR = 'https://www.meddra.org';
