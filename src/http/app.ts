@@ -29,6 +29,8 @@ import { registerClassify } from '../rest/routes/classify.ts';
 import { registerLabels } from '../rest/routes/labels.ts';
 import { registerReleaseChanges } from '../rest/routes/releaseChanges.ts';
 import { registerCodeChanges } from '../rest/routes/codeChanges.ts';
+import { registerSmqs } from '../rest/routes/smqs.ts';
+import { requireClientKey } from '../rest/clientKey.ts';
 
 export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
 
@@ -135,6 +137,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
 
   const deps = { yoga };
   for (const path of ['/identify', '/classify', '/labels/classify']) app.use(path, requireApiKey(services.prisma));
+  app.use('/smqs/:code/apply', requireClientKey(services.prisma));
   registerIdentify(app, deps);
   registerClassify(app, deps);
   registerLabels(app, deps);
@@ -143,6 +146,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   registerCode(app, deps);
   registerCodeChanges(app, deps);
   registerReleaseChanges(app, deps);
+  registerSmqs(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'apiKey',

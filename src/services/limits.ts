@@ -24,3 +24,17 @@ export const MAX_LABEL = 1_000_000;
 export const CLASSIFY_LIMIT = { default: 5, min: 1, max: 20 } as const;
 export const LABEL_RESULTS = { default: 25, min: 1, max: 100 } as const;
 export const LABEL_MIN_CONFIDENCE = { default: 0.25, min: 0, max: 1 } as const;
+
+/** SMQs: page sizes of the SMQ list, an SMQ's terms and SMQ changes (as PAGES above). */
+export const SMQ_PAGES = {
+  smqs: { default: 20, max: MAX_PAGE, rest: 100 },
+  smqTerms: { default: 50, max: MAX_PAGE, rest: MAX_PAGE },
+  smqChanges: { default: 50, max: MAX_PAGE, rest: MAX_PAGE },
+} as const;
+
+/** Rows of coded data per SMQ application (POST /smqs/{code}/apply, GraphQL applySmq). */
+export const SMQ_APPLY_MAX_ROWS = 100_000;
+/** Longest rowId / caseId of an SMQ application row. */
+export const SMQ_APPLY_MAX_ID = 200;
+/** Row problems listed in one validation error before the rest are only counted. */
+export const SMQ_APPLY_MAX_ERRORS = 20;
