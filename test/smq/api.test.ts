@@ -326,6 +326,9 @@ describe('GraphQL', () => {
     expect(r.data.version.smqChanges).toEqual({ totalCount: 1, counts: { smqAdded: 1, termAdded: 14, termRemoved: 5 }, edges: [{ node: { smqCode: '90500007', details: 'SMQ added.' } }] });
     const again = await graphql(`query ($id: ID!) { node(id: $id) { ... on Smq { code release { version } } } }`, { id: node.id });
     expect(again.data.node).toEqual({ code: '90500004', release: { version: '5.0' } });
+    const code = (await graphql('{ code(code: "10019663") { id } }')).data.code.id;
+    const both = await graphql('query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids: [node.id, code] });
+    expect(both.data.nodes).toEqual([{ __typename: 'Smq', id: node.id }, { __typename: 'Code', id: code }]);
   });
 
   it('applySmq needs the key and is never served from the result cache', async () => {
