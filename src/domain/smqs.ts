@@ -305,15 +305,17 @@ export async function smqChanges(
   offset: number,
   limit: number,
 ): Promise<{ items: SmqChange[]; total: number; counts: SmqChangeCounts }> {
+  // Names are joined for the page's rows only; the order (SMQ name, SMQ-level rows first, type,
+  // sub-SMQs then PTs then LLTs, code) needs none of the terminology tables.
   const [row] = await db.$queryRawUnsafe<{ total: number; counts: Partial<SmqChangeCounts> | null; items: SmqChange[] }[]>(
     `WITH f AS (SELECT * FROM smq WHERE release_id = $1 AND ($3::int IS NULL OR code = $3::int)),
      t AS (SELECT * FROM smq WHERE release_id = $2 AND ($3::int IS NULL OR code = $3::int)),
      smq_changes AS (
-       SELECT COALESCE(t.code, f.code) AS "smqCode", COALESCE(t.name, f.name) AS "smqName",
+       SELECT COALESCE(t.code, f.code) AS smq_code,
               CASE WHEN f.code IS NULL THEN 'SMQ_ADDED'
                    WHEN t.code IS NULL OR (upper(t.status) = 'I' AND upper(f.status) <> 'I') THEN 'SMQ_RETIRED'
-                   ELSE 'SMQ_UPDATED' END AS "changeType",
-              NULL::int AS "termCode", NULL::text AS "termLevel", NULL::text AS "termName",
+                   ELSE 'SMQ_UPDATED' END AS change_type,
+              NULL::int AS term_code, NULL::int AS term_level,
               CASE WHEN f.code IS NULL THEN NULL ELSE json_build_object('name', f.name, 'level', f.level, 'status', f.status, 'algorithm', f.algorithm, 'description', f.description) END AS before,
               CASE WHEN t.code IS NULL THEN NULL ELSE json_build_object('name', t.name, 'level', t.level, 'status', t.status, 'algorithm', t.algorithm, 'description', t.description) END AS after,
               0 AS sort
@@ -328,40 +330,48 @@ export async function smqChanges(
               COALESCE(tt.term_level, tf.term_level) AS term_level,
               tf.term_code IS NOT NULL AND upper(tf.term_status) <> 'I' AS was_active,
               tt.term_code IS NOT NULL AND upper(tt.term_status) <> 'I' AS is_active,
+              tf.term_code IS NOT NULL AS in_from, tt.term_code IS NOT NULL AS in_to,
               tf.term_scope AS f_scope, tf.term_category AS f_category, tf.term_weight AS f_weight, tf.term_status AS f_status,
-              tt.term_scope AS t_scope, tt.term_category AS t_category, tt.term_weight AS t_weight, tt.term_status AS t_status,
-              tf.term_code IS NOT NULL AS in_from, tt.term_code IS NOT NULL AS in_to
+              tt.term_scope AS t_scope, tt.term_category AS t_category, tt.term_weight AS t_weight, tt.term_status AS t_status
        FROM tf FULL JOIN tt ON tt.smq_code = tf.smq_code AND tt.term_level = tf.term_level AND tt.term_code = tf.term_code
      ),
      term_changes AS (
-       SELECT p.smq_code AS "smqCode", COALESCE(st.name, sf.name, '') AS "smqName",
+       SELECT p.smq_code,
               CASE WHEN p.is_active AND NOT p.was_active THEN 'TERM_ADDED'
                    WHEN p.was_active AND NOT p.is_active THEN 'TERM_REMOVED'
-                   ELSE 'TERM_UPDATED' END AS "changeType",
-              p.term_code AS "termCode",
-              CASE p.term_level WHEN 0 THEN 'SMQ' WHEN 4 THEN 'PT' ELSE 'LLT' END AS "termLevel",
-              CASE p.term_level WHEN 0 THEN COALESCE(xt.name, xf.name) ELSE COALESCE(ct.name, cf.name) END AS "termName",
+                   ELSE 'TERM_UPDATED' END AS change_type,
+              p.term_code, p.term_level,
               CASE WHEN p.in_from THEN json_build_object('scope', p.f_scope, 'category', p.f_category, 'weight', p.f_weight, 'status', p.f_status) END AS before,
               CASE WHEN p.in_to THEN json_build_object('scope', p.t_scope, 'category', p.t_category, 'weight', p.t_weight, 'status', p.t_status) END AS after,
               1 AS sort
        FROM pairs p
-       LEFT JOIN smq st ON st.release_id = $2 AND st.code = p.smq_code
-       LEFT JOIN smq sf ON sf.release_id = $1 AND sf.code = p.smq_code
-       LEFT JOIN concept ct ON p.term_level <> 0 AND ct.release_id = $2 AND ct.code = p.term_code AND ct.level = (CASE p.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END)::"Level"
-       LEFT JOIN concept cf ON p.term_level <> 0 AND cf.release_id = $1 AND cf.code = p.term_code AND cf.level = (CASE p.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END)::"Level"
-       LEFT JOIN smq xt ON p.term_level = 0 AND xt.release_id = $2 AND xt.code = p.term_code
-       LEFT JOIN smq xf ON p.term_level = 0 AND xf.release_id = $1 AND xf.code = p.term_code
        WHERE p.is_active <> p.was_active
           OR (p.is_active AND p.was_active AND (p.f_scope, p.f_category, p.f_weight) IS DISTINCT FROM (p.t_scope, p.t_category, p.t_weight))
      ),
      everything AS (SELECT * FROM smq_changes UNION ALL SELECT * FROM term_changes),
-     filtered AS (SELECT * FROM everything WHERE $4::text IS NULL OR "changeType" = $4::text)
+     filtered AS (SELECT * FROM everything WHERE $4::text IS NULL OR change_type = $4::text),
+     names AS (
+       SELECT s.code, (array_agg(s.name ORDER BY s.release_id = $2 DESC))[1] AS name
+       FROM smq s WHERE s.release_id IN ($1, $2) AND ($3::int IS NULL OR s.code = $3::int) GROUP BY s.code
+     ),
+     page AS (
+       SELECT fl.*, COALESCE(n.name, '') AS smq_name,
+              row_number() OVER (ORDER BY lower(COALESCE(n.name, '')), fl.smq_code, fl.sort, fl.change_type, fl.term_level, fl.term_code) AS ord
+       FROM filtered fl LEFT JOIN names n ON n.code = fl.smq_code
+       ORDER BY ord OFFSET $5 LIMIT $6
+     )
      SELECT (SELECT count(*) FROM filtered)::int AS total,
-            (SELECT json_object_agg(ct, n) FROM (SELECT "changeType" AS ct, count(*)::int AS n FROM everything GROUP BY "changeType") c) AS counts,
-            COALESCE((SELECT json_agg(x) FROM (
-              SELECT "changeType", "smqCode", "smqName", "termCode", "termLevel", "termName", before, after FROM filtered
-              ORDER BY lower("smqName"), "smqCode", sort, "changeType", "termLevel" DESC, lower("termName"), "termCode"
-              OFFSET $5 LIMIT $6
+            (SELECT json_object_agg(ct, n) FROM (SELECT change_type AS ct, count(*)::int AS n FROM everything GROUP BY change_type) c) AS counts,
+            COALESCE((SELECT json_agg(x ORDER BY x.ord) FROM (
+              SELECT pg.ord, pg.change_type AS "changeType", pg.smq_code AS "smqCode", pg.smq_name AS "smqName", pg.term_code AS "termCode",
+                     CASE pg.term_level WHEN 0 THEN 'SMQ' WHEN 4 THEN 'PT' WHEN 5 THEN 'LLT' END AS "termLevel",
+                     CASE pg.term_level WHEN 0 THEN COALESCE(xt.name, xf.name) ELSE COALESCE(ct.name, cf.name) END AS "termName",
+                     pg.before, pg.after
+              FROM page pg
+              LEFT JOIN concept ct ON pg.term_level IN (4, 5) AND ct.release_id = $2 AND ct.code = pg.term_code AND ct.level = (CASE pg.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END)::"Level"
+              LEFT JOIN concept cf ON pg.term_level IN (4, 5) AND cf.release_id = $1 AND cf.code = pg.term_code AND cf.level = (CASE pg.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END)::"Level"
+              LEFT JOIN smq xt ON pg.term_level = 0 AND xt.release_id = $2 AND xt.code = pg.term_code
+              LEFT JOIN smq xf ON pg.term_level = 0 AND xf.release_id = $1 AND xf.code = pg.term_code
             ) x), '[]'::json) AS items`,
     fromId,
     toId,
@@ -370,6 +380,7 @@ export async function smqChanges(
     offset,
     limit,
   );
+  for (const it of row?.items ?? []) delete (it as { ord?: unknown }).ord;
   const counts = Object.fromEntries(SMQ_CHANGE_TYPES.map((t) => [t, row?.counts?.[t] ?? 0])) as SmqChangeCounts;
   return { items: row?.items ?? [], total: row?.total ?? 0, counts };
 }
