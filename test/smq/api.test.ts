@@ -282,6 +282,10 @@ describe('POST /smqs/{code}/apply', () => {
     const many = await apply('90500005', { rows: Array.from({ length: 50 }, (_, i) => ({ rowId: `r${i}`, code: 'x' })) });
     expectProblem(many, 400, 'VALIDATION_ERROR');
     expect(Object.keys(many.body.errors)).toHaveLength(21); // 20 listed, the rest counted
+    const long = await apply('90500005', { rows: [{ rowId: 'x'.repeat(300), code: '1' }, { rowId: 2, code: 123456789012345, caseId: 7 }] });
+    expectProblem(long, 400, 'VALIDATION_ERROR');
+    expect(long.body.errors).toEqual({ 'rows.0.rowId': ['must be 1 to 200 characters'], 'rows.1.code': ['row 2: code must be a terminology code: 1 to 12 digits'] });
+    expect(JSON.stringify(long.body)).not.toContain('x'.repeat(41));
     expectProblem(await apply('90500005', { rows: [] }), 400, 'VALIDATION_ERROR');
     expectProblem(await apply('90500005', { rows: [{ rowId: 'a', code: '1' }], other: 1 }), 400, 'VALIDATION_ERROR');
     expectProblem(await apply('90599999', { rows: [{ rowId: 'a', code: '10002218' }] }), 404, 'CODE_NOT_FOUND');
