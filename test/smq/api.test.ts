@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
+import { answerProblems, NASTY, pick, rng } from '../helpers/fuzz.ts';
 
 let t: TestApp;
 let base: string;
@@ -352,5 +353,54 @@ describe('OpenAPI', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/smqs', '/smqs/{code}', '/smqs/{code}/apply', '/versions/{toVersionId}/smq-changes']));
     expect(doc.paths['/smqs/{code}/apply'].post.security).toEqual([{ apiKey: [] }]);
     expect(doc.paths['/smqs/{code}/apply'].post.requestBody.content['application/json'].schema.properties.rows.items.required).toEqual(['rowId', 'code']);
+  });
+});
+
+describe('generated bad requests', () => {
+  it('never answer 5xx, always the error object, on every SMQ route and field', async () => {
+    const r = rng(1616);
+    const params = ['q', 'version', 'page', 'limit', 'scope', 'level', 'status', 'termsPage', 'termsLimit', 'fromVersionId', 'smq', 'changeType', 'foo'];
+    const value = () => pick(r, [...NASTY, '90500001', '90500005', 'narrow', 'BROAD', 'llt', 'inactive', 'term_added', '2']);
+    const row = () =>
+      pick(r, [
+        () => ({ rowId: value(), code: value(), caseId: value() }),
+        () => ({ rowId: pick(r, [1, null, true, {}, []]), code: pick(r, [10002218, -1, 1.5, 1e300, null, '10002218']) }),
+        () => ({ rowId: 'a', code: '10002218', [pick(r, ['__proto__', 'constructor', 'extra', 'term'])]: value() }),
+        () => pick(r, [null, 5, 'row', []]),
+      ])();
+    const problems: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const qs = new URLSearchParams();
+      for (let k = Math.floor(r() * 4); k > 0; k--) qs.append(pick(r, params), value());
+      const x = encodeURIComponent(value()) || 'x';
+      const kind = Math.floor(r() * 5);
+      let url: string;
+      let init: RequestInit = {};
+      if (kind === 0) url = `/smqs?${qs}`;
+      else if (kind === 1) url = `/smqs/${x}?${qs}`;
+      else if (kind === 2) url = `/versions/${x}/smq-changes?${qs}`;
+      else if (kind === 3) {
+        url = `/smqs/${pick(r, [x, '90500005', '90500006'])}/apply`;
+        const body = pick(r, [
+          () => JSON.stringify({ rows: Array.from({ length: Math.floor(r() * 5) }, row), version: r() < 0.3 ? value() : undefined }),
+          () => JSON.stringify({ rows: row() }),
+          () => '{"rows": [',
+          () => value(),
+        ])();
+        init = { method: 'POST', headers: { 'content-type': 'application/json', ...(r() < 0.9 ? { 'X-API-Key': key } : {}) }, body };
+      } else {
+        url = '/graphql';
+        const q = pick(r, [
+          () => ({ query: 'query($c: String!, $v: String) { smq(code: $c, version: $v) { name terms(first: 3) { totalCount } } }', variables: { c: value(), v: value() } }),
+          () => ({ query: 'query($q: String) { smqs(q: $q, first: 2) { totalCount } }', variables: { q: value() } }),
+          () => ({ query: 'query($r: [SmqRowInput!]!) { applySmq(code: "90500005", rows: $r) { counts { rows } } }', variables: { r: Array.from({ length: 3 }, row) } }),
+          () => ({ query: 'query($f: String) { version(version: "5.0.1") { smqChanges(from: $f, first: 2) { totalCount } } }', variables: { f: value() } }),
+        ])();
+        init = { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': key }, body: JSON.stringify(q) };
+      }
+      const res = await fetch(`${base}${url}`, init);
+      problems.push(...answerProblems(`${init.method ?? 'GET'} ${url.slice(0, 80)}`, res.status, res.headers.get('content-type') ?? '', await res.text(), init.method));
+    }
+    expect(problems).toEqual([]);
   });
 });
