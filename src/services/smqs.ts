@@ -17,6 +17,8 @@ import { MAX_QUERY_LENGTH, SMQ_APPLY_MAX_ERRORS, SMQ_APPLY_MAX_ID, SMQ_APPLY_MAX
 import type { Page, PageRequest } from './paging.ts';
 import type { RequestScope } from './scope.ts';
 
+export { SMQ_CHANGE_TYPES, type SmqChangeCounts } from '../domain/smqs.ts';
+
 /** An SMQ with the identifier of its release. */
 export type ReleaseSmq = Smq & { version: string };
 export type ReleaseSmqTerm = SmqTerm & { version: string };

@@ -1,7 +1,6 @@
 import { builder } from '../builder.ts';
 import * as smqs from '../../services/smqs.ts';
-import type { CodeSmq, ReleaseSmq, ReleaseSmqChange, ReleaseSmqTerm, SmqApplication, SmqCaseResult, SmqChangesPage, SmqRowMatch, SmqRowProblem, SmqTermsPage } from '../../services/smqs.ts';
-import type { SmqChangeCounts } from '../../domain/smqs.ts';
+import type { CodeSmq, ReleaseSmq, ReleaseSmqChange, ReleaseSmqTerm, SmqApplication, SmqCaseResult, SmqChangeCounts, SmqChangesPage, SmqRowMatch, SmqRowProblem, SmqTermsPage } from '../../services/smqs.ts';
 import { SMQ_PAGES } from '../../services/limits.ts';
 import { offsetConnection, totalCount } from '../connections.ts';
 import { VersionRef } from './Version.ts';

@@ -8,7 +8,7 @@ import { afterCursor, pageMeta } from '../paging.ts';
 import { codeParam, errorResponses, intParam, MetaSchema, versionIdParam, versionParam } from '../schemas.ts';
 import { jsonBody } from '../narrative.ts';
 import { MAX_QUERY_LENGTH, SMQ_APPLY_MAX_ERRORS, SMQ_APPLY_MAX_ROWS, SMQ_PAGES } from '../../services/limits.ts';
-import { SMQ_CHANGE_TYPES } from '../../domain/smqs.ts';
+import { SMQ_CHANGE_TYPES } from '../../services/smqs.ts';
 
 const upperEnum = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z
