@@ -21,6 +21,7 @@ import { LAY_TERMS, NON_CURRENT_TERMS } from './demo/lay-terms.ts';
 import { encode, renderRelease, type AscFile } from './demo/medascii.ts';
 import { cloneRelease, type Release } from './demo/model.ts';
 import { countRelease, countsTable, renderReadme, type Counts } from './demo/readme.ts';
+import { renderSmqs, smqReadmeLines } from './demo/smqs.ts';
 import { SOCS } from './demo/socs.ts';
 import { nameKey } from './demo/text.ts';
 
@@ -105,6 +106,13 @@ function main(): number {
     counts.push(countRelease(r, files));
   }
   checkAcross(parsed, problems);
+  // Demo SMQs (not MedDRA's): smq_list.asc / smq_content.asc in every release folder.
+  const smqFiles = renderSmqs(releases, problems);
+  for (const r of releases) {
+    const f = smqFiles.get(r.version)!;
+    outputs.set(path.join('data', 'demo', r.dir, 'smq_list.asc'), encode('smq_list.asc', f.list));
+    outputs.set(path.join('data', 'demo', r.dir, 'smq_content.asc'), encode('smq_content.asc', f.content));
+  }
 
   const diff403to50 = diffReleases(r403, r50, hier);
   const diff50to501 = diffReleases(r50, r501, hier);
@@ -132,6 +140,7 @@ function main(): number {
     ],
     skippedVariants: log.filter((m) => m.includes('skipped variant')),
     emptySocs,
+    smqs: smqReadmeLines(releases),
   });
   outputs.set(path.join('data', 'demo', 'README.md'), Buffer.from(readme, 'utf8'));
 

@@ -110,6 +110,8 @@ export interface ReadmeInput {
   csvNotes: string[];
   skippedVariants: string[];
   emptySocs: string[];
+  /** The "Demo SMQs" section (scripts/demo/smqs.ts). */
+  smqs?: string[];
 }
 
 export function renderReadme(x: ReadmeInput): string {
@@ -130,7 +132,7 @@ export function renderReadme(x: ReadmeInput): string {
   p('- `releases.json`: the releases, oldest first (the server imports them in this order).');
   for (const r of x.releases) p(`- \`${r.dir}/\`: version ${r.version}, dated ${r.releaseDate}; ${r.source}.`);
   p(
-    '- In each folder: `soc.asc soc_hlgt.asc hlgt.asc hlgt_hlt.asc hlt.asc hlt_pt.asc pt.asc llt.asc mdhier.asc intl_ord.asc meddra_release.asc` in MedAscii format (fields separated by `$`, every record ending in `$`, CRLF line ends, Latin-1; the legacy cross-reference columns are empty), plus `ctcae_grade.asc`.',
+    '- In each folder: `soc.asc soc_hlgt.asc hlgt.asc hlgt_hlt.asc hlt.asc hlt_pt.asc pt.asc llt.asc mdhier.asc intl_ord.asc meddra_release.asc` in MedAscii format (fields separated by `$`, every record ending in `$`, CRLF line ends, Latin-1; the legacy cross-reference columns are empty), plus `ctcae_grade.asc`' + (x.smqs ? ' and the demo SMQ files `smq_list.asc smq_content.asc` (demo-authored, not MedDRA\'s SMQs; see [Demo SMQs](#demo-smqs-not-meddras-smqs)).' : '.'),
   );
   p(
     '- `ctcae_grade.asc` is a project extension, not a MedDRA file: one record per PT that CTCAE grades, `pt_code$grade1$grade2$grade3$grade4$grade5$definition$`, the CTCAE text with whitespace collapsed and non-Latin-1 characters transliterated; a field is empty where CTCAE has `-` (grade not applicable) or nothing. CTCAE v5.0\'s navigational notes and change column are not included.',
@@ -209,6 +211,12 @@ export function renderReadme(x: ReadmeInput): string {
   p();
   p('Demoting a PT moves its own LLT and its variant LLTs to the new PT, which is why more LLTs move than are listed above.');
   p();
+  if (x.smqs) {
+    p("## Demo SMQs (not MedDRA's SMQs)");
+    p();
+    for (const l of x.smqs) p(l);
+    p();
+  }
   p('## Notes on the source CSVs');
   p();
   for (const n of x.csvNotes) p(`- ${n}`);

@@ -7,6 +7,7 @@ import './types/Code.ts';
 import './types/Search.ts';
 import './types/Change.ts';
 import './types/Assessment.ts';
+import './types/Smq.ts';
 
 export const schema = builder.toSchema();
 

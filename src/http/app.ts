@@ -13,6 +13,7 @@ import { narrativeRouter } from './routers/narrative.ts';
 import { catalogRouter } from './routers/catalog.ts';
 import { serviceInfoRouter } from './routers/serviceInfo.ts';
 import { createFhirRouter } from '../fhir/router.ts';
+import { smqRouter } from './routers/smqs.ts';
 
 export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
 export type { App, AppOptions } from './options.ts';
@@ -35,6 +36,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   const deps = { yoga };
   app.route('/', narrativeRouter(deps, services.prisma));
   app.route('/', catalogRouter(deps));
+  app.route('/', smqRouter(deps, services.prisma));
   app.route('/fhir', createFhirRouter(services));
   mountOpenApi(app);
   app.route('/', serviceInfoRouter(opts));

@@ -345,11 +345,13 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
     const code = c.code(file, r, 0, 'smq_code');
     const level = c.int(file, r, 2, 'smq_level');
     if (code === null || level === null) continue;
+    if (level < 1 || level > 5) c.add(file, r.line, `smq_level ${level} is not between 1 and 5`);
     const [, name = '', , description = '', source = '', note = '', version = '', status = '', algorithm = ''] = r.fields;
     smqs.push({ code, name, level, description, source, note, version, status, algorithm });
   }
   const smqCodes = new Set(smqs.map((s) => s.code));
   const smqTerms: SmqTermRow[] = [];
+  const smqRowKeys = new Set<string>();
   for (const r of recs('smqContent')) {
     const file = FILES.smqContent.name;
     const smqCode = c.code(file, r, 0, 'smq_code');
@@ -359,6 +361,14 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
     const termWeight = c.int(file, r, 5, 'term_weight', true);
     if (smqCode === null || termCode === null || termLevel === null || termScope === null || termWeight === null) continue;
     if (!smqCodes.has(smqCode)) c.add(file, r.line, `unknown SMQ code ${smqCode}`);
+    // term_level 0 = a sub-SMQ, 4 = PT, 5 = LLT; term_scope 0 (sub-SMQ rows), 1 broad, 2 narrow.
+    if (termLevel === 0 ? !smqCodes.has(termCode) : termLevel === 4 ? !pts.has(termCode) : termLevel === 5 ? !llts.has(termCode) : true) {
+      c.add(file, r.line, [0, 4, 5].includes(termLevel) ? `unknown ${termLevel === 0 ? 'sub-SMQ' : termLevel === 4 ? 'PT' : 'LLT'} code ${termCode}` : `term_level ${termLevel} is not 0 (sub-SMQ), 4 (PT) or 5 (LLT)`);
+    }
+    if (termScope < 0 || termScope > 2) c.add(file, r.line, `term_scope ${termScope} is not 0, 1 (broad) or 2 (narrow)`);
+    const smqKey = `${smqCode}:${termLevel}:${termCode}`;
+    if (smqRowKeys.has(smqKey)) c.add(file, r.line, `duplicate row: term ${termCode} at level ${termLevel} is already listed in SMQ ${smqCode}`);
+    smqRowKeys.add(smqKey);
     smqTerms.push({
       smqCode, termCode, termLevel, termScope, termWeight,
       termCategory: r.fields[4] ?? '', termStatus: r.fields[6] ?? '',

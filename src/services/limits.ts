@@ -33,3 +33,17 @@ export const LOOKUP_DESIGNATIONS = 200;
 export const MAX_PT_SYNONYMS = 2000;
 /** FHIR $expand with includeDesignations: LLTs listed per PT entry at most. */
 export const EXPAND_DESIGNATIONS = 50;
+
+/** SMQs: page sizes of the SMQ list, an SMQ's terms and SMQ changes (as PAGES above). */
+export const SMQ_PAGES = {
+  smqs: { default: 20, max: MAX_PAGE, rest: 100 },
+  smqTerms: { default: 50, max: MAX_PAGE, rest: MAX_PAGE },
+  smqChanges: { default: 50, max: MAX_PAGE, rest: MAX_PAGE },
+} as const;
+
+/** Rows of coded data per SMQ application (POST /smqs/{code}/apply, GraphQL applySmq). */
+export const SMQ_APPLY_MAX_ROWS = 100_000;
+/** Longest rowId / caseId of an SMQ application row. */
+export const SMQ_APPLY_MAX_ID = 200;
+/** Row problems listed in one validation error before the rest are only counted. */
+export const SMQ_APPLY_MAX_ERRORS = 20;

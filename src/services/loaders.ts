@@ -10,6 +10,10 @@ import {
   childrenOf, parentsOf, pathsOf, synonymCounts, synonymPageKey, synonymPages,
   type HierarchyItem, type PathCodes, type SynonymPageKey,
 } from '../domain/hierarchy.ts';
+import {
+  parentSmqsOf, smqConceptKey, smqKey, smqsByKeys, smqsOfConcepts, subSmqsOf,
+  type CodeSmqRow, type Smq, type SmqConceptKey, type SmqKey,
+} from '../domain/smqs.ts';
 
 function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, key: (k: K) => string, empty: () => V) {
   return new DataLoader<K, V, string>(
@@ -98,6 +102,11 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
       (k) => `${k.releaseId}:${k.ptCode}`,
       () => 0,
     ),
+    // SMQs (src/services/smqs.ts): one statement per batch.
+    smq: loader<SmqKey, Smq | null>((k) => smqsByKeys(read, k), smqKey, () => null),
+    subSmqs: loader<SmqKey, Smq[]>((k) => subSmqsOf(read, k), smqKey, () => []),
+    parentSmq: loader<SmqKey, Smq | null>((k) => parentSmqsOf(read, k), smqKey, () => null),
+    smqsOfConcept: loader<SmqConceptKey, CodeSmqRow[]>((k) => smqsOfConcepts(read, k), smqConceptKey, () => []),
   };
 }
 

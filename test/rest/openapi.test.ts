@@ -18,7 +18,8 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
     // The FHIR endpoints are listed too; test/fhir checks them.
     expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/fhir/')).sort()).toEqual(
-      ['/classify', '/codes', '/codes/{code}', '/codes/{code}/changes', '/identify', '/labels/classify', '/versions', '/versions/{toVersionId}/changes'].sort(),
+      ['/classify', '/codes', '/codes/{code}', '/codes/{code}/changes', '/identify', '/labels/classify', '/versions', '/versions/{toVersionId}/changes',
+        '/smqs', '/smqs/{code}', '/smqs/{code}/apply', '/versions/{toVersionId}/smq-changes'].sort(),
     );
     const names = (path: string, method = 'get') => (doc.paths[path][method].parameters ?? []).map((p: { name: string }) => p.name).sort();
     expect(names('/codes')).toEqual(['changeType', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'q', 'soc', 'version']);

@@ -1,0 +1,16 @@
+// SMQs: the catalog of Standardised MedDRA Queries (GET, cacheable like the other catalog
+// reads) and `apply`, which runs one over a client's coded rows: that call takes client
+// data, so it needs an API key and is never stored by a cache.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { RestApp, RestDeps } from '../../rest/context.ts';
+import { requireClientKey } from '../../rest/clientKey.ts';
+import { registerSmqs } from '../../rest/routes/smqs.ts';
+import { createRouter } from '../openapi.ts';
+import { noStore } from '../caches.ts';
+
+export function smqRouter(deps: RestDeps, prisma: PrismaClient): RestApp {
+  const router = createRouter();
+  router.use('/smqs/:code/apply', noStore(), requireClientKey(prisma));
+  registerSmqs(router, deps);
+  return router;
+}
