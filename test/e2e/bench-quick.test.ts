@@ -1,6 +1,8 @@
 // Keeps the benchmark suite working: its quick variant (small data, short runs) must
 // complete and report every scenario. Targets are not enforced here: performance claims
-// come from full runs of `npm run bench` (bench/results.md), never from timed tests.
+// come from full runs of `npm run bench` (bench/results.md), never from timed tests, so
+// this smoke run takes the smallest data that still feeds every scenario (scale 0.01:
+// 3 SOCs, ~1,000 LLTs per release) and half-second main load runs.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -13,7 +15,7 @@ describe('benchmark suite (quick variant)', () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), 'bench-quick-')), 'quick.json');
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TEST_DB', 'TERMINOLOGY_DATA_DIR'].includes(k)));
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--duration', '1', '--json', out], { cwd: projectRoot, env, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) =>
+      execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--scale', '0.01', '--duration', '0.5', '--json', out], { cwd: projectRoot, env, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) =>
         err ? reject(new Error(`bench --quick failed: ${err.message}\n${stderr.slice(-2000)}`)) : resolve(),
       ),
     );

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
 import { createFreshPostgres, usingPostgres } from './db.ts';
 import { CONFIG_VARIABLES } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/client.ts';
 
 export const BIN = path.join(projectRoot, 'bin', 'terminology.mjs');
 
@@ -33,6 +34,20 @@ export async function freshStore(template: TemplateName = 'migrated'): Promise<S
   const dataDir = mkdtempSync(path.join(tmpdir(), 'te-cli-'));
   cpSync(inject('templates').dirs![template], dataDir, { recursive: true });
   return { env: { ...base, TERMINOLOGY_DATA_DIR: dataDir }, dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+/**
+ * Opens a CLI test store in this process (no CLI process started: on the PGlite pass that saves
+ * seconds of WebAssembly start), for checks of what CLI runs stored. An embedded store takes the
+ * same process lock as the CLI, so no CLI process may be running on it meanwhile.
+ */
+export async function withStoreDb<T>(store: Store, fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase({ databaseUrl: store.url, dataDir: store.dataDir });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
 }
 
 export interface RunResult {
