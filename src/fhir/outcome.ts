@@ -33,7 +33,7 @@ export function operationOutcome(severity: OperationOutcomeIssue['severity'], co
   };
 }
 
-const DOMAIN_ISSUE: Partial<Record<string, IssueCode>> = {
+export const DOMAIN_ISSUE: Partial<Record<string, IssueCode>> = {
   VALIDATION_ERROR: 'invalid',
   CODE_NOT_FOUND: 'not-found',
   VERSION_NOT_FOUND: 'not-found',

@@ -85,9 +85,14 @@ describe('service-wide middleware under /fhir', () => {
     const statuses: number[] = [];
     for (let i = 0; i < PER_MINUTE + 2; i++) {
       const res = await fetch(`${base}/fhir/metadata`, { headers: { 'X-Forwarded-For': '198.51.100.2' } });
-      await res.arrayBuffer();
       statuses.push(res.status);
-      if (res.status === 429) expect(res.headers.get('retry-after')).toBeTruthy();
+      if (res.status === 429) {
+        expect(res.headers.get('retry-after')).toBeTruthy();
+        expect(res.headers.get('content-type')).toBe('application/fhir+json; charset=utf-8');
+        const body = (await res.clone().json()) as { resourceType: string; issue: { code: string }[] };
+        expect(body.resourceType).toBe('OperationOutcome');
+        expect(body.issue[0]!.code).toBe('throttled');
+      } else await res.arrayBuffer();
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(PER_MINUTE);
     expect(statuses.slice(PER_MINUTE)).toEqual([429, 429]);

@@ -428,12 +428,12 @@ describe('transport', () => {
     expect(head.headers.get('content-type')).toBe('application/fhir+json; charset=utf-8');
   });
 
-  it('X-Terminology-Version: an unknown release is a 404 OperationOutcome; a malformed one is refused by the shared header check (400)', async () => {
+  it('X-Terminology-Version: an unknown release is a 404 OperationOutcome; a malformed one is refused by the shared header check (400), as an OperationOutcome too', async () => {
     outcome(await get(`/CodeSystem/$lookup?system=${encodeURIComponent(MDR)}&code=${RHINITIS}`, { 'X-Terminology-Version': '9.9' }), 404, 'not-found');
+    // The header check runs before any route (src/http/requestHeaders.ts); under /fhir its refusal is rewritten.
     const bad = await get('/metadata', { 'X-Terminology-Version': '../../etc' });
-    expect(bad.status).toBe(400);
-    // The header check runs before any route (src/http/requestHeaders.ts): the service's problem JSON.
-    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+    outcome(bad, 400, 'invalid');
+    expect(bad.body.issue[0].expression).toEqual(['X-Terminology-Version']);
   });
 
   it('keeps a client X-Request-Id', async () => {
