@@ -46,7 +46,7 @@ export function capabilityStatement(base: string, releases: ReleaseInfo[]): Capa
           },
           {
             type: 'ValueSet',
-            documentation: `Implicit value sets only: ${CANONICAL}?fhir_vs, ?fhir_vs=isa/{code}, ?fhir_vs=level/{level}.`,
+            documentation: `Implicit value sets only: ${CANONICAL}?fhir_vs, ?fhir_vs=isa/{code}, ?fhir_vs=level/{level}, ?fhir_vs=smq/{code}[/narrow|/broad].`,
             operation: [op('expand', 'ValueSet'), op('validate-code', 'ValueSet')],
           },
         ],

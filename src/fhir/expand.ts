@@ -19,7 +19,7 @@ export const EXPAND_PARAMS = ['url', 'valueSetVersion', 'filter', 'count', 'offs
 /** Deep paging costs a scan per page; beyond this, narrow with filter or isa/{code}. */
 const MAX_OFFSET = 1_000_000;
 
-const NAMES = { all: 'MedDRAAllCodes', isa: 'MedDRASubtree', level: 'MedDRALevel' } as const;
+const NAMES = { all: 'MedDRAAllCodes', isa: 'MedDRASubtree', level: 'MedDRALevel', smq: 'MedDRASmq' } as const;
 
 export async function expand(scope: RequestScope, p: Params): Promise<ValueSet> {
   p.only(EXPAND_PARAMS);

@@ -30,7 +30,7 @@ const OPS: Op[] = [
     path: '/ValueSet/$expand',
     summary: 'Expand an implicit value set (typeahead: filter is the ranked search of GET /codes?q=)',
     query: {
-      url: str(`${CANONICAL}?fhir_vs, ?fhir_vs=isa/{code}, ?fhir_vs=level/{level}`),
+      url: str(`${CANONICAL}?fhir_vs, ?fhir_vs=isa/{code}, ?fhir_vs=level/{level}, ?fhir_vs=smq/{code}[/narrow|/broad]`),
       filter: str('Search text'),
       count: str('Page size (default 100, max 1000)'),
       offset: str('Entries to skip'),

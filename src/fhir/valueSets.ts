@@ -1,6 +1,8 @@
 // The implicit value sets over a release's use cases: membership and one page of an
 // expansion. `?fhir_vs` and `level/…` are the ranked search of GET /codes (so a filter
-// gives the same top hit as /codes?q=); `isa/{code}` is the node's subtree on every path.
+// gives the same top hit as /codes?q=); `isa/{code}` is the node's subtree on every path;
+// `smq/{code}/{scope}` an SMQ's active terms (an LLT is a member through its listed PT, as
+// when the SMQ is applied to coded data).
 import type { Concept } from '../domain/concepts.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import { codeNotFound } from '../domain/errors.ts';
@@ -12,12 +14,24 @@ import type { RequestScope } from '../services/scope.ts';
 import { searchCodes } from '../services/search.ts';
 import { isSameOrBelow } from '../services/subsumption.ts';
 import { notFound } from './outcome.ts';
+import { inSmq, smqConcepts } from '../services/smqMembership.ts';
+import { lookupSmq, type ReleaseSmq } from '../services/smqs.ts';
+import { domainErrorOf } from '../domain/errors.ts';
 import { valueSetUrl, type ImplicitValueSet } from './valueSetUrls.ts';
 
 /** A value set bound to a release, its isa node looked up. */
-export type ResolvedValueSet = { vs: ImplicitValueSet; release: ReleaseInfo; node?: Concept };
+export type ResolvedValueSet = { vs: ImplicitValueSet; release: ReleaseInfo; node?: Concept; smq?: ReleaseSmq };
 
 export async function resolveValueSet(scope: RequestScope, release: ReleaseInfo, vs: ImplicitValueSet): Promise<ResolvedValueSet> {
+  if (vs.kind === 'smq') {
+    parseCode(vs.code, 'url');
+    const smq = await lookupSmq(scope, vs.code, release.version).catch((e: unknown) => {
+      if (domainErrorOf(e)?.code === 'CODE_NOT_FOUND') return null;
+      throw e;
+    });
+    if (!smq) throw notFound(`SMQ ${vs.code} does not exist in release ${release.version}: the value set ${valueSetUrl(vs)} does not exist in that release.`);
+    return { vs, release, smq };
+  }
   if (vs.kind !== 'isa') return { vs, release };
   const node = await conceptAt(scope, release, parseCode(vs.code, 'url'));
   // The value set is defined by its node: no node, no value set (404, as for any unknown resource).
@@ -35,6 +49,8 @@ export async function inValueSet(scope: RequestScope, set: ResolvedValueSet, c: 
       return c.level === set.vs.level || (set.vs.level === 'LLT' && c.level === 'PT');
     case 'isa':
       return isSameOrBelow(scope, c, set.node!);
+    case 'smq':
+      return inSmq(scope, set.smq!, set.vs.scope, c);
   }
 }
 
@@ -51,6 +67,8 @@ export async function expansionPage(
   let found: Page<Concept>;
   if (set.vs.kind === 'isa') {
     found = await descendantsOf(scope, set.release, set.node!, { filter: args.filter }, page);
+  } else if (set.vs.kind === 'smq') {
+    found = await smqConcepts(scope, set.smq!, set.vs.scope, args.filter, page);
   } else {
     const level = set.vs.kind === 'level' ? set.vs.level : undefined;
     const r = await searchCodes(scope, { q: args.filter, level, version: set.release.version }, page);

@@ -47,3 +47,8 @@ export const SMQ_APPLY_MAX_ROWS = 100_000;
 export const SMQ_APPLY_MAX_ID = 200;
 /** Row problems listed in one validation error before the rest are only counted. */
 export const SMQ_APPLY_MAX_ERRORS = 20;
+
+/** Terms of one SMQ read whole to filter them by name (an SMQ value set's $expand with a filter); real SMQs list far fewer. */
+export const MAX_SMQ_TERMS_FILTERED = 20_000;
+/** SMQ levels: a sub-SMQ is at most this many levels below its top SMQ. */
+export const MAX_SMQ_DEPTH = 5;

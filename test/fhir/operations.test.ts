@@ -391,6 +391,53 @@ describe('ValueSet/$expand', () => {
   });
 });
 
+describe('SMQ value sets (smq/{code}/narrow|broad)', () => {
+  // Demo SMQs (not MedDRA's): 90500001 has the sub-SMQs 90500002 and 90500003; in 90500002,
+  // 10001551 is a narrow PT and 10001675 a broad one.
+  const HEPATIC = '90500001';
+  const LIVER_TESTS = '90500002';
+  const vsq = (vs: string, extra: string) => `/ValueSet/$validate-code?url=${encodeURIComponent(MDR + vs)}&system=${encodeURIComponent(MDR)}&${extra}`;
+  const member = async (vs: string, code: string) => params(ok(await get(vsq(vs, `code=${code}`)), 'Parameters')).result;
+
+  it('membership: narrow terms only in narrow, broad search has both, sub-SMQ terms count for the parent, an LLT counts through its PT', async () => {
+    expect(await member(`?fhir_vs=smq/${LIVER_TESTS}/narrow`, '10001551')).toBe(true);
+    expect(await member(`?fhir_vs=smq/${LIVER_TESTS}/narrow`, '10001675')).toBe(false);
+    expect(await member(`?fhir_vs=smq/${LIVER_TESTS}/broad`, '10001675')).toBe(true);
+    expect(await member(`?fhir_vs=smq/${LIVER_TESTS}`, '10001675')).toBe(true);
+    expect(await member(`?fhir_vs=smq/${HEPATIC}/narrow`, '10001551')).toBe(true);
+    expect(await member(`?fhir_vs=smq/${LIVER_TESTS}`, RHINITIS)).toBe(false);
+    const pt = await call('/codes/10001551?synonymsLimit=50');
+    const llt = pt.body.synonyms.results.find((s: any) => !s.isPrimary);
+    if (llt) {
+      const lltCode = (await call(`/codes?q=${encodeURIComponent(llt.name)}&level=LLT&limit=1`)).body.results[0].code;
+      expect(await member(`?fhir_vs=smq/${LIVER_TESTS}/narrow`, lltCode)).toBe(true);
+    }
+  });
+
+  it('$expand lists the terms (narrow ⊂ broad), pages, filters by name words; errors for an unknown SMQ or scope', async () => {
+    const ex = (vs: string, extra = '') => get(`/ValueSet/$expand?url=${encodeURIComponent(MDR + vs)}${extra}`);
+    const narrow = ok(await ex(`?fhir_vs=smq/${LIVER_TESTS}/narrow`, '&count=1000'), 'ValueSet');
+    const broad = ok(await ex(`?fhir_vs=smq/${LIVER_TESTS}/broad`, '&count=1000'), 'ValueSet');
+    expectValidR4(narrow);
+    const n = narrow.expansion.contains.map((c: any) => c.code);
+    const b = broad.expansion.contains.map((c: any) => c.code);
+    expect(n).toContain('10001551');
+    expect(n).not.toContain('10001675');
+    expect(b).toEqual(expect.arrayContaining([...n, '10001675']));
+    expect(narrow.expansion.total).toBe(n.length);
+    expect(narrow.url).toBe(`${MDR}?fhir_vs=smq/${LIVER_TESTS}/narrow`);
+    const page = ok(await ex(`?fhir_vs=smq/${LIVER_TESTS}/broad`, '&count=2&offset=1'), 'ValueSet');
+    expect(page.expansion.contains.map((c: any) => c.code)).toEqual(b.slice(1, 3));
+    const name = broad.expansion.contains.find((c: any) => c.code === '10001675').display as string;
+    const word = name.split(' ')[0]!.slice(0, 4);
+    const filtered = ok(await ex(`?fhir_vs=smq/${LIVER_TESTS}/broad`, `&filter=${encodeURIComponent(word)}&count=1000`), 'ValueSet');
+    expect(filtered.expansion.contains.map((c: any) => c.code)).toContain('10001675');
+    expect(filtered.expansion.contains.every((c: any) => (c.display as string).toLowerCase().split(/\W+/).some((w) => w.startsWith(word.toLowerCase())))).toBe(true);
+    outcome(await ex('?fhir_vs=smq/90599999'), 404, 'not-found');
+    outcome(await ex(`?fhir_vs=smq/${LIVER_TESTS}/wide`), 400, 'invalid');
+  });
+});
+
 describe('ValueSet/$validate-code', () => {
   const q = (vs: string, extra: string) => `/ValueSet/$validate-code?url=${encodeURIComponent(MDR + vs)}&system=${encodeURIComponent(MDR)}&${extra}`;
 
