@@ -151,5 +151,6 @@ describe('terminology import / releases', () => {
     // After a clean shutdown the lock file is gone (not merely stale), and the store opens.
     expect(existsSync(path.join(store.dataDir!, '.lock'))).toBe(false);
     expect(await storeReleases()).toContain('1.0');
-  });
+    // A server start, an import and a drained shutdown: seconds each on a loaded machine.
+  }, 120_000);
 });
