@@ -16,6 +16,7 @@ import { requestIdFrom } from './requestId.ts';
 import { requestHeadersMiddleware } from './requestHeaders.ts';
 import { clip } from '../domain/clientText.ts';
 import { mountDocs } from './docs.ts';
+import { mountExplorer } from './explorer.ts';
 import { registerVersions } from '../rest/routes/versions.ts';
 import { registerCodes } from '../rest/routes/codes.ts';
 import { registerCode } from '../rest/routes/code.ts';
@@ -162,6 +163,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     },
   });
   mountDocs(app);
+  mountExplorer(app); // before `/`: browsers get the explorer's HTML there, API clients the JSON index
 
   app.get('/health/live', (c) => c.json({ status: 'ok' }));
   // 200 while the service can answer, even with the rate-limit store degraded (requests are
