@@ -117,6 +117,7 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
       {q.loading && !v ? <Loading label="Comparing…" /> : null}
       {v && conn ? (
         <>
+          <div class="counts-scroll" tabIndex={0} role="region" aria-label="Counts by level and type">
           <table class="counts">
             <caption>
               Changes from {conn.from.version} to {conn.to.version}, by level and type
@@ -149,6 +150,7 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
               })}
             </tbody>
           </table>
+          </div>
           <div class="list-head">
             <p role="status">
               {conn.totalCount} {conn.totalCount === 1 ? 'change' : 'changes'}

@@ -267,7 +267,7 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
             <input type="radio" name="mode" value="label" checked={mode === 'label'} onChange={() => navigate({ mode: 'label' }, { replace: true })} /> Label section
           </label>
         </fieldset>
-        <label for="wb-text">{mode === 'label' ? 'Label section (e.g. Adverse Reactions)' : 'Case narrative'}</label>
+        <label for="wb-text">{mode === 'label' ? 'Label text (e.g. the Adverse Reactions section)' : 'Narrative text'}</label>
         <textarea id="wb-text" rows={7} value={text} onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
         <p>
           <button type="submit" class="primary" disabled={busy || !key || !text.trim()}>
