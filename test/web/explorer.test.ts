@@ -299,8 +299,10 @@ describe('explorer in a browser', () => {
     await expect.poll(focused).toBe(last);
     await page.keyboard.press('Home');
     await expect.poll(focused).toBe(first);
-    // Type-ahead: "ner" jumps to Nervous system disorders.
-    await page.keyboard.type('ner');
+    // Type-ahead: "n" jumps to the next name starting with n; "ner" (typed within a second) to Nervous system disorders.
+    await page.keyboard.type('n');
+    await expect.poll(focused).toMatch(/^N/);
+    await page.keyboard.type('er');
     await expect.poll(focused).toBe('Nervous system disorders');
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => attr('aria-expanded')).toBe('true');

@@ -101,4 +101,7 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// The boot message is static HTML (shown until the bundle runs); the app replaces it.
+root.textContent = '';
+render(<App />, root);

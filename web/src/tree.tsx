@@ -232,7 +232,7 @@ export function Tree({ version, selected, selectedLevel, path, showNonCurrent }:
         if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
           // Type-ahead: the next visible item whose name starts with what was typed.
           const now = Date.now();
-          typed.current = { text: (now - typed.current.at < 700 ? typed.current.text : '') + e.key.toLowerCase(), at: now };
+          typed.current = { text: (now - typed.current.at < 1000 ? typed.current.text : '') + e.key.toLowerCase(), at: now };
           const t = typed.current.text;
           const order = [...visible.slice(i + (t.length === 1 ? 1 : 0)), ...visible.slice(0, i + (t.length === 1 ? 1 : 0))];
           moveTo(order.find((x) => x.more === undefined && x.term.toLowerCase().startsWith(t)));

@@ -99,21 +99,20 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   return (
     <button
       type="button"
-      class="copy"
-      aria-label={`${label}: ${text}`}
+      class={done ? 'copy done' : 'copy'}
       onClick={async () => {
         try {
           await navigator.clipboard.writeText(text);
           setDone(true);
-          setTimeout(() => setDone(false), 1500);
+          setTimeout(() => setDone(false), 2000);
         } catch {
           // Clipboard refused (permissions): the text stays selectable.
         }
       }}
     >
-      {done ? 'Copied' : 'Copy'}
+      {label}
       <span class="sr-only" role="status">
-        {done ? ' copied' : ''}
+        {done ? ' — copied' : ''}
       </span>
     </button>
   );
