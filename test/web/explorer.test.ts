@@ -46,8 +46,8 @@ interface Watched {
   problems: string[];
 }
 
-async function open(url: string, width = 1280): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 800 : 900 }, acceptDownloads: true });
+async function open(url: string, width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 800 : 900 }, acceptDownloads: true, colorScheme });
   contexts.push(context);
   const page = await context.newPage();
   const problems: string[] = [];
@@ -80,8 +80,18 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
 }
 
-/** Accessibility and screenshots of the page as it is, at desktop and 360 px. */
-async function audit(page: Page, name: string): Promise<void> {
+/** Accessibility and screenshots of the page as it is, at desktop and 360 px (and dark, when asked). */
+async function audit(page: Page, name: string, opts: { dark?: boolean } = {}): Promise<void> {
+  if (opts.dark) {
+    const dark = await open(page.url().slice(base.length), 1280, 'dark');
+    await dark.page.waitForSelector('main h1', { timeout: 15_000 });
+    await dark.page.waitForLoadState('networkidle');
+    expect(await dark.page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(15, 20, 25)');
+    await axe(dark.page, `${name} (dark)`);
+    await shoot(dark.page, `${name}-dark`);
+    expect(dark.problems).toEqual([]);
+    await dark.page.context().close();
+  }
   await axe(page, `${name} (desktop)`);
   await shoot(page, name);
   const url = page.url();
@@ -129,7 +139,7 @@ describe('explorer in a browser', () => {
     await expect.poll(async () => (await selected.count()) === 1 && (await selected.locator(':scope > .row .label').textContent())).toBe('Allergic rhinitis');
     expect(await selected.getAttribute('aria-level')).toBe(String(primary.length));
     for (const name of primary.slice(0, -1)) expect(await treeItem(page, name).getAttribute('aria-expanded'), name).toBe('true');
-    await audit(page, 'code');
+    await audit(page, 'code', { dark: true });
 
     await page.getByRole('link', { name: /^History/ }).click();
     await page.getByRole('heading', { name: 'History across releases' }).waitFor();
@@ -182,7 +192,7 @@ describe('explorer in a browser', () => {
     await page.getByRole('table', { name: /Changes from 5.0 to 5.0.1/ }).waitFor();
     const status = page.locator('.list-head [role=status]');
     await expect.poll(() => status.textContent()).toMatch(/^53 changes/);
-    await audit(page, 'compare');
+    await audit(page, 'compare', { dark: true });
     await page.selectOption('#compare-level', 'PT');
     await page.selectOption('#compare-type', 'UPDATED');
     await expect.poll(() => status.textContent()).toMatch(/changes? match the filters/);
@@ -274,6 +284,8 @@ describe('explorer in a browser', () => {
     expect(await input.getAttribute('aria-activedescendant')).toBe('hit-0');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Vomiting' }).waitFor();
+    // The listbox is gone: focus lands on the code's heading.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('code-title');
 
     // Into the tree: one tab stop, on the selected item (Vomiting, revealed on its primary path).
     const focused = () => page.evaluate(() => document.activeElement?.querySelector(':scope > .row .label')?.textContent ?? null);

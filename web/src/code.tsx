@@ -2,6 +2,7 @@
 // synonyms, parents and children; and its history across every hosted release as a timeline.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ExplorerCodeDocument, type Level } from './operations/generated.ts';
+import { focusRequest } from './router.ts';
 import { CopyButton, ErrorBox, Link, LevelBadge, Loading, StatusBadge, useQuery } from './ui.tsx';
 
 type Node = { code: string; term: string; level: string; status?: string };
@@ -24,6 +25,10 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
     document.title = `${c.term} (${c.code}) — Terminology Explorer`;
     // The first meaningful paint of a code page, for the performance test and for anyone profiling.
     performance.mark('explorer:code-page');
+    if (focusRequest.heading) {
+      focusRequest.heading = false;
+      heading.current?.focus();
+    }
   }, [c]);
 
   if (q.error) return <ErrorBox error={q.error} title={`Code ${code} could not be shown in release ${version}`} />;

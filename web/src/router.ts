@@ -70,3 +70,6 @@ export function onLinkClick(e: MouseEvent): void {
   e.preventDefault();
   go(a.getAttribute('href')!);
 }
+
+/** Set by a navigation that should move focus to the new view's heading (opening a search result). */
+export const focusRequest = { heading: false };

@@ -2,7 +2,7 @@
 // pattern: focus stays in the field, arrows move the active option, Enter opens it).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ExplorerSearchDocument, ExplorerSocsDocument, type Level } from './operations/generated.ts';
-import { current, navigate } from './router.ts';
+import { current, focusRequest, navigate } from './router.ts';
 import { ErrorBox, Highlighted, LevelBadge, Loading, StatusBadge, findAll, useQuery } from './ui.tsx';
 
 const PAGE = 20;
@@ -41,6 +41,8 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
   const open = (i: number) => {
     const hit = hits[i];
     if (!hit) return;
+    // The listbox disappears: focus goes to the code's heading, where reading continues.
+    focusRequest.heading = true;
     navigate({ code: hit.code.code, lvl: hit.code.level === 'LLT' ? 'LLT' : undefined, path: undefined, tab: undefined });
   };
 
