@@ -187,6 +187,41 @@ describe('explorer in a browser', () => {
     expect(problems.filter((p) => !p.includes('404') && !p.includes('status of'))).toEqual([]);
   });
 
+  it('search filters and paging live in the URL; non-current LLTs are marked and can be hidden', async () => {
+    const { page, problems } = await open('/?q=disorders');
+    const count = page.locator('.results .count');
+    await expect.poll(() => count.textContent()).toMatch(/^\d+ results$/);
+    const total = Number(/^(\d+)/.exec((await count.textContent())!)![1]);
+    expect(total).toBeGreaterThan(20);
+    expect(await page.locator('#search-results [role=option]').count()).toBe(20);
+    const firstPage = await page.locator('#search-results [role=option] .term').first().textContent();
+    await page.getByRole('button', { name: 'Next results' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('after')).toBeTruthy();
+    await expect.poll(() => page.locator('#search-results [role=option] .term').first().textContent()).not.toBe(firstPage);
+    await page.goBack();
+    await expect.poll(() => page.locator('#search-results [role=option] .term').first().textContent()).toBe(firstPage);
+    await page.selectOption('#search-level', 'SOC');
+    await expect.poll(() => new URL(page.url()).searchParams.get('level')).toBe('SOC');
+    await expect.poll(async () => new Set(await page.locator('#search-results [role=option] .badge').allTextContents())).toEqual(new Set(['SOC']));
+
+    // Chills has a non-current LLT (Ague): struck through and labelled in the tree, hideable there and on the page.
+    await page.goto(`${base}/?code=10008531`);
+    await page.getByRole('heading', { level: 1, name: 'Chills' }).waitFor();
+    const chills = page.locator('[role=treeitem][aria-selected=true]');
+    await expect.poll(() => chills.count()).toBe(1);
+    await chills.locator(':scope > .row .twisty').click();
+    const ague = treeItem(page, 'Ague');
+    await ague.waitFor();
+    expect(await ague.locator('.badge.noncurrent').textContent()).toBe('non-current');
+    await page.getByLabel('Show non-current LLTs').uncheck();
+    await expect.poll(() => ague.count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('nc')).toBe('0');
+    expect(await page.locator('.links').last().textContent()).toContain('Ague');
+    await page.getByLabel(/Hide \d+ non-current/).check();
+    expect(await page.locator('.links').last().textContent()).not.toContain('Ague');
+    expect(problems).toEqual([]);
+  });
+
   it('compare two demo releases and download the CSV of the filtered list', async () => {
     const { page, problems } = await open('/?view=compare&from=5.0&to=5.0.1');
     await page.getByRole('table', { name: /Changes from 5.0 to 5.0.1/ }).waitFor();
