@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { gql } from './api.ts';
 import { ExplorerChildrenDocument, ExplorerCodeDocument, ExplorerSocsDocument, type Level } from './operations/generated.ts';
-import { navigate } from './router.ts';
+import { focusRequest, navigate } from './router.ts';
 import { ErrorBox, LevelBadge, Loading, StatusBadge, toApiError, useQuery } from './ui.tsx';
 import type { ApiError } from './api.ts';
 
@@ -187,6 +187,8 @@ export function Tree({ version, selected, selectedLevel, path, showNonCurrent }:
     }
     setRevealed(n.key);
     void expand(n);
+    // On a narrow screen the code page is above the tree, out of sight: go to its heading.
+    if (window.matchMedia('(max-width: 899px)').matches) focusRequest.heading = true;
     navigate({ view: 'browse', code: n.code, lvl: n.level === 'LLT' ? 'LLT' : undefined, path: n.key, tab: undefined });
   };
 
