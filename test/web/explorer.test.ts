@@ -107,6 +107,9 @@ async function audit(page: Page, name: string, opts: { dark?: boolean } = {}): P
   await narrow.page.context().close();
 }
 
+/** expect.poll with room for a busy machine (two cores shared with other work). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000, interval: 50 });
+
 const treeItem = (page: Page, name: string) => page.locator('[role=treeitem]', { has: page.locator(':scope > .row .label', { hasText: new RegExp(`^${name}$`) }) }).first();
 
 describe('explorer in a browser', () => {
@@ -123,7 +126,7 @@ describe('explorer in a browser', () => {
     expect(await option.locator('mark').first().textContent()).toMatch(/allergic rhin/i);
     expect(await option.locator('.badge').first().textContent()).toBe('PT');
     expect(await option.locator('.path').textContent()).toContain('›');
-    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('allergic rhin');
+    await poll(() => new URL(page.url()).searchParams.get('q')).toBe('allergic rhin');
     await audit(page, 'search');
     await option.click();
 
@@ -136,7 +139,7 @@ describe('explorer in a browser', () => {
     const primary = (await paths.first().locator('.trail a').allTextContents()).map((s) => s.replace(/^(SOC|HLGT|HLT|PT|LLT) /, ''));
     // The tree opens itself down the primary path and selects the code.
     const selected = page.locator('[role=treeitem][aria-selected=true]');
-    await expect.poll(async () => (await selected.count()) === 1 && (await selected.locator(':scope > .row .label').textContent())).toBe('Allergic rhinitis');
+    await poll(async () => (await selected.count()) === 1 && (await selected.locator(':scope > .row .label').textContent())).toBe('Allergic rhinitis');
     expect(await selected.getAttribute('aria-level')).toBe(String(primary.length));
     for (const name of primary.slice(0, -1)) expect(await treeItem(page, name).getAttribute('aria-expanded'), name).toBe('true');
     await audit(page, 'code', { dark: true });
@@ -158,26 +161,34 @@ describe('explorer in a browser', () => {
     const url = '/?code=10001723&path=10021428.90100014.90200027.10001723&v=5.0';
     const { page, problems } = await open(url);
     await page.getByRole('heading', { level: 1, name: 'Allergic rhinitis' }).waitFor();
-    const timing = await page.evaluate(() => ({
-      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
-      content: performance.getEntriesByName('explorer:code-page')[0]?.startTime,
-    }));
-    console.info(`code page: first contentful paint ${timing.fcp?.toFixed(0)} ms, code rendered ${timing.content?.toFixed(0)} ms`);
-    // A loose bound (machines are noisy): the goal is 1 s for the code itself.
+    const measure = () =>
+      page.evaluate(() => ({
+        fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
+        content: performance.getEntriesByName('explorer:code-page')[0]?.startTime ?? Infinity,
+      }));
+    let timing = await measure();
+    console.info(`code page: first contentful paint ${timing.fcp.toFixed(0)} ms, code rendered ${timing.content.toFixed(0)} ms`);
+    if (timing.content > 1000) {
+      // One retry on a busy machine: the goal is the code on screen within 1 s, not a benchmark.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Allergic rhinitis' }).waitFor();
+      timing = await measure();
+      console.info(`code page (reload): first contentful paint ${timing.fcp.toFixed(0)} ms, code rendered ${timing.content.toFixed(0)} ms`);
+    }
     expect(timing.fcp).toBeLessThan(1000);
-    expect(timing.content).toBeLessThan(2000);
+    expect(timing.content).toBeLessThan(1000);
     // The path in the link (a secondary one in 5.0, through Immune system disorders) is the one opened.
     const selected = page.locator('[role=treeitem][aria-selected=true]');
-    await expect.poll(async () => (await selected.count()) === 1 && (await selected.locator(':scope > .row .label').textContent())).toBe('Allergic rhinitis');
+    await poll(async () => (await selected.count()) === 1 && (await selected.locator(':scope > .row .label').textContent())).toBe('Allergic rhinitis');
     expect(await page.locator('#tree-10021428').getAttribute('aria-expanded')).toBe('true');
     expect(await page.locator('#tree-10038738').getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('#release-switcher').inputValue()).toBe('5.0');
     expect(await page.locator('.code-head').textContent()).toContain('Release 5.0');
     await page.selectOption('#release-switcher', '5.0.1');
-    await expect.poll(() => page.locator('.code-head').textContent()).toContain('Release 5.0.1');
+    await poll(() => page.locator('.code-head').textContent()).toContain('Release 5.0.1');
     expect(new URL(page.url()).searchParams.get('v')).toBeNull();
     await page.goBack();
-    await expect.poll(() => page.locator('.code-head').textContent()).toContain('Release 5.0');
+    await poll(() => page.locator('.code-head').textContent()).toContain('Release 5.0');
     // An unknown code: a readable error with the request id.
     await page.goto(`${base}/?code=99999999`);
     const alert = page.getByRole('alert');
@@ -190,31 +201,31 @@ describe('explorer in a browser', () => {
   it('search filters and paging live in the URL; non-current LLTs are marked and can be hidden', async () => {
     const { page, problems } = await open('/?q=disorders');
     const count = page.locator('.results .count');
-    await expect.poll(() => count.textContent()).toMatch(/^\d+ results$/);
+    await poll(() => count.textContent()).toMatch(/^\d+ results$/);
     const total = Number(/^(\d+)/.exec((await count.textContent())!)![1]);
     expect(total).toBeGreaterThan(20);
     expect(await page.locator('#search-results [role=option]').count()).toBe(20);
     const firstPage = await page.locator('#search-results [role=option] .term').first().textContent();
     await page.getByRole('button', { name: 'Next results' }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('after')).toBeTruthy();
-    await expect.poll(() => page.locator('#search-results [role=option] .term').first().textContent()).not.toBe(firstPage);
+    await poll(() => new URL(page.url()).searchParams.get('after')).toBeTruthy();
+    await poll(() => page.locator('#search-results [role=option] .term').first().textContent()).not.toBe(firstPage);
     await page.goBack();
-    await expect.poll(() => page.locator('#search-results [role=option] .term').first().textContent()).toBe(firstPage);
+    await poll(() => page.locator('#search-results [role=option] .term').first().textContent()).toBe(firstPage);
     await page.selectOption('#search-level', 'SOC');
-    await expect.poll(() => new URL(page.url()).searchParams.get('level')).toBe('SOC');
-    await expect.poll(async () => new Set(await page.locator('#search-results [role=option] .badge').allTextContents())).toEqual(new Set(['SOC']));
+    await poll(() => new URL(page.url()).searchParams.get('level')).toBe('SOC');
+    await poll(async () => new Set(await page.locator('#search-results [role=option] .badge').allTextContents())).toEqual(new Set(['SOC']));
 
     // Chills has a non-current LLT (Ague): struck through and labelled in the tree, hideable there and on the page.
     await page.goto(`${base}/?code=10008531`);
     await page.getByRole('heading', { level: 1, name: 'Chills' }).waitFor();
     const chills = page.locator('[role=treeitem][aria-selected=true]');
-    await expect.poll(() => chills.count()).toBe(1);
+    await poll(() => chills.count()).toBe(1);
     await chills.locator(':scope > .row .twisty').click();
     const ague = treeItem(page, 'Ague');
     await ague.waitFor();
     expect(await ague.locator('.badge.noncurrent').textContent()).toBe('non-current');
     await page.getByLabel('Show non-current LLTs').uncheck();
-    await expect.poll(() => ague.count()).toBe(0);
+    await poll(() => ague.count()).toBe(0);
     expect(new URL(page.url()).searchParams.get('nc')).toBe('0');
     expect(await page.locator('.links').last().textContent()).toContain('Ague');
     await page.getByLabel(/Hide \d+ non-current/).check();
@@ -226,13 +237,16 @@ describe('explorer in a browser', () => {
     const { page, problems } = await open('/?view=compare&from=5.0&to=5.0.1');
     await page.getByRole('table', { name: /Changes from 5.0 to 5.0.1/ }).waitFor();
     const status = page.locator('.list-head [role=status]');
-    await expect.poll(() => status.textContent()).toMatch(/^53 changes/);
+    await poll(() => status.textContent()).toMatch(/^53 changes/);
     await audit(page, 'compare', { dark: true });
     await page.selectOption('#compare-level', 'PT');
+    await poll(() => status.textContent()).toMatch(/^17 changes match the filters/);
     await page.selectOption('#compare-type', 'UPDATED');
-    await expect.poll(() => status.textContent()).toMatch(/changes? match the filters/);
-    const shown = Number(/^(\d+)/.exec((await status.textContent())!)![1]);
+    // 14 of the 17 PT changes are updates (the counts table says so too).
+    await poll(() => status.textContent()).toMatch(/^14 changes match the filters/);
+    const shown = 14;
     expect(new URL(page.url()).searchParams.get('ct')).toBe('UPDATED');
+    expect(new URL(page.url()).searchParams.get('level')).toBe('PT');
     expect(await page.locator('.changes-table').textContent()).toContain('Allergic rhinitis');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('changes-5.0-to-5.0.1-PT-updated.csv');
@@ -320,41 +334,43 @@ describe('explorer in a browser', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Vomiting' }).waitFor();
     // The listbox is gone: focus lands on the code's heading.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('code-title');
+    await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('code-title');
 
     // Into the tree: one tab stop, on the selected item (Vomiting, revealed on its primary path).
     const focused = () => page.evaluate(() => document.activeElement?.querySelector(':scope > .row .label')?.textContent ?? null);
-    await expect.poll(() => page.locator('[role=treeitem][aria-selected=true]').count()).toBe(1);
+    await poll(() => page.locator('[role=treeitem][aria-selected=true]').count()).toBe(1);
     expect(await page.locator('[role=tree] [tabindex="0"]').count()).toBe(1);
     await page.locator('[role=treeitem][aria-selected=true]').focus();
     const attr = (name: string) => page.evaluate((n) => document.activeElement?.getAttribute(n) ?? null, name);
     // Focus moves after the tree re-renders: poll rather than read once.
-    await expect.poll(focused).toBe('Vomiting');
-    await page.keyboard.press('ArrowRight'); // expands Vomiting: its LLTs
-    await expect.poll(() => attr('aria-expanded')).toBe('true');
+    await poll(focused).toBe('Vomiting');
+    await page.keyboard.press('ArrowRight'); // expands Vomiting: its LLTs, fetched now
+    await poll(() => attr('aria-expanded')).toBe('true');
+    await poll(() => page.evaluate(() => document.activeElement?.querySelectorAll(':scope > [role=group] > [role=treeitem]').length ?? 0)).toBeGreaterThan(0);
     await page.keyboard.press('ArrowRight'); // first LLT
-    await expect.poll(() => attr('aria-level')).toBe('5');
+    await poll(() => attr('aria-level')).toBe('5');
     await page.keyboard.press('ArrowLeft'); // back to the parent
-    await expect.poll(focused).toBe('Vomiting');
+    await poll(focused).toBe('Vomiting');
     await page.keyboard.press('ArrowLeft'); // collapses it
-    await expect.poll(() => attr('aria-expanded')).toBe('false');
+    await poll(() => attr('aria-expanded')).toBe('false');
     await page.keyboard.press('Home');
     const first = await page.locator('[role=tree] > [role=treeitem]').first().locator(':scope > .row .label').textContent();
-    await expect.poll(focused).toBe(first);
+    await poll(focused).toBe(first);
     await page.keyboard.press('End');
     const last = await page.locator('[role=tree] > [role=treeitem]').last().locator(':scope > .row .label').textContent();
-    await expect.poll(focused).toBe(last);
+    await poll(focused).toBe(last);
     await page.keyboard.press('Home');
-    await expect.poll(focused).toBe(first);
+    await poll(focused).toBe(first);
     // Type-ahead: "n" jumps to the next name starting with n; "ner" (typed within a second) to Nervous system disorders.
     await page.keyboard.type('n');
-    await expect.poll(focused).toMatch(/^N/);
+    await poll(focused).toMatch(/^N/);
     await page.keyboard.type('er');
-    await expect.poll(focused).toBe('Nervous system disorders');
+    await poll(focused).toBe('Nervous system disorders');
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => attr('aria-expanded')).toBe('true');
+    await poll(() => attr('aria-expanded')).toBe('true');
+    await poll(() => page.evaluate(() => document.activeElement?.querySelectorAll(':scope > [role=group] > [role=treeitem]').length ?? 0)).toBeGreaterThan(0);
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => attr('aria-level')).toBe('2');
+    await poll(() => attr('aria-level')).toBe('2');
     const hlgt = await focused();
     await page.keyboard.press('Enter'); // opens the HLGT's page
     await page.getByRole('heading', { level: 1, name: hlgt! }).waitFor();

@@ -1,9 +1,10 @@
 // The browse view: search and the hierarchy tree beside the selected code's page.
+// `version` undefined is the latest release (the API's default): no wait for the release list.
 import { Search } from './search.tsx';
 import { Tree } from './tree.tsx';
 import { CodePage } from './code.tsx';
 
-export function Browse({ params, version }: { params: URLSearchParams; version: string }) {
+export function Browse({ params, version }: { params: URLSearchParams; version?: string }) {
   const code = params.get('code') ?? undefined;
   const path = params.get('path')?.split('.').filter(Boolean);
   return (

@@ -1,6 +1,6 @@
 // A code's page: term, code, level, status, primary SOC, every path (the primary one marked),
 // synonyms, parents and children; and its history across every hosted release as a timeline.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ExplorerCodeDocument, type Level } from './operations/generated.ts';
 import { focusRequest } from './router.ts';
 import { CopyButton, ErrorBox, Link, LevelBadge, Loading, StatusBadge, useQuery } from './ui.tsx';
@@ -15,12 +15,12 @@ function CodeLink({ n }: { n: Node }) {
   );
 }
 
-export function CodePage({ code, level, tab, version }: { code: string; level?: string; tab: string; version: string }) {
+export function CodePage({ code, level, tab, version }: { code: string; level?: string; tab: string; version?: string }) {
   const q = useQuery(ExplorerCodeDocument, { code, level: (level as Level | undefined) ?? undefined, version });
   const [hideNonCurrent, setHideNonCurrent] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const c = q.data?.code;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!c) return;
     document.title = `${c.term} (${c.code}) — Terminology Explorer`;
     // The first meaningful paint of a code page, for the performance test and for anyone profiling.
@@ -31,7 +31,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
     }
   }, [c]);
 
-  if (q.error) return <ErrorBox error={q.error} title={`Code ${code} could not be shown in release ${version}`} />;
+  if (q.error) return <ErrorBox error={q.error} title={`Code ${code} could not be shown in release ${version ?? '(latest)'}`} />;
   if (!c) return <Loading label={`Loading code ${code}…`} />;
   const synonyms = c.synonyms.edges.map((e) => e.node);
   const shownSynonyms = hideNonCurrent ? synonyms.filter((s) => s.status !== 'NON_CURRENT') : synonyms;

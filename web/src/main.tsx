@@ -78,19 +78,20 @@ function App() {
       </header>
       {versions.error ? <ErrorBox error={versions.error} title="The releases could not be loaded" /> : null}
       <main id="main" tabIndex={-1}>
-        {selected ? (
-          view === 'compare' ? (
+        {view === 'compare' ? (
+          releases.length ? (
             <Compare params={params} releases={releases} />
-          ) : view === 'workbench' ? (
-            <Workbench params={params} version={selected} />
-          ) : (
-            <Browse params={params} version={selected} />
-          )
-        ) : versions.loading ? (
-          <p class="loading" role="status">
-            Loading releases…
-          </p>
-        ) : null}
+          ) : versions.loading ? (
+            <p class="loading" role="status">
+              Loading releases…
+            </p>
+          ) : null
+        ) : view === 'workbench' ? (
+          <Workbench params={params} version={params.get('v') ?? undefined} />
+        ) : (
+          // Without ?v= the API answers from the latest release: the view need not wait for the list.
+          <Browse params={params} version={params.get('v') ?? undefined} />
+        )}
       </main>
       <footer class="foot">
         <p>

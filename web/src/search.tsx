@@ -9,7 +9,7 @@ const PAGE = 20;
 const LEVELS: Level[] = ['SOC', 'HLGT', 'HLT', 'PT', 'LLT'];
 const MATCH_NAMES: Record<string, string> = { EXACT: 'exact', PREFIX: 'prefix', WORD_PREFIX: 'word prefix', FUZZY: 'typo-tolerant' };
 
-export function Search({ params, version, compact }: { params: URLSearchParams; version: string; compact: boolean }) {
+export function Search({ params, version, compact }: { params: URLSearchParams; version?: string; compact: boolean }) {
   const q = params.get('q') ?? '';
   const level = (params.get('level') as Level | null) ?? undefined;
   const soc = params.get('soc') ?? undefined;
@@ -81,7 +81,7 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
   return (
     <section class="search" aria-labelledby="search-heading">
       <h2 id="search-heading" class={compact ? 'sr-only' : undefined}>
-        Search release {version}
+        Search {version ? `release ${version}` : 'the latest release'}
       </h2>
       <form role="search" onSubmit={(e) => e.preventDefault()} class="search-form">
         <div class="field grow">
@@ -142,7 +142,7 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
           {results.loading ? 'Searching…' : results.data ? `${results.data.codes.totalCount} ${results.data.codes.totalCount === 1 ? 'result' : 'results'}` : ''}
         </p>
         {results.error ? <ErrorBox error={results.error} title="Search failed" /> : null}
-        {results.data && !hits.length ? <p class="empty">No term matches “{q}” in release {version}. Try fewer letters or another release.</p> : null}
+        {results.data && !hits.length ? <p class="empty">No term matches “{q}” in {version ? `release ${version}` : 'the latest release'}. Try fewer letters or another release.</p> : null}
         <ul id="search-results" role="listbox" aria-label={`Results for ${q}`} class="hits">
           {expanded &&
             hits.map((hit, i) => {

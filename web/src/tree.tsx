@@ -2,7 +2,7 @@
 // is expanded, one tab stop (roving tabindex), arrows, Home/End, type-ahead, Enter opens.
 // Long child lists render in slices of SLICE items with a "show more" item, and each row
 // skips layout and paint while off screen (content-visibility), so a wide HLT stays cheap.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { gql } from './api.ts';
 import { ExplorerChildrenDocument, ExplorerCodeDocument, ExplorerSocsDocument, type Level } from './operations/generated.ts';
 import { focusRequest, navigate } from './router.ts';
@@ -27,7 +27,7 @@ interface TNode {
 const isLeaf = (n: TNode) => n.level === 'LLT' || n.more !== undefined;
 const domId = (key: string) => `tree-${key.replace(/[^0-9A-Za-z]/g, '-')}`;
 
-export function Tree({ version, selected, selectedLevel, path, showNonCurrent }: { version: string; selected?: string; selectedLevel?: string; path?: string[]; showNonCurrent: boolean }) {
+export function Tree({ version, selected, selectedLevel, path, showNonCurrent }: { version?: string; selected?: string; selectedLevel?: string; path?: string[]; showNonCurrent: boolean }) {
   const socs = useQuery(ExplorerSocsDocument, { version });
   const children = useRef(new Map<string, TNode[] | 'loading' | ApiError>());
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
@@ -167,7 +167,8 @@ export function Tree({ version, selected, selectedLevel, path, showNonCurrent }:
   walk(roots);
   const tabStop = focusKey && byKey.current.has(focusKey) ? focusKey : visible[0]?.key;
 
-  useEffect(() => {
+  // Focus follows the roving tab stop as soon as the DOM is updated (not after paint).
+  useLayoutEffect(() => {
     if (wantFocus.current && tabStop) {
       wantFocus.current = false;
       document.getElementById(domId(tabStop))?.focus();

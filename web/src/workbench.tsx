@@ -149,7 +149,7 @@ function Assessments({ c }: { c: Classified }) {
   );
 }
 
-export function Workbench({ params, version }: { params: URLSearchParams; version: string }) {
+export function Workbench({ params, version }: { params: URLSearchParams; version?: string }) {
   const mode = params.get('mode') === 'label' ? 'label' : 'narrative';
   const [key, setKey] = useState(readKey);
   const [keyDraft, setKeyDraft] = useState('');
