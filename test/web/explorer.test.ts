@@ -335,6 +335,18 @@ describe('explorer in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Vomiting' }).waitFor();
     // The listbox is gone: focus lands on the code's heading.
     await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('code-title');
+    // A code number is not a name: the first option opens that code.
+    await input.fill('10028813');
+    await page.locator('#hit-0', { hasText: 'Open code 10028813' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Nausea' }).waitFor();
+    await page.goBack(); // the search for the number
+    await page.locator('#hit-0', { hasText: 'Open code 10028813' }).waitFor();
+    expect(await input.inputValue()).toBe('10028813');
+    await page.goBack(); // Vomiting again
+    await page.getByRole('heading', { level: 1, name: 'Vomiting' }).waitFor();
+    expect(await input.inputValue()).toBe('vomit');
 
     // Into the tree: one tab stop, on the selected item (Vomiting, revealed on its primary path).
     const focused = () => page.evaluate(() => document.activeElement?.querySelector(':scope > .row .label')?.textContent ?? null);

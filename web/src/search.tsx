@@ -27,6 +27,10 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
   const vars = before ? { q, level, soc, version, last: PAGE, before } : { q, level, soc, version, first: PAGE, after };
   const results = useQuery(ExplorerSearchDocument, vars, { skip: !q.trim() });
   const hits = results.data?.codes.edges.map((e) => e.node) ?? [];
+  // Names are searched, not codes: a number gets an option of its own that opens that code.
+  const codeLike = /^\d{6,10}$/.test(q.trim());
+  const offset = codeLike ? 1 : 0;
+  const total = hits.length + offset;
   useEffect(() => setActive(-1), [results.data]);
   const expanded = !compact && !!q.trim();
 
@@ -39,7 +43,12 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
     navigate({ view: 'browse', q: value.trim() ? value : undefined, after: undefined, before: undefined, code: undefined, lvl: undefined, path: undefined, tab: undefined }, { replace });
   };
   const open = (i: number) => {
-    const hit = hits[i];
+    if (codeLike && i === 0) {
+      focusRequest.heading = true;
+      navigate({ code: q.trim(), lvl: undefined, path: undefined, tab: undefined });
+      return;
+    }
+    const hit = hits[i - offset];
     if (!hit) return;
     // The listbox disappears: focus goes to the code's heading, where reading continues.
     focusRequest.heading = true;
@@ -47,7 +56,7 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!expanded || !hits.length) {
+    if (!expanded || !total) {
       if (e.key === 'Enter') {
         e.preventDefault();
         commit(text);
@@ -56,7 +65,7 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
     }
     if (e.key === 'ArrowDown') {
       e.preventDefault();
-      setActive((a) => Math.min(hits.length - 1, a + 1));
+      setActive((a) => Math.min(total - 1, a + 1));
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
       setActive((a) => Math.max(-1, a - 1));
@@ -65,7 +74,7 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
       setActive(0);
     } else if (e.key === 'End' && active >= 0) {
       e.preventDefault();
-      setActive(hits.length - 1);
+      setActive(total - 1);
     } else if (e.key === 'Enter') {
       e.preventDefault();
       if (active >= 0) open(active);
@@ -142,10 +151,19 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
           {results.loading ? 'Searching…' : results.data ? `${results.data.codes.totalCount} ${results.data.codes.totalCount === 1 ? 'result' : 'results'}` : ''}
         </p>
         {results.error ? <ErrorBox error={results.error} title="Search failed" /> : null}
-        {results.data && !hits.length ? <p class="empty">No term matches “{q}” in {version ? `release ${version}` : 'the latest release'}. Try fewer letters or another release.</p> : null}
+        {results.data && !hits.length && !codeLike ? <p class="empty">No term matches “{q}” in {version ? `release ${version}` : 'the latest release'}. Try fewer letters or another release.</p> : null}
         <ul id="search-results" role="listbox" aria-label={`Results for ${q}`} class="hits">
+          {expanded && codeLike ? (
+            <li id="hit-0" role="option" aria-selected={active === 0} class={active === 0 ? 'hit active' : 'hit'} onClick={() => open(0)} onMouseMove={() => active !== 0 && setActive(0)}>
+              <span class="hit-head">
+                <span class="term">Open code {q.trim()}</span>
+              </span>
+              <span class="how">code lookup</span>
+            </li>
+          ) : null}
           {expanded &&
-            hits.map((hit, i) => {
+            hits.map((hit, j) => {
+              const i = j + offset;
               const m = hit.match;
               const name = m?.isSynonym ? m.term : hit.code.term;
               const ranges = m && m.type !== 'FUZZY' ? findAll(name, [q.trim()]) : [];
