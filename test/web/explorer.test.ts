@@ -116,6 +116,8 @@ describe('explorer in a browser', () => {
   it('search → open code → tree expanded to its primary path → history', async () => {
     const { page, problems } = await open('/');
     await page.waitForSelector('[role=tree] [role=treeitem]');
+    // The start page sums up the latest release.
+    await poll(() => page.locator('.summary').textContent()).toContain('Since 5.0: 19 added, 31 updated, 3 retired');
     await audit(page, 'home');
     const input = page.getByRole('combobox', { name: 'Term, synonym or code' });
     await input.fill('allergic rhin');

@@ -133,7 +133,7 @@ export type ExplorerSocsQuery = { codes: { edges: Array<{ node: { code: { code: 
 export type ExplorerVersionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ExplorerVersionsQuery = { versions: { edges: Array<{ node: { version: string, releaseDate: string | null, isLatest: boolean, counts: { soc: number, hlgt: number, hlt: number, pt: number, llt: number } } }> } };
+export type ExplorerVersionsQuery = { versions: { edges: Array<{ node: { version: string, releaseDate: string | null, isLatest: boolean, previous: { version: string } | null, changeCounts: { added: number, updated: number, retired: number } | null, counts: { soc: number, hlgt: number, hlt: number, pt: number, llt: number } } }> } };
 
 export type ExplorerPredictionFragment = { confidence: number, reasons: Array<string>, code: { code: string, term: string, level: Level, primaryPath: { nodes: Array<{ code: string, term: string, level: Level }> } | null }, matchedTerm: { code: string, term: string, level: Level } | null };
 
@@ -462,6 +462,14 @@ export const ExplorerVersionsDocument = new TypedDocumentString(`
         version
         releaseDate
         isLatest
+        previous {
+          version
+        }
+        changeCounts {
+          added
+          updated
+          retired
+        }
         counts {
           soc
           hlgt
