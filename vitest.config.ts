@@ -42,7 +42,7 @@ export default defineConfig({
                 name: 'postgres',
                 include: ['test/**/*.test.ts'],
                 // No database in these: the pglite pass runs them once.
-                exclude: ['test/e2e/**', 'test/architecture.test.ts'],
+                exclude: ['test/e2e/**', 'test/web/**', 'test/architecture.test.ts'],
                 env: { TEST_DB: 'postgres' },
               },
             },

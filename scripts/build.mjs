@@ -45,3 +45,5 @@ const chunks = path.join(root, 'dist', 'chunks');
 for (const name of existsSync(chunks) ? readdirSync(chunks) : []) {
   if (!written.has(path.join(chunks, name))) rmSync(path.join(chunks, name), { force: true });
 }
+// The web explorer's bundle (dist/web), served at / by src/http/explorer.ts.
+await (await import('./build-web.mjs')).buildWeb();

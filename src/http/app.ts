@@ -15,6 +15,7 @@ import { serviceInfoRouter } from './routers/serviceInfo.ts';
 import { createFhirRouter } from '../fhir/router.ts';
 import { sharedRefusalsAsOutcomes } from '../fhir/sharedRefusals.ts';
 import { smqRouter } from './routers/smqs.ts';
+import { mountExplorer } from './explorer.ts';
 
 export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
 export type { App, AppOptions } from './options.ts';
@@ -42,6 +43,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   app.route('/', smqRouter(deps, services.prisma));
   app.route('/fhir', createFhirRouter(services));
   mountOpenApi(app);
+  mountExplorer(app); // before `/`: browsers get the explorer's HTML there, API clients the JSON index
   app.route('/', serviceInfoRouter(opts));
 
   const handle = (req: Request, env: unknown) => Promise.resolve(app.fetch(req, env as never));

@@ -1,0 +1,186 @@
+// A code's page: term, code, level, status, primary SOC, every path (the primary one marked),
+// synonyms, parents and children; and its history across every hosted release as a timeline.
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { ExplorerCodeDocument, type Level } from './operations/generated.ts';
+import { focusRequest } from './router.ts';
+import { CopyButton, ErrorBox, Link, LevelBadge, Loading, StatusBadge, useQuery } from './ui.tsx';
+
+type Node = { code: string; term: string; level: string; status?: string };
+
+function CodeLink({ n }: { n: Node }) {
+  return (
+    <Link to={{ view: 'browse', code: n.code, lvl: n.level === 'LLT' ? 'LLT' : undefined, path: undefined, tab: undefined }}>
+      {n.term}
+    </Link>
+  );
+}
+
+export function CodePage({ code, level, tab, version }: { code: string; level?: string; tab: string; version?: string }) {
+  const q = useQuery(ExplorerCodeDocument, { code, level: (level as Level | undefined) ?? undefined, version });
+  const [hideNonCurrent, setHideNonCurrent] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const c = q.data?.code;
+  useLayoutEffect(() => {
+    if (!c) return;
+    document.title = `${c.term} (${c.code}) — Terminology Explorer`;
+    // The first meaningful paint of a code page, for the performance test and for anyone profiling.
+    performance.mark('explorer:code-page');
+    if (focusRequest.heading) {
+      focusRequest.heading = false;
+      heading.current?.focus();
+    }
+  }, [c]);
+
+  if (q.error) return <ErrorBox error={q.error} title={`Code ${code} could not be shown in release ${version ?? '(latest)'}`} />;
+  if (!c) return <Loading label={`Loading code ${code}…`} />;
+  const synonyms = c.synonyms.edges.map((e) => e.node);
+  const shownSynonyms = hideNonCurrent ? synonyms.filter((s) => s.status !== 'NON_CURRENT') : synonyms;
+  const nonCurrent = synonyms.filter((s) => s.status === 'NON_CURRENT').length;
+
+  return (
+    <article class="code-page" aria-labelledby="code-title">
+      <header class="code-head">
+        <h1 id="code-title" ref={heading} tabIndex={-1}>
+          {c.term}
+        </h1>
+        <p class="facts">
+          <LevelBadge level={c.level} />
+          <span>
+            Code <code>{c.code}</code> <CopyButton text={c.code} label="Copy code" />
+          </span>
+          <span>
+            <CopyButton text={c.term} label="Copy term" />
+          </span>
+          <span class="status">Status: {c.status === 'NON_CURRENT' ? 'non-current' : 'current'}</span>
+          <span>Release {c.release.version}</span>
+        </p>
+        {c.primarySoc ? (
+          <p>
+            Primary SOC: <CodeLink n={c.primarySoc} />
+            {c.socAbbreviation ? ` (${c.socAbbreviation})` : ''}
+          </p>
+        ) : null}
+        {c.pt ? (
+          <p>
+            Preferred term: <CodeLink n={c.pt} />
+          </p>
+        ) : null}
+        {c.change ? (
+          <p class="change-note">
+            Changed in this release ({c.change.changeType.toLowerCase()}): {c.change.details}
+          </p>
+        ) : null}
+      </header>
+      <nav class="tabs" aria-label="Code sections">
+        <Link to={{ tab: undefined }} aria-current={tab !== 'history' ? 'page' : undefined}>
+          Overview
+        </Link>
+        <Link to={{ tab: 'history' }} aria-current={tab === 'history' ? 'page' : undefined}>
+          History ({c.history.length} releases)
+        </Link>
+      </nav>
+      {tab === 'history' ? (
+        <section aria-labelledby="history-heading">
+          <h2 id="history-heading">History across releases</h2>
+          <ol class="timeline">
+            {c.history.map((h) => (
+              <li key={h.version.version} class={h.snapshot.exists ? '' : 'absent'}>
+                <h3>
+                  Release {h.version.version}
+                  {h.version.releaseDate ? <span class="date"> · {h.version.releaseDate}</span> : null}
+                </h3>
+                {h.snapshot.exists ? (
+                  <p>
+                    {h.snapshot.level ? <LevelBadge level={h.snapshot.level} /> : null} {h.snapshot.term} <StatusBadge status={h.snapshot.status} />
+                  </p>
+                ) : (
+                  <p>Not in this release.</p>
+                )}
+                {h.changes.length ? (
+                  <ul class="changes">
+                    {h.changes.map((ch, i) => (
+                      <li key={i}>
+                        <span class={`badge ct-${ch.changeType.toLowerCase()}`}>{ch.changeType.toLowerCase()}</span> {ch.details}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p class="muted">{h === c.history[0] ? 'Oldest hosted release.' : 'Unchanged.'}</p>
+                )}
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : (
+        <>
+          <section aria-labelledby="paths-heading">
+            <h2 id="paths-heading">Paths ({c.paths.length})</h2>
+            <ul class="paths">
+              {c.paths.map((p, i) => (
+                <li key={i}>
+                  {p.isPrimary ? <span class="badge primary">primary</span> : <span class="badge secondary">secondary</span>}
+                  <ol class="trail">
+                    {p.nodes.map((n) => (
+                      <li key={n.code + n.level}>
+                        <LevelBadge level={n.level} /> <CodeLink n={n} />
+                      </li>
+                    ))}
+                  </ol>
+                  <Link to={{ path: p.nodes.map((n) => n.code).join('.') }} class="small">
+                    Show in tree<span class="sr-only"> ({p.isPrimary ? 'primary' : 'secondary'} path {i + 1})</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+          {c.parents.length ? (
+            <section aria-labelledby="parents-heading">
+              <h2 id="parents-heading">Parents</h2>
+              <ul class="links">
+                {c.parents.map((p) => (
+                  <li key={p.code.code + p.relationshipType}>
+                    <LevelBadge level={p.code.level} /> <CodeLink n={p.code} /> <span class="muted">{p.code.code}</span>
+                    {p.isPrimary ? <span class="badge primary">primary</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          {c.level !== 'PT' && c.children.length ? (
+            <section aria-labelledby="children-heading">
+              <h2 id="children-heading">Children ({c.children.length})</h2>
+              <ul class="links">
+                {c.children.map((p) => (
+                  <li key={p.code.code + p.code.level}>
+                    <LevelBadge level={p.code.level} /> <CodeLink n={p.code} /> <span class="muted">{p.code.code}</span>
+                    {p.isPrimary ? null : <span class="badge secondary">secondary</span>}
+                    <StatusBadge status={p.code.status} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          {synonyms.length ? (
+            <section aria-labelledby="synonyms-heading">
+              <h2 id="synonyms-heading">Synonyms (LLTs: {c.synonyms.totalCount})</h2>
+              {nonCurrent ? (
+                <label class="check">
+                  <input type="checkbox" checked={hideNonCurrent} onChange={(e) => setHideNonCurrent((e.currentTarget as HTMLInputElement).checked)} /> Hide {nonCurrent} non-current
+                </label>
+              ) : null}
+              <ul class="links">
+                {shownSynonyms.map((s) => (
+                  <li key={s.code}>
+                    <Link to={{ view: 'browse', code: s.code, lvl: 'LLT', path: undefined, tab: undefined }}>{s.term}</Link> <span class="muted">{s.code}</span>
+                    {s.isPrimary ? <span class="badge primary">own LLT</span> : null}
+                    <StatusBadge status={s.status} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,240 @@
+// Compare two releases: counts by change type and level, a filterable, paged list of changes
+// with before/after, and a CSV of the filtered list (every page, fetched on demand).
+import { useState } from 'preact/hooks';
+import { gql } from './api.ts';
+import { ExplorerChangesDocument, type ChangeType, type Level } from './operations/generated.ts';
+import { navigate } from './router.ts';
+import { ErrorBox, LevelBadge, Link, Loading, toApiError, useQuery } from './ui.tsx';
+import type { ApiError } from './api.ts';
+import type { Release } from './main.tsx';
+
+const PAGE = 25;
+const LEVELS = ['SOC', 'HLGT', 'HLT', 'PT', 'LLT'] as const;
+const TYPES: ChangeType[] = ['ADDED', 'UPDATED', 'RETIRED'];
+
+interface Meta {
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+function describe(v: Record<string, unknown> | undefined): string {
+  if (!v) return '';
+  return Object.entries(v)
+    .filter(([, x]) => x !== null && x !== undefined && !(Array.isArray(x) && !x.length))
+    .map(([k, x]) => `${k}: ${Array.isArray(x) ? x.join(', ') : typeof x === 'object' ? JSON.stringify(x) : String(x)}`)
+    .join('; ');
+}
+
+const csvCell = (v: unknown) => {
+  const s = v === null || v === undefined ? '' : String(v);
+  // Quoted when needed; a leading =, +, - or @ is defused so spreadsheets do not run it.
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+export function Compare({ params, releases }: { params: URLSearchParams; releases: Release[] }) {
+  const latest = releases.find((r) => r.isLatest)?.version ?? releases[0]?.version ?? '';
+  const to = params.get('to') ?? params.get('v') ?? latest;
+  const toIdx = releases.findIndex((r) => r.version === to);
+  const from = params.get('from') ?? releases[toIdx + 1]?.version ?? '';
+  const ct = (params.get('ct') as ChangeType | null) ?? undefined;
+  const level = (params.get('level') as Level | null) ?? undefined;
+  const after = params.get('after') ?? undefined;
+  const before = params.get('before') ?? undefined;
+  const valid = !!from && !!to && from !== to;
+  const paging = before ? { last: PAGE, before } : { first: PAGE, after };
+  const q = useQuery(ExplorerChangesDocument, { to, from, level, changeType: ct, ...paging }, { skip: !valid });
+  const [csv, setCsv] = useState<{ busy: boolean; error?: ApiError; done?: string }>({ busy: false });
+  const v = q.data?.version;
+  const conn = v?.changes;
+
+  const set = (changes: Record<string, string | undefined>) => navigate({ ...changes, after: undefined, before: undefined });
+
+  async function download() {
+    setCsv({ busy: true });
+    try {
+      const rows: string[][] = [['code', 'level', 'change_type', 'kinds', 'term', 'previous_term', 'details', 'before', 'after', 'from', 'to']];
+      let cursor: string | undefined;
+      for (;;) {
+        const d = await gql(ExplorerChangesDocument, { to, from, level, changeType: ct, first: 200, after: cursor });
+        const c = d.version.changes;
+        for (const e of c.edges) {
+          const m = (e.node.metadata ?? {}) as Meta;
+          rows.push([e.node.code, e.node.level, e.node.changeType, e.node.kinds.join(' '), e.node.term, e.node.previousTerm ?? '', e.node.details, describe(m.before), describe(m.after), c.from.version, c.to.version]);
+        }
+        if (!c.pageInfo.hasNextPage || !c.pageInfo.endCursor) break;
+        cursor = c.pageInfo.endCursor;
+      }
+      const text = rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+      const name = `changes-${from}-to-${to}${level ? `-${level}` : ''}${ct ? `-${ct.toLowerCase()}` : ''}.csv`;
+      const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setCsv({ busy: false, done: `${name}: ${rows.length - 1} changes` });
+    } catch (e) {
+      setCsv({ busy: false, error: toApiError(e) });
+    }
+  }
+
+  const select = (id: string, label: string, value: string, onChange: (v: string) => void, options: [string, string][]) => (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}>
+        {options.map(([val, text]) => (
+          <option key={val} value={val}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  const versions: [string, string][] = releases.map((r) => [r.version, `${r.version}${r.releaseDate ? ` (${r.releaseDate})` : ''}`]);
+
+  return (
+    <section class="compare" aria-labelledby="compare-heading">
+      <h1 id="compare-heading">Compare releases</h1>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        {select('compare-from', 'From (baseline)', from, (x) => set({ from: x }), versions)}
+        {select('compare-to', 'To', to, (x) => set({ to: x }), versions)}
+        <div class="field">
+          <span class="label-spacer" aria-hidden="true">
+            &nbsp;
+          </span>
+          <button type="button" onClick={() => set({ from: to, to: from })}>
+            Swap
+          </button>
+        </div>
+        {select('compare-type', 'Change type', ct ?? '', (x) => set({ ct: x || undefined }), [['', 'All types'], ...TYPES.map((t) => [t, t.toLowerCase()] as [string, string])])}
+        {select('compare-level', 'Level', level ?? '', (x) => set({ level: x || undefined }), [['', 'All levels'], ...LEVELS.map((l) => [l, l] as [string, string])])}
+      </form>
+      {!valid ? <p class="empty">Choose two different releases.</p> : null}
+      {q.error ? <ErrorBox error={q.error} title="The comparison failed" /> : null}
+      {q.loading && !v ? <Loading label="Comparing…" /> : null}
+      {v && conn ? (
+        <>
+          <div class="counts-scroll" tabIndex={0} role="region" aria-label="Counts by level and type">
+          <table class="counts">
+            <caption>
+              Changes from {conn.from.version} to {conn.to.version}, by level and type
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Level</th>
+                {TYPES.map((t) => (
+                  <th scope="col" key={t}>
+                    {t.toLowerCase()}
+                  </th>
+                ))}
+                <th scope="col">total</th>
+              </tr>
+            </thead>
+            <tbody>
+              {LEVELS.map((l) => {
+                const c = v[l.toLowerCase() as 'soc'];
+                return (
+                  <tr key={l}>
+                    <th scope="row">
+                      <LevelBadge level={l} />
+                    </th>
+                    <td>{c.counts.added}</td>
+                    <td>{c.counts.updated}</td>
+                    <td>{c.counts.retired}</td>
+                    <td>{c.totalCount}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          </div>
+          <div class="list-head">
+            <p role="status">
+              {conn.totalCount} {conn.totalCount === 1 ? 'change' : 'changes'}
+              {level || ct ? ' match the filters' : ''} (added {conn.counts.added}, updated {conn.counts.updated}, retired {conn.counts.retired})
+            </p>
+            <button type="button" onClick={download} disabled={csv.busy || !conn.totalCount}>
+              {csv.busy ? 'Preparing CSV…' : 'Download CSV'}
+            </button>
+          </div>
+          {csv.error ? <ErrorBox error={csv.error} title="The CSV could not be prepared" /> : null}
+          {csv.done ? (
+            <p class="muted" role="status">
+              Downloaded {csv.done}
+            </p>
+          ) : null}
+          {conn.edges.length ? (
+            <div class="table-scroll" tabIndex={0} role="region" aria-label="Changes">
+              <table class="changes-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Code</th>
+                    <th scope="col">Level</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Term</th>
+                    <th scope="col">Before → after</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {conn.edges.map(({ node: n }) => {
+                    const m = (n.metadata ?? {}) as Meta;
+                    const inRelease = n.changeType === 'RETIRED' && n.kinds.includes('retired') ? conn.from.version : conn.to.version;
+                    return (
+                      <tr key={n.code + n.level}>
+                        <td>
+                          <Link to={{ view: 'browse', v: inRelease, code: n.code, lvl: n.level === 'LLT' ? 'LLT' : undefined }}>{n.code}</Link>
+                        </td>
+                        <td>
+                          <LevelBadge level={n.level} />
+                        </td>
+                        <td>
+                          <span class={`badge ct-${n.changeType.toLowerCase()}`}>{n.changeType.toLowerCase()}</span>
+                          <span class="kinds">{n.kinds.join(', ')}</span>
+                        </td>
+                        <td>
+                          {n.previousTerm ? (
+                            <>
+                              <del>{n.previousTerm}</del> → <ins>{n.term}</ins>
+                            </>
+                          ) : (
+                            n.term
+                          )}
+                        </td>
+                        <td>
+                          {m.before || m.after ? (
+                            <dl class="ba">
+                              <dt>before</dt>
+                              <dd>{describe(m.before) || '—'}</dd>
+                              <dt>after</dt>
+                              <dd>{describe(m.after) || '—'}</dd>
+                            </dl>
+                          ) : null}
+                          <span class="details">{n.details}</span>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p class="empty">No changes match.</p>
+          )}
+          {conn.pageInfo.hasNextPage || conn.pageInfo.hasPreviousPage ? (
+            <nav class="pager" aria-label="Change pages">
+              <button type="button" disabled={!conn.pageInfo.hasPreviousPage} onClick={() => navigate({ before: conn.pageInfo.startCursor ?? undefined, after: undefined })}>
+                Previous changes
+              </button>
+              <button type="button" disabled={!conn.pageInfo.hasNextPage} onClick={() => navigate({ after: conn.pageInfo.endCursor ?? undefined, before: undefined })}>
+                Next changes
+              </button>
+            </nav>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,622 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type ChangeType =
+  /** absent from the baseline release */
+  | 'ADDED'
+  /** an LLT made non-current, or a concept absent from the target release */
+  | 'RETIRED'
+  /** renamed, re-linked, moved, promoted/demoted, made current again… */
+  | 'UPDATED';
+
+export type ClassifyInput = {
+  description: string;
+  /** Codes returned, 1–20 (default 5). */
+  limit?: number | null | undefined;
+  /** Assess seriousness (default false). */
+  seriousness?: boolean | null | undefined;
+  /** Severity systems to assess (default none). */
+  severity?: Array<SeveritySystem> | null | undefined;
+  /** Predict codes (default true). */
+  terminology?: boolean | null | undefined;
+  /** Same as assessments.terminology.version on REST. */
+  terminologyVersion?: string | null | undefined;
+  version?: string | null | undefined;
+};
+
+/** Lifecycle state. Only LLTs become non-current; every other level is always current. */
+export type CodeStatus =
+  | 'CURRENT'
+  | 'NON_CURRENT';
+
+export type LabelClassifyInput = {
+  description: string;
+  /** 1–100, default 25. */
+  maxResults?: number | null | undefined;
+  /** 0–1, default 0.25. */
+  minConfidence?: number | null | undefined;
+  version?: string | null | undefined;
+};
+
+/** Hierarchy level: SOC (system organ class) → HLGT → HLT → PT (preferred term) → LLT (lowest level term). */
+export type Level =
+  | 'HLGT'
+  | 'HLT'
+  | 'LLT'
+  | 'PT'
+  | 'SOC';
+
+/** How a search query matched a name, best first. */
+export type MatchType =
+  /** the whole name equals the query (case and accents ignored) */
+  | 'EXACT'
+  /** typo-tolerant trigram match */
+  | 'FUZZY'
+  /** the name starts with the query */
+  | 'PREFIX'
+  /** a word inside the name starts with the query */
+  | 'WORD_PREFIX';
+
+/** Type of a hierarchy edge. SOC_TO_PT is the link from a PT to its primary SOC. */
+export type RelationshipType =
+  | 'HLGT_TO_HLT'
+  | 'HLT_TO_PT'
+  | 'PT_TO_LLT'
+  | 'SOC_TO_HLGT'
+  | 'SOC_TO_PT';
+
+export type SeveritySystem =
+  /** CTCAE grade 1–5 */
+  | 'FIVE_LEVEL'
+  /** mild / moderate / severe */
+  | 'THREE_LEVEL';
+
+export type ExplorerChangeCountsFragment = { totalCount: number, counts: { added: number, updated: number, retired: number } };
+
+export type ExplorerChangesQueryVariables = Exact<{
+  to: string;
+  from?: string | null | undefined;
+  level?: Level | null | undefined;
+  changeType?: ChangeType | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type ExplorerChangesQuery = { version: { version: string, soc: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlgt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, pt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, llt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, changes: { totalCount: number, counts: { added: number, updated: number, retired: number }, from: { version: string }, to: { version: string }, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { code: string, level: Level, term: string, previousTerm: string | null, changeType: ChangeType, kinds: Array<string>, details: string, metadata: unknown } }> } } };
+
+export type ExplorerChildrenQueryVariables = Exact<{
+  code: string;
+  level?: Level | null | undefined;
+  version?: string | null | undefined;
+}>;
+
+
+export type ExplorerChildrenQuery = { code: { code: string, level: Level, children: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { code: string, term: string, level: Level, status: CodeStatus, isPrimary: boolean } }> } };
+
+export type ExplorerNodeFieldsFragment = { code: string, term: string, level: Level, status: CodeStatus };
+
+export type ExplorerCodeQueryVariables = Exact<{
+  code: string;
+  level?: Level | null | undefined;
+  version?: string | null | undefined;
+}>;
+
+
+export type ExplorerCodeQuery = { code: { isPrimary: boolean, socAbbreviation: string | null, code: string, term: string, level: Level, status: CodeStatus, release: { version: string }, primarySoc: { code: string, term: string, level: Level, status: CodeStatus } | null, pt: { code: string, term: string, level: Level, status: CodeStatus } | null, paths: Array<{ isPrimary: boolean, nodes: Array<{ code: string, term: string, level: Level, status: CodeStatus }> }>, parents: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { code: string, term: string, level: Level, status: CodeStatus } }>, children: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { isPrimary: boolean, code: string, term: string, level: Level, status: CodeStatus } }>, synonyms: { totalCount: number, edges: Array<{ node: { isPrimary: boolean, code: string, term: string, level: Level, status: CodeStatus } }> }, change: { changeType: ChangeType, details: string } | null, history: Array<{ version: { version: string, releaseDate: string | null }, snapshot: { exists: boolean, level: Level | null, status: string | null, term: string | null, primarySocCode: string | null }, changes: Array<{ changeType: ChangeType, kinds: Array<string>, details: string }> }> } };
+
+export type ExplorerSearchQueryVariables = Exact<{
+  q?: string | null | undefined;
+  level?: Level | null | undefined;
+  soc?: string | null | undefined;
+  version?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type ExplorerSearchQuery = { codes: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { match: { term: string, type: MatchType, isSynonym: boolean, level: Level, code: string } | null, code: { code: string, term: string, level: Level, status: CodeStatus, primaryPath: { nodes: Array<{ code: string, term: string, level: Level }> } | null } } }> } };
+
+export type ExplorerSocsQueryVariables = Exact<{
+  version?: string | null | undefined;
+}>;
+
+
+export type ExplorerSocsQuery = { codes: { edges: Array<{ node: { code: { code: string, term: string, level: Level, status: CodeStatus, internationalOrder: number | null, socAbbreviation: string | null } } }> } };
+
+export type ExplorerVersionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ExplorerVersionsQuery = { versions: { edges: Array<{ node: { version: string, releaseDate: string | null, isLatest: boolean, previous: { version: string } | null, changeCounts: { added: number, updated: number, retired: number } | null, counts: { soc: number, hlgt: number, hlt: number, pt: number, llt: number } } }> } };
+
+export type ExplorerPredictionFragment = { confidence: number, reasons: Array<string>, code: { code: string, term: string, level: Level, primaryPath: { nodes: Array<{ code: string, term: string, level: Level }> } | null }, matchedTerm: { code: string, term: string, level: Level } | null };
+
+export type ExplorerCriterionFragment = { met: boolean, confidence: number, reasons: Array<string> };
+
+export type ExplorerIdentifyQueryVariables = Exact<{
+  description: string;
+  version?: string | null | undefined;
+}>;
+
+
+export type ExplorerIdentifyQuery = { identify: { requestId: string, version: string, provider: string, fallbackReason: string | null, notice: string, events: { totalCount: number, edges: Array<{ node: { description: string, confidence: number, reasons: Array<string> } }> } } };
+
+export type ExplorerClassifyQueryVariables = Exact<{
+  input: ClassifyInput;
+}>;
+
+
+export type ExplorerClassifyQuery = { classify: { requestId: string, version: string, provider: string, fallbackReason: string | null, notice: string, terminologyCodes: Array<{ confidence: number, reasons: Array<string>, code: { code: string, term: string, level: Level, primaryPath: { nodes: Array<{ code: string, term: string, level: Level }> } | null }, matchedTerm: { code: string, term: string, level: Level } | null }>, seriousness: { serious: boolean, confidence: number, criteria: { death: { met: boolean, confidence: number, reasons: Array<string> }, life_threatening: { met: boolean, confidence: number, reasons: Array<string> }, hospitalization: { met: boolean, confidence: number, reasons: Array<string> }, disability: { met: boolean, confidence: number, reasons: Array<string> }, congenital_anomaly: { met: boolean, confidence: number, reasons: Array<string> }, medically_important: { met: boolean, confidence: number, reasons: Array<string> } } } | null, severity: { simple: { grade: string, confidence: number, reasons: Array<string> } | null, ctcae: { grade: number, label: string, confidence: number, reasons: Array<string> } | null } | null } };
+
+export type ExplorerClassifyLabelQueryVariables = Exact<{
+  input: LabelClassifyInput;
+}>;
+
+
+export type ExplorerClassifyLabelQuery = { classifyLabel: { requestId: string, version: string, provider: string, fallbackReason: string | null, notice: string, terminologyCodes: Array<{ confidence: number, reasons: Array<string>, supportingSnippets: Array<{ start: number, end: number, text: string, section: string, confidence: number }> | null, code: { code: string, term: string, level: Level, primaryPath: { nodes: Array<{ code: string, term: string, level: Level }> } | null }, matchedTerm: { code: string, term: string, level: Level } | null }> } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const ExplorerChangeCountsFragmentDoc = new TypedDocumentString(`
+    fragment ExplorerChangeCounts on ChangeConnection {
+  totalCount
+  counts {
+    added
+    updated
+    retired
+  }
+}
+    `, {"fragmentName":"ExplorerChangeCounts"}) as unknown as TypedDocumentString<ExplorerChangeCountsFragment, unknown>;
+export const ExplorerNodeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ExplorerNodeFields on Code {
+  code
+  term
+  level
+  status
+}
+    `, {"fragmentName":"ExplorerNodeFields"}) as unknown as TypedDocumentString<ExplorerNodeFieldsFragment, unknown>;
+export const ExplorerPredictionFragmentDoc = new TypedDocumentString(`
+    fragment ExplorerPrediction on CodePrediction {
+  confidence
+  reasons
+  code {
+    code
+    term
+    level
+    primaryPath {
+      nodes {
+        code
+        term
+        level
+      }
+    }
+  }
+  matchedTerm {
+    code
+    term
+    level
+  }
+}
+    `, {"fragmentName":"ExplorerPrediction"}) as unknown as TypedDocumentString<ExplorerPredictionFragment, unknown>;
+export const ExplorerCriterionFragmentDoc = new TypedDocumentString(`
+    fragment ExplorerCriterion on SeriousnessCriterion {
+  met
+  confidence
+  reasons
+}
+    `, {"fragmentName":"ExplorerCriterion"}) as unknown as TypedDocumentString<ExplorerCriterionFragment, unknown>;
+export const ExplorerChangesDocument = new TypedDocumentString(`
+    query ExplorerChanges($to: String!, $from: String, $level: Level, $changeType: ChangeType, $first: Int, $after: String, $last: Int, $before: String) {
+  version(version: $to) {
+    version
+    soc: changes(from: $from, level: SOC, first: 1) {
+      ...ExplorerChangeCounts
+    }
+    hlgt: changes(from: $from, level: HLGT, first: 1) {
+      ...ExplorerChangeCounts
+    }
+    hlt: changes(from: $from, level: HLT, first: 1) {
+      ...ExplorerChangeCounts
+    }
+    pt: changes(from: $from, level: PT, first: 1) {
+      ...ExplorerChangeCounts
+    }
+    llt: changes(from: $from, level: LLT, first: 1) {
+      ...ExplorerChangeCounts
+    }
+    changes(
+      from: $from
+      level: $level
+      changeType: $changeType
+      first: $first
+      after: $after
+      last: $last
+      before: $before
+    ) {
+      totalCount
+      counts {
+        added
+        updated
+        retired
+      }
+      from {
+        version
+      }
+      to {
+        version
+      }
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+      edges {
+        node {
+          code
+          level
+          term
+          previousTerm
+          changeType
+          kinds
+          details
+          metadata
+        }
+      }
+    }
+  }
+}
+    fragment ExplorerChangeCounts on ChangeConnection {
+  totalCount
+  counts {
+    added
+    updated
+    retired
+  }
+}`) as unknown as TypedDocumentString<ExplorerChangesQuery, ExplorerChangesQueryVariables>;
+export const ExplorerChildrenDocument = new TypedDocumentString(`
+    query ExplorerChildren($code: String!, $level: Level, $version: String) {
+  code(code: $code, level: $level, version: $version) {
+    code
+    level
+    children {
+      isPrimary
+      relationshipType
+      code {
+        code
+        term
+        level
+        status
+        isPrimary
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerChildrenQuery, ExplorerChildrenQueryVariables>;
+export const ExplorerCodeDocument = new TypedDocumentString(`
+    query ExplorerCode($code: String!, $level: Level, $version: String) {
+  code(code: $code, level: $level, version: $version) {
+    ...ExplorerNodeFields
+    isPrimary
+    socAbbreviation
+    release {
+      version
+    }
+    primarySoc {
+      ...ExplorerNodeFields
+    }
+    pt {
+      ...ExplorerNodeFields
+    }
+    paths {
+      isPrimary
+      nodes {
+        ...ExplorerNodeFields
+      }
+    }
+    parents {
+      isPrimary
+      relationshipType
+      code {
+        ...ExplorerNodeFields
+      }
+    }
+    children {
+      isPrimary
+      relationshipType
+      code {
+        ...ExplorerNodeFields
+        isPrimary
+      }
+    }
+    synonyms(first: 200) {
+      totalCount
+      edges {
+        node {
+          ...ExplorerNodeFields
+          isPrimary
+        }
+      }
+    }
+    change {
+      changeType
+      details
+    }
+    history {
+      version {
+        version
+        releaseDate
+      }
+      snapshot {
+        exists
+        level
+        status
+        term
+        primarySocCode
+      }
+      changes {
+        changeType
+        kinds
+        details
+      }
+    }
+  }
+}
+    fragment ExplorerNodeFields on Code {
+  code
+  term
+  level
+  status
+}`) as unknown as TypedDocumentString<ExplorerCodeQuery, ExplorerCodeQueryVariables>;
+export const ExplorerSearchDocument = new TypedDocumentString(`
+    query ExplorerSearch($q: String, $level: Level, $soc: String, $version: String, $first: Int, $after: String, $last: Int, $before: String) {
+  codes(
+    q: $q
+    level: $level
+    soc: $soc
+    version: $version
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+  ) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      hasPreviousPage
+      startCursor
+      endCursor
+    }
+    edges {
+      node {
+        match {
+          term
+          type
+          isSynonym
+          level
+          code
+        }
+        code {
+          code
+          term
+          level
+          status
+          primaryPath {
+            nodes {
+              code
+              term
+              level
+            }
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerSearchQuery, ExplorerSearchQueryVariables>;
+export const ExplorerSocsDocument = new TypedDocumentString(`
+    query ExplorerSocs($version: String) {
+  codes(level: SOC, version: $version, first: 100) {
+    edges {
+      node {
+        code {
+          code
+          term
+          level
+          status
+          internationalOrder
+          socAbbreviation
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerSocsQuery, ExplorerSocsQueryVariables>;
+export const ExplorerVersionsDocument = new TypedDocumentString(`
+    query ExplorerVersions {
+  versions(first: 100) {
+    edges {
+      node {
+        version
+        releaseDate
+        isLatest
+        previous {
+          version
+        }
+        changeCounts {
+          added
+          updated
+          retired
+        }
+        counts {
+          soc
+          hlgt
+          hlt
+          pt
+          llt
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerVersionsQuery, ExplorerVersionsQueryVariables>;
+export const ExplorerIdentifyDocument = new TypedDocumentString(`
+    query ExplorerIdentify($description: String!, $version: String) {
+  identify(description: $description, version: $version) {
+    requestId
+    version
+    provider
+    fallbackReason
+    notice
+    events(first: 50) {
+      totalCount
+      edges {
+        node {
+          description
+          confidence
+          reasons
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerIdentifyQuery, ExplorerIdentifyQueryVariables>;
+export const ExplorerClassifyDocument = new TypedDocumentString(`
+    query ExplorerClassify($input: ClassifyInput!) {
+  classify(input: $input) {
+    requestId
+    version
+    provider
+    fallbackReason
+    notice
+    terminologyCodes {
+      ...ExplorerPrediction
+    }
+    seriousness {
+      serious
+      confidence
+      criteria {
+        death {
+          ...ExplorerCriterion
+        }
+        life_threatening {
+          ...ExplorerCriterion
+        }
+        hospitalization {
+          ...ExplorerCriterion
+        }
+        disability {
+          ...ExplorerCriterion
+        }
+        congenital_anomaly {
+          ...ExplorerCriterion
+        }
+        medically_important {
+          ...ExplorerCriterion
+        }
+      }
+    }
+    severity {
+      simple {
+        grade
+        confidence
+        reasons
+      }
+      ctcae {
+        grade
+        label
+        confidence
+        reasons
+      }
+    }
+  }
+}
+    fragment ExplorerPrediction on CodePrediction {
+  confidence
+  reasons
+  code {
+    code
+    term
+    level
+    primaryPath {
+      nodes {
+        code
+        term
+        level
+      }
+    }
+  }
+  matchedTerm {
+    code
+    term
+    level
+  }
+}
+fragment ExplorerCriterion on SeriousnessCriterion {
+  met
+  confidence
+  reasons
+}`) as unknown as TypedDocumentString<ExplorerClassifyQuery, ExplorerClassifyQueryVariables>;
+export const ExplorerClassifyLabelDocument = new TypedDocumentString(`
+    query ExplorerClassifyLabel($input: LabelClassifyInput!) {
+  classifyLabel(input: $input) {
+    requestId
+    version
+    provider
+    fallbackReason
+    notice
+    terminologyCodes {
+      ...ExplorerPrediction
+      supportingSnippets {
+        start
+        end
+        text
+        section
+        confidence
+      }
+    }
+  }
+}
+    fragment ExplorerPrediction on CodePrediction {
+  confidence
+  reasons
+  code {
+    code
+    term
+    level
+    primaryPath {
+      nodes {
+        code
+        term
+        level
+      }
+    }
+  }
+  matchedTerm {
+    code
+    term
+    level
+  }
+}`) as unknown as TypedDocumentString<ExplorerClassifyLabelQuery, ExplorerClassifyLabelQueryVariables>;

@@ -1,0 +1,215 @@
+// Search as you type: a combobox whose listbox holds the ranked results (WAI-ARIA combobox
+// pattern: focus stays in the field, arrows move the active option, Enter opens it).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ExplorerSearchDocument, ExplorerSocsDocument, type Level } from './operations/generated.ts';
+import { current, focusRequest, navigate } from './router.ts';
+import { ErrorBox, Highlighted, LevelBadge, Loading, StatusBadge, findAll, useQuery } from './ui.tsx';
+
+const PAGE = 20;
+const LEVELS: Level[] = ['SOC', 'HLGT', 'HLT', 'PT', 'LLT'];
+const MATCH_NAMES: Record<string, string> = { EXACT: 'exact', PREFIX: 'prefix', WORD_PREFIX: 'word prefix', FUZZY: 'typo-tolerant' };
+
+export function Search({ params, version, compact }: { params: URLSearchParams; version?: string; compact: boolean }) {
+  const q = params.get('q') ?? '';
+  const level = (params.get('level') as Level | null) ?? undefined;
+  const soc = params.get('soc') ?? undefined;
+  const after = params.get('after') ?? undefined;
+  const before = params.get('before') ?? undefined;
+  const [text, setText] = useState(q);
+  const [active, setActive] = useState(-1);
+  const timer = useRef<number>();
+  // The field follows the URL (back button, links); typing leads the URL by the debounce.
+  useEffect(() => {
+    if (timer.current === undefined) setText(q);
+  }, [q]);
+
+  const socs = useQuery(ExplorerSocsDocument, { version });
+  const vars = before ? { q, level, soc, version, last: PAGE, before } : { q, level, soc, version, first: PAGE, after };
+  const results = useQuery(ExplorerSearchDocument, vars, { skip: !q.trim() });
+  const hits = results.data?.codes.edges.map((e) => e.node) ?? [];
+  // Names are searched, not codes: a number gets an option of its own that opens that code.
+  const codeLike = /^\d{6,10}$/.test(q.trim());
+  const offset = codeLike ? 1 : 0;
+  const total = hits.length + offset;
+  useEffect(() => setActive(-1), [results.data]);
+  const expanded = !compact && !!q.trim();
+
+  const commit = (value: string) => {
+    window.clearTimeout(timer.current);
+    timer.current = undefined;
+    const p = current();
+    // The first keystroke from a code page or an empty search is a new history entry; the rest replace it.
+    const replace = !!p.get('q') && !p.get('code');
+    navigate({ view: 'browse', q: value.trim() ? value : undefined, after: undefined, before: undefined, code: undefined, lvl: undefined, path: undefined, tab: undefined }, { replace });
+  };
+  const open = (i: number) => {
+    if (codeLike && i === 0) {
+      focusRequest.heading = true;
+      navigate({ code: q.trim(), lvl: undefined, path: undefined, tab: undefined });
+      return;
+    }
+    const hit = hits[i - offset];
+    if (!hit) return;
+    // The listbox disappears: focus goes to the code's heading, where reading continues.
+    focusRequest.heading = true;
+    navigate({ code: hit.code.code, lvl: hit.code.level === 'LLT' ? 'LLT' : undefined, path: undefined, tab: undefined });
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!expanded || !total) {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        commit(text);
+      }
+      return;
+    }
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setActive((a) => Math.min(total - 1, a + 1));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((a) => Math.max(-1, a - 1));
+    } else if (e.key === 'Home' && active >= 0) {
+      e.preventDefault();
+      setActive(0);
+    } else if (e.key === 'End' && active >= 0) {
+      e.preventDefault();
+      setActive(total - 1);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      if (active >= 0) open(active);
+      else commit(text);
+    } else if (e.key === 'Escape') {
+      setActive(-1);
+    }
+  };
+  useEffect(() => {
+    if (active >= 0) document.getElementById(`hit-${active}`)?.scrollIntoView({ block: 'nearest' });
+  }, [active]);
+
+  return (
+    <section class="search" aria-labelledby="search-heading">
+      <h2 id="search-heading" class={compact ? 'sr-only' : undefined}>
+        Search {version ? `release ${version}` : 'the latest release'}
+      </h2>
+      <form role="search" onSubmit={(e) => e.preventDefault()} class="search-form">
+        <div class="field grow">
+          <label for="search-input">Term, synonym or code</label>
+          <input
+            id="search-input"
+            type="search"
+            role="combobox"
+            autocomplete="off"
+            spellcheck={false}
+            aria-autocomplete="list"
+            aria-expanded={expanded}
+            aria-controls="search-results"
+            aria-activedescendant={expanded && active >= 0 ? `hit-${active}` : undefined}
+            aria-describedby="search-help"
+            placeholder="e.g. throwing up, headache, 10028813"
+            value={text}
+            onInput={(e) => {
+              const v = (e.currentTarget as HTMLInputElement).value;
+              setText(v);
+              window.clearTimeout(timer.current);
+              timer.current = window.setTimeout(() => commit(v), 200);
+            }}
+            onKeyDown={onKeyDown}
+          />
+          <p id="search-help" class="help">
+            Results appear as you type; ↑ ↓ choose, Enter opens.
+          </p>
+        </div>
+        <div class="field">
+          <label for="search-level">Level</label>
+          <select id="search-level" value={level ?? ''} onChange={(e) => navigate({ level: (e.currentTarget as HTMLSelectElement).value || undefined, after: undefined, before: undefined })}>
+            <option value="">All levels</option>
+            {LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="search-soc">System organ class</label>
+          <select id="search-soc" value={soc ?? ''} onChange={(e) => navigate({ soc: (e.currentTarget as HTMLSelectElement).value || undefined, after: undefined, before: undefined })}>
+            <option value="">All SOCs</option>
+            {[...(socs.data?.codes.edges ?? [])]
+              .map((e) => e.node.code)
+              .sort((a, b) => (a.internationalOrder ?? 0) - (b.internationalOrder ?? 0))
+              .map((s) => (
+                <option key={s.code} value={s.code}>
+                  {s.term}
+                </option>
+              ))}
+          </select>
+        </div>
+      </form>
+      <div class="results" hidden={!expanded}>
+        <p class="count" role="status">
+          {results.loading ? 'Searching…' : results.data ? `${results.data.codes.totalCount} ${results.data.codes.totalCount === 1 ? 'result' : 'results'}` : ''}
+        </p>
+        {results.error ? <ErrorBox error={results.error} title="Search failed" /> : null}
+        {results.data && !hits.length && !codeLike ? <p class="empty">No term matches “{q}” in {version ? `release ${version}` : 'the latest release'}. Try fewer letters or another release.</p> : null}
+        <ul id="search-results" role="listbox" aria-label={`Results for ${q}`} class="hits">
+          {expanded && codeLike ? (
+            <li id="hit-0" role="option" aria-selected={active === 0} class={active === 0 ? 'hit active' : 'hit'} onClick={() => open(0)} onMouseMove={() => active !== 0 && setActive(0)}>
+              <span class="hit-head">
+                <span class="term">Open code {q.trim()}</span>
+              </span>
+              <span class="how">code lookup</span>
+            </li>
+          ) : null}
+          {expanded &&
+            hits.map((hit, j) => {
+              const i = j + offset;
+              const m = hit.match;
+              const name = m?.isSynonym ? m.term : hit.code.term;
+              const ranges = m && m.type !== 'FUZZY' ? findAll(name, [q.trim()]) : [];
+              return (
+                <li
+                  key={hit.code.code + hit.code.level}
+                  id={`hit-${i}`}
+                  role="option"
+                  aria-selected={i === active}
+                  class={i === active ? 'hit active' : 'hit'}
+                  onClick={() => open(i)}
+                  onMouseMove={() => active !== i && setActive(i)}
+                >
+                  <span class="hit-head">
+                    <LevelBadge level={hit.code.level} />
+                    <span class="term">{m?.isSynonym ? hit.code.term : <Highlighted text={hit.code.term} ranges={ranges} />}</span>
+                    <span class="code">{hit.code.code}</span>
+                    <StatusBadge status={hit.code.status} />
+                  </span>
+                  {m ? (
+                    <span class="how">
+                      {m.isSynonym ? (
+                        <>
+                          synonym LLT “<Highlighted text={m.term} ranges={ranges} />” ·{' '}
+                        </>
+                      ) : null}
+                      {MATCH_NAMES[m.type] ?? m.type} match
+                    </span>
+                  ) : null}
+                  {hit.code.primaryPath ? <span class="path">{hit.code.primaryPath.nodes.map((n) => n.term).join(' › ')}</span> : null}
+                </li>
+              );
+            })}
+        </ul>
+        {results.loading && !results.data ? <Loading label="Searching…" /> : null}
+        {results.data && (results.data.codes.pageInfo.hasPreviousPage || results.data.codes.pageInfo.hasNextPage) ? (
+          <nav class="pager" aria-label="Result pages">
+            <button type="button" disabled={!results.data.codes.pageInfo.hasPreviousPage} onClick={() => navigate({ before: results.data!.codes.pageInfo.startCursor ?? undefined, after: undefined })}>
+              Previous results
+            </button>
+            <button type="button" disabled={!results.data.codes.pageInfo.hasNextPage} onClick={() => navigate({ after: results.data!.codes.pageInfo.endCursor ?? undefined, before: undefined })}>
+              Next results
+            </button>
+          </nav>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,317 @@
+// The hierarchy as a WAI-ARIA tree: SOCs in international order, children fetched when a node
+// is expanded, one tab stop (roving tabindex), arrows, Home/End, type-ahead, Enter opens.
+// Long child lists render in slices of SLICE items with a "show more" item, and each row
+// skips layout and paint while off screen (content-visibility), so a wide HLT stays cheap.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { gql } from './api.ts';
+import { ExplorerChildrenDocument, ExplorerCodeDocument, ExplorerSocsDocument, type Level } from './operations/generated.ts';
+import { focusRequest, navigate } from './router.ts';
+import { ErrorBox, LevelBadge, Loading, StatusBadge, toApiError, useQuery } from './ui.tsx';
+import type { ApiError } from './api.ts';
+
+const SLICE = 100;
+
+interface TNode {
+  key: string;
+  code: string;
+  term: string;
+  level: Level;
+  status: string;
+  /** The edge from its parent is on the primary path. */
+  primary: boolean;
+  depth: number;
+  parent?: string;
+  more?: number;
+}
+
+const isLeaf = (n: TNode) => n.level === 'LLT' || n.more !== undefined;
+const domId = (key: string) => `tree-${key.replace(/[^0-9A-Za-z]/g, '-')}`;
+
+export function Tree({ version, selected, selectedLevel, path, showNonCurrent }: { version?: string; selected?: string; selectedLevel?: string; path?: string[]; showNonCurrent: boolean }) {
+  const socs = useQuery(ExplorerSocsDocument, { version });
+  const children = useRef(new Map<string, TNode[] | 'loading' | ApiError>());
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  const [shown, setShown] = useState<Map<string, number>>(new Map());
+  const [focusKey, setFocusKey] = useState<string>();
+  const [revealed, setRevealed] = useState<string>();
+  const [, setTick] = useState(0);
+  const rerender = () => setTick((t) => t + 1);
+  const wantFocus = useRef(false);
+  const typed = useRef({ text: '', at: 0 });
+
+  // A new release is a new tree.
+  useEffect(() => {
+    children.current = new Map();
+    setExpanded(new Set());
+    setShown(new Map());
+  }, [version]);
+
+  const roots: TNode[] = useMemo(
+    () =>
+      [...(socs.data?.codes.edges ?? [])]
+        .map((e) => e.node.code)
+        .sort((a, b) => (a.internationalOrder ?? 0) - (b.internationalOrder ?? 0))
+        .map((c) => ({ key: c.code, code: c.code, term: c.term, level: c.level, status: c.status, primary: true, depth: 1 })),
+    [socs.data],
+  );
+  const byKey = useRef(new Map<string, TNode>());
+
+  async function load(n: TNode): Promise<TNode[] | undefined> {
+    const have = children.current.get(n.key);
+    if (Array.isArray(have)) return have;
+    if (have === 'loading') return undefined;
+    children.current.set(n.key, 'loading');
+    rerender();
+    try {
+      const data = await gql(ExplorerChildrenDocument, { code: n.code, level: n.level, version });
+      const list = data.code.children.map((c) => ({
+        key: `${n.key}.${c.code.code}`,
+        code: c.code.code,
+        term: c.code.term,
+        level: c.code.level,
+        status: c.code.status,
+        primary: c.isPrimary,
+        depth: n.depth + 1,
+        parent: n.key,
+      }));
+      children.current.set(n.key, list);
+      rerender();
+      return list;
+    } catch (e) {
+      children.current.set(n.key, toApiError(e));
+      rerender();
+      return undefined;
+    }
+  }
+
+  const expand = async (n: TNode) => {
+    if (isLeaf(n)) return;
+    setExpanded((s) => new Set(s).add(n.key));
+    await load(n);
+  };
+  const collapse = (n: TNode) =>
+    setExpanded((s) => {
+      const next = new Set(s);
+      next.delete(n.key);
+      return next;
+    });
+
+  // Reveal: the path in the URL, else the selected code's primary path.
+  useEffect(() => {
+    if (!roots.length || !selected) return;
+    let live = true;
+    (async () => {
+      let codes = path;
+      if (!codes?.length) {
+        try {
+          const d = await gql(ExplorerCodeDocument, { code: selected, level: (selectedLevel as Level | undefined) ?? undefined, version });
+          codes = (d.code.paths.find((p) => p.isPrimary) ?? d.code.paths[0])?.nodes.map((x) => x.code);
+        } catch {
+          return; // The code page shows the error.
+        }
+      }
+      if (!codes?.length || !live) return;
+      let list: TNode[] | undefined = roots;
+      const opened: string[] = [];
+      let node: TNode | undefined;
+      for (let i = 0; i < codes.length && list; i++) {
+        node = list.find((x) => x.code === codes![i]);
+        if (!node) break;
+        if (i < codes.length - 1) {
+          opened.push(node.key);
+          list = await load(node);
+          // Make sure the next step is within the rendered slice.
+          const idx = list?.findIndex((x) => x.code === codes![i + 1]) ?? -1;
+          const key = node.key;
+          if (idx >= SLICE) setShown((m) => new Map(m).set(key, Math.ceil((idx + 1) / SLICE) * SLICE));
+        }
+      }
+      if (!live || !node) return;
+      setExpanded((s) => {
+        const next = new Set(s);
+        for (const k of opened) next.add(k);
+        return next;
+      });
+      setRevealed(node.key);
+      setFocusKey(node.key);
+      const target = node.key;
+      requestAnimationFrame(() => document.getElementById(domId(target))?.scrollIntoView({ block: 'nearest' }));
+    })();
+    return () => {
+      live = false;
+    };
+  }, [roots, selected, selectedLevel, path?.join('.'), version]);
+
+  const filter = (list: TNode[]) => (showNonCurrent ? list : list.filter((n) => n.status !== 'NON_CURRENT'));
+
+  // Visible nodes in order, for keyboard navigation.
+  const visible: TNode[] = [];
+  byKey.current = new Map();
+  const walk = (list: TNode[]) => {
+    for (const n of list) {
+      visible.push(n);
+      byKey.current.set(n.key, n);
+      if (!expanded.has(n.key)) continue;
+      const kids = children.current.get(n.key);
+      if (!Array.isArray(kids)) continue;
+      const all = filter(kids);
+      const limit = shown.get(n.key) ?? SLICE;
+      walk(all.slice(0, limit));
+      if (all.length > limit) {
+        const more: TNode = { key: `${n.key}.#more`, code: '', term: `Show ${Math.min(SLICE, all.length - limit)} more of ${all.length - limit}`, level: n.level, status: 'CURRENT', primary: false, depth: n.depth + 1, parent: n.key, more: limit };
+        visible.push(more);
+        byKey.current.set(more.key, more);
+      }
+    }
+  };
+  walk(roots);
+  const tabStop = focusKey && byKey.current.has(focusKey) ? focusKey : visible[0]?.key;
+
+  // Focus follows the roving tab stop as soon as the DOM is updated (not after paint).
+  useLayoutEffect(() => {
+    if (wantFocus.current && tabStop) {
+      wantFocus.current = false;
+      document.getElementById(domId(tabStop))?.focus();
+    }
+  });
+
+  const moveTo = (n: TNode | undefined) => {
+    if (!n) return;
+    wantFocus.current = true;
+    setFocusKey(n.key);
+  };
+  const activate = (n: TNode) => {
+    if (n.more !== undefined) {
+      const parent = n.parent!;
+      setShown((m) => new Map(m).set(parent, n.more! + SLICE));
+      return;
+    }
+    setRevealed(n.key);
+    void expand(n);
+    // On a narrow screen the code page is above the tree, out of sight: go to its heading.
+    if (window.matchMedia('(max-width: 899px)').matches) focusRequest.heading = true;
+    navigate({ view: 'browse', code: n.code, lvl: n.level === 'LLT' ? 'LLT' : undefined, path: n.key, tab: undefined });
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const i = visible.findIndex((n) => n.key === tabStop);
+    const n = visible[i];
+    if (!n) return;
+    let handled = true;
+    switch (e.key) {
+      case 'ArrowDown':
+        moveTo(visible[i + 1]);
+        break;
+      case 'ArrowUp':
+        moveTo(visible[i - 1]);
+        break;
+      case 'Home':
+        moveTo(visible[0]);
+        break;
+      case 'End':
+        moveTo(visible[visible.length - 1]);
+        break;
+      case 'ArrowRight':
+        if (isLeaf(n)) break;
+        if (!expanded.has(n.key)) void expand(n);
+        else if (visible[i + 1]?.parent === n.key) moveTo(visible[i + 1]);
+        break;
+      case 'ArrowLeft':
+        if (expanded.has(n.key)) collapse(n);
+        else if (n.parent) moveTo(byKey.current.get(n.parent));
+        break;
+      case 'Enter':
+        activate(n);
+        break;
+      case ' ':
+        if (n.more !== undefined) activate(n);
+        else if (!isLeaf(n)) void (expanded.has(n.key) ? collapse(n) : expand(n));
+        break;
+      case '*':
+        for (const s of visible.filter((x) => x.parent === n.parent)) void expand(s);
+        break;
+      default:
+        handled = false;
+        if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
+          // Type-ahead: the next visible item whose name starts with what was typed.
+          const now = Date.now();
+          typed.current = { text: (now - typed.current.at < 1000 ? typed.current.text : '') + e.key.toLowerCase(), at: now };
+          const t = typed.current.text;
+          const order = [...visible.slice(i + (t.length === 1 ? 1 : 0)), ...visible.slice(0, i + (t.length === 1 ? 1 : 0))];
+          moveTo(order.find((x) => x.more === undefined && x.term.toLowerCase().startsWith(t)));
+          handled = true;
+        }
+    }
+    if (handled) e.preventDefault();
+  };
+
+  const renderList = (list: TNode[], parentKey?: string) => {
+    const items = filter(list);
+    const limit = parentKey ? (shown.get(parentKey) ?? SLICE) : items.length;
+    const slice = items.slice(0, limit);
+    const out = slice.map((n, idx) => renderNode(n, idx + 1, items.length));
+    if (parentKey && items.length > limit) {
+      const more = byKey.current.get(`${parentKey}.#more`);
+      if (more) out.push(renderNode(more, limit + 1, items.length + 1));
+    }
+    return out;
+  };
+
+  const renderNode = (n: TNode, pos: number, size: number) => {
+    const leaf = isLeaf(n);
+    const open = expanded.has(n.key);
+    const kids = children.current.get(n.key);
+    const classes = ['node', n.more !== undefined ? 'more' : '', n.key === revealed ? 'selected' : '', n.status === 'NON_CURRENT' ? 'nc' : ''].filter(Boolean).join(' ');
+    return (
+      <li
+        key={n.key}
+        id={domId(n.key)}
+        role="treeitem"
+        aria-level={n.depth}
+        aria-setsize={size}
+        aria-posinset={pos}
+        aria-expanded={leaf ? undefined : open}
+        aria-selected={n.key === revealed}
+        aria-busy={kids === 'loading' ? true : undefined}
+        tabIndex={n.key === tabStop ? 0 : -1}
+        class={classes}
+        onClick={(e) => {
+          e.stopPropagation();
+          setFocusKey(n.key);
+          if ((e.target as HTMLElement).closest('.twisty')) void (open ? collapse(n) : expand(n));
+          else activate(n);
+        }}
+      >
+        <span class="row">
+          <span class="twisty" aria-hidden="true">
+            {leaf ? '' : open ? '▾' : '▸'}
+          </span>
+          {n.more === undefined ? <LevelBadge level={n.level} /> : null}
+          <span class="label">{n.term}</span>
+          {n.more === undefined && !n.primary && n.level === 'PT' ? <span class="badge secondary">secondary</span> : null}
+          <StatusBadge status={n.status} />
+          {kids === 'loading' ? <span class="sr-only"> loading</span> : null}
+        </span>
+        {open && Array.isArray(kids) ? <ul role="group">{renderList(kids, n.key)}</ul> : null}
+        {open && kids && !Array.isArray(kids) && kids !== 'loading' ? (
+          <div role="none">
+            <ErrorBox error={kids} title="Children could not be loaded" />
+          </div>
+        ) : null}
+      </li>
+    );
+  };
+
+  return (
+    <div class="tree-wrap">
+      <label class="check">
+        <input type="checkbox" checked={showNonCurrent} onChange={(e) => navigate({ nc: (e.currentTarget as HTMLInputElement).checked ? undefined : '0' }, { replace: true })} /> Show non-current LLTs
+      </label>
+      {socs.error ? <ErrorBox error={socs.error} title="The hierarchy could not be loaded" /> : null}
+      {socs.loading && !roots.length ? <Loading label="Loading SOCs…" /> : null}
+      <ul role="tree" aria-labelledby="tree-heading" class="tree" onKeyDown={onKeyDown}>
+        {renderList(roots)}
+      </ul>
+    </div>
+  );
+}

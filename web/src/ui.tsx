@@ -1,0 +1,192 @@
+// Small shared pieces: the query hook, links, level badges, errors, copy buttons, highlights.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, gql, type QueryOptions } from './api.ts';
+import type { TypedDocumentString } from './operations/generated.ts';
+import { hrefWith, onLinkClick, type Params } from './router.ts';
+
+export interface QueryState<R> {
+  data?: R;
+  error?: ApiError;
+  loading: boolean;
+}
+
+/** Runs `doc` whenever its variables change; `skip` keeps it idle. */
+export function useQuery<R, V>(doc: TypedDocumentString<R, V>, variables: V, opts: QueryOptions & { skip?: boolean } = {}): QueryState<R> {
+  const key = JSON.stringify(variables);
+  const [state, setState] = useState<QueryState<R> & { key?: string }>({ loading: !opts.skip });
+  useEffect(() => {
+    if (opts.skip) {
+      setState({ loading: false });
+      return;
+    }
+    let live = true;
+    setState((s) => ({ data: s.data, loading: true, key }));
+    gql(doc, variables, opts).then(
+      (data) => live && setState({ data, loading: false, key }),
+      (error: unknown) => live && setState({ error: toApiError(error), loading: false, key }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [doc, key, opts.skip]);
+  // Data of other variables is kept while loading (no flicker) but never shown as an answer.
+  return state.key === key ? state : { loading: !opts.skip, data: undefined };
+}
+
+export function toApiError(e: unknown): ApiError {
+  return e instanceof ApiError ? e : new ApiError(e instanceof Error ? e.message : String(e), 'CLIENT_ERROR', undefined, 0);
+}
+
+export function Link(props: { to: Params; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | 'true' | undefined; title?: string }) {
+  return (
+    <a href={hrefWith(props.to)} onClick={onLinkClick} class={props.class} aria-current={props['aria-current']} title={props.title}>
+      {props.children}
+    </a>
+  );
+}
+
+const LEVEL_NAMES: Record<string, string> = {
+  SOC: 'System organ class',
+  HLGT: 'High level group term',
+  HLT: 'High level term',
+  PT: 'Preferred term',
+  LLT: 'Lowest level term',
+};
+
+/** The level as text (readable without colour); the colour only repeats it. */
+export function LevelBadge({ level }: { level: string }) {
+  return (
+    <abbr class={`badge level-${level.toLowerCase()}`} title={LEVEL_NAMES[level] ?? level}>
+      {level}
+    </abbr>
+  );
+}
+
+export function StatusBadge({ status }: { status: string | null | undefined }) {
+  return status === 'NON_CURRENT' || status === 'non-current' ? <span class="badge noncurrent">non-current</span> : null;
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p class="loading" role="status">
+      {label}
+    </p>
+  );
+}
+
+export function ErrorBox({ error, title = 'The request failed' }: { error: ApiError; title?: string }) {
+  return (
+    <div class="error" role="alert">
+      <p>
+        <strong>{title}:</strong> {error.message}
+      </p>
+      <p class="meta">
+        Code <code>{error.code}</code>
+        {error.requestId ? (
+          <>
+            {' '}
+            · request id <code class="request-id">{error.requestId}</code>
+          </>
+        ) : null}
+      </p>
+    </div>
+  );
+}
+
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      class={done ? 'copy done' : 'copy'}
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          setDone(true);
+          setTimeout(() => setDone(false), 2000);
+        } catch {
+          // Clipboard refused (permissions): the text stays selectable.
+        }
+      }}
+    >
+      {label}
+      <span class="sr-only" role="status">
+        {done ? ' — copied' : ''}
+      </span>
+    </button>
+  );
+}
+
+export interface Range {
+  start: number;
+  end: number;
+  label?: string;
+}
+
+/** `text` with the ranges marked (overlaps merged), for evidence and search matches. */
+export function Highlighted({ text, ranges }: { text: string; ranges: Range[] }) {
+  const sorted = ranges.filter((r) => r.end > r.start && r.start >= 0 && r.end <= text.length).sort((a, b) => a.start - b.start);
+  const merged: Range[] = [];
+  for (const r of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && r.start <= last.end) {
+      last.end = Math.max(last.end, r.end);
+      if (r.label && last.label !== r.label) last.label = [last.label, r.label].filter(Boolean).join(', ');
+    } else merged.push({ ...r });
+  }
+  const out: ComponentChildren[] = [];
+  let at = 0;
+  merged.forEach((r, i) => {
+    if (r.start > at) out.push(text.slice(at, r.start));
+    out.push(
+      <mark key={i} title={r.label}>
+        {text.slice(r.start, r.end)}
+      </mark>,
+    );
+    at = r.end;
+  });
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
+}
+
+/** Case- and accent-insensitive positions of each needle in text. */
+export function findAll(text: string, needles: string[], label?: string): Range[] {
+  const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  // NFD folding can change lengths; fall back to plain lower-casing when it does.
+  const folded = fold(text);
+  const hay = folded.length === text.length ? folded : text.toLowerCase();
+  const out: Range[] = [];
+  for (const n of needles) {
+    const needle = (folded.length === text.length ? fold(n) : n.toLowerCase()).trim();
+    if (!needle) continue;
+    for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length)) out.push({ start: i, end: i + needle.length, label });
+  }
+  return out;
+}
+
+export function PathTrail({ nodes, version }: { nodes: { code: string; term: string; level: string }[]; version?: string }) {
+  return (
+    <ol class="trail">
+      {nodes.map((n) => (
+        <li key={n.code + n.level}>
+          {version !== undefined ? (
+            <Link to={{ view: 'browse', code: n.code, lvl: n.level === 'LLT' ? 'LLT' : undefined, tab: undefined, path: undefined, q: undefined }}>
+              <span class="sr-only">{n.level} </span>
+              {n.term}
+            </Link>
+          ) : (
+            <>
+              <span class="sr-only">{n.level} </span>
+              {n.term}
+            </>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function pct(x: number): string {
+  return `${Math.round(x * 100)} %`;
+}
