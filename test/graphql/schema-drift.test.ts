@@ -14,11 +14,17 @@ describe('checked-in GraphQL artefacts', () => {
     await expect(`${printSortedSchema()}\n`).toMatchFileSnapshot(path.join(projectRoot, 'schema.graphql'));
   });
 
-  it('src/rest/operations/generated.ts matches codegen output (run `npm run codegen`)', async () => {
+  it('src/rest/operations/generated.ts and web/src/operations/generated.ts match codegen output (run `npm run codegen`)', async () => {
     // The CLI in a child process: codegen and vitest must not share one graphql module instance.
-    const out = path.join(mkdtempSync(path.join(tmpdir(), 'codegen-')), 'generated.ts');
+    // Both targets into a temporary folder: the checked-in files are never rewritten by a test.
+    const dir = mkdtempSync(path.join(tmpdir(), 'codegen-'));
     const cli = path.join(projectRoot, 'node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js');
-    execFileSync(process.execPath, [cli, '--config', 'codegen.ts', '--silent'], { cwd: projectRoot, env: { ...process.env, CODEGEN_OUTPUT: out }, stdio: 'pipe' });
-    expect(readFileSync(out, 'utf8')).toBe(readFileSync(path.join(projectRoot, 'src/rest/operations/generated.ts'), 'utf8'));
+    execFileSync(process.execPath, [cli, '--config', 'codegen.ts', '--silent'], {
+      cwd: projectRoot,
+      env: { ...process.env, CODEGEN_OUTPUT: path.join(dir, 'rest.ts'), CODEGEN_WEB_OUTPUT: path.join(dir, 'web.ts') },
+      stdio: 'pipe',
+    });
+    expect(readFileSync(path.join(dir, 'rest.ts'), 'utf8')).toBe(readFileSync(path.join(projectRoot, 'src/rest/operations/generated.ts'), 'utf8'));
+    expect(readFileSync(path.join(dir, 'web.ts'), 'utf8')).toBe(readFileSync(path.join(projectRoot, 'web/src/operations/generated.ts'), 'utf8'));
   });
 });

@@ -102,18 +102,7 @@ describe('assets', () => {
   });
 });
 
-describe('typed documents', () => {
-  it('web/src/operations/generated.ts matches codegen output (run `npm run codegen`)', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'codegen-web-'));
-    const cli = path.join(projectRoot, 'node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js');
-    execFileSync(process.execPath, [cli, '--config', 'codegen.ts', '--silent'], {
-      cwd: projectRoot,
-      env: { ...process.env, CODEGEN_OUTPUT: path.join(dir, 'rest.ts'), CODEGEN_WEB_OUTPUT: path.join(dir, 'web.ts') },
-      stdio: 'pipe',
-    });
-    expect(readFileSync(path.join(dir, 'web.ts'), 'utf8')).toBe(readFileSync(path.join(projectRoot, 'web/src/operations/generated.ts'), 'utf8'));
-  });
-});
+// The web target's codegen drift is checked with the REST one in test/graphql/schema-drift.test.ts.
 
 describe('the server as shipped', () => {
   it('`terminology serve` (the bundle) serves the explorer from dist/web', async () => {
