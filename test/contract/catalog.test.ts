@@ -4,22 +4,14 @@
 // Small page sizes keep every answer short. transcript.ts describes the format and what is masked
 // (request ids and ETag values, nothing else). Also: one error of each kind and a GraphQL query.
 // When an answer changes on purpose, `npx vitest run test/contract -u` rewrites the snapshots.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/http.ts';
+import { describe, expect, it } from 'vitest';
+import { serveTestApp } from '../helpers/app.ts';
 import { exchange, type ContractRequest } from './transcript.ts';
 
-let t: TestApp;
 let base: string;
-let close: () => Promise<void>;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ url: base, close } = await listen(t.app.fetch));
-});
-afterAll(async () => {
-  await close?.();
-  await t?.cleanup();
+serveTestApp((_app, url) => {
+  base = url;
 });
 
 const call = async (req: ContractRequest) => (await exchange(base, req)).text;

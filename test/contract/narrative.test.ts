@@ -4,25 +4,19 @@
 // engine is deterministic, so confidences are shown as they are. transcript.ts describes the format
 // and what is masked (request ids, the API key, ETag values). `npx vitest run test/contract -u`
 // rewrites the snapshots when an answer changes on purpose.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/http.ts';
+import { describe, expect, it } from 'vitest';
+import { serveTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
 import { exchange, type ContractRequest } from './transcript.ts';
 
 let t: TestApp;
 let base: string;
-let close: () => Promise<void>;
 let key: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ url: base, close } = await listen(t.app.fetch));
+serveTestApp(async (app, url) => {
+  t = app;
+  base = url;
   key = (await createApiKey(t.db.prisma, 'contract examples')).key;
-});
-afterAll(async () => {
-  await close?.();
-  await t?.cleanup();
 });
 
 const call = async (req: ContractRequest) => (await exchange(base, req)).text;

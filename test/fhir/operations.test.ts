@@ -1,22 +1,16 @@
 // The FHIR terminology service through real HTTP against the demo releases: every
 // interaction, every error, and every returned resource validated as FHIR R4.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/http.ts';
+import { describe, expect, it } from 'vitest';
+import { serveTestApp, type TestApp } from '../helpers/app.ts';
 import { FUZZ_ITERATIONS, NASTY, pick, rng, STACK } from '../helpers/fuzz.ts';
 import { expectValidR4 } from './r4.ts';
 
 let t: TestApp;
 let base: string;
-let close: () => Promise<void>;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ url: base, close } = await listen(t.app.fetch));
-});
-afterAll(async () => {
-  await close?.();
-  await t?.cleanup();
+serveTestApp((app, url) => {
+  t = app;
+  base = url;
 });
 
 const MDR = 'https://www.meddra.org';

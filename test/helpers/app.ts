@@ -6,6 +6,8 @@ import { createLogger, type Logger } from '../../src/logger.ts';
 import { loadConfig } from '../../src/config.ts';
 import { compose } from '../../src/compose.ts';
 import { writeFixture, type FixtureSpec } from './medascii.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { listen } from './http.ts';
 
 /**
  * The only settings in which the in-process test app differs from `npm start`, and why:
@@ -84,4 +86,23 @@ export async function createTestApp(
       await db.cleanup();
     },
   };
+}
+
+/**
+ * For a whole test file: a test app behind a real HTTP listener on 127.0.0.1, built before
+ * the file's tests and closed after them; `ready` receives the app and its base URL.
+ */
+export function serveTestApp(ready: (t: TestApp, base: string) => void | Promise<void>, opts: Parameters<typeof createTestApp>[0] = {}): void {
+  let t: TestApp | undefined;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    t = await createTestApp(opts);
+    const served = await listen(t.app.fetch);
+    close = served.close;
+    await ready(t, served.url);
+  });
+  afterAll(async () => {
+    await close?.();
+    await t?.cleanup();
+  });
 }

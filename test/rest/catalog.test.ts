@@ -1,22 +1,17 @@
 // Contract tests of the catalog endpoints against the demo releases, through real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { captureLogs, listen } from '../helpers/http.ts';
+import { describe, expect, it } from 'vitest';
+import { serveTestApp, type TestApp } from '../helpers/app.ts';
+import { captureLogs } from '../helpers/http.ts';
 import { createLogger } from '../../src/logger.ts';
 
 let t: TestApp;
 let base: string;
-let close: () => Promise<void>;
 const logs = captureLogs();
 
-beforeAll(async () => {
-  t = await createTestApp({ log: createLogger('info', logs.stream) });
-  ({ url: base, close } = await listen(t.app.fetch));
-});
-afterAll(async () => {
-  await close?.();
-  await t?.cleanup();
-});
+serveTestApp((app, url) => {
+  t = app;
+  base = url;
+}, { log: createLogger('info', logs.stream) });
 
 async function get(path: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${base}${path}`, { headers });

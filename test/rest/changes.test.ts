@@ -1,19 +1,13 @@
 // Contract tests of the change endpoints against the demo releases (CTCAE 4.03 → 5.0 real,
 // 5.0 → 5.0.1 made up with every kind of change), through real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/http.ts';
+import { describe, expect, it } from 'vitest';
+import { serveTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let base: string;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ url: base, close } = await listen(t.app.fetch));
-});
-afterAll(async () => {
-  await close?.();
-  await t?.cleanup();
+serveTestApp((app, url) => {
+  t = app;
+  base = url;
 });
 
 async function get(path: string, headers: Record<string, string> = {}) {

@@ -1,24 +1,18 @@
 // The narrative endpoints through real HTTP against the demo releases: keys, validation,
 // shapes, negation, multiple events, lay language, seriousness, severity, labels, audit.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/http.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, serveTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKey, revokeApiKey } from '../../src/domain/apiKeys.ts';
 import { AI_NOTICE } from '../../src/assessment/notice.ts';
 
 let t: TestApp;
 let base: string;
-let close: () => Promise<void>;
 let key: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ url: base, close } = await listen(t.app.fetch));
+serveTestApp(async (app, url) => {
+  t = app;
+  base = url;
   key = (await createApiKey(t.db.prisma, 'tests')).key;
-});
-afterAll(async () => {
-  await close?.();
-  await t?.cleanup();
 });
 
 async function post(path: string, body: unknown, headers: Record<string, string> = { 'X-API-Key': key }) {
