@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/clientIp.ts';
+import { IMPACT_BODY_BYTES } from './services/limits.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z
@@ -42,6 +43,8 @@ const schema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   SECURITY_HEADERS: bool.default(true),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  /** Body limit of POST /impact alone: 100,000 coded rows (CSV or JSON) need more than MAX_BODY_BYTES. */
+  MAX_IMPACT_BODY_BYTES: z.coerce.number().int().min(1024).max(512 * 1024 * 1024).default(IMPACT_BODY_BYTES),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url('must be a URL such as http://127.0.0.1:11434/v1').optional(),
@@ -87,6 +90,7 @@ export type Config = {
   corsOrigins: string[];
   securityHeaders: boolean;
   maxBodyBytes: number;
+  maxImpactBodyBytes: number;
   shutdownTimeoutMs: number;
   /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: the `openai` provider is used. */
   openai: { apiKey: string | undefined; baseURL: string | undefined; model: string; timeoutMs: number } | undefined;
@@ -152,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     securityHeaders: c.SECURITY_HEADERS,
     maxBodyBytes: c.MAX_BODY_BYTES,
+    maxImpactBodyBytes: c.MAX_IMPACT_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     openai:
       c.OPENAI_API_KEY || c.OPENAI_BASE_URL

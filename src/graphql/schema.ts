@@ -7,6 +7,8 @@ import './types/Code.ts';
 import './types/Search.ts';
 import './types/Change.ts';
 import './types/Assessment.ts';
+import './types/Impact.ts';
+import './types/CodeList.ts';
 
 export const schema = builder.toSchema();
 

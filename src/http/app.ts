@@ -29,6 +29,9 @@ import { registerClassify } from '../rest/routes/classify.ts';
 import { registerLabels } from '../rest/routes/labels.ts';
 import { registerReleaseChanges } from '../rest/routes/releaseChanges.ts';
 import { registerCodeChanges } from '../rest/routes/codeChanges.ts';
+import { registerImpact } from '../rest/routes/impact.ts';
+import { registerCodeLists } from '../rest/routes/codeLists.ts';
+import { IMPACT_BODY_BYTES } from '../services/limits.ts';
 
 export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
 
@@ -41,6 +44,8 @@ export interface AppOptions {
   corsOrigins?: string[];
   securityHeaders?: boolean;
   maxBodyBytes?: number;
+  /** Body limit of POST /impact (uploads of up to 100,000 coded rows); default 32 MB. */
+  maxImpactBodyBytes?: number;
   /** Replay of catalog GET answers (default on: 64 MB, 60 s); false disables it. */
   responseCache?: ReplayOptions | false;
   /** True once SIGTERM arrived: readiness fails and connections are not kept alive. */
@@ -101,7 +106,8 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   if (opts.rateLimit) app.use('*', rateLimitMiddleware(opts.rateLimit.limiter));
   // Only bodies need a size check: on GET/HEAD it would make the Node adapter build a body stream for nothing.
   const limitBody = bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024);
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  const limitImpactBody = bodyLimitMiddleware(opts.maxImpactBodyBytes ?? IMPACT_BODY_BYTES);
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.path === '/impact' ? limitImpactBody(c, next) : limitBody(c, next)));
 
   app.use('*', requestHeadersMiddleware());
 
@@ -135,6 +141,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
 
   const deps = { yoga };
   for (const path of ['/identify', '/classify', '/labels/classify']) app.use(path, requireApiKey(services.prisma));
+  app.use('/impact', requireApiKey(services.prisma, { aiNotice: false }));
   registerIdentify(app, deps);
   registerClassify(app, deps);
   registerLabels(app, deps);
@@ -143,6 +150,8 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   registerCode(app, deps);
   registerCodeChanges(app, deps);
   registerReleaseChanges(app, deps);
+  registerImpact(app, deps);
+  registerCodeLists(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'apiKey',
@@ -185,7 +194,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
     c.json({
       service: 'Terminology Explorer',
       graphql: '/graphql',
-      rest: ['/versions', '/codes', '/codes/{code}', '/codes/{code}/changes', '/versions/{toVersionId}/changes', 'POST /identify', 'POST /classify', 'POST /labels/classify'],
+      rest: ['/versions', '/codes', '/codes/{code}', '/codes/{code}/changes', '/versions/{toVersionId}/changes', 'POST /identify', 'POST /classify', 'POST /labels/classify', 'POST /impact', 'POST /codes/validate', 'POST /codes/analyse'],
       openapi: '/openapi.json',
       docs: '/docs',
     }),

@@ -1,0 +1,226 @@
+// Impact of a release upgrade on a client's coded data: row validation (bad rows are
+// reported, the others analysed), the per-row impacts with suggested recodes, and the
+// summary. Needs the API key (the rows are the client's data). Rows are analysed on the
+// two releases' in-memory indexes in slices, yielding to the event loop between slices,
+// so 100,000 rows never hold up other requests.
+import {
+  codeState,
+  IMPACT_KINDS,
+  ImpactTally,
+  otherLevel,
+  PENDING_SEARCH,
+  rowImpacts,
+  type ImpactKind,
+  type ImpactRowInput,
+  type ImpactRowResult,
+  type PtDelta,
+  type SocMovement,
+  type Suggestion,
+} from '../domain/impact/analyse.ts';
+import { validationError } from '../domain/errors.ts';
+import { CODE_SYNTAX, codeNumber } from '../domain/formats.ts';
+import type { ReleaseInfo } from '../domain/releases.ts';
+import { normalizeName } from '../domain/text.ts';
+import { IMPACT_SLICE_ROWS, MAX_IMPACT_ROWS, MAX_QUERY_LENGTH, MAX_RECORDED_TERM_LENGTH, MAX_RETIRED_SEARCHES, MAX_ROW_ID_LENGTH } from './limits.ts';
+import type { RequestScope } from './scope.ts';
+import { searchCodes } from './search.ts';
+
+export interface ImpactArgs {
+  from: string;
+  to: string;
+  rows: readonly { rowId?: string | null; code?: string | null; term?: string | null; line?: number | null }[];
+  validateOnly?: boolean | null;
+}
+
+export interface ImpactRowError {
+  rowId: string | null;
+  /** 1-based position among the input rows. */
+  position: number;
+  /** Line of the CSV file, when the rows came from one. */
+  line: number | null;
+  field: string;
+  reason: string;
+}
+
+export interface ImpactSummary {
+  rowsUploaded: number;
+  rowsValid: number;
+  rowsInvalid: number;
+  rowsImpacted: number;
+  /** Impacted rows as a percentage of the valid rows (0 when none is valid), one decimal. */
+  impactedPercent: number;
+  byKind: { kind: ImpactKind; rows: number }[];
+  socMovements: SocMovement[];
+  ptDeltas: PtDelta[];
+}
+
+export interface ImpactReport {
+  from: ReleaseInfo;
+  to: ReleaseInfo;
+  validateOnly: boolean;
+  summary: ImpactSummary;
+  errors: ImpactRowError[];
+  rows: ImpactRowResult[];
+}
+
+export interface ImpactOptions {
+  /** Called after each slice (the CLI shows progress on large files). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions = {}): Promise<ImpactReport> {
+  await scope.requireApiKey();
+  if (args.rows.length > MAX_IMPACT_ROWS) {
+    throw validationError({ rows: [`at most ${MAX_IMPACT_ROWS} rows per request (got ${args.rows.length}): split the file`] });
+  }
+  const { catalog } = scope.services;
+  const [from, to] = await Promise.all([catalog.require(args.from, 'from'), catalog.require(args.to, 'to')]);
+  scope.usedVersions.add(from.version);
+  scope.usedVersions.add(to.version);
+  const db = scope.services.reader?.() ?? scope.services.prisma;
+  const [fromIx, toIx] = await Promise.all([catalog.searchIndexes.get(from.id, db), catalog.searchIndexes.get(to.id, db)]);
+
+  // Validation: every bad row is reported with its rowId and reason; the others go on.
+  const errors: ImpactRowError[] = [];
+  const valid: ImpactRowInput[] = [];
+  const seen = new Map<string, number>();
+  const total = args.rows.length;
+  for (let k = 0; k < total; k++) {
+    if (k > 0 && k % (IMPACT_SLICE_ROWS * 4) === 0) await yieldToEventLoop();
+    const r = args.rows[k]!;
+    const position = k + 1;
+    const line = r.line ?? null;
+    const rowId = r.rowId?.trim() ? r.rowId.trim() : null;
+    const fail = (field: string, reason: string) => errors.push({ rowId: rowId && rowId.length <= MAX_ROW_ID_LENGTH ? rowId : null, position, line, field, reason });
+    if (rowId === null) {
+      fail('rowId', 'rowId is required');
+      continue;
+    }
+    if (rowId.length > MAX_ROW_ID_LENGTH) {
+      fail('rowId', `rowId must be at most ${MAX_ROW_ID_LENGTH} characters`);
+      continue;
+    }
+    const first = seen.get(rowId);
+    if (first !== undefined) {
+      fail('rowId', `duplicate rowId (first at row ${first})`);
+      continue;
+    }
+    seen.set(rowId, position);
+    const rawCode = r.code?.trim() ?? '';
+    if (!rawCode) {
+      fail('code', 'code is required');
+      continue;
+    }
+    if (!CODE_SYNTAX.test(rawCode)) {
+      fail('code', 'code must be a terminology code: 1 to 12 digits');
+      continue;
+    }
+    const term = r.term?.trim() ? r.term.trim() : null;
+    if (term !== null && term.length > MAX_RECORDED_TERM_LENGTH) {
+      fail('term', `term must be at most ${MAX_RECORDED_TERM_LENGTH} characters`);
+      continue;
+    }
+    const code = codeNumber(rawCode);
+    if (code === null || !codeState(fromIx, code)) {
+      const other = code === null ? null : otherLevel(fromIx, code);
+      fail(
+        'code',
+        other
+          ? `code ${rawCode} is an ${other} in release ${from.version}; coded data holds LLT or PT codes`
+          : `code ${rawCode} does not exist in release ${from.version} at LLT or PT level`,
+      );
+      continue;
+    }
+    valid.push({ rowId, code, term, position, line });
+  }
+
+  const tally = new ImpactTally();
+  const rows: ImpactRowResult[] = [];
+  if (!args.validateOnly) {
+    for (let k = 0; k < valid.length; k++) {
+      if (k > 0 && k % IMPACT_SLICE_ROWS === 0) {
+        opts.onProgress?.(k, valid.length);
+        await yieldToEventLoop();
+      }
+      const row = valid[k]!;
+      const before = codeState(fromIx, row.code)!;
+      const after = codeState(toIx, row.code);
+      const result: ImpactRowResult = {
+        rowId: row.rowId,
+        code: row.code,
+        recordedTerm: row.term,
+        position: row.position,
+        line: row.line,
+        before,
+        after,
+        impacts: rowImpacts(row, before, after, toIx, to.version),
+      };
+      tally.add(result);
+      rows.push(result);
+    }
+    opts.onProgress?.(valid.length, valid.length);
+    await suggestForRetired(scope, to, rows);
+  }
+
+  const percent = valid.length ? Math.round((tally.impacted / valid.length) * 1000) / 10 : 0;
+  return {
+    from,
+    to,
+    validateOnly: !!args.validateOnly,
+    errors,
+    rows,
+    summary: {
+      rowsUploaded: total,
+      rowsValid: valid.length,
+      rowsInvalid: errors.length,
+      rowsImpacted: tally.impacted,
+      impactedPercent: percent,
+      byKind: IMPACT_KINDS.map((kind) => ({ kind, rows: tally.byKind.get(kind) ?? 0 })),
+      socMovements: tally.socMovements(),
+      ptDeltas: tally.ptDeltas(),
+    },
+  };
+}
+
+/** A retired code's suggestion: the best search match (a current LLT) of the recorded term, else of its old term. */
+async function suggestForRetired(scope: RequestScope, to: ReleaseInfo, rows: ImpactRowResult[]): Promise<void> {
+  const cache = new Map<string, Suggestion>();
+  for (const r of rows) {
+    for (const impact of r.impacts) {
+      if (impact.suggestion !== PENDING_SEARCH) continue;
+      const text = (r.recordedTerm ?? r.before.term).slice(0, MAX_QUERY_LENGTH);
+      const key = normalizeName(text);
+      let s = cache.get(key);
+      if (!s) {
+        s = cache.size >= MAX_RETIRED_SEARCHES ? tooMany : await bestMatch(scope, to, text);
+        if (cache.size < MAX_RETIRED_SEARCHES) cache.set(key, s);
+      }
+      impact.suggestion = s;
+    }
+  }
+}
+
+const tooMany: Suggestion = {
+  action: 'REVIEW',
+  code: null,
+  term: null,
+  level: null,
+  reason: `Not searched: more than ${MAX_RETIRED_SEARCHES} distinct terms of retired codes in one request.`,
+};
+
+async function bestMatch(scope: RequestScope, to: ReleaseInfo, text: string): Promise<Suggestion> {
+  if (!normalizeName(text)) return PENDING_SEARCH;
+  const found = await searchCodes(scope, { q: text, level: 'LLT', version: to.version }, { offset: 0, limit: 10 });
+  const hit = found.items.find((h) => h.concept.current) ?? null;
+  if (!hit) return { ...PENDING_SEARCH, reason: `No current LLT of release ${to.version} matches '${text}': code the case again.` };
+  const how = hit.match ? `${hit.match.type.toLowerCase().replace('_', ' ')} match, score ${hit.match.score.toFixed(2)}` : 'best match';
+  return {
+    action: hit.match?.type === 'EXACT' ? 'RECODE' : 'REVIEW',
+    code: hit.concept.code,
+    term: hit.concept.name,
+    level: 'LLT',
+    reason: `Best search match of '${text}' among the current LLTs of ${to.version} (${how}).`,
+  };
+}
