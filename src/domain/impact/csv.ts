@@ -4,6 +4,7 @@
 // CRLF line ends and a UTF-8 byte-order mark, so a spreadsheet opens it as is; cells
 // that a spreadsheet would run as a formula (= + - @, tab, CR first) get a leading
 // apostrophe (the OWASP CSV-injection rule).
+import { Readable } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
 import { validationError } from '../errors.ts';
 
@@ -37,19 +38,16 @@ const HEADER_ALIASES: Record<string, 'rowId' | 'code' | 'term'> = { rowid: 'rowI
  * rowId and code, or a file the parser cannot read are VALIDATION_ERRORs.
  */
 export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, maxRows: number): Promise<ParsedCsv> {
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: 64 * 1024 });
+  // relax_quotes: a quote inside an unquoted field is kept as text (=HYPERLINK("…")).
+  const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true, max_record_size: 64 * 1024 });
   const rows: CsvRow[] = [];
   const problems: CsvRowProblem[] = [];
   let columns: ('rowId' | 'code' | 'term' | null)[] | null = null;
   let position = 0;
-  const feed = (async () => {
-    try {
-      for await (const chunk of input) if (!parser.write(chunk)) await new Promise((r) => parser.once('drain', r));
-      parser.end();
-    } catch (e) {
-      parser.destroy(e as Error);
-    }
-  })();
+  // Backpressure from the parser to the input; a read error ends the parse with it.
+  const source = Readable.from(input, { objectMode: false });
+  source.on('error', (e) => parser.destroy(e));
+  source.pipe(parser);
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (!columns) {
@@ -73,7 +71,6 @@ export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, 
       rows.push(row);
     }
   } catch (e) {
-    parser.destroy();
     if (e instanceof CsvError) {
       // The parser's message quotes the input; the code and line number say enough.
       const line = typeof e.lines === 'number' ? ` at line ${e.lines}` : '';
@@ -81,7 +78,10 @@ export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, 
     }
     throw e;
   } finally {
-    await feed;
+    // Stops reading the input when the parse ends early (an error, too many rows).
+    source.unpipe(parser);
+    source.destroy();
+    parser.destroy();
   }
   if (!columns) throw validationError({ file: ['the file is empty: the first line must name the columns rowId,code[,term]'] });
   return { rows, problems };
@@ -185,6 +185,7 @@ export function* impactCsv(report: ReportLike, linesPerChunk = 2000): Generator<
       n = 0;
     }
   }
-  for (const e of report.errors) push([e.rowId, e.line, null, null, 'INVALID', null, `${e.field}: ${e.reason}`]);
+  const pad = new Array(IMPACT_CSV_HEADER.length - 7).fill(null);
+  for (const e of report.errors) push([e.rowId, e.line, null, null, 'INVALID', null, `${e.field}: ${e.reason}`, ...pad]);
   if (chunk) yield chunk;
 }
