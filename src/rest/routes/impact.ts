@@ -4,12 +4,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { ImpactDocument, type ImpactQuery, type ImpactQueryVariables } from '../operations/generated.ts';
-import { operation, respond, type AppEnv, type RestApp, type RestDeps } from '../context.ts';
+import { operation, type AppEnv, type RestApp, type RestDeps } from '../context.ts';
 import { errorResponses, versionIdParam } from '../schemas.ts';
 import { IMPACT_KINDS } from '../../domain/impact/analyse.ts';
 import { impactCsv, parseImpactCsv, type CsvRowProblem } from '../../domain/impact/csv.ts';
 import { validationError } from '../../domain/errors.ts';
 import { MAX_IMPACT_ROWS } from '../../services/limits.ts';
+import type { ApiImpactRow } from '../../services/impact.ts';
 
 const TermSchema = z.object({ code: z.string(), term: z.string(), level: z.string() }).openapi('TermRef');
 
@@ -157,12 +158,23 @@ async function* bodyChunks(c: Context<AppEnv>): AsyncGenerator<Uint8Array> {
 }
 
 /** Rows the CSV parser could not turn into rows join the service's bad rows. */
-function withCsvProblems(report: ImpactQuery['impact'], problems: CsvRowProblem[]): ImpactQuery['impact'] {
+function withCsvProblems<T extends Pick<ImpactQuery['impact'], 'errors' | 'summary'>>(report: T, problems: CsvRowProblem[]): T {
   if (!problems.length) return report;
   const errors = [...report.errors, ...problems.map((p) => ({ rowId: p.rowId, position: p.position, line: p.line, field: p.field, reason: p.reason }))];
   errors.sort((a, b) => (a.line ?? a.position) - (b.line ?? b.position));
   const s = report.summary;
   return { ...report, errors, summary: { ...s, rowsUploaded: s.rowsUploaded + problems.length, rowsInvalid: s.rowsInvalid + problems.length } };
+}
+
+/** The JSON report, its rows serialised a slice at a time (same document as one JSON.stringify). */
+function* jsonChunks(head: Omit<ImpactQuery['impact'], 'rowsData'>, rows: readonly ApiImpactRow[], rowsPerChunk = 1000): Generator<string> {
+  const start = JSON.stringify({ ...head, rows: [] });
+  yield start.slice(0, -2); // …,"rows":[
+  for (let k = 0; k < rows.length; k += rowsPerChunk) {
+    const part = JSON.stringify(rows.slice(k, k + rowsPerChunk));
+    yield `${k ? ',' : ''}${part.slice(1, -1)}`;
+  }
+  yield ']}';
 }
 
 export function registerImpact(app: RestApp, deps: RestDeps) {
@@ -198,11 +210,12 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
         impactedOnly: body.impactedOnly ?? flagOf(query.impactedOnly),
       };
     }
-    const { data, usedVersions } = await operation(deps, c, ImpactDocument, variables, { 'input.rows': 'rows', 'input.from': 'from', 'input.to': 'to' });
-    const report = withCsvProblems(data.impact, problems);
+    const { data } = await operation(deps, c, ImpactDocument, variables, { 'input.rows': 'rows', 'input.from': 'from', 'input.to': 'to' });
+    const { rowsData, ...head } = withCsvProblems(data.impact, problems);
+    const rows = rowsData as ApiImpactRow[];
     const wantsCsv = query.format ? query.format === 'csv' : /\btext\/csv\b/i.test(c.req.header('accept') ?? '') && !/\bapplication\/json\b/i.test(c.req.header('accept') ?? '');
-    if (!wantsCsv) return respond(c, report, usedVersions);
-    const chunks = impactCsv(report);
+    // Both answers stream in slices: 100,000 rows are tens of MB, never one blocking stringify.
+    const chunks = wantsCsv ? impactCsv({ errors: head.errors, rows }) : jsonChunks(head, rows);
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -211,13 +224,9 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
         else controller.enqueue(encoder.encode(next.value));
       },
     });
-    return new Response(stream, {
-      status: 200,
-      headers: {
-        'content-type': 'text/csv; charset=utf-8; header=present',
-        'content-disposition': `attachment; filename="impact-${report.from}-to-${report.to}.csv"`,
-        'X-Terminology-Version': report.to,
-      },
-    });
+    const headers: Record<string, string> = wantsCsv
+      ? { 'content-type': 'text/csv; charset=utf-8; header=present', 'content-disposition': `attachment; filename="impact-${head.from}-to-${head.to}.csv"` }
+      : { 'content-type': 'application/json' };
+    return new Response(stream, { status: 200, headers });
   });
 }
