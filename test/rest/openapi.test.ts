@@ -17,7 +17,19 @@ describe('OpenAPI document', () => {
     expect(status).toBe(200);
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/classify', '/codes', '/codes/{code}', '/codes/{code}/changes', '/identify', '/labels/classify', '/versions', '/versions/{toVersionId}/changes'].sort(),
+      [
+        '/classify',
+        '/codes',
+        '/codes/{code}',
+        '/codes/{code}/changes',
+        '/codes/analyse',
+        '/codes/validate',
+        '/identify',
+        '/impact',
+        '/labels/classify',
+        '/versions',
+        '/versions/{toVersionId}/changes',
+      ].sort(),
     );
     const names = (path: string, method = 'get') => (doc.paths[path][method].parameters ?? []).map((p: { name: string }) => p.name).sort();
     expect(names('/codes')).toEqual(['changeType', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'q', 'soc', 'version']);
@@ -26,6 +38,13 @@ describe('OpenAPI document', () => {
     expect(names('/versions/{toVersionId}/changes')).toEqual(['changeType', 'fromVersionId', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'soc', 'toVersionId']);
     expect(doc.paths['/classify'].post.requestBody.content['application/json'].schema).toBeDefined();
     expect(doc.paths['/classify'].post.security).toEqual([{ apiKey: [] }]);
+    // The safety-data workflows: impact takes JSON or a CSV upload and answers JSON or CSV.
+    expect(Object.keys(doc.paths['/impact'].post.requestBody.content).sort()).toEqual(['application/json', 'text/csv']);
+    expect(Object.keys(doc.paths['/impact'].post.responses['200'].content).sort()).toEqual(['application/json', 'text/csv']);
+    expect(doc.paths['/impact'].post.security).toEqual([{ apiKey: [] }]);
+    expect(names('/impact', 'post')).toEqual(['format', 'from', 'impactedOnly', 'to', 'validateOnly']);
+    expect(doc.paths['/codes/validate'].post.requestBody.content['application/json'].schema).toBeDefined();
+    expect(doc.paths['/codes/analyse'].post.responses['200']).toBeDefined();
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(doc.components.schemas.Problem.properties).toHaveProperty('requestId');
     expect(doc.paths['/codes/{code}'].get.responses['404']).toBeDefined();
