@@ -12,6 +12,7 @@ export interface CsvRow {
   rowId: string | null;
   code: string | null;
   term: string | null;
+  /** Line of the file where the record ends (csv-parse's count: a CRLF inside quotes counts twice). */
   line: number;
 }
 
