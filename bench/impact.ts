@@ -80,17 +80,29 @@ try {
         body: init.body,
       }),
     );
-    const text = await res.text();
+    // Read the whole answer without keeping it (a client writing it to a file): only the
+    // head, which holds the summary, is kept.
+    let bytes = 0;
+    let head = '';
+    const decoder = new TextDecoder();
+    const reader = res.body!.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      const chunk = r.value;
+      bytes += chunk.byteLength;
+      if (head.length < 1_000_000) head += decoder.decode(chunk, { stream: true });
+    }
     const ms = performance.now() - t0;
     clearInterval(timer);
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    if (res.status !== 200) throw new Error(`${label}: HTTP ${res.status} ${text.slice(0, 300)}`);
-    const summary = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text).summary : undefined;
+    if (res.status !== 200) throw new Error(`${label}: HTTP ${res.status} ${head.slice(0, 300)}`);
+    const rowsAt = head.indexOf('"rows":[');
+    const summary = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(`${head.slice(0, rowsAt + 8)}]}`).summary : undefined;
     return {
       label,
       ms: Math.round(ms),
       rowsPerSecond: Math.round(rowCount / (ms / 1000)),
-      answerMb: Math.round(text.length / 1e5) / 10,
+      answerMb: Math.round(bytes / 1e5) / 10,
+      rssBeforeMb: Math.round(rssBefore / 1048576),
       peakRssMb: Math.round(peakRss / 1048576),
       maxEventLoopStallMs: Math.round(maxStall),
       ...(summary ? { impacted: summary.rowsImpacted, byKind: Object.fromEntries(summary.byKind.map((k: { kind: string; rows: number }) => [k.kind, k.rows])) } : {}),

@@ -7,7 +7,7 @@ import type { Database } from '../db/client.ts';
 import { compose } from '../compose.ts';
 import { createLogger } from '../logger.ts';
 import { createScope } from '../services/scope.ts';
-import { analyseImpact, impactRowsAsData } from '../services/impact.ts';
+import { analyseImpact, impactRowsOf } from '../services/impact.ts';
 import { MAX_IMPACT_ROWS } from '../services/limits.ts';
 import { impactCsv, parseImpactCsv } from '../domain/impact/csv.ts';
 
@@ -55,10 +55,8 @@ export async function runImpact(config: Config, db: Database, file: string, o: I
     if (o.format === 'csv') {
       for (const chunk of impactCsv({ errors, rows: report.rows })) await write(chunk);
     } else {
-      // The document POST /impact answers (codes as strings).
-      const apiCode = (n: { code: number; term: string; level: string }) => ({ ...n, code: String(n.code) });
-      const shownSummary = { ...summary, socMovements: summary.socMovements.map((m) => ({ ...m, from: apiCode(m.from), to: apiCode(m.to) })), ptDeltas: summary.ptDeltas.map((d) => ({ ...d, pt: apiCode(d.pt) })) };
-      const body = { from: report.from.version, to: report.to.version, validateOnly: report.validateOnly, summary: shownSummary, errors, rows: impactRowsAsData(report, o.impactedOnly) };
+      // The document POST /impact answers.
+      const body = { from: report.from.version, to: report.to.version, validateOnly: report.validateOnly, summary, errors, rows: impactRowsOf(report, o.impactedOnly) };
       await write(`${JSON.stringify(body, null, 2)}\n`);
     }
     process.stderr.write(

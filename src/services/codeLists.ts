@@ -63,7 +63,7 @@ function checkList(args: CodeListArgs): void {
 
 const nodeAt = (ix: ReleaseIndex, level: Level, code: number): NodeRef | null => {
   const i = ix.find(level, code);
-  return i < 0 ? null : { code, term: ix.name[i]!, level };
+  return i < 0 ? null : { code: String(code), term: ix.name[i]!, level };
 };
 
 async function releaseAndIndex(scope: RequestScope, version: string | null | undefined) {
@@ -92,7 +92,7 @@ export async function validateCodes(scope: RequestScope, args: CodeListArgs): Pr
     const code = CODE_SYNTAX.test(raw) ? codeNumber(raw) : null;
     return { raw, code, state: code === null ? null : codeState(ix, code) };
   });
-  const paths = await allPaths(scope, release, states.flatMap((s) => (s.state?.pt ? [s.state.pt.code] : [])));
+  const paths = await allPaths(scope, release, states.flatMap((s) => (s.state?.pt ? [Number(s.state.pt.code)] : [])));
   const items = args.codes.map((item, k): ValidatedCode => {
     const { raw, code, state } = states[k]!;
     const recordedTerm = item.term?.trim() ? item.term.trim() : null;
@@ -121,8 +121,8 @@ export async function validateCodes(scope: RequestScope, args: CodeListArgs): Pr
     }
     const termMatches = recordedTerm === null ? null : normalizeName(recordedTerm) === normalizeName(state.term);
     const path = [state.soc, state.hlgt, state.hlt, state.pt].filter((n): n is NodeRef => !!n);
-    if (state.level === 'LLT') path.push({ code: code!, term: state.term, level: 'LLT' });
-    const pathCount = state.pt ? (paths.get(state.pt.code)?.length ?? 0) : 0;
+    if (state.level === 'LLT') path.push({ code: String(code!), term: state.term, level: 'LLT' });
+    const pathCount = state.pt ? (paths.get(Number(state.pt.code))?.length ?? 0) : 0;
     const issues: string[] = [];
     if (!state.current) issues.push('non-current LLT: recode to a current LLT');
     if (termMatches === false) issues.push(`recorded term does not match '${state.term}'`);
@@ -195,12 +195,12 @@ export async function analyseCodes(scope: RequestScope, args: CodeListArgs & { a
     }
     r[field] = (r[field] ?? 0) + 1;
   };
-  for (const c of counted) for (const n of c.nodes) if (n) bump(n.level, n.code, 'count');
+  for (const c of counted) for (const n of c.nodes) if (n) bump(n.level, Number(n.code), 'count');
   if (args.allPaths) {
-    const paths = await allPaths(scope, release, counted.map((c) => c.pt.code));
+    const paths = await allPaths(scope, release, counted.map((c) => Number(c.pt.code)));
     for (const c of counted) {
       const nodes = new Map<string, { level: Level; code: number }>();
-      for (const path of paths.get(c.pt.code) ?? []) for (const n of path) nodes.set(`${n.level}:${n.code}`, n);
+      for (const path of paths.get(Number(c.pt.code)) ?? []) for (const n of path) nodes.set(`${n.level}:${n.code}`, n);
       for (const n of nodes.values()) bump(n.level, n.code, 'allPathsCount');
     }
   }

@@ -149,7 +149,7 @@ export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts:
       const after = codeState(toIx, row.code);
       const result: ImpactRowResult = {
         rowId: row.rowId,
-        code: row.code,
+        code: String(row.code),
         recordedTerm: row.term,
         position: row.position,
         line: row.line,
@@ -218,51 +218,18 @@ async function bestMatch(scope: RequestScope, to: ReleaseInfo, text: string): Pr
   const how = hit.match ? `${hit.match.type.toLowerCase().replace('_', ' ')} match, score ${hit.match.score.toFixed(2)}` : 'best match';
   return {
     action: hit.match?.type === 'EXACT' ? 'RECODE' : 'REVIEW',
-    code: hit.concept.code,
+    code: String(hit.concept.code),
     term: hit.concept.name,
     level: 'LLT',
     reason: `Best search match of '${text}' among the current LLTs of ${to.version} (${how}).`,
   };
 }
 
-/** A row as the APIs show it: codes as strings (GraphQL `String`, REST and CLI JSON). */
-export interface ApiTerm {
-  code: string;
-  term: string;
-  level: string;
-}
-
-const apiTerm = (n: { code: number; term: string; level: string } | null): ApiTerm | null => (n ? { code: String(n.code), term: n.term, level: n.level } : null);
-const apiState = (s: ImpactRowResult['before'] | null) =>
-  s ? { level: s.level, term: s.term, current: s.current, pt: apiTerm(s.pt), hlt: apiTerm(s.hlt), hlgt: apiTerm(s.hlgt), soc: apiTerm(s.soc) } : null;
-
 /**
- * The rows in the API shape as plain data, for moving up to 100,000 rows at once: GraphQL
- * resolves a typed list field by field (about 60 fields a row: seconds for 100k rows),
- * a JSON value in one step.
+ * The rows as one plain value (the `rowsData` field), for moving up to 100,000 rows at once:
+ * GraphQL resolves a typed list field by field (about 60 fields a row: seconds for 100k
+ * rows), a JSON value in one step. The rows already have the API shape (codes as strings).
  */
-export function impactRowsAsData(report: ImpactReport, impactedOnly: boolean) {
-  const out = [];
-  for (const r of report.rows) {
-    if (impactedOnly && r.impacts.length === 0) continue;
-    out.push({
-      rowId: r.rowId,
-      code: String(r.code),
-      recordedTerm: r.recordedTerm,
-      position: r.position,
-      line: r.line,
-      before: apiState(r.before)!,
-      after: apiState(r.after),
-      impacts: r.impacts.map((i) => ({
-        kind: i.kind,
-        details: i.details,
-        before: i.before,
-        after: i.after,
-        suggestion: { ...i.suggestion, code: i.suggestion.code === null ? null : String(i.suggestion.code) },
-      })),
-    });
-  }
-  return out;
+export function impactRowsOf(report: ImpactReport, impactedOnly: boolean): readonly ImpactRowResult[] {
+  return impactedOnly ? report.rows.filter((r) => r.impacts.length > 0) : report.rows;
 }
-
-export type ApiImpactRow = ReturnType<typeof impactRowsAsData>[number];

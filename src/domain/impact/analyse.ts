@@ -2,7 +2,7 @@
 // indexes (O(1) per row: no SQL). Pure: the service layer validates input, loads the
 // indexes, yields to the event loop between slices and fills in the search-based
 // suggestions for retired codes (the only step that needs the search engine).
-import type { Level } from '../levels.ts';
+import { LEVELS, type Level } from '../levels.ts';
 import { normalizeName } from '../text.ts';
 import type { ReleaseIndex } from '../search/releaseIndex.ts';
 import { trigramCodes } from '../search/trigram.ts';
@@ -34,8 +34,9 @@ export const IMPACT_KIND_DESCRIPTIONS: Record<ImpactKind, string> = {
 
 export type RecodeAction = 'KEEP' | 'RECODE' | 'REVIEW';
 
+/** Codes are strings here, as the APIs show them. */
 export interface NodeRef {
-  code: number;
+  code: string;
   term: string;
   level: Level;
 }
@@ -43,7 +44,7 @@ export interface NodeRef {
 export interface Suggestion {
   action: RecodeAction;
   /** The code to use (the row's own for KEEP); null for REVIEW without a candidate. */
-  code: number | null;
+  code: string | null;
   term: string | null;
   level: Level | null;
   reason: string;
@@ -82,7 +83,7 @@ export interface ImpactRowInput {
 
 export interface ImpactRowResult {
   rowId: string;
-  code: number;
+  code: string;
   recordedTerm: string | null;
   position: number;
   line: number | null;
@@ -94,13 +95,35 @@ export interface ImpactRowResult {
 
 const LLT_LEVEL = 4;
 
+// Nodes and code states are interned per release index: 100,000 rows share a few
+// thousand PT/HLT/HLGT/SOC objects instead of allocating ten objects each (memory, GC
+// pauses). Both are immutable once made; they go with the index.
+const nodesOf = new WeakMap<ReleaseIndex, Map<number, NodeRef>>();
+const statesOf = new WeakMap<ReleaseIndex, Map<number, CodeState | null>>();
+
 function node(ix: ReleaseIndex, level: Level, code: number): NodeRef | null {
-  const i = ix.find(level, code);
-  return i < 0 ? null : { code, term: ix.name[i]!, level };
+  let nodes = nodesOf.get(ix);
+  if (!nodes) nodesOf.set(ix, (nodes = new Map()));
+  const key = LEVELS.indexOf(level) * 1e9 + code;
+  let n = nodes.get(key);
+  if (!n) {
+    const i = ix.find(level, code);
+    if (i < 0) return null;
+    nodes.set(key, (n = Object.freeze({ code: String(code), term: ix.name[i]!, level })));
+  }
+  return n;
 }
 
-/** The code at LLT or PT level in a release (coded data holds those), or null. */
+/** The code at LLT or PT level in a release (coded data holds those), or null. Shared: never mutate. */
 export function codeState(ix: ReleaseIndex, code: number): CodeState | null {
+  let states = statesOf.get(ix);
+  if (!states) statesOf.set(ix, (states = new Map()));
+  let s = states.get(code);
+  if (s === undefined) states.set(code, (s = computeState(ix, code)));
+  return s;
+}
+
+function computeState(ix: ReleaseIndex, code: number): CodeState | null {
   const llt = ix.find('LLT', code);
   const pt = ix.find('PT', code);
   if (llt < 0 && pt < 0) return null;
@@ -110,7 +133,7 @@ export function codeState(ix: ReleaseIndex, code: number): CodeState | null {
     const n = path?.find((p) => p.level === level);
     return n ? node(ix, level, n.code) : null;
   };
-  return {
+  return Object.freeze({
     level: pt >= 0 ? 'PT' : 'LLT',
     term: ix.name[llt >= 0 ? llt : pt]!,
     current: ix.current[llt >= 0 ? llt : pt] === 1,
@@ -118,7 +141,7 @@ export function codeState(ix: ReleaseIndex, code: number): CodeState | null {
     hlt: at('HLT'),
     hlgt: at('HLGT'),
     soc: at('SOC'),
-  };
+  });
 }
 
 /** The level a code has when it is not at LLT or PT level (an SOC, HLGT or HLT), or null. */
@@ -161,8 +184,9 @@ export function indexExtras(ix: ReleaseIndex): Extras {
   return e;
 }
 
+const ptNumber = (s: CodeState): number | undefined => (s.pt ? Number(s.pt.code) : undefined);
 const quote = (n: NodeRef | null) => (n ? `${n.level} ${n.code} '${n.term}'` : 'none');
-const keep = (code: number, term: string, level: Level, reason: string): Suggestion => ({ action: 'KEEP', code, term, level, reason });
+const keep = (code: number, term: string, level: Level, reason: string): Suggestion => ({ action: 'KEEP', code: String(code), term, level, reason });
 
 /**
  * For a non-current LLT: the current LLT of the same PT whose name is closest to the
@@ -185,7 +209,7 @@ export function recodeNonCurrent(to: ReleaseIndex, ptCode: number | undefined, t
   if (best >= 0 && bestScore >= 0.3) {
     return {
       action: 'RECODE',
-      code: to.code[best]!,
+      code: String(to.code[best]!),
       term: to.name[best]!,
       level: 'LLT',
       reason: `Current LLT of the same PT ${ptCode} '${ptName}' closest to '${text}' (similarity ${bestScore.toFixed(2)}).`,
@@ -194,7 +218,7 @@ export function recodeNonCurrent(to: ReleaseIndex, ptCode: number | undefined, t
   const own = to.find('LLT', ptCode);
   return {
     action: 'RECODE',
-    code: ptCode,
+    code: String(ptCode),
     term: own >= 0 ? to.name[own]! : ptName,
     level: 'LLT',
     reason: `No current LLT of PT ${ptCode} '${ptName}' is close to '${text}': the PT's own LLT.`,
@@ -220,7 +244,7 @@ export function rowImpacts(row: ImpactRowInput, before: CodeState, after: CodeSt
       details: `LLT ${code} '${after.term}' is non-current in ${toVersion}.`,
       before: 'current',
       after: 'non-current',
-      suggestion: recodeNonCurrent(to, after.pt?.code, text),
+      suggestion: recodeNonCurrent(to, ptNumber(after), text),
     });
   }
   const ptChanged = before.pt?.code !== after.pt?.code;
@@ -232,7 +256,7 @@ export function rowImpacts(row: ImpactRowInput, before: CodeState, after: CodeSt
       after: `LLT of ${quote(after.pt)}`,
       suggestion: after.current
         ? keepCode(`The code stays valid as an LLT; cases now count under ${quote(after.pt)}.`)
-        : recodeNonCurrent(to, after.pt?.code, text),
+        : recodeNonCurrent(to, ptNumber(after), text),
     });
   } else if (before.level === 'LLT' && after.level === 'PT') {
     out.push({
@@ -290,8 +314,8 @@ export function rowImpacts(row: ImpactRowInput, before: CodeState, after: CodeSt
         const exact = indexExtras(to).currentLltByName.get(recorded);
         suggestion =
           exact !== undefined && to.code[exact] !== code
-            ? { action: 'RECODE', code: to.code[exact]!, term: to.name[exact]!, level: 'LLT', reason: `The recorded term is exactly current LLT ${to.code[exact]} in the target release.` }
-            : { action: 'REVIEW', code, term: after.term, level: 'LLT', reason: 'The recorded term matches neither this code nor any current LLT: check the coding.' };
+            ? { action: 'RECODE', code: String(to.code[exact]!), term: to.name[exact]!, level: 'LLT', reason: `The recorded term is exactly current LLT ${to.code[exact]} in the target release.` }
+            : { action: 'REVIEW', code: String(code), term: after.term, level: 'LLT', reason: 'The recorded term matches neither this code nor any current LLT: check the coding.' };
       }
       out.push({
         kind: 'TERM_MISMATCH',
@@ -325,13 +349,13 @@ export class ImpactTally {
   impacted = 0;
   readonly byKind = new Map<ImpactKind, number>();
   private readonly socMoves = new Map<string, SocMovement>();
-  private readonly ptBefore = new Map<number, { pt: NodeRef; n: number }>();
-  private readonly ptAfter = new Map<number, { pt: NodeRef; n: number }>();
+  private readonly ptBefore = new Map<string, { pt: NodeRef; n: number }>();
+  private readonly ptAfter = new Map<string, { pt: NodeRef; n: number }>();
 
   add(r: ImpactRowResult): void {
     if (r.impacts.length) this.impacted++;
     for (const k of new Set(r.impacts.map((i) => i.kind))) this.byKind.set(k, (this.byKind.get(k) ?? 0) + 1);
-    const count = (m: Map<number, { pt: NodeRef; n: number }>, pt: NodeRef | null | undefined) => {
+    const count = (m: Map<string, { pt: NodeRef; n: number }>, pt: NodeRef | null | undefined) => {
       if (!pt) return;
       const e = m.get(pt.code);
       if (e) e.n++;
@@ -350,7 +374,7 @@ export class ImpactTally {
   }
 
   socMovements(): SocMovement[] {
-    return [...this.socMoves.values()].sort((x, y) => y.rows - x.rows || x.from.code - y.from.code || x.to.code - y.to.code);
+    return [...this.socMoves.values()].sort((x, y) => y.rows - x.rows || Number(x.from.code) - Number(y.from.code) || Number(x.to.code) - Number(y.to.code));
   }
 
   /** PTs whose row count differs between the releases, the largest shift first. */
@@ -363,6 +387,6 @@ export class ImpactTally {
       const after = a?.n ?? 0;
       if (before !== after) out.push({ pt: (a ?? b)!.pt, before, after, delta: after - before });
     }
-    return out.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || x.pt.code - y.pt.code);
+    return out.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || Number(x.pt.code) - Number(y.pt.code));
   }
 }

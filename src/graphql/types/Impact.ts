@@ -2,7 +2,7 @@
 // rows are the client's data); never result-cached (see resultCache.ts).
 import { builder } from '../builder.ts';
 import { IMPACT_KIND_DESCRIPTIONS, IMPACT_KINDS, type CodeState, type Impact, type ImpactRowResult, type NodeRef, type PtDelta, type SocMovement, type Suggestion } from '../../domain/impact/analyse.ts';
-import { analyseImpact, impactRowsAsData, type ImpactReport, type ImpactRowError, type ImpactSummary } from '../../services/impact.ts';
+import { analyseImpact, impactRowsOf, type ImpactReport, type ImpactRowError, type ImpactSummary } from '../../services/impact.ts';
 import { MAX_IMPACT_ROWS } from '../../services/limits.ts';
 import { LevelEnum } from './enums.ts';
 import { JSONScalar } from './Change.ts';
@@ -10,7 +10,7 @@ import { JSONScalar } from './Change.ts';
 export const TermRefType = builder.objectRef<NodeRef>('TermRef').implement({
   description: 'A concept of a release: code, term and level.',
   fields: (t) => ({
-    code: t.string({ resolve: (n) => String(n.code) }),
+    code: t.exposeString('code'),
     term: t.exposeString('term'),
     level: t.field({ type: LevelEnum, resolve: (n) => n.level }),
   }),
@@ -31,7 +31,7 @@ const RecodeActionEnum = builder.enumType('RecodeAction', {
 const SuggestionRef = builder.objectRef<Suggestion>('RecodeSuggestion').implement({
   fields: (t) => ({
     action: t.field({ type: RecodeActionEnum, resolve: (s) => s.action }),
-    code: t.string({ nullable: true, resolve: (s) => (s.code === null ? null : String(s.code)) }),
+    code: t.string({ nullable: true, resolve: (s) => s.code }),
     term: t.string({ nullable: true, resolve: (s) => s.term }),
     level: t.field({ type: LevelEnum, nullable: true, resolve: (s) => s.level }),
     reason: t.exposeString('reason'),
@@ -65,7 +65,7 @@ const CodeStateRef = builder.objectRef<CodeState>('ImpactCodeState').implement({
 const ImpactRowRef = builder.objectRef<ImpactRowResult>('ImpactRow').implement({
   fields: (t) => ({
     rowId: t.exposeString('rowId'),
-    code: t.string({ resolve: (r) => String(r.code) }),
+    code: t.exposeString('code'),
     recordedTerm: t.string({ nullable: true, resolve: (r) => r.recordedTerm }),
     position: t.exposeInt('position', { description: '1-based position among the input rows.' }),
     line: t.int({ nullable: true, description: 'Line of the uploaded CSV file.', resolve: (r) => r.line }),
@@ -133,14 +133,14 @@ const ImpactReportRef = builder.objectRef<ImpactReport>('ImpactReport').implemen
       type: [ImpactRowRef],
       description: 'The valid rows in input order (empty with validateOnly); only those with an impact when impactedOnly.',
       args: { impactedOnly: t.arg.boolean({ required: false, defaultValue: false }) },
-      resolve: (r, { impactedOnly }) => (impactedOnly ? r.rows.filter((row) => row.impacts.length > 0) : r.rows),
+      resolve: (r, { impactedOnly }) => impactRowsOf(r, !!impactedOnly),
     }),
     rowsData: t.field({
       type: JSONScalar,
       description:
         'The same rows as `rows` (same fields, codes as strings) as one JSON value: for moving up to 100,000 rows at once, which a typed list resolved field by field makes slow (REST and the CLI use it).',
       args: { impactedOnly: t.arg.boolean({ required: false, defaultValue: false }) },
-      resolve: (r, { impactedOnly }) => impactRowsAsData(r, !!impactedOnly),
+      resolve: (r, { impactedOnly }) => impactRowsOf(r, !!impactedOnly),
     }),
   }),
 });

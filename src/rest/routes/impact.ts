@@ -10,7 +10,7 @@ import { IMPACT_KINDS } from '../../domain/impact/analyse.ts';
 import { impactCsv, parseImpactCsv, type CsvRowProblem } from '../../domain/impact/csv.ts';
 import { validationError } from '../../domain/errors.ts';
 import { MAX_IMPACT_ROWS } from '../../services/limits.ts';
-import type { ApiImpactRow } from '../../services/impact.ts';
+import type { ImpactRowResult } from '../../domain/impact/analyse.ts';
 
 const TermSchema = z.object({ code: z.string(), term: z.string(), level: z.string() }).openapi('TermRef');
 
@@ -167,7 +167,7 @@ function withCsvProblems<T extends Pick<ImpactQuery['impact'], 'errors' | 'summa
 }
 
 /** The JSON report, its rows serialised a slice at a time (same document as one JSON.stringify). */
-function* jsonChunks(head: Omit<ImpactQuery['impact'], 'rowsData'>, rows: readonly ApiImpactRow[], rowsPerChunk = 1000): Generator<string> {
+function* jsonChunks(head: Omit<ImpactQuery['impact'], 'rowsData'>, rows: readonly ImpactRowResult[], rowsPerChunk = 1000): Generator<string> {
   const start = JSON.stringify({ ...head, rows: [] });
   yield start.slice(0, -2); // …,"rows":[
   for (let k = 0; k < rows.length; k += rowsPerChunk) {
@@ -212,7 +212,7 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
     }
     const { data } = await operation(deps, c, ImpactDocument, variables, { 'input.rows': 'rows', 'input.from': 'from', 'input.to': 'to' });
     const { rowsData, ...head } = withCsvProblems(data.impact, problems);
-    const rows = rowsData as ApiImpactRow[];
+    const rows = rowsData as ImpactRowResult[];
     const wantsCsv = query.format ? query.format === 'csv' : /\btext\/csv\b/i.test(c.req.header('accept') ?? '') && !/\bapplication\/json\b/i.test(c.req.header('accept') ?? '');
     // Both answers stream in slices: 100,000 rows are tens of MB, never one blocking stringify.
     const chunks = wantsCsv ? impactCsv({ errors: head.errors, rows }) : jsonChunks(head, rows);
