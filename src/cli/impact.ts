@@ -39,7 +39,7 @@ export async function runImpact(config: Config, db: Database, file: string, o: I
     let lastDecile = -1;
     const report = await analyseImpact(
       scope,
-      { from: o.from, to: o.to, rows: parsed.rows, validateOnly: o.validateOnly },
+      { from: o.from, to: o.to, rowsData: parsed.rows, validateOnly: o.validateOnly },
       {
         onProgress: (done, total) => {
           const decile = total ? Math.floor((done / total) * 10) : 10;

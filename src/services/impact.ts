@@ -28,9 +28,30 @@ import { searchCodes } from './search.ts';
 export interface ImpactArgs {
   from: string;
   to: string;
-  rows: readonly { rowId?: string | null; code?: string | null; term?: string | null; line?: number | null }[];
+  /** Typed rows (GraphQL clients), or */
+  rows?: readonly { rowId?: string | null; code?: string | null; term?: string | null; line?: number | null }[] | null;
+  /**
+   * the same rows as one untyped value (REST and the CLI): GraphQL coerces a typed list of
+   * 100,000 input objects in one blocking step; here each row is checked like any other.
+   */
+  rowsData?: unknown;
   validateOnly?: boolean | null;
 }
+
+type RawRow = { rowId?: unknown; code?: unknown; term?: unknown; line?: unknown };
+
+/** The rows of either input, or a VALIDATION_ERROR when neither or both are given. */
+function inputRows(args: ImpactArgs): readonly unknown[] {
+  const typed = args.rows !== undefined && args.rows !== null;
+  const data = args.rowsData !== undefined && args.rowsData !== null;
+  if (typed === data) throw validationError({ rows: ['give the rows either as rows or as rowsData'] });
+  if (typed) return args.rows!;
+  if (!Array.isArray(args.rowsData)) throw validationError({ rowsData: ['must be an array of {rowId, code, term?}'] });
+  return args.rowsData;
+}
+
+/** A row field as text: strings as they are, numbers written out, anything else undefined (a bad row). */
+const text = (v: unknown): string | null | undefined => (v === null || v === undefined ? null : typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
 
 export interface ImpactRowError {
   rowId: string | null;
@@ -72,8 +93,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions = {}): Promise<ImpactReport> {
   await scope.requireApiKey();
-  if (args.rows.length > MAX_IMPACT_ROWS) {
-    throw validationError({ rows: [`at most ${MAX_IMPACT_ROWS} rows per request (got ${args.rows.length}): split the file`] });
+  const input = inputRows(args);
+  if (input.length > MAX_IMPACT_ROWS) {
+    throw validationError({ rows: [`at most ${MAX_IMPACT_ROWS} rows per request (got ${input.length}): split the file`] });
   }
   const { catalog } = scope.services;
   const [from, to] = await Promise.all([catalog.require(args.from, 'from'), catalog.require(args.to, 'to')]);
@@ -86,14 +108,27 @@ export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts:
   const errors: ImpactRowError[] = [];
   const valid: ImpactRowInput[] = [];
   const seen = new Map<string, number>();
-  const total = args.rows.length;
+  const total = input.length;
   for (let k = 0; k < total; k++) {
     if (k > 0 && k % (IMPACT_SLICE_ROWS * 4) === 0) await yieldToEventLoop();
-    const r = args.rows[k]!;
     const position = k + 1;
-    const line = r.line ?? null;
-    const rowId = r.rowId?.trim() ? r.rowId.trim() : null;
+    const raw = input[k];
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      errors.push({ rowId: null, position, line: null, field: 'row', reason: 'a row must be an object {rowId, code, term?}' });
+      continue;
+    }
+    const r = raw as RawRow;
+    const line = typeof r.line === 'number' && Number.isSafeInteger(r.line) ? r.line : null;
+    const rowIdText = text(r.rowId);
+    const rowId = rowIdText?.trim() ? rowIdText.trim() : null;
     const fail = (field: string, reason: string) => errors.push({ rowId: rowId && rowId.length <= MAX_ROW_ID_LENGTH ? rowId : null, position, line, field, reason });
+    const codeText = text(r.code);
+    const termText = text(r.term);
+    if (rowIdText === undefined || codeText === undefined || termText === undefined) {
+      const field = rowIdText === undefined ? 'rowId' : codeText === undefined ? 'code' : 'term';
+      fail(field, `${field} must be a string`);
+      continue;
+    }
     if (rowId === null) {
       fail('rowId', 'rowId is required');
       continue;
@@ -108,7 +143,7 @@ export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts:
       continue;
     }
     seen.set(rowId, position);
-    const rawCode = r.code?.trim() ?? '';
+    const rawCode = codeText?.trim() ?? '';
     if (!rawCode) {
       fail('code', 'code is required');
       continue;
@@ -117,7 +152,7 @@ export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts:
       fail('code', 'code must be a terminology code: 1 to 12 digits');
       continue;
     }
-    const term = r.term?.trim() ? r.term.trim() : null;
+    const term = termText?.trim() ? termText.trim() : null;
     if (term !== null && term.length > MAX_RECORDED_TERM_LENGTH) {
       fail('term', `term must be at most ${MAX_RECORDED_TERM_LENGTH} characters`);
       continue;

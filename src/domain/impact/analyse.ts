@@ -99,7 +99,7 @@ const LLT_LEVEL = 4;
 // thousand PT/HLT/HLGT/SOC objects instead of allocating ten objects each (memory, GC
 // pauses). Both are immutable once made; they go with the index.
 const nodesOf = new WeakMap<ReleaseIndex, Map<number, NodeRef>>();
-const statesOf = new WeakMap<ReleaseIndex, Map<number, CodeState | null>>();
+const statesOf = new WeakMap<ReleaseIndex, Map<number, CodeState>>();
 
 function node(ix: ReleaseIndex, level: Level, code: number): NodeRef | null {
   let nodes = nodesOf.get(ix);
@@ -119,8 +119,11 @@ export function codeState(ix: ReleaseIndex, code: number): CodeState | null {
   let states = statesOf.get(ix);
   if (!states) statesOf.set(ix, (states = new Map()));
   let s = states.get(code);
-  if (s === undefined) states.set(code, (s = computeState(ix, code)));
-  return s;
+  if (s) return s;
+  // Only codes of the release are kept (the map stays within the release's size, whatever clients send).
+  s = computeState(ix, code) ?? undefined;
+  if (s) states.set(code, s);
+  return s ?? null;
 }
 
 function computeState(ix: ReleaseIndex, code: number): CodeState | null {

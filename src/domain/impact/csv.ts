@@ -33,6 +33,22 @@ export interface ParsedCsv {
 
 const HEADER_ALIASES: Record<string, 'rowId' | 'code' | 'term'> = { rowid: 'rowId', row_id: 'rowId', id: 'rowId', code: 'code', term: 'term' };
 
+const SLICE_BYTES = 64 * 1024;
+
+/**
+ * The input in pieces of at most 64 KB with a macrotask between them: the parser handles a
+ * chunk in one go, and an upload that arrives as one large chunk (in process, a fast
+ * client) would otherwise be parsed without letting other requests in.
+ */
+async function* slices(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array | string> {
+  for await (const chunk of input) {
+    for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+      yield chunk.length <= SLICE_BYTES ? chunk : typeof chunk === 'string' ? chunk.slice(at, at + SLICE_BYTES) : chunk.subarray(at, at + SLICE_BYTES);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
 /**
  * Reads `rowId,code,term` records (header row required; columns in any order, term
  * optional) from a byte or text stream. More than `maxRows` records, a header without
@@ -46,7 +62,7 @@ export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, 
   let columns: ('rowId' | 'code' | 'term' | null)[] | null = null;
   let position = 0;
   // Backpressure from the parser to the input; a read error ends the parse with it.
-  const source = Readable.from(input, { objectMode: false });
+  const source = Readable.from(slices(input), { objectMode: false });
   source.on('error', (e) => parser.destroy(e));
   source.pipe(parser);
   try {

@@ -159,7 +159,13 @@ const ImpactInputRef = builder.inputType('ImpactInput', {
   fields: (t) => ({
     from: t.string({ required: true, description: 'Release the rows were coded with.' }),
     to: t.string({ required: true, description: 'Release to upgrade to (any hosted release, either direction).' }),
-    rows: t.field({ type: [ImpactRowInputRef], required: true, description: `At most ${MAX_IMPACT_ROWS} rows.` }),
+    rows: t.field({ type: [ImpactRowInputRef], required: false, description: `At most ${MAX_IMPACT_ROWS} rows. Give rows or rowsData.` }),
+    rowsData: t.field({
+      type: JSONScalar,
+      required: false,
+      description:
+        'The same rows as one JSON array of {rowId, code, term?, line?}: for up to 100,000 rows, which graphql-js would coerce as typed input objects in one blocking step (REST and the CLI use it).',
+    }),
     validateOnly: t.boolean({ required: false, description: 'Only check the rows: the errors come back alone.' }),
   }),
 });

@@ -40,8 +40,10 @@ export type CodeStatus =
 export type ImpactInput = {
   /** Release the rows were coded with. */
   from: string;
-  /** At most 100000 rows. */
-  rows: Array<ImpactRowInput>;
+  /** At most 100000 rows. Give rows or rowsData. */
+  rows?: Array<ImpactRowInput> | null | undefined;
+  /** The same rows as one JSON array of {rowId, code, term?, line?}: for up to 100,000 rows, which graphql-js would coerce as typed input objects in one blocking step (REST and the CLI use it). */
+  rowsData?: unknown;
   /** Release to upgrade to (any hosted release, either direction). */
   to: string;
   /** Only check the rows: the errors come back alone. */

@@ -143,7 +143,6 @@ const route = createRoute({
 });
 
 const isCsv = (contentType: string | undefined) => !!contentType && /^\s*text\/csv\b/i.test(contentType);
-const str = (v: string | number | null | undefined) => (v === null || v === undefined ? null : String(v));
 
 /** Body bytes as a stream (the body limit already wraps it). */
 async function* bodyChunks(c: Context<AppEnv>): AsyncGenerator<Uint8Array> {
@@ -190,7 +189,7 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
       if (Object.keys(missing).length) throw validationError(missing);
       const parsed = await parseImpactCsv(bodyChunks(c), MAX_IMPACT_ROWS);
       problems = parsed.problems;
-      variables = { input: { from: query.from!, to: query.to!, rows: parsed.rows, validateOnly: flagOf(query.validateOnly) }, impactedOnly: flagOf(query.impactedOnly) };
+      variables = { input: { from: query.from!, to: query.to!, rowsData: parsed.rows, validateOnly: flagOf(query.validateOnly) }, impactedOnly: flagOf(query.impactedOnly) };
     } else {
       const body = c.req.valid('json') as z.infer<typeof JsonBody> | Record<string, never>;
       if (!('rows' in body)) throw validationError({ body: ['a JSON body {from, to, rows} or a text/csv upload is required'] });
@@ -204,13 +203,13 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
         input: {
           from: from!,
           to: to!,
-          rows: body.rows.map((r) => ({ rowId: str(r.rowId), code: str(r.code), term: r.term ?? null })),
+          rowsData: body.rows,
           validateOnly: body.validateOnly ?? flagOf(query.validateOnly),
         },
         impactedOnly: body.impactedOnly ?? flagOf(query.impactedOnly),
       };
     }
-    const { data } = await operation(deps, c, ImpactDocument, variables, { 'input.rows': 'rows', 'input.from': 'from', 'input.to': 'to' });
+    const { data } = await operation(deps, c, ImpactDocument, variables, { 'input.rows': 'rows', 'input.rowsData': 'rows', 'input.from': 'from', 'input.to': 'to' });
     const { rowsData, ...head } = withCsvProblems(data.impact, problems);
     const rows = rowsData as ImpactRowResult[];
     const wantsCsv = query.format ? query.format === 'csv' : /\btext\/csv\b/i.test(c.req.header('accept') ?? '') && !/\bapplication\/json\b/i.test(c.req.header('accept') ?? '');
@@ -218,7 +217,10 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
     const chunks = wantsCsv ? impactCsv({ errors: head.errors, rows }) : jsonChunks(head, rows);
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
+      async pull(controller) {
+        // A macrotask between slices: a reader that takes chunks as fast as they come (in
+        // process, or a fast socket) would otherwise chain every slice in microtasks.
+        await new Promise((resolve) => setImmediate(resolve));
         const next = chunks.next();
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(next.value));
