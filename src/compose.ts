@@ -80,6 +80,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     corsOrigins: config.corsOrigins,
     securityHeaders: config.securityHeaders,
     maxBodyBytes: config.maxBodyBytes,
+    maxImpactBodyBytes: config.maxImpactBodyBytes,
     isShuttingDown: hooks.isShuttingDown,
     ready: async () => {
       await db.ping(READY_TIMEOUT_MS);

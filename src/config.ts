@@ -4,6 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './net/trustProxy.ts';
+import { IMPACT_BODY_BYTES } from './services/limits.ts';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 const port = z.coerce.number().int().min(0).max(65535);
@@ -46,6 +47,8 @@ const EnvSchema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   SECURITY_HEADERS: bool.default(true),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  /** Body limit of POST /impact alone: 100,000 coded rows (CSV or JSON) need more than MAX_BODY_BYTES. */
+  MAX_IMPACT_BODY_BYTES: z.coerce.number().int().min(1024).max(512 * 1024 * 1024).default(IMPACT_BODY_BYTES),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url('must be a URL such as http://127.0.0.1:11434/v1').optional(),
@@ -114,6 +117,7 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
     corsOrigins: commaList(c.CORS_ORIGINS),
     securityHeaders: c.SECURITY_HEADERS,
     maxBodyBytes: c.MAX_BODY_BYTES,
+    maxImpactBodyBytes: c.MAX_IMPACT_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: the `openai` provider is used. */
     openai:

@@ -10,6 +10,8 @@ import { ImportRefusedError, ImportValidationError } from '../importer/errors.ts
 import { createApiKey, listApiKeys, revokeApiKey } from '../domain/apiKeys.ts';
 import { listReleases } from '../domain/releases.ts';
 import { progressReporter } from './progress.ts';
+import { runImpact } from './impact.ts';
+import { DomainError } from '../domain/errors.ts';
 
 /** A failure whose message is the whole story (no "error:" prefix needed). */
 class CliError extends Error {}
@@ -94,6 +96,24 @@ function program(config: () => Config): Command {
           out(`${r.version}\t${r.releaseDate ?? '-'}\t${r.language}\t${r.isLatest ? 'latest' : ''}`.trimEnd());
         }
       });
+    });
+
+  p.command('impact')
+    .description('impact of a release upgrade on coded data: a CSV file of rowId,code,term rows (- for stdin); the report goes to stdout')
+    .argument('<file>', 'CSV file with a header row rowId,code[,term]')
+    .requiredOption('--from <version>', 'release the rows were coded with')
+    .requiredOption('--to <version>', 'release to upgrade to')
+    .option('--format <format>', 'csv (one line per row and impact) or json (the report with its summary)', 'csv')
+    .option('--validate-only', 'only check the rows: print the bad ones', false)
+    .option('--impacted-only', 'JSON: only the rows with an impact', false)
+    .action(async (file: string, o: { from: string; to: string; format: string; validateOnly: boolean; impactedOnly: boolean }) => {
+      if (o.format !== 'csv' && o.format !== 'json') throw new CliError('--format must be csv or json');
+      await withDb(config(), (db) =>
+        runImpact(config(), db, file, { ...o, format: o.format as 'csv' | 'json' }).catch((e: unknown) => {
+          // The client's mistakes (a bad file, an unknown release) are the whole story.
+          throw e instanceof DomainError ? new CliError(e.message) : e;
+        }),
+      );
     });
 
   const keys = p.command('keys').description('manage API keys for the narrative endpoints');

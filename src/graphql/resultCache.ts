@@ -10,7 +10,7 @@
 // from 20k to 38k) while execution resolves 28k extra fields.
 //
 // The AI fields (identify, classify, classifyLabel) are never cached: each call is
-// authenticated, rate-limited and audited. Nor is applySmq (authenticated: client data).
+// authenticated, rate-limited and audited. Nor are applySmq and impact (a client's coded data, behind the API key).
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ExecutionResult } from 'graphql';
@@ -26,7 +26,7 @@ export interface ResultCacheOptions {
 }
 
 /** Conservative: any mention of an AI field name keeps the whole operation out of the cache. */
-const AI_FIELDS = /\b(identify|classify|classifyLabel|applySmq)\b/;
+const AI_FIELDS = /\b(identify|classify|classifyLabel|applySmq|impact)\b/;
 
 export function resultCachePlugin(catalog: ReleaseCatalog, opts: ResultCacheOptions = {}): Plugin {
   const cache = new LRUCache<string, ExecutionResult>({

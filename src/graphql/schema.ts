@@ -8,6 +8,8 @@ import './types/Search.ts';
 import './types/Change.ts';
 import './types/Assessment.ts';
 import './types/Smq.ts';
+import './types/Impact.ts';
+import './types/CodeList.ts';
 
 export const schema = builder.toSchema();
 

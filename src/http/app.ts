@@ -15,6 +15,7 @@ import { serviceInfoRouter } from './routers/serviceInfo.ts';
 import { createFhirRouter } from '../fhir/router.ts';
 import { sharedRefusalsAsOutcomes } from '../fhir/sharedRefusals.ts';
 import { smqRouter } from './routers/smqs.ts';
+import { codedDataRouter } from './routers/codedData.ts';
 import { mountExplorer } from './explorer.ts';
 
 export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
@@ -41,6 +42,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   app.route('/', narrativeRouter(deps, services.prisma));
   app.route('/', catalogRouter(deps));
   app.route('/', smqRouter(deps, services.prisma));
+  app.route('/', codedDataRouter(deps, services.prisma));
   app.route('/fhir', createFhirRouter(services));
   mountOpenApi(app);
   mountExplorer(app); // before `/`: browsers get the explorer's HTML there, API clients the JSON index

@@ -12,6 +12,7 @@ import type { AppOptions } from './options.ts';
 import { requestIdFrom } from './requestId.ts';
 import { requestHeadersMiddleware } from './requestHeaders.ts';
 import { clientIp } from './clientIp.ts';
+import { IMPACT_BODY_BYTES } from '../services/limits.ts';
 import { bodyLimitMiddleware, corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
 
 /** Which proxies' X-Forwarded-For to honour: the rate limiter's setting, else the app's, else none. */
@@ -21,6 +22,8 @@ export function trustProxyOf(opts: AppOptions): TrustProxy {
 
 export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler<AppEnv>[] {
   const limitBody = bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024);
+  // 100,000 coded rows need more than an ordinary request: POST /impact has its own limit.
+  const limitImpactBody = bodyLimitMiddleware(opts.maxImpactBodyBytes ?? IMPACT_BODY_BYTES);
   return [
     requestLog(log),
     ...(opts.securityHeaders !== false ? [securityHeadersMiddleware()] : []),
@@ -29,7 +32,7 @@ export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler
     clientAddress(trustProxyOf(opts)),
     ...(opts.rateLimit ? [rateLimitMiddleware(opts.rateLimit.limiter)] : []),
     // Only bodies need a size check: on GET/HEAD it would make the Node adapter build a body stream for nothing.
-    (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)),
+    (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.path === '/impact' ? limitImpactBody(c, next) : limitBody(c, next)),
     requestHeadersMiddleware(),
   ];
 }

@@ -16,6 +16,8 @@ export interface AppOptions {
   corsOrigins?: string[];
   securityHeaders?: boolean;
   maxBodyBytes?: number;
+  /** Body limit of POST /impact (uploads of up to 100,000 coded rows); default IMPACT_BODY_BYTES. */
+  maxImpactBodyBytes?: number;
   /** The warm answer cache of catalog GETs (default on: 64 MB, 60 s); false disables it. */
   responseCache?: WarmAnswerCacheOptions | false;
   /** True once SIGTERM arrived: readiness fails and connections are not kept alive. */

@@ -10,7 +10,7 @@ import type { AppEnv } from './context.ts';
 import { problem, sendProblem } from './problem.ts';
 
 /** 401 before any validation: a caller without a key learns nothing about the payload rules. */
-export function requireApiKey(prisma: PrismaClient): MiddlewareHandler<AppEnv> {
+export function requireApiKey(prisma: PrismaClient, opts: { aiNotice?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const presented = c.req.header('x-api-key');
     const id = await verifyApiKey(prisma, presented);
@@ -23,7 +23,7 @@ export function requireApiKey(prisma: PrismaClient): MiddlewareHandler<AppEnv> {
     }
     c.set('apiKeyId', id);
     await next();
-    c.res.headers.set('X-AI-Notice', AI_NOTICE);
+    if (opts.aiNotice !== false) c.res.headers.set('X-AI-Notice', AI_NOTICE);
   };
 }
 

@@ -52,3 +52,17 @@ export const SMQ_APPLY_MAX_ERRORS = 20;
 export const MAX_SMQ_TERMS_FILTERED = 20_000;
 /** SMQ levels: a sub-SMQ is at most this many levels below its top SMQ. */
 export const MAX_SMQ_DEPTH = 5;
+
+/** Rows of coded data per impact analysis (JSON body, CSV upload, GraphQL, CLI). */
+export const MAX_IMPACT_ROWS = 100_000;
+/** Longest rowId and recorded term of an impact row (a longer one is a bad row, reported). */
+export const MAX_ROW_ID_LENGTH = 100;
+export const MAX_RECORDED_TERM_LENGTH = 500;
+/** Rows analysed between two yields to the event loop (a 100k-row upload never stalls other requests). */
+export const IMPACT_SLICE_ROWS = 2_000;
+/** Request body of POST /impact (MAX_IMPACT_BODY_BYTES, default): 100,000 rows with long terms fit. */
+export const IMPACT_BODY_BYTES = 32 * 1024 * 1024;
+/** Items of a coded list for POST /codes/validate and /codes/analyse. */
+export const MAX_CODE_LIST = 10_000;
+/** Distinct recorded terms of retired codes searched per analysis; beyond, the suggestion is left to review. */
+export const MAX_RETIRED_SEARCHES = 5_000;

@@ -19,7 +19,7 @@ describe('OpenAPI document', () => {
     // The FHIR endpoints are listed too; test/fhir checks them.
     expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/fhir/')).sort()).toEqual(
       ['/classify', '/codes', '/codes/{code}', '/codes/{code}/changes', '/identify', '/labels/classify', '/versions', '/versions/{toVersionId}/changes',
-        '/smqs', '/smqs/{code}', '/smqs/{code}/apply', '/versions/{toVersionId}/smq-changes'].sort(),
+        '/smqs', '/smqs/{code}', '/smqs/{code}/apply', '/versions/{toVersionId}/smq-changes', '/impact', '/codes/validate', '/codes/analyse'].sort(),
     );
     const names = (path: string, method = 'get') => (doc.paths[path][method].parameters ?? []).map((p: { name: string }) => p.name).sort();
     expect(names('/codes')).toEqual(['changeType', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'q', 'soc', 'version']);
@@ -28,6 +28,13 @@ describe('OpenAPI document', () => {
     expect(names('/versions/{toVersionId}/changes')).toEqual(['changeType', 'fromVersionId', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'soc', 'toVersionId']);
     expect(doc.paths['/classify'].post.requestBody.content['application/json'].schema).toBeDefined();
     expect(doc.paths['/classify'].post.security).toEqual([{ apiKey: [] }]);
+    // The safety-data workflows: impact takes JSON or a CSV upload and answers JSON or CSV.
+    expect(Object.keys(doc.paths['/impact'].post.requestBody.content).sort()).toEqual(['application/json', 'text/csv']);
+    expect(Object.keys(doc.paths['/impact'].post.responses['200'].content).sort()).toEqual(['application/json', 'text/csv']);
+    expect(doc.paths['/impact'].post.security).toEqual([{ apiKey: [] }]);
+    expect(names('/impact', 'post')).toEqual(['format', 'from', 'impactedOnly', 'to', 'validateOnly']);
+    expect(doc.paths['/codes/validate'].post.requestBody.content['application/json'].schema).toBeDefined();
+    expect(doc.paths['/codes/analyse'].post.responses['200']).toBeDefined();
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(doc.components.schemas.Problem.properties).toHaveProperty('requestId');
     expect(doc.paths['/codes/{code}'].get.responses['404']).toBeDefined();

@@ -29,7 +29,7 @@ export function serviceInfoRouter(opts: Pick<AppOptions, 'isShuttingDown' | 'rea
     c.json({
       service: 'Terminology Explorer',
       graphql: '/graphql',
-      rest: ['/versions', '/codes', '/codes/{code}', '/codes/{code}/changes', '/versions/{toVersionId}/changes', 'POST /identify', 'POST /classify', 'POST /labels/classify'],
+      rest: ['/versions', '/codes', '/codes/{code}', '/codes/{code}/changes', '/versions/{toVersionId}/changes', 'POST /identify', 'POST /classify', 'POST /labels/classify', 'POST /impact', 'POST /codes/validate', 'POST /codes/analyse', '/smqs', '/smqs/{code}', 'POST /smqs/{code}/apply', '/versions/{toVersionId}/smq-changes'],
       openapi: '/openapi.json',
       docs: '/docs',
     }),

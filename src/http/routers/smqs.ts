@@ -3,14 +3,14 @@
 // data, so it needs an API key and is never stored by a cache.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { RestApp, RestDeps } from '../../rest/context.ts';
-import { requireClientKey } from '../../rest/clientKey.ts';
+import { requireApiKey } from '../../rest/narrative.ts';
 import { registerSmqs } from '../../rest/routes/smqs.ts';
 import { createRouter } from '../openapi.ts';
 import { noStore } from '../caches.ts';
 
 export function smqRouter(deps: RestDeps, prisma: PrismaClient): RestApp {
   const router = createRouter();
-  router.use('/smqs/:code/apply', noStore(), requireClientKey(prisma));
+  router.use('/smqs/:code/apply', noStore(), requireApiKey(prisma, { aiNotice: false }));
   registerSmqs(router, deps);
   return router;
 }

@@ -1,6 +1,6 @@
 // SMQs: GET /smqs → query Smqs; GET /smqs/{code} → query SmqDetail;
 // GET /versions/{toVersionId}/smq-changes → query SmqChanges; POST /smqs/{code}/apply → query ApplySmq
-// (needs X-API-Key, mounted in src/http/app.ts with requireClientKey).
+// (needs X-API-Key: src/http/routers/smqs.ts mounts the key check).
 import { createRoute, z } from '@hono/zod-openapi';
 import { ApplySmqDocument, SmqChangesDocument, SmqDetailDocument, SmqsDocument, type SmqSummaryFragment } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';

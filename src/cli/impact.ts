@@ -1,0 +1,68 @@
+// `terminology impact <file.csv> --from A --to B`: the same use case as POST /impact, run
+// locally (no API key: the operator already holds the database). Reads the CSV as a
+// stream, writes the report to stdout (CSV or JSON) and progress to stderr.
+import { createReadStream } from 'node:fs';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { compose } from '../compose.ts';
+import { createLogger } from '../logger.ts';
+import { createScope } from '../services/scope.ts';
+import { analyseImpact, impactRowsOf } from '../services/impact.ts';
+import { MAX_IMPACT_ROWS } from '../services/limits.ts';
+import { impactCsv, parseImpactCsv } from '../domain/impact/csv.ts';
+
+export interface ImpactCliOptions {
+  from: string;
+  to: string;
+  format: 'csv' | 'json';
+  validateOnly: boolean;
+  impactedOnly: boolean;
+}
+
+/** Progress lines on stderr for files this large. */
+const PROGRESS_FROM_ROWS = 10_000;
+
+async function write(s: string): Promise<void> {
+  if (!process.stdout.write(s)) await new Promise((r) => process.stdout.once('drain', r));
+}
+
+export async function runImpact(config: Config, db: Database, file: string, o: ImpactCliOptions): Promise<void> {
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  // The coding engine's worker threads are not needed here.
+  const composed = compose({ ...config, nlp: { ...config.nlp, workers: 0 } }, db, log);
+  try {
+    const scope = createScope(composed.services, { requestId: 'cli', headerVersion: undefined, apiKeyId: 'local' });
+    const input = file === '-' ? process.stdin : createReadStream(file);
+    const parsed = await parseImpactCsv(input, MAX_IMPACT_ROWS);
+    const large = parsed.rows.length >= PROGRESS_FROM_ROWS;
+    if (large) process.stderr.write(`impact: ${parsed.rows.length} rows read\n`);
+    let lastDecile = -1;
+    const report = await analyseImpact(
+      scope,
+      { from: o.from, to: o.to, rowsData: parsed.rows, validateOnly: o.validateOnly },
+      {
+        onProgress: (done, total) => {
+          const decile = total ? Math.floor((done / total) * 10) : 10;
+          if (!large || decile === lastDecile) return;
+          lastDecile = decile;
+          process.stderr.write(`impact: ${done}/${total} rows analysed\n`);
+        },
+      },
+    );
+    const csvErrors = parsed.problems.map((p) => ({ rowId: p.rowId, position: p.position, line: p.line, field: p.field, reason: p.reason }));
+    const errors = [...report.errors, ...csvErrors].sort((a, b) => (a.line ?? a.position) - (b.line ?? b.position));
+    const summary = { ...report.summary, rowsUploaded: report.summary.rowsUploaded + csvErrors.length, rowsInvalid: report.summary.rowsInvalid + csvErrors.length };
+    if (o.format === 'csv') {
+      for (const chunk of impactCsv({ errors, rows: report.rows })) await write(chunk);
+    } else {
+      // The document POST /impact answers.
+      const body = { from: report.from.version, to: report.to.version, validateOnly: report.validateOnly, summary, errors, rows: impactRowsOf(report, o.impactedOnly) };
+      await write(`${JSON.stringify(body, null, 2)}\n`);
+    }
+    process.stderr.write(
+      `impact ${report.from.version} → ${report.to.version}: ${summary.rowsUploaded} rows, ${summary.rowsValid} valid, ${summary.rowsInvalid} invalid, ${summary.rowsImpacted} impacted (${summary.impactedPercent}%)\n`,
+    );
+  } finally {
+    await composed.close();
+  }
+}

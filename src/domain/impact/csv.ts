@@ -1,0 +1,208 @@
+// CSV in and out for impact analysis (REST uploads and the CLI share it). Input is
+// streamed through csv-parse (RFC 4180: quotes, embedded commas and line breaks, BOM),
+// never split by hand; the row count is bounded while reading. Output is RFC 4180 with
+// CRLF line ends and a UTF-8 byte-order mark, so a spreadsheet opens it as is; cells
+// that a spreadsheet would run as a formula (= + - @, tab, CR first) get a leading
+// apostrophe (the OWASP CSV-injection rule).
+import { Readable } from 'node:stream';
+import { parse, CsvError } from 'csv-parse';
+import { validationError } from '../errors.ts';
+
+export interface CsvRow {
+  rowId: string | null;
+  code: string | null;
+  term: string | null;
+  /** Line of the file where the record ends (csv-parse's count: a CRLF inside quotes counts twice). */
+  line: number;
+}
+
+export interface CsvRowProblem {
+  rowId: string | null;
+  /** 1-based record number (header excluded). */
+  position: number;
+  line: number;
+  field: string;
+  reason: string;
+}
+
+export interface ParsedCsv {
+  rows: CsvRow[];
+  /** Records the parser could read but that cannot be rows (more fields than the header names). */
+  problems: CsvRowProblem[];
+}
+
+const HEADER_ALIASES: Record<string, 'rowId' | 'code' | 'term'> = { rowid: 'rowId', row_id: 'rowId', id: 'rowId', code: 'code', term: 'term' };
+
+const SLICE_BYTES = 64 * 1024;
+
+/**
+ * The input in pieces of at most 64 KB with a macrotask between them: the parser handles a
+ * chunk in one go, and an upload that arrives as one large chunk (in process, a fast
+ * client) would otherwise be parsed without letting other requests in.
+ */
+async function* slices(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array | string> {
+  for await (const chunk of input) {
+    for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+      yield chunk.length <= SLICE_BYTES ? chunk : typeof chunk === 'string' ? chunk.slice(at, at + SLICE_BYTES) : chunk.subarray(at, at + SLICE_BYTES);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+/**
+ * Reads `rowId,code,term` records (header row required; columns in any order, term
+ * optional) from a byte or text stream. More than `maxRows` records, a header without
+ * rowId and code, or a file the parser cannot read are VALIDATION_ERRORs.
+ */
+export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, maxRows: number): Promise<ParsedCsv> {
+  // relax_quotes: a quote inside an unquoted field is kept as text (=HYPERLINK("…")).
+  const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true, max_record_size: 64 * 1024 });
+  const rows: CsvRow[] = [];
+  const problems: CsvRowProblem[] = [];
+  let columns: ('rowId' | 'code' | 'term' | null)[] | null = null;
+  let position = 0;
+  // Backpressure from the parser to the input; a read error ends the parse with it.
+  const source = Readable.from(slices(input), { objectMode: false });
+  source.on('error', (e) => parser.destroy(e));
+  source.pipe(parser);
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (!columns) {
+        columns = record.map((h) => HEADER_ALIASES[h.trim().toLowerCase().replace(/[\s-]/g, '_')] ?? null);
+        if (!columns.includes('rowId') || !columns.includes('code')) {
+          throw validationError({ file: ['the first line must name the columns: rowId,code[,term]'] });
+        }
+        continue;
+      }
+      position++;
+      if (position > maxRows) throw validationError({ rows: [`at most ${maxRows} rows per request: split the file`] });
+      const row: CsvRow = { rowId: null, code: null, term: null, line: info.lines };
+      record.forEach((value, k) => {
+        const col = columns![k];
+        if (col) row[col] = value;
+      });
+      if (record.length > columns.length && record.slice(columns.length).some((v) => v.trim() !== '')) {
+        problems.push({ rowId: row.rowId?.trim() || null, position, line: info.lines, field: 'row', reason: `more fields than the ${columns.length} columns of the header` });
+        continue;
+      }
+      rows.push(row);
+    }
+  } catch (e) {
+    if (e instanceof CsvError) {
+      // The parser's message quotes the input; the code and line number say enough.
+      const line = typeof e.lines === 'number' ? ` at line ${e.lines}` : '';
+      throw validationError({ file: [`malformed CSV${line} (${e.code})`] });
+    }
+    throw e;
+  } finally {
+    // Stops reading the input when the parse ends early (an error, too many rows).
+    source.unpipe(parser);
+    source.destroy();
+    parser.destroy();
+  }
+  if (!columns) throw validationError({ file: ['the file is empty: the first line must name the columns rowId,code[,term]'] });
+  return { rows, problems };
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell: formula-looking text neutralised, quoted when it holds a comma, quote or line break. */
+export function csvCell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  let s = String(value);
+  if (typeof value === 'string' && FORMULA_START.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export const csvLine = (cells: readonly (string | number | boolean | null | undefined)[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+
+/** UTF-8 byte-order mark: spreadsheets then read accents correctly. */
+export const CSV_BOM = '\uFEFF';
+
+// The report shape the CSV needs: what the GraphQL Impact operation selects and what the
+// service returns share these member names.
+interface TermLike {
+  code: string | number;
+  term: string;
+}
+interface StateLike {
+  term: string;
+  pt: TermLike | null;
+  soc: TermLike | null;
+}
+interface ReportLike {
+  errors: readonly { rowId: string | null; line: number | null; position: number; field: string; reason: string }[];
+  rows: readonly {
+    rowId: string;
+    code: string | number;
+    recordedTerm: string | null;
+    line: number | null;
+    position: number;
+    before: StateLike;
+    after: StateLike | null;
+    impacts: readonly {
+      kind: string;
+      details: string;
+      before: string | null;
+      after: string | null;
+      suggestion: { action: string; code: string | number | null; term: string | null; reason: string };
+    }[];
+  }[];
+}
+
+export const IMPACT_CSV_HEADER = [
+  'rowId',
+  'line',
+  'code',
+  'recordedTerm',
+  'status',
+  'impact',
+  'details',
+  'before',
+  'after',
+  'suggestedAction',
+  'suggestedCode',
+  'suggestedTerm',
+  'suggestionReason',
+  'fromTerm',
+  'fromPtCode',
+  'fromPt',
+  'fromSocCode',
+  'fromSoc',
+  'toTerm',
+  'toPtCode',
+  'toPt',
+  'toSocCode',
+  'toSoc',
+] as const;
+
+/**
+ * The report as CSV lines: one line per row and impact (a row without impact: one line,
+ * status UNCHANGED), then one line per bad row (status INVALID, the reason in details).
+ * Yields chunks of lines so a large report streams out.
+ */
+export function* impactCsv(report: ReportLike, linesPerChunk = 2000): Generator<string> {
+  let chunk = CSV_BOM + csvLine(IMPACT_CSV_HEADER);
+  let n = 0;
+  const push = (cells: (string | number | null | undefined)[]) => {
+    chunk += csvLine(cells);
+    n++;
+  };
+  const state = (s: StateLike | null) => [s?.term, s?.pt?.code, s?.pt?.term, s?.soc?.code, s?.soc?.term];
+  for (const r of report.rows) {
+    const head = [r.rowId, r.line, r.code, r.recordedTerm];
+    const tail = [...state(r.before), ...state(r.after)];
+    if (r.impacts.length === 0) push([...head, 'UNCHANGED', null, null, null, null, 'KEEP', r.code, r.after?.term, 'Not affected by the upgrade.', ...tail]);
+    for (const i of r.impacts) {
+      push([...head, 'IMPACTED', i.kind, i.details, i.before, i.after, i.suggestion.action, i.suggestion.code, i.suggestion.term, i.suggestion.reason, ...tail]);
+    }
+    if (n >= linesPerChunk) {
+      yield chunk;
+      chunk = '';
+      n = 0;
+    }
+  }
+  const pad = new Array(IMPACT_CSV_HEADER.length - 7).fill(null);
+  for (const e of report.errors) push([e.rowId, e.line, null, null, 'INVALID', null, `${e.field}: ${e.reason}`, ...pad]);
+  if (chunk) yield chunk;
+}

@@ -1,0 +1,270 @@
+// Impact of a release upgrade on a client's coded data: row validation (bad rows are
+// reported, the others analysed), the per-row impacts with suggested recodes, and the
+// summary. Needs the API key (the rows are the client's data). Rows are analysed on the
+// two releases' in-memory indexes in slices, yielding to the event loop between slices,
+// so 100,000 rows never hold up other requests.
+import {
+  codeState,
+  IMPACT_KINDS,
+  ImpactTally,
+  otherLevel,
+  PENDING_SEARCH,
+  rowImpacts,
+  type ImpactKind,
+  type ImpactRowInput,
+  type ImpactRowResult,
+  type PtDelta,
+  type SocMovement,
+  type Suggestion,
+} from '../domain/impact/analyse.ts';
+import { validationError } from '../domain/errors.ts';
+import { CODE_SYNTAX, codeNumber } from '../domain/formats.ts';
+import type { ReleaseInfo } from '../domain/releases.ts';
+import { normalizeName } from '../domain/text.ts';
+import { IMPACT_SLICE_ROWS, MAX_IMPACT_ROWS, MAX_QUERY_LENGTH, MAX_RECORDED_TERM_LENGTH, MAX_RETIRED_SEARCHES, MAX_ROW_ID_LENGTH } from './limits.ts';
+import type { RequestScope } from './scope.ts';
+import { searchCodes } from './search.ts';
+
+export interface ImpactArgs {
+  from: string;
+  to: string;
+  /** Typed rows (GraphQL clients), or */
+  rows?: readonly { rowId?: string | null; code?: string | null; term?: string | null; line?: number | null }[] | null;
+  /**
+   * the same rows as one untyped value (REST and the CLI): GraphQL coerces a typed list of
+   * 100,000 input objects in one blocking step; here each row is checked like any other.
+   */
+  rowsData?: unknown;
+  validateOnly?: boolean | null;
+}
+
+type RawRow = { rowId?: unknown; code?: unknown; term?: unknown; line?: unknown };
+
+/** The rows of either input, or a VALIDATION_ERROR when neither or both are given. */
+function inputRows(args: ImpactArgs): readonly unknown[] {
+  const typed = args.rows !== undefined && args.rows !== null;
+  const data = args.rowsData !== undefined && args.rowsData !== null;
+  if (typed === data) throw validationError({ rows: ['give the rows either as rows or as rowsData'] });
+  if (typed) return args.rows!;
+  if (!Array.isArray(args.rowsData)) throw validationError({ rowsData: ['must be an array of {rowId, code, term?}'] });
+  return args.rowsData;
+}
+
+/** A row field as text: strings as they are, numbers written out, anything else undefined (a bad row). */
+const text = (v: unknown): string | null | undefined => (v === null || v === undefined ? null : typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+
+export interface ImpactRowError {
+  rowId: string | null;
+  /** 1-based position among the input rows. */
+  position: number;
+  /** Line of the CSV file, when the rows came from one. */
+  line: number | null;
+  field: string;
+  reason: string;
+}
+
+export interface ImpactSummary {
+  rowsUploaded: number;
+  rowsValid: number;
+  rowsInvalid: number;
+  rowsImpacted: number;
+  /** Impacted rows as a percentage of the valid rows (0 when none is valid), one decimal. */
+  impactedPercent: number;
+  byKind: { kind: ImpactKind; rows: number }[];
+  socMovements: SocMovement[];
+  ptDeltas: PtDelta[];
+}
+
+export interface ImpactReport {
+  from: ReleaseInfo;
+  to: ReleaseInfo;
+  validateOnly: boolean;
+  summary: ImpactSummary;
+  errors: ImpactRowError[];
+  rows: ImpactRowResult[];
+}
+
+export interface ImpactOptions {
+  /** Called after each slice (the CLI shows progress on large files). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions = {}): Promise<ImpactReport> {
+  await scope.requireApiKey();
+  const input = inputRows(args);
+  if (input.length > MAX_IMPACT_ROWS) {
+    throw validationError({ rows: [`at most ${MAX_IMPACT_ROWS} rows per request (got ${input.length}): split the file`] });
+  }
+  const { catalog } = scope.services;
+  const [from, to] = await Promise.all([catalog.require(args.from, 'from'), catalog.require(args.to, 'to')]);
+  scope.usedVersions.add(from.version);
+  scope.usedVersions.add(to.version);
+  const db = scope.services.reader?.() ?? scope.services.prisma;
+  const [fromIx, toIx] = await Promise.all([catalog.searchIndexes.get(from.id, db), catalog.searchIndexes.get(to.id, db)]);
+
+  // Validation: every bad row is reported with its rowId and reason; the others go on.
+  const errors: ImpactRowError[] = [];
+  const valid: ImpactRowInput[] = [];
+  const seen = new Map<string, number>();
+  const total = input.length;
+  for (let k = 0; k < total; k++) {
+    if (k > 0 && k % (IMPACT_SLICE_ROWS * 4) === 0) await yieldToEventLoop();
+    const position = k + 1;
+    const raw = input[k];
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      errors.push({ rowId: null, position, line: null, field: 'row', reason: 'a row must be an object {rowId, code, term?}' });
+      continue;
+    }
+    const r = raw as RawRow;
+    const line = typeof r.line === 'number' && Number.isSafeInteger(r.line) ? r.line : null;
+    const rowIdText = text(r.rowId);
+    const rowId = rowIdText?.trim() ? rowIdText.trim() : null;
+    const fail = (field: string, reason: string) => errors.push({ rowId: rowId && rowId.length <= MAX_ROW_ID_LENGTH ? rowId : null, position, line, field, reason });
+    const codeText = text(r.code);
+    const termText = text(r.term);
+    if (rowIdText === undefined || codeText === undefined || termText === undefined) {
+      const field = rowIdText === undefined ? 'rowId' : codeText === undefined ? 'code' : 'term';
+      fail(field, `${field} must be a string`);
+      continue;
+    }
+    if (rowId === null) {
+      fail('rowId', 'rowId is required');
+      continue;
+    }
+    if (rowId.length > MAX_ROW_ID_LENGTH) {
+      fail('rowId', `rowId must be at most ${MAX_ROW_ID_LENGTH} characters`);
+      continue;
+    }
+    const first = seen.get(rowId);
+    if (first !== undefined) {
+      fail('rowId', `duplicate rowId (first at row ${first})`);
+      continue;
+    }
+    seen.set(rowId, position);
+    const rawCode = codeText?.trim() ?? '';
+    if (!rawCode) {
+      fail('code', 'code is required');
+      continue;
+    }
+    if (!CODE_SYNTAX.test(rawCode)) {
+      fail('code', 'code must be a terminology code: 1 to 12 digits');
+      continue;
+    }
+    const term = termText?.trim() ? termText.trim() : null;
+    if (term !== null && term.length > MAX_RECORDED_TERM_LENGTH) {
+      fail('term', `term must be at most ${MAX_RECORDED_TERM_LENGTH} characters`);
+      continue;
+    }
+    const code = codeNumber(rawCode);
+    if (code === null || !codeState(fromIx, code)) {
+      const other = code === null ? null : otherLevel(fromIx, code);
+      fail(
+        'code',
+        other
+          ? `code ${rawCode} is an ${other} in release ${from.version}; coded data holds LLT or PT codes`
+          : `code ${rawCode} does not exist in release ${from.version} at LLT or PT level`,
+      );
+      continue;
+    }
+    valid.push({ rowId, code, term, position, line });
+  }
+
+  const tally = new ImpactTally();
+  const rows: ImpactRowResult[] = [];
+  if (!args.validateOnly) {
+    for (let k = 0; k < valid.length; k++) {
+      if (k > 0 && k % IMPACT_SLICE_ROWS === 0) {
+        opts.onProgress?.(k, valid.length);
+        await yieldToEventLoop();
+      }
+      const row = valid[k]!;
+      const before = codeState(fromIx, row.code)!;
+      const after = codeState(toIx, row.code);
+      const result: ImpactRowResult = {
+        rowId: row.rowId,
+        code: String(row.code),
+        recordedTerm: row.term,
+        position: row.position,
+        line: row.line,
+        before,
+        after,
+        impacts: rowImpacts(row, before, after, toIx, to.version),
+      };
+      tally.add(result);
+      rows.push(result);
+    }
+    opts.onProgress?.(valid.length, valid.length);
+    await suggestForRetired(scope, to, rows);
+  }
+
+  const percent = valid.length ? Math.round((tally.impacted / valid.length) * 1000) / 10 : 0;
+  return {
+    from,
+    to,
+    validateOnly: !!args.validateOnly,
+    errors,
+    rows,
+    summary: {
+      rowsUploaded: total,
+      rowsValid: valid.length,
+      rowsInvalid: errors.length,
+      rowsImpacted: tally.impacted,
+      impactedPercent: percent,
+      byKind: IMPACT_KINDS.map((kind) => ({ kind, rows: tally.byKind.get(kind) ?? 0 })),
+      socMovements: tally.socMovements(),
+      ptDeltas: tally.ptDeltas(),
+    },
+  };
+}
+
+/** A retired code's suggestion: the best search match (a current LLT) of the recorded term, else of its old term. */
+async function suggestForRetired(scope: RequestScope, to: ReleaseInfo, rows: ImpactRowResult[]): Promise<void> {
+  const cache = new Map<string, Suggestion>();
+  for (const r of rows) {
+    for (const impact of r.impacts) {
+      if (impact.suggestion !== PENDING_SEARCH) continue;
+      const text = (r.recordedTerm ?? r.before.term).slice(0, MAX_QUERY_LENGTH);
+      const key = normalizeName(text);
+      let s = cache.get(key);
+      if (!s) {
+        s = cache.size >= MAX_RETIRED_SEARCHES ? tooMany : await bestMatch(scope, to, text);
+        if (cache.size < MAX_RETIRED_SEARCHES) cache.set(key, s);
+      }
+      impact.suggestion = s;
+    }
+  }
+}
+
+const tooMany: Suggestion = {
+  action: 'REVIEW',
+  code: null,
+  term: null,
+  level: null,
+  reason: `Not searched: more than ${MAX_RETIRED_SEARCHES} distinct terms of retired codes in one request.`,
+};
+
+async function bestMatch(scope: RequestScope, to: ReleaseInfo, text: string): Promise<Suggestion> {
+  if (!normalizeName(text)) return PENDING_SEARCH;
+  const found = await searchCodes(scope, { q: text, level: 'LLT', version: to.version }, { offset: 0, limit: 10 });
+  const hit = found.items.find((h) => h.concept.current) ?? null;
+  if (!hit) return { ...PENDING_SEARCH, reason: `No current LLT of release ${to.version} matches '${text}': code the case again.` };
+  const how = hit.match ? `${hit.match.type.toLowerCase().replace('_', ' ')} match, score ${hit.match.score.toFixed(2)}` : 'best match';
+  return {
+    action: hit.match?.type === 'EXACT' ? 'RECODE' : 'REVIEW',
+    code: String(hit.concept.code),
+    term: hit.concept.name,
+    level: 'LLT',
+    reason: `Best search match of '${text}' among the current LLTs of ${to.version} (${how}).`,
+  };
+}
+
+/**
+ * The rows as one plain value (the `rowsData` field), for moving up to 100,000 rows at once:
+ * GraphQL resolves a typed list field by field (about 60 fields a row: seconds for 100k
+ * rows), a JSON value in one step. The rows already have the API shape (codes as strings).
+ */
+export function impactRowsOf(report: ImpactReport, impactedOnly: boolean): readonly ImpactRowResult[] {
+  return impactedOnly ? report.rows.filter((r) => r.impacts.length > 0) : report.rows;
+}

@@ -1,0 +1,87 @@
+// CSV in and out of impact analysis, without a database: RFC 4180 parsing as a stream
+// (quotes, embedded commas and line breaks, BOM, header aliases), the row bound, and
+// cells a spreadsheet opens as text.
+import { describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { csvCell, csvLine, impactCsv, parseImpactCsv } from '../../src/domain/impact/csv.ts';
+import { DomainError } from '../../src/domain/errors.ts';
+
+async function* chunks(text: string, size = 7): AsyncGenerator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+describe('parseImpactCsv', () => {
+  it('reads quoted fields, embedded commas, quotes and line breaks across chunk boundaries, with line numbers', async () => {
+    const text = '\uFEFFCode,Row ID,Term\r\n10047848,a,"Watering, eyes"\r\n90301218,"b ""2""","two\nlines"\r\n\r\n10028813,c\r\n';
+    const { rows, problems } = await parseImpactCsv(chunks(text), 10);
+    expect(problems).toEqual([]);
+    expect(rows).toEqual([
+      { rowId: 'a', code: '10047848', term: 'Watering, eyes', line: 2 },
+      { rowId: 'b "2"', code: '90301218', term: 'two\nlines', line: 4 },
+      { rowId: 'c', code: '10028813', term: null, line: 6 },
+    ]);
+  });
+
+  it('refuses more rows than the bound, a header without rowId and code, and malformed CSV', async () => {
+    const many = `rowId,code\n${Array.from({ length: 4 }, (_, i) => `r${i},1`).join('\n')}`;
+    await expect(parseImpactCsv(chunks(many), 3)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', errors: { rows: [expect.stringContaining('at most 3 rows')] } });
+    await expect(parseImpactCsv(chunks('a,b\n1,2\n'), 3)).rejects.toBeInstanceOf(DomainError);
+    await expect(parseImpactCsv(chunks(''), 3)).rejects.toMatchObject({ errors: { file: [expect.stringContaining('empty')] } });
+    await expect(parseImpactCsv(chunks('rowId,code\n"a,1\n'), 3)).rejects.toMatchObject({ errors: { file: [expect.stringMatching(/^malformed CSV/)] } });
+  });
+
+  it('reports records with more fields than the header; trailing empty fields are fine', async () => {
+    const { rows, problems } = await parseImpactCsv(chunks('rowId,code\na,1,,\nb,2,x\n'), 10);
+    expect(rows.map((r) => r.rowId)).toEqual(['a']);
+    expect(problems).toEqual([{ rowId: 'b', position: 2, line: 3, field: 'row', reason: 'more fields than the 2 columns of the header' }]);
+  });
+});
+
+describe('CSV output', () => {
+  it('quotes per RFC 4180 and neutralises formula-looking cells', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    for (const s of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx']) expect(csvCell(s)).toBe(`'${s}`);
+    expect(csvCell('=HYPERLINK("x","y")')).toBe(`"'=HYPERLINK(""x"",""y"")"`);
+    expect(csvCell(10047848)).toBe('10047848');
+    expect(csvCell(null)).toBe('');
+    expect(csvLine(['a', null, 'b,c'])).toBe('a,,"b,c"\r\n');
+  });
+
+  it('one line per row and impact, unchanged rows once, bad rows last; every line as wide as the header', () => {
+    const state = { term: 'T', pt: { code: 1, term: 'P' }, soc: { code: 2, term: 'S' } };
+    const suggestion = { action: 'KEEP', code: 5, term: 'T', reason: 'r' };
+    const text = [
+      ...impactCsv({
+        rows: [
+          { rowId: 'a', code: 5, recordedTerm: null, line: 2, position: 1, before: state, after: state, impacts: [] },
+          {
+            rowId: 'b',
+            code: 5,
+            recordedTerm: '-x',
+            line: 3,
+            position: 2,
+            before: state,
+            after: null,
+            impacts: [
+              { kind: 'RENAMED', details: 'd', before: 'x', after: 'y', suggestion },
+              { kind: 'CODE_RETIRED', details: 'd', before: 'x', after: null, suggestion },
+            ],
+          },
+        ],
+        errors: [{ rowId: 'c', line: 4, position: 3, field: 'code', reason: 'code is required' }],
+      }),
+    ].join('');
+    const records: string[][] = parse(text, { bom: true });
+    expect(records.every((r) => r.length === records[0]!.length)).toBe(true);
+    expect(records.slice(1).map((r) => [r[0], r[4], r[5]])).toEqual([
+      ['a', 'UNCHANGED', ''],
+      ['b', 'IMPACTED', 'RENAMED'],
+      ['b', 'IMPACTED', 'CODE_RETIRED'],
+      ['c', 'INVALID', ''],
+    ]);
+    expect(records[2]![3]).toBe("'-x");
+  });
+});
