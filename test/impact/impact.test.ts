@@ -254,6 +254,23 @@ describe('GraphQL impact', () => {
     // Never served from the result cache: without the key it is refused again.
     expect((await t.graphql(query, { input })).body.errors[0].extensions.code).toBe('UNAUTHORIZED');
   });
+
+  it('takes the rows typed or as one JSON value (rowsData), exactly one of them', async () => {
+    const h = { 'X-API-Key': key };
+    const bulk = await t.graphql(`query ($input: ImpactInput!) { impact(input: $input) { summary { rowsValid rowsInvalid } errors { field reason } rowsData(impactedOnly: true) } }`, {
+      input: { from: '5.0', to: '5.0.1', rowsData: [{ rowId: 'a', code: 90300351 }, { rowId: 'b', code: { no: 1 } }, 'x'] },
+    }, h);
+    expect(bulk.body.data.impact.summary).toEqual({ rowsValid: 1, rowsInvalid: 2 });
+    expect(bulk.body.data.impact.errors).toEqual([
+      { field: 'code', reason: 'code must be a string' },
+      { field: 'row', reason: 'a row must be an object {rowId, code, term?}' },
+    ]);
+    expect(bulk.body.data.impact.rowsData[0]).toMatchObject({ rowId: 'a', code: '90300351', after: { pt: { code: '10066874' } } });
+    for (const input of [{ from: '5.0', to: '5.0.1' }, { from: '5.0', to: '5.0.1', rows: [], rowsData: [] }]) {
+      const r = await t.graphql(`query ($input: ImpactInput!) { impact(input: $input) { from } }`, { input }, h);
+      expect(r.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', errors: { rows: [expect.any(String)] } });
+    }
+  });
 });
 
 describe('CLI', () => {
