@@ -161,6 +161,36 @@ describe('POST /impact (JSON)', () => {
   });
 });
 
+describe('malformed input', () => {
+  it('is never a 5xx: every refusal is the problem JSON', async () => {
+    const json = { 'content-type': 'application/json' };
+    const csv = { 'content-type': 'text/csv' };
+    const cases: [string, string, Record<string, string>][] = [
+      ['/impact', '{', json],
+      ['/impact', 'null', json],
+      ['/impact', '[]', json],
+      ['/impact', JSON.stringify({ from: '5.0', to: '5.0.1', rows: null }), json],
+      ['/impact', JSON.stringify({ from: '5.0', to: '5.0.1', rows: [null, 1, 'x', []] }), json],
+      ['/impact', JSON.stringify({ from: '5.0', to: '5.0.1', rows: [{ rowId: {}, code: [] }] }), json],
+      ['/impact', JSON.stringify({ from: '../etc', to: '5.0.1', rows: [] }), json],
+      ['/impact', JSON.stringify({ from: '5.0', to: '5.0.1', rows: [{ rowId: 'a', code: 1e300 }] }), json],
+      ['/impact?from=5.0&to=5.0.1', '\u0000\u0001\uFFFF,,,\n"', csv],
+      ['/impact?from=5.0&to=5.0.1', '', csv],
+      ['/impact?from=5.0&to=5.0.1&format=xml', 'rowId,code\na,1', csv],
+      ['/impact?from=5.0&to=5.0.1&validateOnly=maybe', 'rowId,code\na,1', csv],
+      [`/impact?from=5.0&to=5.0.1`, `rowId,code,term\na,1,${'x'.repeat(70_000)}`, csv],
+      ['/codes/validate', JSON.stringify({ codes: [null] }), json],
+      ['/codes/analyse', JSON.stringify({ codes: [{ code: -1 }], allPaths: 'yes' }), json],
+    ];
+    for (const [p, body, headers] of cases) {
+      const res = await post(p, body, headers);
+      const text = await res.text();
+      expect(res.status, `${p} ${body.slice(0, 60)}: ${text.slice(0, 200)}`).toBeLessThan(500);
+      if (res.status >= 400) expect(JSON.parse(text), p).toMatchObject({ code: expect.any(String), requestId: expect.any(String) });
+    }
+  });
+});
+
 describe('POST /impact (CSV)', () => {
   it('reads a CSV upload and answers CSV a spreadsheet opens as is', async () => {
     const csv = [
