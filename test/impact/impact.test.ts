@@ -220,6 +220,13 @@ describe('POST /impact (CSV)', () => {
     expect(of('r3')[0]!.recordedTerm).toBe(`'=HYPERLINK("http://x")`);
     expect(of('r4')[0]).toMatchObject({ status: 'INVALID', line: '5', details: expect.stringContaining('code must be') });
     expect(of('r5')[0]).toMatchObject({ status: 'INVALID', line: '6', details: expect.stringContaining('more fields') });
+    // Positions are the file's record numbers, dropped records included.
+    const json = await (await post('/impact?from=5.0&to=5.0.1', 'rowId,code\na,1,extra\nb,10047848\nb,10047848\n', { 'content-type': 'text/csv' })).json();
+    expect(json.rows[0]).toMatchObject({ rowId: 'b', position: 2, line: 3 });
+    expect(json.errors).toEqual([
+      { rowId: 'a', position: 1, line: 2, field: 'row', reason: 'more fields than the 2 columns of the header' },
+      { rowId: 'b', position: 3, line: 4, field: 'rowId', reason: 'duplicate rowId (first at row 2)' },
+    ]);
   });
 
   it('a CSV upload answers JSON by default; from and to are required; malformed CSV is a 400', async () => {
