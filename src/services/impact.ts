@@ -38,7 +38,7 @@ export interface ImpactArgs {
   validateOnly?: boolean | null;
 }
 
-type RawRow = { rowId?: unknown; code?: unknown; term?: unknown; line?: unknown };
+type RawRow = { rowId?: unknown; code?: unknown; term?: unknown; line?: unknown; position?: unknown };
 
 /** The rows of either input, or a VALIDATION_ERROR when neither or both are given. */
 function inputRows(args: ImpactArgs): readonly unknown[] {
@@ -111,13 +111,14 @@ export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts:
   const total = input.length;
   for (let k = 0; k < total; k++) {
     if (k > 0 && k % (IMPACT_SLICE_ROWS * 4) === 0) await yieldToEventLoop();
-    const position = k + 1;
     const raw = input[k];
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      errors.push({ rowId: null, position, line: null, field: 'row', reason: 'a row must be an object {rowId, code, term?}' });
+      errors.push({ rowId: null, position: k + 1, line: null, field: 'row', reason: 'a row must be an object {rowId, code, term?}' });
       continue;
     }
     const r = raw as RawRow;
+    // A file's record number when the rows come from one (a CSV upload: bad records it dropped count too).
+    const position = typeof r.position === 'number' && Number.isSafeInteger(r.position) && r.position > 0 ? r.position : k + 1;
     const line = typeof r.line === 'number' && Number.isSafeInteger(r.line) ? r.line : null;
     const rowIdText = text(r.rowId);
     const rowId = rowIdText?.trim() ? rowIdText.trim() : null;

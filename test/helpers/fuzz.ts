@@ -26,6 +26,7 @@ const PATHS = [
   '/versions', '/codes', '/codes/{x}', '/codes/{x}/changes', '/versions/{x}/changes', '/codes/{x}/{x}', '/versions/{x}', '/graphql',
   '/openapi.json', '/docs', '/problems/{x}', '/{x}', '/codes/', '//codes', '/codes/../versions',
   '/identify', '/classify', '/labels/classify', '/identify', '/classify', '/labels/classify',
+  '/impact', '/impact', '/codes/validate', '/codes/analyse',
 ];
 const METHODS = ['GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
 
@@ -77,6 +78,19 @@ export function narrativeBody(r: () => number): string {
   return pick(r, choices)();
 }
 
+/** Bodies of the safety-data workflows: coded rows (JSON or CSV) and coded lists. */
+export function codedRowsBody(r: () => number): string {
+  const text = pick(r, NASTY);
+  const choices = [
+    () => JSON.stringify({ from: pick(r, NASTY), to: pick(r, NASTY), rows: [{ rowId: text, code: pick(r, NASTY), term: text }] }),
+    () => JSON.stringify({ from: '5.0', to: '5.0.1', rows: [{ rowId: text, code: pick(r, [...NASTY, 10047848, -1, 1e300, null]), term: text }, text, null], validateOnly: pick(r, [true, 'x', 1]) }),
+    () => JSON.stringify({ codes: [text, { code: pick(r, NASTY), term: text }, null], version: pick(r, NASTY), allPaths: pick(r, [true, 'x']) }),
+    () => `rowId,code,term\n${text},${pick(r, NASTY)},${text}\n`,
+    () => `"${text}`,
+  ];
+  return pick(r, choices)();
+}
+
 export function fuzzRequest(r: () => number, KEY: string): { url: string; init: RequestInit } {
   const path = pick(r, PATHS).replaceAll('{x}', () => encodeLoose(r, pick(r, NASTY)) || 'x');
   const qs = new URLSearchParams();
@@ -90,8 +104,9 @@ export function fuzzRequest(r: () => number, KEY: string): { url: string; init: 
   let body: string | undefined;
   if (r() < 0.5) headers['X-API-Key'] = pick(r, [KEY, KEY, 'sk-', 'sk-' + 'x'.repeat(500), '', 'Bearer x']);
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-    body = path.startsWith('/graphql') ? graphqlBody(r) : narrativeBody(r);
-    headers['content-type'] = pick(r, ['application/json', 'application/json', 'text/plain', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+    const coded = path === '/impact' || path === '/codes/validate' || path === '/codes/analyse';
+    body = path.startsWith('/graphql') ? graphqlBody(r) : coded ? codedRowsBody(r) : narrativeBody(r);
+    headers['content-type'] = pick(r, ['application/json', 'application/json', 'text/plain', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data', ...(coded ? ['text/csv', 'text/csv'] : [])]);
   }
   const query = qs.toString();
   return { url: `${path}${query ? `?${query}` : ''}`, init: { method, headers, body } };

@@ -161,6 +161,36 @@ describe('POST /impact (JSON)', () => {
   });
 });
 
+describe('malformed input', () => {
+  it('is never a 5xx: every refusal is the problem JSON', async () => {
+    const json = { 'content-type': 'application/json' };
+    const csv = { 'content-type': 'text/csv' };
+    const cases: [string, string, Record<string, string>][] = [
+      ['/impact', '{', json],
+      ['/impact', 'null', json],
+      ['/impact', '[]', json],
+      ['/impact', JSON.stringify({ from: '5.0', to: '5.0.1', rows: null }), json],
+      ['/impact', JSON.stringify({ from: '5.0', to: '5.0.1', rows: [null, 1, 'x', []] }), json],
+      ['/impact', JSON.stringify({ from: '5.0', to: '5.0.1', rows: [{ rowId: {}, code: [] }] }), json],
+      ['/impact', JSON.stringify({ from: '../etc', to: '5.0.1', rows: [] }), json],
+      ['/impact', JSON.stringify({ from: '5.0', to: '5.0.1', rows: [{ rowId: 'a', code: 1e300 }] }), json],
+      ['/impact?from=5.0&to=5.0.1', '\u0000\u0001\uFFFF,,,\n"', csv],
+      ['/impact?from=5.0&to=5.0.1', '', csv],
+      ['/impact?from=5.0&to=5.0.1&format=xml', 'rowId,code\na,1', csv],
+      ['/impact?from=5.0&to=5.0.1&validateOnly=maybe', 'rowId,code\na,1', csv],
+      [`/impact?from=5.0&to=5.0.1`, `rowId,code,term\na,1,${'x'.repeat(70_000)}`, csv],
+      ['/codes/validate', JSON.stringify({ codes: [null] }), json],
+      ['/codes/analyse', JSON.stringify({ codes: [{ code: -1 }], allPaths: 'yes' }), json],
+    ];
+    for (const [p, body, headers] of cases) {
+      const res = await post(p, body, headers);
+      const text = await res.text();
+      expect(res.status, `${p} ${body.slice(0, 60)}: ${text.slice(0, 200)}`).toBeLessThan(500);
+      if (res.status >= 400) expect(JSON.parse(text), p).toMatchObject({ code: expect.any(String), requestId: expect.any(String) });
+    }
+  });
+});
+
 describe('POST /impact (CSV)', () => {
   it('reads a CSV upload and answers CSV a spreadsheet opens as is', async () => {
     const csv = [
@@ -190,6 +220,13 @@ describe('POST /impact (CSV)', () => {
     expect(of('r3')[0]!.recordedTerm).toBe(`'=HYPERLINK("http://x")`);
     expect(of('r4')[0]).toMatchObject({ status: 'INVALID', line: '5', details: expect.stringContaining('code must be') });
     expect(of('r5')[0]).toMatchObject({ status: 'INVALID', line: '6', details: expect.stringContaining('more fields') });
+    // Positions are the file's record numbers, dropped records included.
+    const json = await (await post('/impact?from=5.0&to=5.0.1', 'rowId,code\na,1,extra\nb,10047848\nb,10047848\n', { 'content-type': 'text/csv' })).json();
+    expect(json.rows[0]).toMatchObject({ rowId: 'b', position: 2, line: 3 });
+    expect(json.errors).toEqual([
+      { rowId: 'a', position: 1, line: 2, field: 'row', reason: 'more fields than the 2 columns of the header' },
+      { rowId: 'b', position: 3, line: 4, field: 'rowId', reason: 'duplicate rowId (first at row 2)' },
+    ]);
   });
 
   it('a CSV upload answers JSON by default; from and to are required; malformed CSV is a 400', async () => {
@@ -253,6 +290,23 @@ describe('GraphQL impact', () => {
     expect(res.body.data.impact).toMatchObject({ from: '5.0', to: '5.0.1', summary: { rowsImpacted: 1 }, rows: [{ rowId: 'a', impacts: [{ kind: 'LLT_MOVED' }, { kind: 'HIERARCHY_CHANGED' }] }] });
     // Never served from the result cache: without the key it is refused again.
     expect((await t.graphql(query, { input })).body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+  });
+
+  it('takes the rows typed or as one JSON value (rowsData), exactly one of them', async () => {
+    const h = { 'X-API-Key': key };
+    const bulk = await t.graphql(`query ($input: ImpactInput!) { impact(input: $input) { summary { rowsValid rowsInvalid } errors { field reason } rowsData(impactedOnly: true) } }`, {
+      input: { from: '5.0', to: '5.0.1', rowsData: [{ rowId: 'a', code: 90300351 }, { rowId: 'b', code: { no: 1 } }, 'x'] },
+    }, h);
+    expect(bulk.body.data.impact.summary).toEqual({ rowsValid: 1, rowsInvalid: 2 });
+    expect(bulk.body.data.impact.errors).toEqual([
+      { field: 'code', reason: 'code must be a string' },
+      { field: 'row', reason: 'a row must be an object {rowId, code, term?}' },
+    ]);
+    expect(bulk.body.data.impact.rowsData[0]).toMatchObject({ rowId: 'a', code: '90300351', after: { pt: { code: '10066874' } } });
+    for (const input of [{ from: '5.0', to: '5.0.1' }, { from: '5.0', to: '5.0.1', rows: [], rowsData: [] }]) {
+      const r = await t.graphql(`query ($input: ImpactInput!) { impact(input: $input) { from } }`, { input }, h);
+      expect(r.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', errors: { rows: [expect.any(String)] } });
+    }
   });
 });
 

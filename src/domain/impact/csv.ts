@@ -14,6 +14,8 @@ export interface CsvRow {
   term: string | null;
   /** Line of the file where the record ends (csv-parse's count: a CRLF inside quotes counts twice). */
   line: number;
+  /** 1-based record number (header excluded), bad records included. */
+  position: number;
 }
 
 export interface CsvRowProblem {
@@ -76,7 +78,7 @@ export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, 
       }
       position++;
       if (position > maxRows) throw validationError({ rows: [`at most ${maxRows} rows per request: split the file`] });
-      const row: CsvRow = { rowId: null, code: null, term: null, line: info.lines };
+      const row: CsvRow = { rowId: null, code: null, term: null, line: info.lines, position };
       record.forEach((value, k) => {
         const col = columns![k];
         if (col) row[col] = value;

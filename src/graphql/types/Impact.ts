@@ -164,7 +164,7 @@ const ImpactInputRef = builder.inputType('ImpactInput', {
       type: JSONScalar,
       required: false,
       description:
-        'The same rows as one JSON array of {rowId, code, term?, line?}: for up to 100,000 rows, which graphql-js would coerce as typed input objects in one blocking step (REST and the CLI use it).',
+        'The same rows as one JSON array of {rowId, code, term?, line?, position?} (line and position: where the row is in the client\'s file): for up to 100,000 rows, which graphql-js would coerce as typed input objects in one blocking step (REST and the CLI use it).',
     }),
     validateOnly: t.boolean({ required: false, description: 'Only check the rows: the errors come back alone.' }),
   }),
