@@ -169,6 +169,14 @@ describe('explorer pages in a browser', () => {
     expect(lines.filter((l) => l.startsWith('moved,')).map((l) => l.split(',')[5])).toEqual(['LLT_MOVED', 'HIERARCHY_CHANGED']);
     expect(lines.at(-1)).toMatch(/^bad,12,,,INVALID,,code: code must be/);
 
+    // Pasted rows (no header line: rowId,code,term), once the file is cleared.
+    await page.getByRole('button', { name: 'Clear the file' }).click();
+    await page.getByLabel('…or paste rows').fill('p1,10047848,Watering eyes\np2,10028813,Nausea');
+    await page.getByRole('button', { name: 'Analyse the upgrade' }).click();
+    await poll(() => page.locator('.impact-result h2').first().textContent()).toBe('Summary: The pasted rows, 5.0 → 5.0.1');
+    expect(await dd('uploaded')).toBe('2');
+    expect(await dd('impacted')).toContain('1 (50.0 % of valid rows)');
+
     // The rows never reach the URL; the release pair does.
     const url = new URL(page.url());
     expect([...url.searchParams.keys()].sort()).toEqual(['from', 'to', 'view']);
@@ -193,6 +201,13 @@ describe('explorer pages in a browser', () => {
     await poll(() => terms.count()).toBeGreaterThan(0);
     expect(await page.locator('.smq-page .count').textContent()).toMatch(/^\d+ terms? \(\d+ narrow, \d+ broad/);
     await auditInPlace(page, 'smq');
+    // Terms are paged (25 a page), the page in the URL.
+    const firstTerm = await terms.first().locator('td').first().textContent();
+    await page.getByRole('button', { name: 'Next terms' }).click();
+    await poll(() => new URL(page.url()).searchParams.get('after')).toBeTruthy();
+    await poll(() => terms.first().locator('td').first().textContent()).not.toBe(firstTerm);
+    await page.getByRole('button', { name: 'Previous terms' }).click();
+    await poll(() => terms.first().locator('td').first().textContent()).toBe(firstTerm);
     await page.selectOption('#smq-scope', 'narrow');
     await poll(() => new URL(page.url()).searchParams.get('scope')).toBe('narrow');
     await poll(async () => new Set((await page.locator('.smq-terms tbody tr td:nth-child(3)').allTextContents()))).toEqual(new Set(['narrow']));

@@ -4,7 +4,7 @@
 // (filterable by kind, paged here), the bad rows, and a CSV of the result. The rows are client
 // data: they stay in this page's memory and go only to `impact` (with the API key); never into
 // the URL, storage or a cache. Only the release pair is in the URL.
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { gql } from './api.ts';
 import type { ApiError } from './api.ts';
 import { KeyBox, useApiKey } from './apiKey.tsx';
@@ -103,6 +103,7 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
   const [page, setPage] = useState(0);
   const [allDeltas, setAllDeltas] = useState(false);
   const [downloaded, setDownloaded] = useState<string>();
+  const fileInput = useRef<HTMLInputElement>(null);
 
   const valid = !!from && !!to && from !== to;
 
@@ -219,7 +220,7 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
         {!valid ? <p class="empty">Choose two different releases.</p> : null}
         <div class="field">
           <label for="impact-file">CSV file (columns rowId,code,term)</label>
-          <input id="impact-file" type="file" accept=".csv,text/csv,text/plain" aria-describedby="impact-file-help" onChange={(e) => void onFile((e.currentTarget as HTMLInputElement).files?.[0])} />
+          <input id="impact-file" ref={fileInput} type="file" accept=".csv,text/csv,text/plain" aria-describedby="impact-file-help" onChange={(e) => void onFile((e.currentTarget as HTMLInputElement).files?.[0])} />
           <p id="impact-file-help" class="help">
             A header line naming <code>rowId</code>, <code>code</code> and optionally <code>term</code> (the term as recorded), then one row per line; LLT or PT codes. At most{' '}
             {MAX_ROWS.toLocaleString('en')} rows.
@@ -240,7 +241,17 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
         {input ? (
           <p class="muted" role="status">
             {input.source}: {input.rows.length} {input.rows.length === 1 ? 'row' : 'rows'} read
-            {input.problems.length ? `, ${input.problems.length} unreadable` : ''}. The pasted text is ignored while a file is chosen.
+            {input.problems.length ? `, ${input.problems.length} unreadable` : ''}. The pasted text is ignored while a file is chosen.{' '}
+            <button
+              type="button"
+              onClick={() => {
+                if (fileInput.current) fileInput.current.value = '';
+                setInput(undefined);
+                setResult(undefined);
+              }}
+            >
+              Clear the file
+            </button>
           </p>
         ) : null}
         {readError ? (

@@ -8,7 +8,7 @@ import { navigate } from './router.ts';
 import { ErrorBox, LevelBadge, Link, Loading, useQuery } from './ui.tsx';
 
 const LIST_PAGE = 25;
-const TERM_PAGE = 50;
+const TERM_PAGE = 25;
 
 interface PageInfo {
   hasNextPage: boolean;
