@@ -4,7 +4,7 @@
 // (filterable by kind, paged here), the bad rows, and a CSV of the result. The rows are client
 // data: they stay in this page's memory and go only to `impact` (with the API key); never into
 // the URL, storage or a cache. Only the release pair is in the URL.
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { gql } from './api.ts';
 import type { ApiError } from './api.ts';
 import { KeyBox, useApiKey } from './apiKey.tsx';
@@ -104,6 +104,11 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
   const [allDeltas, setAllDeltas] = useState(false);
   const [downloaded, setDownloaded] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
+  const summaryHeading = useRef<HTMLHeadingElement>(null);
+  // A new result takes the focus to its summary (keyboard and screen-reader users land on it).
+  useEffect(() => {
+    if (result) summaryHeading.current?.focus();
+  }, [result]);
 
   const valid = !!from && !!to && from !== to;
 
@@ -142,8 +147,9 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
     const src = input ?? (text.trim() ? read(text, 'The pasted rows') : undefined);
     if (!src || !key || !valid) return;
     const body = JSON.stringify({ from, to, rows: src.rows.map((r) => ({ rowId: r.rowId, code: r.code, term: r.term, line: r.line })) });
-    if (body.length > MAX_REQUEST_BYTES) {
-      setReadError(`These rows make a request of ${(body.length / 1024 / 1024).toFixed(1)} MB, over the 1 MB limit of the GraphQL endpoint. Split them, or use POST /impact or “terminology impact”.`);
+    const bytes = new TextEncoder().encode(body).length;
+    if (bytes > MAX_REQUEST_BYTES) {
+      setReadError(`These rows make a request of ${(bytes / 1024 / 1024).toFixed(1)} MB, over the 1 MB limit of the GraphQL endpoint. Split them, or use POST /impact or “terminology impact”.`);
       return;
     }
     setBusy(true);
@@ -276,7 +282,12 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
       </div>
       {report && s && result ? (
         <div class="impact-result">
-          <h2 id="impact-summary-heading">
+          {report.from !== from || report.to !== to ? (
+            <p class="change-note" role="status">
+              These results are for {report.from} → {report.to}; analyse again for {from} → {to}.
+            </p>
+          ) : null}
+          <h2 id="impact-summary-heading" tabIndex={-1} ref={summaryHeading}>
             Summary: {result.source}, {report.from} → {report.to}
           </h2>
           <dl class="impact-summary" aria-labelledby="impact-summary-heading">
@@ -443,7 +454,7 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
                 <tbody>
                   {pageRows.map((r) => (
                     <tr key={r.rowId}>
-                      <td>
+                      <td data-label="Row">
                         <strong>{r.rowId}</strong>
                         <span class="muted block">
                           code{' '}
@@ -451,13 +462,13 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
                         </span>
                         {r.recordedTerm ? <span class="muted block">recorded “{r.recordedTerm}”</span> : null}
                       </td>
-                      <td>
+                      <td data-label={`In ${report.from}`}>
                         <StateCell s={r.before} />
                       </td>
-                      <td>
+                      <td data-label={`In ${report.to}`}>
                         <StateCell s={r.after} />
                       </td>
-                      <td>
+                      <td data-label="Impacts">
                         {r.impacts.length ? (
                           <ul class="impacts">
                             {r.impacts.map((i) => (
