@@ -1,8 +1,9 @@
 // A code's page: term, code, level, status, primary SOC, every path (the primary one marked),
-// synonyms, parents and children; and its history across every hosted release as a timeline.
+// synonyms, parents and children, the SMQs listing it; and its history across every hosted release as a timeline.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ExplorerCodeDocument, type Level } from './operations/generated.ts';
 import { focusRequest } from './router.ts';
+import { CodeSmqs } from './smq.tsx';
 import { CopyButton, ErrorBox, Link, LevelBadge, Loading, StatusBadge, useQuery } from './ui.tsx';
 
 type Node = { code: string; term: string; level: string; status?: string };
@@ -179,6 +180,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
               </ul>
             </section>
           ) : null}
+          <CodeSmqs code={c.code} level={c.level} version={version} />
         </>
       )}
     </article>

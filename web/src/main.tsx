@@ -8,6 +8,8 @@ import { ErrorBox, Link, useQuery } from './ui.tsx';
 import { Browse } from './browse.tsx';
 import { Compare } from './compare.tsx';
 import { Workbench } from './workbench.tsx';
+import { Smqs } from './smq.tsx';
+import { ImpactPage } from './impact.tsx';
 
 export interface Release {
   version: string;
@@ -24,7 +26,7 @@ function App() {
   const selected = params.get('v') ?? latest;
 
   useEffect(() => {
-    const names = { browse: 'Browse and search', compare: 'Compare releases', workbench: 'Coding workbench' };
+    const names = { browse: 'Browse and search', compare: 'Compare releases', workbench: 'Coding workbench', smqs: 'SMQs', impact: 'Upgrade impact' };
     document.title = `${names[view]} — Terminology Explorer`;
   }, [view]);
 
@@ -52,6 +54,16 @@ function App() {
             <li>
               <Link to={{ view: 'workbench' }} aria-current={view === 'workbench' ? 'page' : undefined}>
                 Workbench
+              </Link>
+            </li>
+            <li>
+              <Link to={{ view: 'smqs', smq: undefined, scope: undefined, after: undefined, before: undefined }} aria-current={view === 'smqs' ? 'page' : undefined}>
+                SMQs
+              </Link>
+            </li>
+            <li>
+              <Link to={{ view: 'impact' }} aria-current={view === 'impact' ? 'page' : undefined}>
+                Upgrade impact
               </Link>
             </li>
           </ul>
@@ -86,6 +98,16 @@ function App() {
               Loading releases…
             </p>
           ) : null
+        ) : view === 'impact' ? (
+          releases.length ? (
+            <ImpactPage params={params} releases={releases} />
+          ) : versions.loading ? (
+            <p class="loading" role="status">
+              Loading releases…
+            </p>
+          ) : null
+        ) : view === 'smqs' ? (
+          <Smqs params={params} version={params.get('v') ?? undefined} />
         ) : view === 'workbench' ? (
           <Workbench params={params} version={params.get('v') ?? undefined} />
         ) : (

@@ -9,15 +9,19 @@ const VIEW_KEYS: Record<string, string[]> = {
   browse: ['q', 'level', 'soc', 'after', 'before', 'code', 'lvl', 'path', 'tab', 'nc'],
   compare: ['from', 'to', 'ct', 'level', 'after', 'before'],
   workbench: ['mode'],
+  smqs: ['sq', 'smq', 'scope', 'after', 'before'],
+  impact: ['from', 'to'],
 };
+
+export type View = 'browse' | 'compare' | 'workbench' | 'smqs' | 'impact';
 
 export function current(): URLSearchParams {
   return new URLSearchParams(location.search);
 }
 
-export function viewOf(p: URLSearchParams): 'browse' | 'compare' | 'workbench' {
+export function viewOf(p: URLSearchParams): View {
   const v = p.get('view');
-  return v === 'compare' || v === 'workbench' ? v : 'browse';
+  return v === 'compare' || v === 'workbench' || v === 'smqs' || v === 'impact' ? v : 'browse';
 }
 
 /** The URL for `changes` applied over the current state (undefined or '' removes a key). */

@@ -15,16 +15,7 @@ import {
 import { navigate } from './router.ts';
 import { ErrorBox, Highlighted, LevelBadge, Link, findAll, pct, toApiError, type Range } from './ui.tsx';
 import type { ApiError } from './api.ts';
-
-const KEY_STORAGE = 'terminology-explorer.apiKey';
-
-function readKey(): string {
-  try {
-    return sessionStorage.getItem(KEY_STORAGE) ?? '';
-  } catch {
-    return '';
-  }
-}
+import { KeyBox, useApiKey } from './apiKey.tsx';
 
 type Classified = ExplorerClassifyQuery['classify'];
 type Prediction = Classified['terminologyCodes'][number];
@@ -151,23 +142,11 @@ function Assessments({ c }: { c: Classified }) {
 
 export function Workbench({ params, version }: { params: URLSearchParams; version?: string }) {
   const mode = params.get('mode') === 'label' ? 'label' : 'narrative';
-  const [key, setKey] = useState(readKey);
-  const [keyDraft, setKeyDraft] = useState('');
+  const [key, saveKey] = useApiKey();
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const [result, setResult] = useState<Result>();
-
-  const saveKey = (k: string) => {
-    try {
-      if (k) sessionStorage.setItem(KEY_STORAGE, k);
-      else sessionStorage.removeItem(KEY_STORAGE);
-    } catch {
-      // Storage disabled: the key lives in memory for this page only.
-    }
-    setKey(k);
-    setKeyDraft('');
-  };
 
   async function run() {
     if (!text.trim() || !key) return;
@@ -217,40 +196,7 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
   return (
     <section class="workbench" aria-labelledby="wb-heading">
       <h1 id="wb-heading">Coding workbench</h1>
-      <div class="key-box">
-        {key ? (
-          <p>
-            API key set for this tab (<code>{key.slice(0, 6)}…</code>).{' '}
-            <button type="button" onClick={() => saveKey('')}>
-              Forget key
-            </button>
-          </p>
-        ) : (
-          <form
-            class="key-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              saveKey(keyDraft.trim());
-            }}
-          >
-            <div class="field grow">
-              <label for="api-key">API key</label>
-              <input id="api-key" type="password" autocomplete="off" spellcheck={false} value={keyDraft} onInput={(e) => setKeyDraft((e.currentTarget as HTMLInputElement).value)} aria-describedby="api-key-help" />
-              <p id="api-key-help" class="help">
-                An <code>sk-…</code> key from <code>terminology keys create</code>. Kept only in this tab's session storage and sent as the X-API-Key header.
-              </p>
-            </div>
-            <div class="field">
-              <span class="label-spacer" aria-hidden="true">
-                &nbsp;
-              </span>
-              <button type="submit" disabled={!keyDraft.trim()}>
-                Use key
-              </button>
-            </div>
-          </form>
-        )}
-      </div>
+      <KeyBox apiKey={key} onChange={saveKey} />
       <form
         class="wb-form"
         onSubmit={(e) => {

@@ -31,6 +31,50 @@ export type CodeStatus =
   | 'CURRENT'
   | 'NON_CURRENT';
 
+export type ImpactInput = {
+  /** Release the rows were coded with. */
+  from: string;
+  /** At most 100000 rows. Give rows or rowsData. */
+  rows?: Array<ImpactRowInput> | null | undefined;
+  /** The same rows as one JSON array of {rowId, code, term?, line?}: for up to 100,000 rows, which graphql-js would coerce as typed input objects in one blocking step (REST and the CLI use it). */
+  rowsData?: unknown;
+  /** Release to upgrade to (any hosted release, either direction). */
+  to: string;
+  /** Only check the rows: the errors come back alone. */
+  validateOnly?: boolean | null | undefined;
+};
+
+export type ImpactKind =
+  /** The code no longer exists in the target release. */
+  | 'CODE_RETIRED'
+  /** The primary path (HLT or HLGT) the code rolls up to changed. */
+  | 'HIERARCHY_CHANGED'
+  /** The LLT moved to another PT: cases now count under the new PT. */
+  | 'LLT_MOVED'
+  /** The LLT was made non-current: new coding must not use it. */
+  | 'LLT_NON_CURRENT'
+  /** The LLT was promoted to a PT of its own. */
+  | 'LLT_PROMOTED'
+  /** The primary SOC the code rolls up to changed. */
+  | 'PRIMARY_SOC_CHANGED'
+  /** The PT was demoted to an LLT of another PT. */
+  | 'PT_DEMOTED'
+  /** The code's term was renamed. */
+  | 'RENAMED'
+  /** The recorded term does not match the code’s term in the target release. */
+  | 'TERM_MISMATCH';
+
+/** A coded row. Every field is optional here so that a bad row is reported with its reason instead of failing the request. */
+export type ImpactRowInput = {
+  /** LLT or PT code. */
+  code?: string | null | undefined;
+  /** Line of the source file (reported with errors). */
+  line?: number | null | undefined;
+  rowId?: string | null | undefined;
+  /** The term as recorded (optional). */
+  term?: string | null | undefined;
+};
+
 export type LabelClassifyInput = {
   description: string;
   /** 1–100, default 25. */
@@ -59,6 +103,14 @@ export type MatchType =
   /** a word inside the name starts with the query */
   | 'WORD_PREFIX';
 
+export type RecodeAction =
+  /** The code stays valid: keep it (tables may shift). */
+  | 'KEEP'
+  /** Recode to the suggested code. */
+  | 'RECODE'
+  /** A person must decide; the suggested code, if any, is a candidate. */
+  | 'REVIEW';
+
 /** Type of a hierarchy edge. SOC_TO_PT is the link from a PT to its primary SOC. */
 export type RelationshipType =
   | 'HLGT_TO_HLT'
@@ -72,6 +124,20 @@ export type SeveritySystem =
   | 'FIVE_LEVEL'
   /** mild / moderate / severe */
   | 'THREE_LEVEL';
+
+/** Scope of an SMQ term (smq_content term_scope): NARROW (2) finds cases highly likely to be the condition; BROAD (1) adds those that may be. A broad search runs both. */
+export type SmqScope =
+  | 'BROAD'
+  | 'NARROW';
+
+/** A (active) or I (inactive) in the files. Inactive terms stay listed but are not used by a search. */
+export type SmqStatus =
+  | 'ACTIVE'
+  | 'INACTIVE';
+
+export type SmqTermLevel =
+  | 'LLT'
+  | 'PT';
 
 export type ExplorerChangeCountsFragment = { totalCount: number, counts: { added: number, updated: number, retired: number } };
 
@@ -109,6 +175,17 @@ export type ExplorerCodeQueryVariables = Exact<{
 
 export type ExplorerCodeQuery = { code: { isPrimary: boolean, socAbbreviation: string | null, code: string, term: string, level: Level, status: CodeStatus, release: { version: string }, primarySoc: { code: string, term: string, level: Level, status: CodeStatus } | null, pt: { code: string, term: string, level: Level, status: CodeStatus } | null, paths: Array<{ isPrimary: boolean, nodes: Array<{ code: string, term: string, level: Level, status: CodeStatus }> }>, parents: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { code: string, term: string, level: Level, status: CodeStatus } }>, children: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { isPrimary: boolean, code: string, term: string, level: Level, status: CodeStatus } }>, synonyms: { totalCount: number, edges: Array<{ node: { isPrimary: boolean, code: string, term: string, level: Level, status: CodeStatus } }> }, change: { changeType: ChangeType, details: string } | null, history: Array<{ version: { version: string, releaseDate: string | null }, snapshot: { exists: boolean, level: Level | null, status: string | null, term: string | null, primarySocCode: string | null }, changes: Array<{ changeType: ChangeType, kinds: Array<string>, details: string }> }> } };
 
+export type ExplorerTermRefFragment = { code: string, term: string, level: Level };
+
+export type ExplorerImpactStateFragment = { term: string, level: Level, current: boolean, pt: { code: string, term: string, level: Level } | null, soc: { code: string, term: string, level: Level } | null };
+
+export type ExplorerImpactQueryVariables = Exact<{
+  input: ImpactInput;
+}>;
+
+
+export type ExplorerImpactQuery = { impact: { from: string, to: string, summary: { rowsUploaded: number, rowsValid: number, rowsInvalid: number, rowsImpacted: number, impactedPercent: number, byKind: Array<{ kind: ImpactKind, rows: number }>, socMovements: Array<{ rows: number, from: { code: string, term: string, level: Level }, to: { code: string, term: string, level: Level } }>, ptDeltas: Array<{ before: number, after: number, delta: number, pt: { code: string, term: string, level: Level } }> }, errors: Array<{ rowId: string | null, position: number, line: number | null, field: string, reason: string }>, rows: Array<{ rowId: string, position: number, line: number | null, code: string, recordedTerm: string | null, before: { term: string, level: Level, current: boolean, pt: { code: string, term: string, level: Level } | null, soc: { code: string, term: string, level: Level } | null }, after: { term: string, level: Level, current: boolean, pt: { code: string, term: string, level: Level } | null, soc: { code: string, term: string, level: Level } | null } | null, impacts: Array<{ kind: ImpactKind, details: string, before: string | null, after: string | null, suggestion: { action: RecodeAction, code: string | null, term: string | null, level: Level | null, reason: string } }> }> } };
+
 export type ExplorerSearchQueryVariables = Exact<{
   q?: string | null | undefined;
   level?: Level | null | undefined;
@@ -122,6 +199,42 @@ export type ExplorerSearchQueryVariables = Exact<{
 
 
 export type ExplorerSearchQuery = { codes: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { match: { term: string, type: MatchType, isSynonym: boolean, level: Level, code: string } | null, code: { code: string, term: string, level: Level, status: CodeStatus, primaryPath: { nodes: Array<{ code: string, term: string, level: Level }> } | null } } }> } };
+
+export type ExplorerSmqSummaryFragment = { code: string, name: string, level: number, status: SmqStatus, isAlgorithmic: boolean };
+
+export type ExplorerSmqsQueryVariables = Exact<{
+  q?: string | null | undefined;
+  version?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type ExplorerSmqsQuery = { smqs: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { code: string, name: string, level: number, status: SmqStatus, isAlgorithmic: boolean, parent: { code: string, name: string } | null } }> } };
+
+export type ExplorerSmqQueryVariables = Exact<{
+  code: string;
+  version?: string | null | undefined;
+  scope?: SmqScope | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type ExplorerSmqQuery = { smq: { algorithm: string | null, description: string, source: string, note: string, definitionVersion: string, code: string, name: string, level: number, status: SmqStatus, isAlgorithmic: boolean, release: { version: string }, parent: { code: string, name: string, level: number, status: SmqStatus, isAlgorithmic: boolean } | null, children: Array<{ code: string, name: string, level: number, status: SmqStatus, isAlgorithmic: boolean }>, terms: { totalCount: number, counts: { narrow: number, broad: number }, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { code: string, term: string | null, level: SmqTermLevel, scope: SmqScope | null, category: string, weight: number, status: SmqStatus, smq: { code: string, name: string } | null } }> } } };
+
+export type ExplorerCodeSmqsQueryVariables = Exact<{
+  code: string;
+  level?: Level | null | undefined;
+  version?: string | null | undefined;
+}>;
+
+
+export type ExplorerCodeSmqsQuery = { code: { code: string, level: Level, smqs: Array<{ scope: SmqScope | null, category: string, weight: number, status: SmqStatus, direct: boolean, termCode: string, termLevel: SmqTermLevel, smq: { code: string, name: string, level: number, parent: { code: string, name: string } | null } }> } };
 
 export type ExplorerSocsQueryVariables = Exact<{
   version?: string | null | undefined;
@@ -197,6 +310,39 @@ export const ExplorerNodeFieldsFragmentDoc = new TypedDocumentString(`
   status
 }
     `, {"fragmentName":"ExplorerNodeFields"}) as unknown as TypedDocumentString<ExplorerNodeFieldsFragment, unknown>;
+export const ExplorerTermRefFragmentDoc = new TypedDocumentString(`
+    fragment ExplorerTermRef on TermRef {
+  code
+  term
+  level
+}
+    `, {"fragmentName":"ExplorerTermRef"}) as unknown as TypedDocumentString<ExplorerTermRefFragment, unknown>;
+export const ExplorerImpactStateFragmentDoc = new TypedDocumentString(`
+    fragment ExplorerImpactState on ImpactCodeState {
+  term
+  level
+  current
+  pt {
+    ...ExplorerTermRef
+  }
+  soc {
+    ...ExplorerTermRef
+  }
+}
+    fragment ExplorerTermRef on TermRef {
+  code
+  term
+  level
+}`, {"fragmentName":"ExplorerImpactState"}) as unknown as TypedDocumentString<ExplorerImpactStateFragment, unknown>;
+export const ExplorerSmqSummaryFragmentDoc = new TypedDocumentString(`
+    fragment ExplorerSmqSummary on Smq {
+  code
+  name
+  level
+  status
+  isAlgorithmic
+}
+    `, {"fragmentName":"ExplorerSmqSummary"}) as unknown as TypedDocumentString<ExplorerSmqSummaryFragment, unknown>;
 export const ExplorerPredictionFragmentDoc = new TypedDocumentString(`
     fragment ExplorerPrediction on CodePrediction {
   confidence
@@ -390,6 +536,90 @@ export const ExplorerCodeDocument = new TypedDocumentString(`
   level
   status
 }`) as unknown as TypedDocumentString<ExplorerCodeQuery, ExplorerCodeQueryVariables>;
+export const ExplorerImpactDocument = new TypedDocumentString(`
+    query ExplorerImpact($input: ImpactInput!) {
+  impact(input: $input) {
+    from
+    to
+    summary {
+      rowsUploaded
+      rowsValid
+      rowsInvalid
+      rowsImpacted
+      impactedPercent
+      byKind {
+        kind
+        rows
+      }
+      socMovements {
+        from {
+          ...ExplorerTermRef
+        }
+        to {
+          ...ExplorerTermRef
+        }
+        rows
+      }
+      ptDeltas {
+        pt {
+          ...ExplorerTermRef
+        }
+        before
+        after
+        delta
+      }
+    }
+    errors {
+      rowId
+      position
+      line
+      field
+      reason
+    }
+    rows {
+      rowId
+      position
+      line
+      code
+      recordedTerm
+      before {
+        ...ExplorerImpactState
+      }
+      after {
+        ...ExplorerImpactState
+      }
+      impacts {
+        kind
+        details
+        before
+        after
+        suggestion {
+          action
+          code
+          term
+          level
+          reason
+        }
+      }
+    }
+  }
+}
+    fragment ExplorerTermRef on TermRef {
+  code
+  term
+  level
+}
+fragment ExplorerImpactState on ImpactCodeState {
+  term
+  level
+  current
+  pt {
+    ...ExplorerTermRef
+  }
+  soc {
+    ...ExplorerTermRef
+  }
+}`) as unknown as TypedDocumentString<ExplorerImpactQuery, ExplorerImpactQueryVariables>;
 export const ExplorerSearchDocument = new TypedDocumentString(`
     query ExplorerSearch($q: String, $level: Level, $soc: String, $version: String, $first: Int, $after: String, $last: Int, $before: String) {
   codes(
@@ -436,6 +666,122 @@ export const ExplorerSearchDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ExplorerSearchQuery, ExplorerSearchQueryVariables>;
+export const ExplorerSmqsDocument = new TypedDocumentString(`
+    query ExplorerSmqs($q: String, $version: String, $first: Int, $after: String, $last: Int, $before: String) {
+  smqs(
+    q: $q
+    version: $version
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+  ) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      hasPreviousPage
+      startCursor
+      endCursor
+    }
+    edges {
+      node {
+        ...ExplorerSmqSummary
+        parent {
+          code
+          name
+        }
+      }
+    }
+  }
+}
+    fragment ExplorerSmqSummary on Smq {
+  code
+  name
+  level
+  status
+  isAlgorithmic
+}`) as unknown as TypedDocumentString<ExplorerSmqsQuery, ExplorerSmqsQueryVariables>;
+export const ExplorerSmqDocument = new TypedDocumentString(`
+    query ExplorerSmq($code: String!, $version: String, $scope: SmqScope, $first: Int, $after: String, $last: Int, $before: String) {
+  smq(code: $code, version: $version) {
+    ...ExplorerSmqSummary
+    algorithm
+    description
+    source
+    note
+    definitionVersion
+    release {
+      version
+    }
+    parent {
+      ...ExplorerSmqSummary
+    }
+    children {
+      ...ExplorerSmqSummary
+    }
+    terms(scope: $scope, first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      counts {
+        narrow
+        broad
+      }
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+      edges {
+        node {
+          code
+          term
+          level
+          scope
+          category
+          weight
+          status
+          smq {
+            code
+            name
+          }
+        }
+      }
+    }
+  }
+}
+    fragment ExplorerSmqSummary on Smq {
+  code
+  name
+  level
+  status
+  isAlgorithmic
+}`) as unknown as TypedDocumentString<ExplorerSmqQuery, ExplorerSmqQueryVariables>;
+export const ExplorerCodeSmqsDocument = new TypedDocumentString(`
+    query ExplorerCodeSmqs($code: String!, $level: Level, $version: String) {
+  code(code: $code, level: $level, version: $version) {
+    code
+    level
+    smqs {
+      scope
+      category
+      weight
+      status
+      direct
+      termCode
+      termLevel
+      smq {
+        code
+        name
+        level
+        parent {
+          code
+          name
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerCodeSmqsQuery, ExplorerCodeSmqsQueryVariables>;
 export const ExplorerSocsDocument = new TypedDocumentString(`
     query ExplorerSocs($version: String) {
   codes(level: SOC, version: $version, first: 100) {
