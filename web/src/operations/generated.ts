@@ -36,7 +36,7 @@ export type ImpactInput = {
   from: string;
   /** At most 100000 rows. Give rows or rowsData. */
   rows?: Array<ImpactRowInput> | null | undefined;
-  /** The same rows as one JSON array of {rowId, code, term?, line?}: for up to 100,000 rows, which graphql-js would coerce as typed input objects in one blocking step (REST and the CLI use it). */
+  /** The same rows as one JSON array of {rowId, code, term?, line?, position?} (line and position: where the row is in the client's file): for up to 100,000 rows, which graphql-js would coerce as typed input objects in one blocking step (REST and the CLI use it). */
   rowsData?: unknown;
   /** Release to upgrade to (any hosted release, either direction). */
   to: string;
