@@ -113,7 +113,9 @@ describe('explorer pages in a browser', () => {
     // Decoded with its byte-order mark kept (the download keeps it too).
     const expectedCsv = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await (await rest('text/csv')).arrayBuffer());
 
-    const { page, problems } = await open('/?view=impact&from=5.0&to=5.0.1');
+    // The compare page links to the impact page for the same pair.
+    const { page, problems } = await open('/?view=compare&from=5.0&to=5.0.1');
+    await page.getByRole('link', { name: 'Impact of this upgrade on coded data' }).click();
     await page.getByRole('heading', { level: 1, name: 'Upgrade impact' }).waitFor();
     expect(await page.locator('#impact-from').inputValue()).toBe('5.0');
     expect(await page.locator('#impact-to').inputValue()).toBe('5.0.1');
@@ -190,7 +192,13 @@ describe('explorer pages in a browser', () => {
   it('SMQ list → SMQ page → a term → its code page lists its SMQs', async () => {
     const { page, problems } = await open('/?view=smqs');
     await page.getByRole('heading', { level: 1, name: 'SMQs' }).waitFor();
-    await poll(() => page.locator('.smqs .count').textContent()).toMatch(/^\d+ SMQs$/);
+    await poll(() => page.locator('.smqs .count').textContent()).toBe('7 SMQs');
+    // The release switcher: 5.0 has one SMQ fewer (90500007 is new in 5.0.1).
+    await page.selectOption('#release-switcher', '5.0');
+    await poll(() => page.locator('.smqs .count').textContent()).toBe('6 SMQs');
+    expect(new URL(page.url()).searchParams.get('v')).toBe('5.0');
+    await page.selectOption('#release-switcher', '5.0.1');
+    await poll(() => page.locator('.smqs .count').textContent()).toBe('7 SMQs');
     await page.getByLabel('SMQ name contains').fill('hepatic');
     await poll(() => new URL(page.url()).searchParams.get('sq')).toBe('hepatic');
     await poll(() => page.locator('.smqs .count').textContent()).toMatch(/with “hepatic” in the name/);
