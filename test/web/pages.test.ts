@@ -99,6 +99,8 @@ const CSV = [
   'unchanged,10028813,nausea',
   'formula,10028813,=HYPERLINK("http://x")',
   'bad,12ab,',
+  // Unaffected rows, so that the rows run over one page (25).
+  ...Array.from({ length: 20 }, (_, i) => `same-${i + 1},10028813,Nausea`),
   '',
 ].join('\r\n');
 
@@ -131,7 +133,7 @@ describe('explorer pages in a browser', () => {
     await poll(() => page.locator('.impact-form [role=alert]').textContent()).toMatch(/big\.csv has more than 10,000 rows/);
 
     await page.setInputFiles('#impact-file', { name: 'coded.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
-    await poll(() => page.locator('.impact-form [role=status]').textContent()).toMatch(/coded\.csv: 11 rows read/);
+    await poll(() => page.locator('.impact-form [role=status]').textContent()).toMatch(/coded\.csv: 31 rows read/);
     await page.getByRole('button', { name: 'Analyse the upgrade' }).click();
     await page.locator('.impact-summary').waitFor({ timeout: 20_000 });
 
@@ -141,7 +143,7 @@ describe('explorer pages in a browser', () => {
     expect(await dd('valid')).toBe(String(s.rowsValid));
     expect(await dd('invalid')).toBe(String(s.rowsInvalid));
     expect(await dd('impacted')).toContain(`${s.rowsImpacted} (${s.impactedPercent.toFixed(1)} % of valid rows)`);
-    expect(s).toMatchObject({ rowsUploaded: 11, rowsValid: 10, rowsInvalid: 1 });
+    expect(s).toMatchObject({ rowsUploaded: 31, rowsValid: 30, rowsInvalid: 1 });
     for (const k of s.byKind) expect(await page.locator(`.by-kind tr[data-kind=${k.kind}] td`).textContent(), k.kind).toBe(String(k.rows));
     const moves = await page.locator('.soc-moves tbody tr').allTextContents();
     expect(moves).toEqual(s.socMovements.map((m: any) => `${m.from.term}${m.to.term}${m.rows}`));
@@ -157,7 +159,13 @@ describe('explorer pages in a browser', () => {
     await page.selectOption('#impact-filter', 'LLT_NON_CURRENT');
     await poll(() => rows.count()).toBe(1);
     await page.selectOption('#impact-filter', 'all');
-    await poll(() => rows.count()).toBe(10);
+    await poll(() => rows.count()).toBe(25);
+    expect(await page.locator('.impact-result .count').textContent()).toBe('30 rows · page 1 of 2');
+    await page.getByRole('button', { name: 'Next rows' }).click();
+    await poll(() => rows.count()).toBe(5);
+    expect(await rows.last().locator('td').first().textContent()).toContain('same-20');
+    await page.getByRole('button', { name: 'Previous rows' }).click();
+    await poll(() => rows.count()).toBe(25);
     await auditInPlace(page, 'impact');
     // The summary alone (top of the page down to its tables), for the README.
     const box = (await page.locator('.impact-tables').boundingBox())!;
