@@ -99,6 +99,8 @@ const CSV = [
   'unchanged,10028813,nausea',
   'formula,10028813,=HYPERLINK("http://x")',
   'bad,12ab,',
+  // Unaffected rows, so that the rows run over one page (25).
+  ...Array.from({ length: 20 }, (_, i) => `same-${i + 1},10028813,Nausea`),
   '',
 ].join('\r\n');
 
@@ -113,7 +115,9 @@ describe('explorer pages in a browser', () => {
     // Decoded with its byte-order mark kept (the download keeps it too).
     const expectedCsv = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await (await rest('text/csv')).arrayBuffer());
 
-    const { page, problems } = await open('/?view=impact&from=5.0&to=5.0.1');
+    // The compare page links to the impact page for the same pair.
+    const { page, problems } = await open('/?view=compare&from=5.0&to=5.0.1');
+    await page.getByRole('link', { name: 'Impact of this upgrade on coded data' }).click();
     await page.getByRole('heading', { level: 1, name: 'Upgrade impact' }).waitFor();
     expect(await page.locator('#impact-from').inputValue()).toBe('5.0');
     expect(await page.locator('#impact-to').inputValue()).toBe('5.0.1');
@@ -129,7 +133,7 @@ describe('explorer pages in a browser', () => {
     await poll(() => page.locator('.impact-form [role=alert]').textContent()).toMatch(/big\.csv has more than 10,000 rows/);
 
     await page.setInputFiles('#impact-file', { name: 'coded.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
-    await poll(() => page.locator('.impact-form [role=status]').textContent()).toMatch(/coded\.csv: 11 rows read/);
+    await poll(() => page.locator('.impact-form [role=status]').textContent()).toMatch(/coded\.csv: 31 rows read/);
     await page.getByRole('button', { name: 'Analyse the upgrade' }).click();
     await page.locator('.impact-summary').waitFor({ timeout: 20_000 });
 
@@ -139,7 +143,7 @@ describe('explorer pages in a browser', () => {
     expect(await dd('valid')).toBe(String(s.rowsValid));
     expect(await dd('invalid')).toBe(String(s.rowsInvalid));
     expect(await dd('impacted')).toContain(`${s.rowsImpacted} (${s.impactedPercent.toFixed(1)} % of valid rows)`);
-    expect(s).toMatchObject({ rowsUploaded: 11, rowsValid: 10, rowsInvalid: 1 });
+    expect(s).toMatchObject({ rowsUploaded: 31, rowsValid: 30, rowsInvalid: 1 });
     for (const k of s.byKind) expect(await page.locator(`.by-kind tr[data-kind=${k.kind}] td`).textContent(), k.kind).toBe(String(k.rows));
     const moves = await page.locator('.soc-moves tbody tr').allTextContents();
     expect(moves).toEqual(s.socMovements.map((m: any) => `${m.from.term}${m.to.term}${m.rows}`));
@@ -155,11 +159,17 @@ describe('explorer pages in a browser', () => {
     await page.selectOption('#impact-filter', 'LLT_NON_CURRENT');
     await poll(() => rows.count()).toBe(1);
     await page.selectOption('#impact-filter', 'all');
-    await poll(() => rows.count()).toBe(10);
+    await poll(() => rows.count()).toBe(25);
+    expect(await page.locator('.impact-result .count').textContent()).toBe('30 rows · page 1 of 2');
+    await page.getByRole('button', { name: 'Next rows' }).click();
+    await poll(() => rows.count()).toBe(5);
+    expect(await rows.last().locator('td').first().textContent()).toContain('same-20');
+    await page.getByRole('button', { name: 'Previous rows' }).click();
+    await poll(() => rows.count()).toBe(25);
     await auditInPlace(page, 'impact');
     // The summary alone (top of the page down to its tables), for the README.
-    const box = (await page.locator('.impact-tables').boundingBox())!;
-    await page.screenshot({ path: path.join(SHOTS, 'impact-summary-1280.png'), clip: { x: 0, y: 0, width: 1280, height: Math.ceil(box.y + box.height + 16) }, fullPage: true });
+    const bottom = await page.locator('.impact-tables').evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
+    await page.screenshot({ path: path.join(SHOTS, 'impact-summary-1280.png'), clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom + 16) }, fullPage: true });
 
     // The CSV: the same lines as POST /impact?format=csv for the same file.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
@@ -190,7 +200,13 @@ describe('explorer pages in a browser', () => {
   it('SMQ list → SMQ page → a term → its code page lists its SMQs', async () => {
     const { page, problems } = await open('/?view=smqs');
     await page.getByRole('heading', { level: 1, name: 'SMQs' }).waitFor();
-    await poll(() => page.locator('.smqs .count').textContent()).toMatch(/^\d+ SMQs$/);
+    await poll(() => page.locator('.smqs .count').textContent()).toBe('7 SMQs');
+    // The release switcher: 5.0 has one SMQ fewer (90500007 is new in 5.0.1).
+    await page.selectOption('#release-switcher', '5.0');
+    await poll(() => page.locator('.smqs .count').textContent()).toBe('6 SMQs');
+    expect(new URL(page.url()).searchParams.get('v')).toBe('5.0');
+    await page.selectOption('#release-switcher', '5.0.1');
+    await poll(() => page.locator('.smqs .count').textContent()).toBe('7 SMQs');
     await page.getByLabel('SMQ name contains').fill('hepatic');
     await poll(() => new URL(page.url()).searchParams.get('sq')).toBe('hepatic');
     await poll(() => page.locator('.smqs .count').textContent()).toMatch(/with “hepatic” in the name/);

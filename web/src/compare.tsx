@@ -98,6 +98,11 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
   return (
     <section class="compare" aria-labelledby="compare-heading">
       <h1 id="compare-heading">Compare releases</h1>
+      {valid ? (
+        <p class="small">
+          <Link to={{ view: 'impact', from, to }}>Impact of this upgrade on coded data</Link>
+        </p>
+      ) : null}
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         {select('compare-from', 'From (baseline)', from, (x) => set({ from: x }), versions)}
         {select('compare-to', 'To', to, (x) => set({ to: x }), versions)}
