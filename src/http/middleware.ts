@@ -22,7 +22,9 @@ export function trustProxyOf(opts: AppOptions): TrustProxy {
 
 export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler<AppEnv>[] {
   const limitBody = bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024);
-  // 100,000 coded rows need more than an ordinary request: POST /impact has its own limit.
+  // 100,000 coded rows need more than an ordinary request: the uploads of coded data (impact,
+  // SMQ application) have their own limit.
+  const codedData = /^\/(?:impact|smqs\/[^/]+\/apply)$/;
   const limitImpactBody = bodyLimitMiddleware(opts.maxImpactBodyBytes ?? IMPACT_BODY_BYTES);
   return [
     requestLog(log),
@@ -32,7 +34,7 @@ export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler
     clientAddress(trustProxyOf(opts)),
     ...(opts.rateLimit ? [rateLimitMiddleware(opts.rateLimit.limiter)] : []),
     // Only bodies need a size check: on GET/HEAD it would make the Node adapter build a body stream for nothing.
-    (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.path === '/impact' ? limitImpactBody(c, next) : limitBody(c, next)),
+    (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.method === 'POST' && codedData.test(c.req.path) ? limitImpactBody(c, next) : limitBody(c, next)),
     requestHeadersMiddleware(),
   ];
 }

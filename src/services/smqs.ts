@@ -241,6 +241,36 @@ export interface SmqApplication {
   algorithm: { expression: string; error: string | null; matchedCases: number | null; cases: SmqCaseResult[] } | null;
 }
 
+/**
+ * The rows of either input: typed `rows` (GraphQL clients), or `rowsData`, the same rows as one
+ * plain JSON value (REST and CSV uploads: up to 100,000 rows, which graphql-js would coerce
+ * field by field in one blocking step). A rowsData row must be an object whose rowId, code and
+ * caseId are strings or numbers.
+ */
+export function smqInputRows(rows: readonly SmqRowInput[] | null | undefined, rowsData: unknown): readonly SmqRowInput[] {
+  const typed = rows !== undefined && rows !== null;
+  const data = rowsData !== undefined && rowsData !== null;
+  if (typed === data) throw validationError({ rows: ['give the rows either as rows or as rowsData'] });
+  if (typed) return rows!;
+  if (!Array.isArray(rowsData)) throw validationError({ rowsData: ['must be an array of {rowId, code, caseId?}'] });
+  const text = (v: unknown): string | null | undefined =>
+    v === null || v === undefined ? null : typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
+  const errors: Record<string, string[]> = {};
+  let n = 0;
+  const out = rowsData.map((r: unknown, i): SmqRowInput => {
+    const o = (typeof r === 'object' && r !== null && !Array.isArray(r) ? r : {}) as Record<string, unknown>;
+    const [rowId, code, caseId] = [text(o.rowId), text(o.code), text(o.caseId)];
+    if (rowId === undefined || rowId === null || code === undefined || code === null || caseId === undefined) {
+      if (++n <= SMQ_APPLY_MAX_ERRORS) errors[`rows.${i}`] = ['must be an object {rowId, code, caseId?} of strings'];
+      return { rowId: '', code: '' };
+    }
+    return { rowId, code, caseId };
+  });
+  if (n > SMQ_APPLY_MAX_ERRORS) errors.rows = [`${n - SMQ_APPLY_MAX_ERRORS} more row problems not listed`];
+  if (n) throw validationError(errors);
+  return out;
+}
+
 function checkRows(rows: readonly SmqRowInput[]): void {
   if (rows.length === 0) throw validationError({ rows: ['must hold at least one row'] });
   if (rows.length > SMQ_APPLY_MAX_ROWS) throw validationError({ rows: [`at most ${SMQ_APPLY_MAX_ROWS.toLocaleString('en')} rows per request (${rows.length.toLocaleString('en')} sent)`] });
@@ -270,8 +300,14 @@ function checkRows(rows: readonly SmqRowInput[]): void {
  * narrow match, else a broad one (the broad search is both). For an algorithmic SMQ the rule
  * is evaluated per case (rows grouped by caseId). Needs the API key: the rows are client data.
  */
-export async function applySmq(scope: RequestScope, code: string, version: string | null | undefined, rows: readonly SmqRowInput[]): Promise<SmqApplication> {
+export async function applySmq(
+  scope: RequestScope,
+  code: string,
+  version: string | null | undefined,
+  input: { rows?: readonly SmqRowInput[] | null | undefined; rowsData?: unknown },
+): Promise<SmqApplication> {
   await scope.requireApiKey();
+  const rows = smqInputRows(input.rows, input.rowsData);
   checkRows(rows);
   const release = await scope.selectRelease(version);
   const smq = await smqIn(scope, release, code);

@@ -16,9 +16,9 @@ describe('parseImpactCsv', () => {
     const { rows, problems } = await parseImpactCsv(chunks(text), 10);
     expect(problems).toEqual([]);
     expect(rows).toEqual([
-      { rowId: 'a', code: '10047848', term: 'Watering, eyes', line: 2, position: 1 },
-      { rowId: 'b "2"', code: '90301218', term: 'two\nlines', line: 4, position: 2 },
-      { rowId: 'c', code: '10028813', term: null, line: 6, position: 3 },
+      { rowId: 'a', code: '10047848', term: 'Watering, eyes', caseId: null, line: 2, position: 1 },
+      { rowId: 'b "2"', code: '90301218', term: 'two\nlines', caseId: null, line: 4, position: 2 },
+      { rowId: 'c', code: '10028813', term: null, caseId: null, line: 6, position: 3 },
     ]);
   });
 

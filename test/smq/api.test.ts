@@ -240,6 +240,36 @@ describe('POST /smqs/{code}/apply', () => {
     expect(r.body.algorithm.matchedCases).toBe(4);
   });
 
+  it('the same rows as a CSV upload (the impact format plus caseId) give the same answer; GraphQL takes typed rows or rowsData', async () => {
+    const csv = ['rowId,caseId,code,term', ...anaphylaxisRows.map((r) => [r.rowId, r.caseId ?? '', String(r.code), r.term ? `"${r.term}"` : ''].join(','))].join('\r\n');
+    const post = (body: string, path = '/smqs/90500005/apply') =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'text/csv', 'X-API-Key': key }, body }).then(async (res) => ({ status: res.status, headers: res.headers, body: (await res.json()) as any }));
+    const json = await apply('90500005', { rows: anaphylaxisRows });
+    const fromCsv = await post(csv);
+    expect(fromCsv.status, JSON.stringify(fromCsv.body)).toBe(200);
+    expect(fromCsv.body).toEqual(json.body);
+    expect((await post(csv, '/smqs/90500005/apply?version=5.0')).body.version).toBe('5.0');
+    expectProblem(await post('code,term\r\n10002218,x'), 400, 'VALIDATION_ERROR');
+    expectProblem(await post('rowId,code\r\n'), 400, 'VALIDATION_ERROR');
+    const r = await fetch(`${base}/smqs/90500005/apply`, { method: 'POST', headers: { 'X-API-Key': key } });
+    expectProblem({ status: r.status, headers: r.headers, body: await r.json() }, 400, 'VALIDATION_ERROR');
+    const q = 'query($rows: [SmqRowInput!], $rowsData: JSON) { applySmq(code: "90500005", rows: $rows, rowsData: $rowsData) { counts { narrow broad } } }';
+    const typed = await graphql(q, { rows: [{ rowId: 'a', code: '10002218' }] }, { 'X-API-Key': key });
+    const data = await graphql(q, { rowsData: [{ rowId: 'a', code: '10002218' }] }, { 'X-API-Key': key });
+    expect(typed.data.applySmq.counts).toEqual({ narrow: 1, broad: 0 });
+    expect(data.data).toEqual(typed.data);
+    expect((await graphql(q, {}, { 'X-API-Key': key })).errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    expect((await graphql(q, { rowsData: [{ rowId: 'a' }] }, { 'X-API-Key': key })).errors[0].extensions.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('uploads of coded rows have the impact body limit, not the 1 MB of other requests', async () => {
+    // 40,000 rows of JSON: about 2 MB, over MAX_BODY_BYTES (1 MB), under MAX_IMPACT_BODY_BYTES.
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({ rowId: `row-${i}`, caseId: `case-${i % 5000}`, code: i % 2 ? '10002218' : '10019663' }));
+    const r = await apply('90500005', { rows });
+    expect(r.status).toBe(200);
+    expect(r.body.counts).toMatchObject({ rows: 40_000, narrow: 20_000 });
+  }, 60_000);
+
   it('a weighted rule: categories counted once, at their highest weight', async () => {
     const r = await apply('90500006', {
       version: '5.0',

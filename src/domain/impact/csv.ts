@@ -12,6 +12,8 @@ export interface CsvRow {
   rowId: string | null;
   code: string | null;
   term: string | null;
+  /** The case a row belongs to (SMQ application groups a case's rows; impact ignores it). */
+  caseId: string | null;
   /** Line of the file where the record ends (csv-parse's count: a CRLF inside quotes counts twice). */
   line: number;
   /** 1-based record number (header excluded), bad records included. */
@@ -33,7 +35,8 @@ export interface ParsedCsv {
   problems: CsvRowProblem[];
 }
 
-const HEADER_ALIASES: Record<string, 'rowId' | 'code' | 'term'> = { rowid: 'rowId', row_id: 'rowId', id: 'rowId', code: 'code', term: 'term' };
+type Column = 'rowId' | 'code' | 'term' | 'caseId';
+const HEADER_ALIASES: Record<string, Column> = { rowid: 'rowId', row_id: 'rowId', id: 'rowId', code: 'code', term: 'term', caseid: 'caseId', case_id: 'caseId', case: 'caseId' };
 
 const SLICE_BYTES = 64 * 1024;
 
@@ -52,8 +55,8 @@ async function* slices(input: AsyncIterable<Uint8Array | string>): AsyncGenerato
 }
 
 /**
- * Reads `rowId,code,term` records (header row required; columns in any order, term
- * optional) from a byte or text stream. More than `maxRows` records, a header without
+ * Reads `rowId,code,term[,caseId]` records (header row required; columns in any order, term
+ * and caseId optional) from a byte or text stream. More than `maxRows` records, a header without
  * rowId and code, or a file the parser cannot read are VALIDATION_ERRORs.
  */
 export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, maxRows: number): Promise<ParsedCsv> {
@@ -61,7 +64,7 @@ export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, 
   const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true, max_record_size: 64 * 1024 });
   const rows: CsvRow[] = [];
   const problems: CsvRowProblem[] = [];
-  let columns: ('rowId' | 'code' | 'term' | null)[] | null = null;
+  let columns: (Column | null)[] | null = null;
   let position = 0;
   // Backpressure from the parser to the input; a read error ends the parse with it.
   const source = Readable.from(slices(input), { objectMode: false });
@@ -78,7 +81,7 @@ export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, 
       }
       position++;
       if (position > maxRows) throw validationError({ rows: [`at most ${maxRows} rows per request: split the file`] });
-      const row: CsvRow = { rowId: null, code: null, term: null, line: info.lines, position };
+      const row: CsvRow = { rowId: null, code: null, term: null, caseId: null, line: info.lines, position };
       record.forEach((value, k) => {
         const col = columns![k];
         if (col) row[col] = value;

@@ -301,9 +301,14 @@ builder.queryFields((t) => ({
     args: {
       code: t.arg.string({ required: true }),
       version: t.arg.string({ required: false }),
-      rows: t.arg({ type: [SmqRowInput], required: true }),
+      rows: t.arg({ type: [SmqRowInput], required: false, description: 'The coded rows; give rows or rowsData.' }),
+      rowsData: t.arg({
+        type: JSONScalar,
+        required: false,
+        description: 'The same rows as one JSON array of {rowId, code, caseId?}: for up to 100,000 rows, which graphql-js would coerce as typed input objects in one blocking step (REST uses it).',
+      }),
     },
     complexity: { field: 50 },
-    resolve: (_root, args, ctx) => smqs.applySmq(ctx, args.code, args.version, args.rows),
+    resolve: (_root, args, ctx) => smqs.applySmq(ctx, args.code, args.version, { rows: args.rows, rowsData: args.rowsData }),
   }),
 }));

@@ -2,12 +2,12 @@
 // to as query parameters) parsed as a stream into the same GraphQL variables; the answer is
 // JSON, or CSV with ?format=csv (or Accept: text/csv). Requires X-API-Key.
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { ImpactDocument, type ImpactQuery, type ImpactQueryVariables } from '../operations/generated.ts';
-import { operation, type AppEnv, type RestApp, type RestDeps } from '../context.ts';
+import { operation, type RestApp, type RestDeps } from '../context.ts';
 import { errorResponses, versionIdParam } from '../schemas.ts';
 import { IMPACT_KINDS } from '../../domain/impact/analyse.ts';
 import { impactCsv, parseImpactCsv, type CsvRowProblem } from '../../domain/impact/csv.ts';
+import { bodyChunks, isCsv } from '../csvBody.ts';
 import { validationError } from '../../domain/errors.ts';
 import { MAX_IMPACT_ROWS } from '../../services/limits.ts';
 import type { ImpactRowResult } from '../../domain/impact/analyse.ts';
@@ -142,19 +142,6 @@ const route = createRoute({
   },
 });
 
-const isCsv = (contentType: string | undefined) => !!contentType && /^\s*text\/csv\b/i.test(contentType);
-
-/** Body bytes as a stream (the body limit already wraps it). */
-async function* bodyChunks(c: Context<AppEnv>): AsyncGenerator<Uint8Array> {
-  const body = c.req.raw.body;
-  if (!body) return;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    yield value;
-  }
-}
 
 /** Rows the CSV parser could not turn into rows join the service's bad rows. */
 function withCsvProblems<T extends Pick<ImpactQuery['impact'], 'errors' | 'summary'>>(report: T, problems: CsvRowProblem[]): T {

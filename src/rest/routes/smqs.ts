@@ -6,7 +6,10 @@ import { ApplySmqDocument, SmqChangesDocument, SmqDetailDocument, SmqsDocument, 
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
 import { codeParam, errorResponses, intParam, MetaSchema, versionIdParam, versionParam } from '../schemas.ts';
-import { jsonBody } from '../narrative.ts';
+import { parseImpactCsv } from '../../domain/impact/csv.ts';
+import { validationError } from '../../domain/errors.ts';
+import { clip } from '../../domain/clientText.ts';
+import { bodyChunks, isCsv } from '../csvBody.ts';
 import { MAX_QUERY_LENGTH, SMQ_APPLY_MAX_ERRORS, SMQ_APPLY_MAX_ROWS, SMQ_PAGES } from '../../services/limits.ts';
 import { SMQ_CHANGE_TYPES } from '../../services/smqs.ts';
 
@@ -260,7 +263,20 @@ const applyRoute = createRoute({
   security: [{ apiKey: [] }],
   request: {
     params: z.object({ code: codeParam('code').openapi({ example: '90500005' }) }),
-    body: jsonBody(z.object({ rows: RowsSchema, version: versionIdParam('version').optional() }).strict()),
+    query: z.object({ version: versionIdParam('version').optional().openapi({ description: 'Release (for CSV uploads; a JSON body names it in `version`).' }) }).strict(),
+    body: {
+      // Not required for the validator: a CSV upload is read by the handler (a missing body is refused there).
+      required: false,
+      content: {
+        'application/json': { schema: z.object({ rows: RowsSchema, version: versionIdParam('version').optional() }).strict() },
+        'text/csv': {
+          schema: z.string().openapi({
+            description: `rowId,code[,caseId][,term] — the impact upload's format (RFC 4180, header row required, UTF-8), at most ${SMQ_APPLY_MAX_ROWS} rows.`,
+            example: 'rowId,code,caseId\r\nr1,10002198,case-1\r\n',
+          }),
+        },
+      },
+    },
   },
   responses: {
     200: {
@@ -392,8 +408,24 @@ export function registerSmqs(app: RestApp, deps: RestDeps) {
 
   app.openapi(applyRoute, async (c) => {
     const { code } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const { data, usedVersions } = await operation(deps, c, ApplySmqDocument, { code, version: body.version, rows: body.rows });
+    let version: string | undefined = c.req.valid('query').version;
+    let rowsData: { rowId: string; code: string; caseId?: string }[];
+    if (isCsv(c.req.header('content-type'))) {
+      // The impact upload's reader: the same columns, quoting and bounds (caseId groups a case's rows).
+      const parsed = await parseImpactCsv(bodyChunks(c), SMQ_APPLY_MAX_ROWS);
+      if (parsed.problems.length) {
+        const listed = parsed.problems.slice(0, SMQ_APPLY_MAX_ERRORS);
+        throw validationError(Object.fromEntries(listed.map((p) => [`line ${p.line}`, [`row ${clip(p.rowId ?? '?')}: ${p.reason}`]])));
+      }
+      if (parsed.rows.length === 0) throw validationError({ rows: ['rows must hold at least one row'] });
+      rowsData = parsed.rows.map((r) => ({ rowId: r.rowId ?? '', code: r.code ?? '', ...(r.caseId ? { caseId: r.caseId } : {}) }));
+    } else {
+      const body = c.req.valid('json') as { rows?: typeof rowsData; version?: string } | undefined;
+      if (!body?.rows) throw validationError({ body: ['a JSON body {rows, version?} or a text/csv upload (Content-Type: text/csv) is required'] });
+      version = body.version ?? version;
+      rowsData = body.rows;
+    }
+    const { data, usedVersions } = await operation(deps, c, ApplySmqDocument, { code, version, rowsData }, { rowsData: 'rows' });
     const a = data.applySmq;
     return respond(
       c,
