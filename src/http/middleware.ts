@@ -27,6 +27,7 @@ export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler
   const codedData = /^\/(?:impact|smqs\/[^/]+\/apply)$/;
   const limitImpactBody = bodyLimitMiddleware(opts.maxImpactBodyBytes ?? IMPACT_BODY_BYTES);
   return [
+    closeIfBodyUnread(),
     requestLog(log),
     ...(opts.securityHeaders !== false ? [securityHeadersMiddleware()] : []),
     ...(opts.corsOrigins?.length ? [corsMiddleware(opts.corsOrigins)] : []),
@@ -37,6 +38,21 @@ export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler
     (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.method === 'POST' && codedData.test(c.req.path) ? limitImpactBody(c, next) : limitBody(c, next)),
     requestHeadersMiddleware(),
   ];
+}
+
+/**
+ * An answer given before the request body was read (401 without a key, 404, 405, a refused
+ * header…) would leave the unread bytes on a keep-alive connection, and the adapter then
+ * drops the socket under the client's next request ("socket hang up"). Such answers close
+ * the connection instead; the client opens a new one.
+ */
+function closeIfBodyUnread(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    const length = c.req.header('content-length');
+    const hasBody = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined;
+    if (hasBody && !c.req.raw.bodyUsed) c.res.headers.set('Connection', 'close');
+  };
 }
 
 /** Request id (kept from X-Request-Id when well-formed), a child logger, and one log line per request. */

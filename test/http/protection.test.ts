@@ -1,4 +1,5 @@
 // Rate limits (in memory), body limits, CORS, security headers, GraphQL switches — through real HTTP.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
@@ -63,6 +64,28 @@ describe('input and transport protection', () => {
     const r = await fetch(`${base}/graphql`, from('198.51.100.20', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ versions(first: 1) { totalCount } } #${'x'.repeat(70_000)}` }) }));
     expect(r.status).toBe(413);
     expect(await r.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+  });
+
+  it('an answer given before the body is read closes the connection, so the next request on a keep-alive socket is answered', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const url = new URL(base);
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const req = http.request({ host: url.hostname, port: url.port, method, path, agent, headers: { 'X-Forwarded-For': '198.51.100.23', ...(body ? { 'content-type': 'application/graphql' } : {}) } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    // No key: 401 before a 60 KB body (under this app's 64 KB limit) is read — the hostile suite's case
+    // (135 KB there), which used to cut the next request on the socket.
+    const early = await send('PUT', '/identify', 'ä'.repeat(30_000));
+    expect(early).toEqual({ status: 401, connection: 'close' });
+    expect((await send('GET', '/versions')).status).toBe(200);
+    // A body that was read keeps the connection.
+    expect((await send('POST', '/graphql', '{ versions(first: 1) { totalCount } }')).connection).toBe('keep-alive');
+    agent.destroy();
   });
 
   it('malformed JSON on /graphql is a VALIDATION_ERROR, not a 500', async () => {
