@@ -3,82 +3,15 @@
 // download the CSV; the workbench with an API key; deep links; keyboard-only use; axe-core on
 // every page (no serious or critical violation); screenshots at 1280 and 360 px; the first
 // meaningful paint of a code page. One browser and one server for the file.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/http.ts';
-import { launchBrowser } from '../helpers/browser.ts';
-import { createApiKey } from '../../src/domain/apiKeys.ts';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { AI_NOTICE } from '../../src/assessment/notice.ts';
-import { projectRoot } from '../../src/paths.ts';
-import { buildExplorer } from './build.ts';
+import { explorerSession } from './session.ts';
 
-const SHOTS = path.join(projectRoot, 'test-results', 'screenshots');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-let t: TestApp;
 let base: string;
-let close: () => Promise<void>;
-let browser: Browser;
 let key: string;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  buildExplorer();
-  mkdirSync(SHOTS, { recursive: true });
-  [t, browser] = await Promise.all([createTestApp(), launchBrowser()]);
-  ({ url: base, close } = await listen(t.app.fetch));
-  key = (await createApiKey(t.db.prisma, 'explorer-tests')).key;
-});
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await close?.();
-  await t?.cleanup();
-});
-
-interface Watched {
-  page: Page;
-  /** Console errors, CSP violations, failed requests and page errors seen so far. */
-  problems: string[];
-}
-
-async function open(url: string, width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 800 : 900 }, acceptDownloads: true, colorScheme });
-  contexts.push(context);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(base) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) problems.push(`external: ${r.url()}`);
-  });
-  await page.goto(`${base}${url}`, { waitUntil: 'load' });
-  return { page, problems };
-}
-
-/** axe-core in the page: no serious or critical violation. */
-async function axe(page: Page, name: string): Promise<void> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3) }));
-  });
-  const bad = violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad, `${name}: ${JSON.stringify(bad, null, 1)}`).toEqual([]);
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  const width = page.viewportSize()!.width;
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-}
+const { open, axe, shoot } = explorerSession('explorer-tests', (s) => ({ base, key } = s));
 
 /** Accessibility and screenshots of the page as it is, at desktop and 360 px (and dark, when asked). */
 async function audit(page: Page, name: string, opts: { dark?: boolean } = {}): Promise<void> {
@@ -253,7 +186,9 @@ describe('explorer in a browser', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('changes-5.0-to-5.0.1-PT-updated.csv');
     const csv = readFileSync((await download.path())!, 'utf8');
-    const lines = csv.trim().split(/\r\n/);
+    // A spreadsheet opens it as is: UTF-8 byte-order mark, CRLF line ends (as the impact CSV).
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const lines = csv.slice(1).trim().split(/\r\n/);
     expect(lines[0]).toBe('code,level,change_type,kinds,term,previous_term,details,before,after,from,to');
     expect(lines.length - 1).toBe(shown);
     const rows = lines.slice(1);

@@ -4,72 +4,15 @@
 // download checked line by line against POST /impact?format=csv; SMQ list → SMQ page → a term →
 // its code page's "In SMQs"; axe-core (no serious or critical violation) at 1280 and 360 px.
 // One browser and one server for the file.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/http.ts';
-import { launchBrowser } from '../helpers/browser.ts';
-import { createApiKey } from '../../src/domain/apiKeys.ts';
-import { projectRoot } from '../../src/paths.ts';
-import { buildExplorer } from './build.ts';
+import type { Page } from 'playwright-core';
+import { explorerSession, SHOTS } from './session.ts';
 
-const SHOTS = path.join(projectRoot, 'test-results', 'screenshots');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-let t: TestApp;
 let base: string;
-let close: () => Promise<void>;
-let browser: Browser;
 let key: string;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  buildExplorer();
-  mkdirSync(SHOTS, { recursive: true });
-  [t, browser] = await Promise.all([createTestApp(), launchBrowser()]);
-  ({ url: base, close } = await listen(t.app.fetch));
-  key = (await createApiKey(t.db.prisma, 'explorer-pages-tests')).key;
-});
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await close?.();
-  await t?.cleanup();
-});
-
-async function open(url: string, width = 1280): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 800 : 900 }, acceptDownloads: true });
-  contexts.push(context);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(base) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) problems.push(`external: ${r.url()}`);
-  });
-  await page.goto(`${base}${url}`, { waitUntil: 'load' });
-  return { page, problems };
-}
-
-async function axe(page: Page, name: string): Promise<void> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3) }));
-  });
-  const bad = violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad, `${name}: ${JSON.stringify(bad, null, 1)}`).toEqual([]);
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${page.viewportSize()!.width}.png`), fullPage: true });
-}
+const { open, axe, shoot } = explorerSession('explorer-pages-tests', (s) => ({ base, key } = s));
 
 /** The page's accessibility at 1280 px and, resized in place (its state is not in the URL), at 360 px. */
 async function auditInPlace(page: Page, name: string): Promise<void> {

@@ -2,13 +2,10 @@
 // hashed assets are immutable (gzip when accepted), the HTML carries a strict CSP, the
 // JavaScript stays within its 150 KB gzipped budget, and its typed documents match codegen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { projectRoot } from '../../src/paths.ts';
 import { prefersHtml, webDir } from '../../src/http/explorer.ts';
 import { buildExplorer } from './build.ts';
 import { freshStore } from '../helpers/cli.ts';

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { gql } from './api.ts';
 import { ExplorerChangesDocument, type ChangeType, type Level } from './operations/generated.ts';
 import { navigate } from './router.ts';
+import { csvText, downloadText } from './csv.ts';
 import { ErrorBox, LevelBadge, Link, Loading, toApiError, useQuery } from './ui.tsx';
 import type { ApiError } from './api.ts';
 import type { Release } from './main.tsx';
@@ -24,13 +25,6 @@ function describe(v: Record<string, unknown> | undefined): string {
     .map(([k, x]) => `${k}: ${Array.isArray(x) ? x.join(', ') : typeof x === 'object' ? JSON.stringify(x) : String(x)}`)
     .join('; ');
 }
-
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  // Quoted when needed; a leading =, +, - or @ is defused so spreadsheets do not run it.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 
 export function Compare({ params, releases }: { params: URLSearchParams; releases: Release[] }) {
   const latest = releases.find((r) => r.isLatest)?.version ?? releases[0]?.version ?? '';
@@ -65,16 +59,8 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
         if (!c.pageInfo.hasNextPage || !c.pageInfo.endCursor) break;
         cursor = c.pageInfo.endCursor;
       }
-      const text = rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
       const name = `changes-${from}-to-${to}${level ? `-${level}` : ''}${ct ? `-${ct.toLowerCase()}` : ''}.csv`;
-      const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = name;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      downloadText(name, csvText(rows));
       setCsv({ busy: false, done: `${name}: ${rows.length - 1} changes` });
     } catch (e) {
       setCsv({ busy: false, error: toApiError(e) });

@@ -1,0 +1,80 @@
+// One browser test file's setup: the built explorer, the test app behind a real listener, an API
+// key, one Chromium; pages opened with everything that goes wrong in them recorded; axe-core
+// checks and screenshots.
+import { afterAll, beforeAll, expect } from 'vitest';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { listen } from '../helpers/http.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { createApiKey } from '../../src/domain/apiKeys.ts';
+import { projectRoot } from '../../src/paths.ts';
+import { buildExplorer } from './build.ts';
+
+export const SHOTS = path.join(projectRoot, 'test-results', 'screenshots');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface Watched {
+  page: Page;
+  /** Console errors, CSP violations, failed requests and page errors seen so far. */
+  problems: string[];
+}
+
+export function explorerSession(keyName: string, ready: (s: { t: TestApp; base: string; key: string }) => void) {
+  let t: TestApp | undefined;
+  let base = '';
+  let close: (() => Promise<void>) | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    buildExplorer();
+    mkdirSync(SHOTS, { recursive: true });
+    [t, browser] = await Promise.all([createTestApp(), launchBrowser()]);
+    ({ url: base, close } = await listen(t.app.fetch));
+    ready({ t, base, key: (await createApiKey(t.db.prisma, keyName)).key });
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await close?.();
+    await t?.cleanup();
+  });
+
+  async function open(url: string, width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Watched> {
+    const context = await browser!.newContext({ viewport: { width, height: width < 600 ? 800 : 900 }, acceptDownloads: true, colorScheme });
+    contexts.push(context);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) problems.push(`external: ${r.url()}`);
+    });
+    await page.goto(`${base}${url}`, { waitUntil: 'load' });
+    return { page, problems };
+  }
+
+  /** axe-core in the page: no serious or critical violation. */
+  async function axe(page: Page, name: string): Promise<void> {
+    // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => {
+      const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3) }));
+    });
+    const bad = violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad, `${name}: ${JSON.stringify(bad, null, 1)}`).toEqual([]);
+  }
+
+  async function shoot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${page.viewportSize()!.width}.png`), fullPage: true });
+  }
+
+  return { open, axe, shoot };
+}
