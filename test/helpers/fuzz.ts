@@ -27,6 +27,7 @@ const PATHS = [
   '/openapi.json', '/docs', '/problems/{x}', '/{x}', '/codes/', '//codes', '/codes/../versions',
   '/identify', '/classify', '/labels/classify', '/identify', '/classify', '/labels/classify',
   '/impact', '/impact', '/codes/validate', '/codes/analyse',
+  '/smqs', '/smqs/{x}', '/smqs/90500005', '/smqs/{x}/apply', '/smqs/90500005/apply', '/versions/{x}/smq-changes',
 ];
 const METHODS = ['GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
 
@@ -104,7 +105,7 @@ export function fuzzRequest(r: () => number, KEY: string): { url: string; init: 
   let body: string | undefined;
   if (r() < 0.5) headers['X-API-Key'] = pick(r, [KEY, KEY, 'sk-', 'sk-' + 'x'.repeat(500), '', 'Bearer x']);
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-    const coded = path === '/impact' || path === '/codes/validate' || path === '/codes/analyse';
+    const coded = path === '/impact' || path === '/codes/validate' || path === '/codes/analyse' || path.endsWith('/apply');
     body = path.startsWith('/graphql') ? graphqlBody(r) : coded ? codedRowsBody(r) : narrativeBody(r);
     headers['content-type'] = pick(r, ['application/json', 'application/json', 'text/plain', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data', ...(coded ? ['text/csv', 'text/csv'] : [])]);
   }
