@@ -113,6 +113,34 @@ describe('the shipped product, default configuration', () => {
     expect((await post('/classify', { description }, { 'X-API-Key': 'sk-not-a-real-key-at-all-000000000000000' })).status).toBe(401);
   });
 
+  it('serves the safety-data workflows, SMQs and FHIR with only the required fields', async () => {
+    const impact = await post('/impact', { from: '5.0', to: '5.0.1', rows: [{ rowId: 'r1', code: '10047700' }] });
+    expect(impact.status, JSON.stringify(impact.body)).toBe(200);
+    expect(impact.body.summary.rowsUploaded).toBe(1);
+    const csv = await call('/impact?from=5.0&to=5.0.1&format=csv', { method: 'POST', headers: { 'content-type': 'text/csv', 'X-API-Key': key }, body: 'rowId,code\r\nr1,10047700\r\n' });
+    expect(csv.status).toBe(200);
+    expect(String(csv.body)).toContain('r1');
+    expect((await post('/impact', { from: '5.0', to: '5.0.1', rows: [{ rowId: 'r1', code: '10047700' }] }, {})).status).toBe(401);
+    expect((await post('/codes/validate', { codes: ['10047700'] }, {})).body.items[0]).toMatchObject({ exists: true });
+    expect((await post('/codes/analyse', { codes: ['10047700'] }, {})).status).toBe(200);
+    const smqs = await call('/smqs');
+    expect(smqs.status).toBe(200);
+    expect(smqs.body.results.length).toBeGreaterThan(0);
+    expect((await call('/smqs/90500005')).body.name).toMatch(/demo SMQ/);
+    expect((await call('/versions/5.0.1/smq-changes')).status).toBe(200);
+    const applied = await post('/smqs/90500005/apply', { rows: [{ rowId: 'r1', code: '10002218' }] });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.counts.narrow).toBe(1);
+    const lookup = await call('/fhir/CodeSystem/$lookup?system=https://www.meddra.org&code=10047700');
+    expect(lookup.status).toBe(200);
+    expect(lookup.headers.get('content-type')).toContain('application/fhir+json');
+    expect(lookup.body.parameter.find((p: { name: string }) => p.name === 'display').valueString).toBe('Vomiting');
+    expect((await call('/fhir/metadata')).body.resourceType).toBe('CapabilityStatement');
+    const page = await call('/', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('<html');
+  });
+
   it('answers every GraphQL root field', async () => {
     const q = await graphql(`{
       versions { totalCount }
@@ -123,11 +151,20 @@ describe('the shipped product, default configuration', () => {
       identify(description: "Headache then vomiting.") { version events(first: 5) { totalCount } }
       classify(input: { description: "vomiting" }) { terminologyCodes { code { term } } }
       classifyLabel(input: { description: "ADVERSE REACTIONS\\nNausea and vomiting." }) { terminologyCodes { code { term } } }
+      smqs(first: 1) { totalCount }
+      smq(code: "90500005") { name }
+      applySmq(code: "90500005", rows: [{ rowId: "r1", code: "10002218" }]) { counts { narrow } }
+      impact(input: { from: "5.0", to: "5.0.1", rows: [{ rowId: "r1", code: "10047700" }] }) { summary { rowsUploaded } }
+      validateCodes(codes: [{ code: "10047700" }]) { summary { items } }
+      analyseCodes(codes: [{ code: "10047700" }]) { counted }
     }`);
     expect(q.status).toBe(200);
     expect(q.body.errors).toBeUndefined();
     expect(q.body.data.version).toEqual({ version: '5.0.1', isLatest: true });
     expect(q.body.data.identify.version).toBe('5.0.1');
+    expect(q.body.data.applySmq.counts.narrow).toBe(1);
+    expect(q.body.data.impact.summary.rowsUploaded).toBe(1);
+    expect(q.body.data.analyseCodes.counted).toBe(1);
     const id = q.body.data.code.id;
     const nodes = await graphql('query($id: ID!) { node(id: $id) { id } nodes(ids: [$id]) { id } }', { id });
     expect(nodes.body.data).toEqual({ node: { id }, nodes: [{ id }] });
