@@ -15,8 +15,7 @@ import { searchCodes } from '../services/search.ts';
 import { isSameOrBelow } from '../services/subsumption.ts';
 import { notFound } from './outcome.ts';
 import { inSmq, smqConcepts } from '../services/smqMembership.ts';
-import { lookupSmq, type ReleaseSmq } from '../services/smqs.ts';
-import { domainErrorOf } from '../domain/errors.ts';
+import { smqAt, type ReleaseSmq } from '../services/smqs.ts';
 import { valueSetUrl, type ImplicitValueSet } from './valueSetUrls.ts';
 
 /** A value set bound to a release, its isa node looked up. */
@@ -24,11 +23,7 @@ export type ResolvedValueSet = { vs: ImplicitValueSet; release: ReleaseInfo; nod
 
 export async function resolveValueSet(scope: RequestScope, release: ReleaseInfo, vs: ImplicitValueSet): Promise<ResolvedValueSet> {
   if (vs.kind === 'smq') {
-    parseCode(vs.code, 'url');
-    const smq = await lookupSmq(scope, vs.code, release.version).catch((e: unknown) => {
-      if (domainErrorOf(e)?.code === 'CODE_NOT_FOUND') return null;
-      throw e;
-    });
+    const smq = await smqAt(scope, release, vs.code, 'url');
     if (!smq) throw notFound(`SMQ ${vs.code} does not exist in release ${release.version}: the value set ${valueSetUrl(vs)} does not exist in that release.`);
     return { vs, release, smq };
   }

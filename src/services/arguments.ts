@@ -21,3 +21,7 @@ export function checkFirst(first: number | null | undefined, field = 'first'): v
     throw validationError({ [field]: [`must be between 0 and ${MAX_PAGE}`] });
   }
 }
+
+/** A field of a client row sent as plain JSON: text as it is, a finite number written out, absent = null, anything else undefined (a bad row). */
+export const rowText = (v: unknown): string | null | undefined =>
+  v === null || v === undefined ? null : typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;

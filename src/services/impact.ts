@@ -24,6 +24,7 @@ import { normalizeName } from '../domain/text.ts';
 import { IMPACT_SLICE_ROWS, MAX_IMPACT_ROWS, MAX_QUERY_LENGTH, MAX_RECORDED_TERM_LENGTH, MAX_RETIRED_SEARCHES, MAX_ROW_ID_LENGTH } from './limits.ts';
 import type { RequestScope } from './scope.ts';
 import { searchCodes } from './search.ts';
+import { rowText } from './arguments.ts';
 
 export interface ImpactArgs {
   from: string;
@@ -50,8 +51,6 @@ function inputRows(args: ImpactArgs): readonly unknown[] {
   return args.rowsData;
 }
 
-/** A row field as text: strings as they are, numbers written out, anything else undefined (a bad row). */
-const text = (v: unknown): string | null | undefined => (v === null || v === undefined ? null : typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
 
 export interface ImpactRowError {
   rowId: string | null;
@@ -120,11 +119,11 @@ export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts:
     // A file's record number when the rows come from one (a CSV upload: bad records it dropped count too).
     const position = typeof r.position === 'number' && Number.isSafeInteger(r.position) && r.position > 0 ? r.position : k + 1;
     const line = typeof r.line === 'number' && Number.isSafeInteger(r.line) ? r.line : null;
-    const rowIdText = text(r.rowId);
+    const rowIdText = rowText(r.rowId);
     const rowId = rowIdText?.trim() ? rowIdText.trim() : null;
     const fail = (field: string, reason: string) => errors.push({ rowId: rowId && rowId.length <= MAX_ROW_ID_LENGTH ? rowId : null, position, line, field, reason });
-    const codeText = text(r.code);
-    const termText = text(r.term);
+    const codeText = rowText(r.code);
+    const termText = rowText(r.term);
     if (rowIdText === undefined || codeText === undefined || termText === undefined) {
       const field = rowIdText === undefined ? 'rowId' : codeText === undefined ? 'code' : 'term';
       fail(field, `${field} must be a string`);

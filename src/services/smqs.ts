@@ -10,7 +10,7 @@ import {
   type CodeSmqRow, type Smq, type SmqChange, type SmqChangeCounts, type SmqChangeType, type SmqScope, type SmqTerm, type SmqTermLevel,
 } from '../domain/smqs.ts';
 import { AlgorithmSyntaxError, evaluateAlgorithm, isAlgorithmic, parseAlgorithm } from '../domain/smqAlgorithm.ts';
-import { parseCode } from './arguments.ts';
+import { parseCode, rowText } from './arguments.ts';
 import { resolveBaseline } from './changes.ts';
 import type { ReleaseConcept } from './codes.ts';
 import { MAX_QUERY_LENGTH, SMQ_APPLY_MAX_ERRORS, SMQ_APPLY_MAX_ID, SMQ_APPLY_MAX_ROWS } from './limits.ts';
@@ -48,11 +48,16 @@ export async function listSmqs(scope: RequestScope, args: SmqListArgs, page: Pag
   return { items: found.items.map((s) => withVersion(s, release.version)), total: found.total };
 }
 
+/** The SMQ with this code in a release, or null (a malformed code: VALIDATION_ERROR naming `field`). */
+export async function smqAt(scope: RequestScope, release: ReleaseInfo, code: string, field = 'code'): Promise<ReleaseSmq | null> {
+  const s = await scope.loaders.smq.load({ releaseId: release.id, code: parseCode(code, field) });
+  return s ? withVersion(s, release.version) : null;
+}
+
 async function smqIn(scope: RequestScope, release: ReleaseInfo, code: string, field = 'code'): Promise<ReleaseSmq> {
-  const n = parseCode(code, field);
-  const s = await scope.loaders.smq.load({ releaseId: release.id, code: n });
+  const s = await smqAt(scope, release, code, field);
   if (!s) throw smqNotFound(code, release.version);
-  return withVersion(s, release.version);
+  return s;
 }
 
 /** One SMQ by code (malformed: VALIDATION_ERROR; absent from the release: CODE_NOT_FOUND). */
@@ -253,13 +258,11 @@ export function smqInputRows(rows: readonly SmqRowInput[] | null | undefined, ro
   if (typed === data) throw validationError({ rows: ['give the rows either as rows or as rowsData'] });
   if (typed) return rows!;
   if (!Array.isArray(rowsData)) throw validationError({ rowsData: ['must be an array of {rowId, code, caseId?}'] });
-  const text = (v: unknown): string | null | undefined =>
-    v === null || v === undefined ? null : typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
   const errors: Record<string, string[]> = {};
   let n = 0;
   const out = rowsData.map((r: unknown, i): SmqRowInput => {
     const o = (typeof r === 'object' && r !== null && !Array.isArray(r) ? r : {}) as Record<string, unknown>;
-    const [rowId, code, caseId] = [text(o.rowId), text(o.code), text(o.caseId)];
+    const [rowId, code, caseId] = [rowText(o.rowId), rowText(o.code), rowText(o.caseId)];
     if (rowId === undefined || rowId === null || code === undefined || code === null || caseId === undefined) {
       if (++n <= SMQ_APPLY_MAX_ERRORS) errors[`rows.${i}`] = ['must be an object {rowId, code, caseId?} of strings'];
       return { rowId: '', code: '' };
