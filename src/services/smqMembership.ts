@@ -9,11 +9,9 @@ import { withVersion } from './codes.ts';
 import { MAX_SMQ_DEPTH, MAX_SMQ_TERMS_FILTERED } from './limits.ts';
 import type { Page, PageRequest } from './paging.ts';
 import type { RequestScope } from './scope.ts';
-import { parentSmq, smqsOfCode, smqStatus, smqTerms, type ReleaseSmq } from './smqs.ts';
+import { parentSmq, scopeOf, smqsOfCode, smqStatus, smqTerms, type ReleaseSmq } from './smqs.ts';
 
 export type SmqSearchScope = 'narrow' | 'broad';
-
-const NARROW = 2;
 
 async function isSameOrSubSmq(scope: RequestScope, s: ReleaseSmq, top: ReleaseSmq): Promise<boolean> {
   let cur: ReleaseSmq | null = s;
@@ -28,7 +26,7 @@ export async function inSmq(scope: RequestScope, smq: ReleaseSmq, searchScope: S
   if (c.level !== 'PT' && c.level !== 'LLT') return false;
   for (const m of await smqsOfCode(scope, withVersion(c, smq.version))) {
     if (smqStatus(m.status) === 'INACTIVE') continue;
-    if (searchScope === 'narrow' && m.scope !== NARROW) continue;
+    if (searchScope === 'narrow' && scopeOf(m.scope) !== 'NARROW') continue;
     if (await isSameOrSubSmq(scope, m.smq, smq)) return true;
   }
   return false;

@@ -1,7 +1,7 @@
 // SMQs (standardised queries): the list and search, one SMQ with its sub-SMQs and terms, the
 // SMQs a code belongs to, what changed in SMQs between releases, and running an SMQ over a
 // client's coded rows (narrow/broad matches, and the category rule of algorithmic SMQs per case).
-import { DomainError, validationError } from '../domain/errors.ts';
+import { DomainError, validationDetail, validationError } from '../domain/errors.ts';
 import { clip } from '../domain/clientText.ts';
 import { CODE_SYNTAX, codeNumber } from '../domain/formats.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
@@ -294,7 +294,7 @@ function checkRows(rows: readonly SmqRowInput[]): void {
     }
   });
   if (n > SMQ_APPLY_MAX_ERRORS) errors.rows = [`${n - SMQ_APPLY_MAX_ERRORS} more row problems not listed`];
-  if (n) throw validationError(errors, `${n} invalid row${n === 1 ? '' : 's'}: ${Object.entries(errors).slice(0, 3).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | ')}`);
+  if (n) throw validationError(errors, `${n} invalid row${n === 1 ? '' : 's'}: ${validationDetail(Object.fromEntries(Object.entries(errors).slice(0, 3)))}`);
 }
 
 /**
