@@ -85,7 +85,7 @@ try {
     const n = narratives.test;
     const heldOut: Record<string, number> = {
       ...CALIBRATION.heldOut,
-      ...(tac ? { labelEce: tac.cv.calibration.labelEce, textEce: tac.cv.calibration.textEce, identifyEce: tac.cv.calibration.identifyEce } : {}),
+      ...(tac ? { labelEce: tac.honest.cv.calibration.labelEce, textEce: tac.honest.cv.calibration.textEce, identifyEce: tac.honest.cv.calibration.identifyEce } : {}),
       criterionEce: n.criteriaPooled.ece,
       seriousEce: n.serious.ece,
       ctcaeEce: n.ctcae.ece,

@@ -43,7 +43,7 @@ import { textCandidates } from '../../src/nlp/classify.ts';
 import { labelCandidates, labelFeatureInput } from '../../src/nlp/label.ts';
 import { loadVocabularySource } from '../../src/assessment/loadVocabulary.ts';
 import { buildVocabulary, type Vocabulary } from '../../src/nlp/vocabulary.ts';
-import { FOLDS, groupLabels, readTac, writeEvalRelease, type EvalLabel } from './tac.ts';
+import { FOLDS, foldRelease, goldRelease, groupLabels, readCtcaeTerms, readTac, writeEvalRelease, type EvalLabel, type ReleaseContent } from './tac.ts';
 
 /** Label decision threshold on calibrated confidence used for the reported P/R/F1. */
 export const LABEL_THRESHOLD = 0.5;
@@ -108,27 +108,58 @@ export interface Intervals {
   foldMentionAccuracy: { mean: number; sd: number };
 }
 
-export interface EvaluationReport {
-  dataPath: string;
-  release: { pts: number; llts: number; terms: number; importMs: number; buildMs: number };
+/** One evaluation release as imported: counts and times. */
+export interface ReleaseSummary {
+  pts: number;
+  llts: number;
+  /** PTs from outside the benchmark (CTCAE terms) that no label's gold uses. */
+  distractors: number;
+  terms: number;
+  importMs: number;
+  buildMs: number;
+}
+
+/** Cross-validation by label of the engine's output against one way of building the release. */
+export interface Validation {
+  /** One release per fold (honest) or one for every fold (gold-only). */
+  releases: ReleaseSummary[];
   folds: number;
   /** Each fold scored with calibrators fitted on the other folds. */
   perFold: SplitMetrics[];
-  /** All folds' held-out predictions pooled: the headline figures. */
+  /** All folds' held-out predictions pooled. */
   cv: SplitMetrics;
   /**
    * The same pooled held-out predictions restricted to the labels of the former test half
-   * (label_id FNV-1a odd), which were never looked at for rule development: the rules are not
-   * refitted per fold, so this is the less optimistic view of the rules themselves.
+   * (label_id FNV-1a odd), which earlier rounds never looked at for rule development.
    */
   cvRuleUnseen: SplitMetrics;
   intervals: Intervals;
-  /** Calibrators fitted on every label, scored on every label (in-sample; the shipped parameters). */
+  /** Calibrators fitted on every label, scored on every label (in-sample). */
   full: SplitMetrics;
   /** The shipped calibration-params.ts scored on every label. */
   shipped: SplitMetrics;
-  /** Calibration parameters fitted on every label (what --write-params writes). */
+  /** Calibration parameters fitted on every label's runs. */
   fitted: Pick<CalibrationParams, 'label' | 'text' | 'identify' | 'fittedOn'>;
+}
+
+export interface EvaluationReport {
+  dataPath: string;
+  folds: number;
+  /**
+   * The headline: each fold scored against a release that does not leak it (tac.ts foldRelease:
+   * the other labels' gold PTs/LLTs, every gold PT name, CTCAE distractors), calibrators fitted
+   * on the other folds' honest runs. The issue's targets apply to honest.cv.
+   */
+  honest: Validation;
+  /** The former figures: one release of every label's gold PTs and LLTs (held-out folds' LLT names included). */
+  leaky: Validation;
+  /**
+   * Full training fit − honest cross-validated: the gold-only release (every label's own gold
+   * terms in it) with calibrators fitted on every label, against the honest held-out figures.
+   */
+  gap: { f1: number; mentionAccuracy: number };
+  /** What --write-params writes: the calibrators fitted on every label's honest run. */
+  fitted: Validation['fitted'];
 }
 
 export interface EvaluationOptions {
@@ -139,6 +170,8 @@ export interface EvaluationOptions {
   mentions?: boolean;
   /** Evaluate identifyEvents on the label sections (default true). */
   identify?: boolean;
+  /** Directory of the CTCAE CSVs (distractors); default: $CTCAE_DIR, else shared/data beside the checkout. */
+  ctcaeDir?: string;
   /** Bootstrap replicates for the intervals (default 1000). */
   replicates?: number;
   /** Progress lines (stderr in the CLI). */
@@ -162,28 +195,52 @@ export function prf(tp: number, fp: number, fn: number): PRF {
   return { precision: round(precision), recall: round(recall), f1: round(f1), tp, fp, fn };
 }
 
-/** Builds, imports (PGlite, real importer) and loads the evaluation vocabulary. */
-export async function loadEvaluationVocabulary(
-  labels: Parameters<typeof writeEvalRelease>[0],
-): Promise<{ vocab: Vocabulary; pts: number; llts: number; importMs: number; buildMs: number }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nlp-eval-release-'));
+/** Where the CTCAE CSVs (distractor vocabulary of the honest releases) are looked for. */
+export function defaultCtcaeDir(): string {
+  const candidates = [
+    process.env.CTCAE_DIR,
+    path.resolve(projectRoot, '..', 'shared', 'data', 'ctcae'),
+    '/work/shared/data/ctcae',
+  ].filter((p): p is string => !!p);
+  return candidates.find((p) => existsSync(path.join(p, 'CTCAE_v5.0.csv'))) ?? candidates[0]!;
+}
+
+export interface LoadedVocabulary {
+  vocab: Vocabulary;
+  pts: number;
+  llts: number;
+  distractors: number;
+  importMs: number;
+  buildMs: number;
+}
+
+/**
+ * Writes each release (temp dir), imports them all with the real importer into one in-memory
+ * PGlite store (one migration) and loads each vocabulary back from the store, as the service does.
+ */
+export async function loadEvaluationVocabularies(contents: readonly ReleaseContent[]): Promise<LoadedVocabulary[]> {
+  const db = await openDatabase({ dataDir: 'memory://' });
   try {
-    const counts = writeEvalRelease(labels, dir);
-    const t0 = performance.now();
-    const db = await openDatabase({ dataDir: 'memory://' });
-    try {
-      await migrate(db);
-      const summary = await importRelease(db, dir, { source: 'nlp-evaluation' });
-      const source = await loadVocabularySource(db.prisma, summary.releaseId);
-      const importMs = performance.now() - t0;
-      const t1 = performance.now();
-      const vocab = buildVocabulary(source.terms, { grades: source.grades });
-      return { vocab, ...counts, importMs, buildMs: performance.now() - t1 };
-    } finally {
-      await db.close();
+    await migrate(db);
+    const out: LoadedVocabulary[] = [];
+    for (const [i, content] of contents.entries()) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'nlp-eval-release-'));
+      try {
+        const counts = writeEvalRelease(content, dir, `tac2017-eval-${i}`);
+        const t0 = performance.now();
+        const summary = await importRelease(db, dir, { source: 'nlp-evaluation' });
+        const source = await loadVocabularySource(db.prisma, summary.releaseId);
+        const importMs = performance.now() - t0;
+        const t1 = performance.now();
+        const vocab = buildVocabulary(source.terms, { grades: source.grades });
+        out.push({ vocab, ...counts, distractors: content.distractors, importMs, buildMs: performance.now() - t1 });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
+    return out;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await db.close();
   }
 }
 
@@ -389,7 +446,7 @@ export const LABEL_CAL_FEATURES = ['logitRaw', 'logSnippets', 'maxLikelihood', '
 export const TEXT_CAL_FEATURES = ['rawScore', 'top', 'margin', 'phrase'] as const;
 
 /** Fits the TAC-based calibrators (logistic regression, L2-regularised) on some labels' engine output. */
-export function fitCalibration(runs: readonly LabelRun[], note: string): EvaluationReport['fitted'] {
+export function fitCalibration(runs: readonly LabelRun[], note: string): Validation['fitted'] {
   const labelRows = runs.flatMap((r) => r.labelRows.map((x) => x.row));
   const textRows = runs.flatMap((r) => r.mentions.flatMap((m) => m.rows));
   const identifyRows = runs.flatMap((r) => r.identifyRows);
@@ -402,11 +459,11 @@ export function fitCalibration(runs: readonly LabelRun[], note: string): Evaluat
 }
 
 /** The note recorded with parameters fitted on every label. */
-export function fullFitNote(runs: readonly LabelRun[]): string {
+export function fullFitNote(runs: readonly LabelRun[], how = ''): string {
   const lc = sum(runs.map((r) => r.labelRows.length));
   const tc = sum(runs.map((r) => sum(r.mentions.map((m) => m.rows.length))));
   const ic = sum(runs.map((r) => r.identifyRows.length));
-  return `TAC 2017 ADR train.json, all ${runs.length} labels (figures cross-validated by label, ${FOLDS} folds), ${lc} label candidates, ${tc} text candidates, ${ic} identified events`;
+  return `TAC 2017 ADR train.json, all ${runs.length} labels${how} (figures cross-validated by label, ${FOLDS} folds), ${lc} label candidates, ${tc} text candidates, ${ic} identified events`;
 }
 
 /** Deterministic PRNG (mulberry32) for the bootstrap. */
@@ -475,8 +532,8 @@ export function bootstrapIntervals(scored: readonly Scored[], perFold: readonly 
 /** Cross-validation by label over engine runs already collected (cheap: fitting and scoring only). */
 export function crossValidate(
   runs: readonly LabelRun[],
-  opts: { threshold?: number; replicates?: number; folds?: number } = {},
-): Pick<EvaluationReport, 'folds' | 'perFold' | 'cv' | 'cvRuleUnseen' | 'intervals' | 'full' | 'shipped' | 'fitted'> {
+  opts: { threshold?: number; replicates?: number; folds?: number; how?: string } = {},
+): Omit<Validation, 'releases'> {
   const threshold = opts.threshold ?? LABEL_THRESHOLD;
   const folds = opts.folds ?? FOLDS;
   const perFold: SplitMetrics[] = [];
@@ -490,7 +547,7 @@ export function crossValidate(
     pooled.push(...scored);
     perFold.push(aggregate(`fold ${k}`, scored, threshold));
   }
-  const fitted = fitCalibration(runs, fullFitNote(runs));
+  const fitted = fitCalibration(runs, fullFitNote(runs, opts.how));
   const fullParams = { ...CALIBRATION, ...fitted } as CalibrationParams;
   return {
     folds,
@@ -504,6 +561,15 @@ export function crossValidate(
   };
 }
 
+const summary = (v: LoadedVocabulary): ReleaseSummary => ({
+  pts: v.pts,
+  llts: v.llts,
+  distractors: v.distractors,
+  terms: v.vocab.size,
+  importMs: Math.round(v.importMs),
+  buildMs: Math.round(v.buildMs),
+});
+
 /** Runs the whole evaluation; see the file header. */
 export async function runEvaluation(opts: EvaluationOptions = {}): Promise<EvaluationReport> {
   const log = opts.log ?? (() => {});
@@ -511,27 +577,51 @@ export async function runEvaluation(opts: EvaluationOptions = {}): Promise<Evalu
   if (!existsSync(dataPath)) {
     throw new Error(`TAC 2017 ADR data not found at ${dataPath} (set TAC2017_PATH or pass dataPath)`);
   }
+  const ctcaeDir = opts.ctcaeDir ?? defaultCtcaeDir();
+  const outside = readCtcaeTerms(ctcaeDir);
+  if (outside.length === 0) throw new Error(`CTCAE terms not found in ${ctcaeDir} (set CTCAE_DIR): the honest evaluation releases need them as distractors`);
   const records = readTac(dataPath);
   const labels = groupLabels(records);
-  log(`read ${records.length} sections of ${labels.length} labels from ${dataPath}`);
-  const { vocab, pts, llts, importMs, buildMs } = await loadEvaluationVocabulary(records);
-  log(`evaluation release: ${pts} PTs, ${llts} LLTs imported in ${Math.round(importMs)} ms; vocabulary built in ${Math.round(buildMs)} ms`);
+  log(`read ${records.length} sections of ${labels.length} labels from ${dataPath}; ${outside.length} CTCAE terms from ${ctcaeDir}`);
+  const contents: ReleaseContent[] = [goldRelease(records)];
+  for (let k = 0; k < FOLDS; k++) {
+    contents.push(foldRelease(records, new Set(labels.filter((l) => l.fold === k).map((l) => l.labelId)), outside));
+  }
+  const [gold, ...perFold] = await loadEvaluationVocabularies(contents);
+  for (const [i, v] of [gold!, ...perFold].entries()) {
+    log(`${i === 0 ? 'gold-only release' : `fold ${i - 1} release`}: ${v.pts} PTs (${v.distractors} distractors), ${v.llts} LLTs imported in ${Math.round(v.importMs)} ms; vocabulary built in ${Math.round(v.buildMs)} ms`);
+  }
+  const cvOpts = { ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}), ...(opts.replicates !== undefined ? { replicates: opts.replicates } : {}) };
   const t0 = performance.now();
-  const runs = labels.map((l) => collectLabel(vocab, l, opts.mentions ?? true, opts.identify ?? true));
-  log(`${runs.length} labels analysed in ${Math.round(performance.now() - t0)} ms`);
+  const leakyRuns = labels.map((l) => collectLabel(gold!.vocab, l, opts.mentions ?? true, opts.identify ?? true));
+  const honestRuns = labels.map((l) => collectLabel(perFold[l.fold]!.vocab, l, opts.mentions ?? true, opts.identify ?? true));
+  log(`${labels.length} labels analysed twice (gold-only and honest releases) in ${Math.round(performance.now() - t0)} ms`);
   const t1 = performance.now();
-  const cv = crossValidate(runs, { ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}), ...(opts.replicates !== undefined ? { replicates: opts.replicates } : {}) });
-  log(`${cv.folds}-fold cross-validation by label (fit + score) in ${Math.round(performance.now() - t1)} ms`);
-  return { dataPath, release: { pts, llts, terms: vocab.size, importMs: Math.round(importMs), buildMs: Math.round(buildMs) }, ...cv };
+  const leaky: Validation = { releases: [summary(gold!)], ...crossValidate(leakyRuns, cvOpts) };
+  const honest: Validation = { releases: perFold.map(summary), ...crossValidate(honestRuns, { ...cvOpts, how: ", each run against its fold's honest release" }) };
+  log(`${FOLDS}-fold cross-validation by label (fit + score, both releases) in ${Math.round(performance.now() - t1)} ms`);
+  return {
+    dataPath,
+    folds: FOLDS,
+    honest,
+    leaky,
+    gap: {
+      f1: round(leaky.full.label.f1 - honest.cv.label.f1),
+      mentionAccuracy: round(leaky.full.mention.accuracy - honest.cv.mention.accuracy),
+    },
+    fitted: honest.fitted,
+  };
 }
 
-/** A fixed-width summary table of a report. */
-export function formatReport(r: EvaluationReport): string {
+/** A fixed-width summary table of one validation. */
+function formatValidation(title: string, v: Validation): string[] {
   const f = (x: number) => x.toFixed(4);
-  const rows = [...r.perFold, r.cv, r.cvRuleUnseen, r.full, r.shipped];
+  const rows = [...v.perFold, v.cv, v.cvRuleUnseen, v.full, v.shipped];
+  const rel = v.releases
+    .map((x) => `${x.pts} PTs (${x.distractors} distractors) / ${x.llts} LLTs`)
+    .filter((x, i, all) => all.indexOf(x) === i || v.releases.length <= 1);
   const lines = [
-    `TAC 2017 ADR evaluation — release ${r.release.pts} PTs / ${r.release.llts} LLTs (import ${r.release.importMs} ms, vocabulary ${r.release.buildMs} ms)`,
-    `${r.folds}-fold cross-validation by label (calibrators fitted on the other folds); "cv, rule-unseen" = the pooled held-out figures on the labels never used for rule development (former test half); "full fit" = fitted and scored on every label (in-sample)`,
+    `${title} — release${v.releases.length > 1 ? 's per fold' : ''}: ${rel.join('; ')}`,
     '',
     'split            labels  thr   P       R       F1      (P/R/F1 @0.25)          mention acc  top5    ECE label  ECE ≥0.25  ECE text  ms/label',
   ];
@@ -554,12 +644,12 @@ export function formatReport(r: EvaluationReport): string {
       ].join(' '),
     );
   }
-  const i = r.intervals;
+  const i = v.intervals;
   const iv = (x: [number, number]) => `[${f(x[0])}, ${f(x[1])}]`;
   lines.push(
     '',
-    `cross-validated, 95% bootstrap interval over labels (${i.replicates} replicates): P ${f(r.cv.label.precision)} ${iv(i.precision)}, R ${f(r.cv.label.recall)} ${iv(i.recall)}, F1 ${f(r.cv.label.f1)} ${iv(i.f1)}, mention accuracy ${f(r.cv.mention.accuracy)} ${iv(i.mentionAccuracy)}`,
-    `per fold: F1 ${f(i.foldF1.mean)} ± ${f(i.foldF1.sd)} (sd), mention accuracy ${f(i.foldMentionAccuracy.mean)} ± ${f(i.foldMentionAccuracy.sd)}; gap full fit − cross-validated: F1 ${(r.full.label.f1 - r.cv.label.f1).toFixed(4)}, mention accuracy ${(r.full.mention.accuracy - r.cv.mention.accuracy).toFixed(4)}`,
+    `cross-validated, 95% bootstrap interval over labels (${i.replicates} replicates): P ${f(v.cv.label.precision)} ${iv(i.precision)}, R ${f(v.cv.label.recall)} ${iv(i.recall)}, F1 ${f(v.cv.label.f1)} ${iv(i.f1)}, mention accuracy ${f(v.cv.mention.accuracy)} ${iv(i.mentionAccuracy)}`,
+    `per fold: F1 ${f(i.foldF1.mean)} ± ${f(i.foldF1.sd)} (sd), mention accuracy ${f(i.foldMentionAccuracy.mean)} ± ${f(i.foldMentionAccuracy.sd)}; calibrators full fit − cross-validated: F1 ${(v.full.label.f1 - v.cv.label.f1).toFixed(4)}, mention accuracy ${(v.full.mention.accuracy - v.cv.mention.accuracy).toFixed(4)}`,
   );
   lines.push('', 'identifyEvents on label sections (right = a mention overlaps a gold mention)', 'split            events  precision  mention recall  ≥0.5: events  precision   ECE     ECE uncalibrated');
   for (const m of rows) {
@@ -577,5 +667,18 @@ export function formatReport(r: EvaluationReport): string {
       ].join(' '),
     );
   }
-  return lines.join('\n');
+  return lines;
+}
+
+/** A fixed-width summary of a report: the honest validation (headline), then the former gold-only one. */
+export function formatReport(r: EvaluationReport): string {
+  return [
+    `TAC 2017 ADR evaluation, ${r.folds}-fold cross-validation by label (calibrators fitted on the other folds); "cv, rule-unseen" = pooled held-out figures on the former test half (never used for rule development before this round); "full fit" = calibrators fitted and scored on every label (in-sample)`,
+    '',
+    ...formatValidation('HONEST (headline): each fold against a release without its own LLTs, with every gold PT name and CTCAE distractors', r.honest),
+    '',
+    ...formatValidation('GOLD-ONLY (former, leaky): one release of every label\'s gold PTs and LLTs', r.leaky),
+    '',
+    `full training fit (gold-only release, calibrators fitted on every label) − honest cross-validated: F1 ${r.gap.f1.toFixed(4)}, mention accuracy ${r.gap.mentionAccuracy.toFixed(4)}`,
+  ].join('\n');
 }

@@ -1,8 +1,9 @@
 // The TAC 2017 ADR benchmark (training half, read at run time from shared data) and a
 // throw-away MedAscii release built from its gold PT/LLT vocabulary. Nothing of it is
 // ever written inside the repository: the release goes to a temporary directory.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 
 /** [mention, pt_name, pt_code, llt_name, llt_code, start, length, kind]; offsets are strings, some null. */
 export type TacEvent = [
@@ -129,12 +130,16 @@ export function groupLabels(records: readonly TacRecord[]): EvalLabel[] {
 const rec = (fields: (string | number)[]) => `${fields.join('$')}$\r\n`;
 const blanks = (n: number) => Array<string>(n).fill('');
 
-/**
- * Writes a minimal valid MedAscii release holding the benchmark's gold PTs and LLTs under
- * one placeholder SOC/HLGT/HLT (the importer requires the hierarchy). Returns the counts.
- */
-export function writeEvalRelease(records: readonly TacRecord[], dir: string, version = 'tac2017-eval'): { pts: number; llts: number } {
-  mkdirSync(dir, { recursive: true });
+/** What an evaluation release holds: PTs (code → name) and LLTs (code → name, PT). */
+export interface ReleaseContent {
+  pts: Map<number, string>;
+  llts: Map<number, { name: string; pt: number }>;
+  /** Distractor PTs added (terms from outside the benchmark; 0 for the gold-only release). */
+  distractors: number;
+}
+
+/** The gold PT/LLT vocabulary of the records (the former, leaky evaluation release: every label's gold). */
+export function goldRelease(records: readonly TacRecord[]): ReleaseContent {
   const pts = new Map<number, string>();
   const llts = new Map<number, { name: string; pt: number }>();
   for (const r of records) {
@@ -145,6 +150,72 @@ export function writeEvalRelease(records: readonly TacRecord[], dir: string, ver
       if (lltCode !== null && lltName !== null && !llts.has(lltCode)) llts.set(lltCode, { name: lltName, pt: ptCode });
     }
   }
+  return { pts, llts, distractors: 0 };
+}
+
+/** A term of an outside vocabulary (CTCAE): its MedDRA code and name. */
+export interface OutsideTerm {
+  code: number;
+  name: string;
+}
+
+/**
+ * The CTCAE terms (v4.03 and v5.0, shared data): real MedDRA LLT/PT names with their codes,
+ * written independently of any drug label. "<SOC> - Other, specify" rows (SOC codes) are left out.
+ */
+export function readCtcaeTerms(dir: string): OutsideTerm[] {
+  const out = new Map<number, string>();
+  for (const file of ['CTCAE_v5.0.csv', 'CTCAE_4.03.csv']) {
+    const p = path.join(dir, file);
+    if (!existsSync(p)) continue;
+    const rows = parse(readFileSync(p), { bom: true, relax_column_count: true }) as string[][];
+    for (const row of rows.slice(1)) {
+      const code = Number(row[0]);
+      const name = (row[2] ?? '').trim();
+      if (!Number.isInteger(code) || !name || /other, specify/i.test(name)) continue;
+      if (!out.has(code)) out.set(code, name);
+    }
+  }
+  return [...out].map(([code, name]) => ({ code, name }));
+}
+
+/**
+ * The release one held-out fold is scored against, built so that it does not leak the fold:
+ *   - PTs and LLTs of the OTHER labels' gold (a real release has them; they come from other drugs);
+ *   - every gold PT name, held-out labels' included (a real release has every PT — only the PT
+ *     name, never the held-out labels' LLT names, which are often the mention text verbatim);
+ *   - outside terms (CTCAE) as distractors: a code already present is skipped; a code that is a
+ *     gold LLT of some label is added as that LLT (the CTCAE wording, the release's own mapping);
+ *     any other code is a PT of its own. A name already present under another code is skipped.
+ */
+export function foldRelease(records: readonly TacRecord[], heldOut: ReadonlySet<string>, outside: readonly OutsideTerm[]): ReleaseContent {
+  const train = goldRelease(records.filter((r) => !heldOut.has(r.label_id)));
+  const all = goldRelease(records);
+  const { pts, llts } = train;
+  for (const [code, name] of all.pts) if (!pts.has(code)) pts.set(code, name);
+  const names = new Set<string>([...pts.values(), ...[...llts.values()].map((l) => l.name)].map((n) => n.toLowerCase()));
+  let distractors = 0;
+  for (const t of outside) {
+    if (pts.has(t.code) || llts.has(t.code) || names.has(t.name.toLowerCase())) continue;
+    const asLlt = all.llts.get(t.code);
+    if (asLlt) llts.set(t.code, { name: t.name, pt: asLlt.pt });
+    else {
+      pts.set(t.code, t.name);
+      distractors++;
+    }
+    names.add(t.name.toLowerCase());
+  }
+  return { pts, llts, distractors };
+}
+
+/**
+ * Writes a minimal valid MedAscii release holding the given PTs and LLTs under one placeholder
+ * SOC/HLGT/HLT (the importer requires the hierarchy). Returns the counts.
+ */
+export function writeEvalRelease(content: ReleaseContent, dir: string, version = 'tac2017-eval'): { pts: number; llts: number } {
+  mkdirSync(dir, { recursive: true });
+  const pts = content.pts;
+  const llts = new Map(content.llts);
   // Every PT has an LLT of its own with the same code and name.
   for (const [code, name] of pts) {
     const own = llts.get(code);
