@@ -34,6 +34,10 @@ export const CANONICAL_STEMS: ReadonlyMap<string, string> = new Map([
   // -otic ↔ -osis of the same lesion ("thrombotic events" = thrombosis, "necrotic skin lesions").
   ['thrombot', 'thrombos'], ['necrot', 'necros'], ['fibrot', 'fibros'], ['sclerot', 'scleros'], ['stenot', 'stenos'],
   ['cirrhot', 'cirrhos'], ['osteoporot', 'osteoporos'], ['ketot', 'ketos'],
+  // Generic heads: "liver disease" is coded as Liver disorder, "ocular manifestations" as Eye symptom.
+  ['diseas', 'disord'], ['manifest', 'symptom'],
+  // Organ damage is coded as injury ("optic nerve damage" → Optic nerve injury).
+  ['damag', 'injuri'],
 ]);
 
 /**

@@ -205,3 +205,20 @@ describe('site qualifiers inherited from the sentence', () => {
     expect(got).not.toContain('Pain');
   });
 });
+
+describe('generic heads and organ damage (coding conventions of general clinical language)', () => {
+  const v = vocabOf([
+    'Liver disorder', 'Hepatic infection', 'Gastrointestinal disorder', 'Gastrointestinal infection', 'Eye symptom',
+    'Eye infection', 'Cardiovascular symptom', 'Cardiovascular disorder', 'Optic nerve injury', 'Optic nerve disorder',
+  ]);
+  it.each([
+    ['liver disease', 'Liver disorder'],
+    ['gastrointestinal disease', 'Gastrointestinal disorder'],
+    ['ocular manifestations', 'Eye symptom'],
+    ['cardiovascular manifestations', 'Cardiovascular symptom'],
+    ['optic nerve damage', 'Optic nerve injury'],
+    ['damage to the optic nerve', 'Optic nerve injury'],
+  ])('codes "%s" to %s', (text, pt) => {
+    expect(topName(v, text)).toBe(pt);
+  });
+});
