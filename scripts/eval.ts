@@ -7,12 +7,14 @@
  *                [--no-mentions] [--no-identify] [--fit [--write-params]]
  *
  * The TAC figures are always cross-validated by label (5 folds; the calibrators of each fold are
- * fitted on the other four), pooled with a bootstrap interval, next to the full fit (fitted and
- * scored on every label). --fit also fits the seriousness/severity calibrators on the narrative
+ * fitted on the other four), pooled with a bootstrap interval. Headline: the honest validation,
+ * each fold scored against a release without its own labels' LLTs (other labels' gold, every gold
+ * PT name, CTCAE distractors from $CTCAE_DIR or shared/data/ctcae); the former gold-only release
+ * is reported next to it, with the full training fit. --fit also fits the seriousness/severity calibrators on the narrative
  * calibration split (data/eval/narratives-calibration.json; feature set and L2 chosen by
  * cross-validation within it); --write-params writes the full-fit TAC calibrators and the narrative
- * ones to src/nlp/calibration-params.ts (the shipped file), with the cross-validated ECEs as the
- * held-out record. Without the TAC file, the TAC-based parameters (label, text, identify) are kept.
+ * ones to src/nlp/calibration-params.ts (the shipped file; TAC calibrators fitted on every label's
+ * honest run), with the honest cross-validated ECEs as the held-out record. Without the TAC file, the TAC-based parameters (label, text, identify) are kept.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

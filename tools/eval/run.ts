@@ -1,7 +1,8 @@
 // Evaluation harness for the coding engine on the TAC 2017 ADR benchmark:
-//   1. builds a throw-away MedAscii release from the benchmark's gold PT/LLT vocabulary
-//      (temp dir), imports it with the real importer into an in-memory PGlite store and
-//      loads the vocabulary back from the store, as the service does;
+//   1. builds throw-away MedAscii releases (temp dirs) — one per fold that does not leak the fold
+//      (tac.ts foldRelease: other labels' gold PTs/LLTs, every gold PT name, CTCAE distractors)
+//      and the former one of every label's gold terms — imports them with the real importer into
+//      one in-memory PGlite store and loads each vocabulary back from the store, as the service does;
 //   2. labels: classifyLabel on every label (all its sections, headings kept) →
 //      label-level PT micro precision/recall/F1 (TAC 2017 task 4 measure);
 //   3. mentions: classifyText on every gold mention text → top-1 PT accuracy;
@@ -9,12 +10,13 @@
 //      its mentions overlaps a gold (human) adverse-reaction mention of the section;
 //   5. calibration: expected calibration error of the confidences.
 // Validation is cross-validation BY LABEL (drug): the labels are dealt into FOLDS folds
-// (tac.ts assignFolds), every section of a label in one fold. For each fold the fitted parts
-// (the calibrators) are fitted on the other folds and the fold is scored with them; the
-// held-out predictions of all folds are pooled, with a bootstrap-over-labels 95% interval.
-// The engine is run once per label (its rules do not depend on the fold); only fitting and
-// scoring are repeated. "Full fit" = fitted on every label and scored on them (in-sample):
-// the shipped parameters, and the gap to the cross-validated figures.
+// (tac.ts assignFolds), every section of a label in one fold. Honest (headline): each label is
+// run against its own fold's release; gold-only (former, leaky): against the release of every
+// label's gold. For each fold the calibrators are fitted on the other folds' runs and the fold is
+// scored with them; the held-out predictions of all folds are pooled, with a bootstrap-over-labels
+// 95% interval. "Full fit" = calibrators fitted on every label and scored on them (in-sample);
+// the shipped calibrators are the honest full fit. The gap reported is the full training fit
+// (gold-only release, in-sample) − honest cross-validated.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
