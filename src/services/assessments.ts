@@ -54,7 +54,21 @@ async function prepare(scope: RequestScope, endpoint: string, text: string, max:
   const apiKeyId = await scope.requireApiKey();
   checkText(text, max);
   const release = await scope.selectRelease(version);
+  warmIndex(scope, release);
   return { apiKeyId, release, requestId: scope.requestId, endpoint, text };
+}
+
+/**
+ * Predictions show each code's concept and primary path, which come from the release's
+ * in-memory index once it is built (the latest release's is built at server start), else
+ * cost three SQL statements per request. So a release that narratives use gets its index
+ * built in the background; never awaited (this request takes the SQL path if it is not
+ * ready), and a failed build only leaves the SQL path.
+ */
+function warmIndex(scope: RequestScope, release: ReleaseInfo): void {
+  const { catalog, reader, prisma } = scope.services;
+  // get(), not peek(): a built index is a cache hit that also keeps it recently used.
+  catalog.searchIndexes.get(release.id, reader?.() ?? prisma).catch((e: Error) => scope.log.warn({ err: { message: e.message }, release: release.version }, 'release index not built; predictions read the database'));
 }
 
 const head = (info: { requestId: string; release: ReleaseInfo }, out: { provider: string; fallbackReason: string | null }): AssessmentHead => ({
