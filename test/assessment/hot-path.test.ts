@@ -10,6 +10,11 @@ import { createLogger } from '../../src/logger.ts';
 import { loadConfig } from '../../src/config.ts';
 import { compose, type Composition } from '../../src/compose.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
+import { AssessmentService } from '../../src/assessment/service.ts';
+import { AuditLog } from '../../src/assessment/audit.ts';
+import { InlineEngine, type CodingEngine } from '../../src/assessment/engine.ts';
+import { VocabularyCache } from '../../src/assessment/vocabularyCache.ts';
+import type { EngineTask } from '../../src/assessment/engineTasks.ts';
 
 let db: TestDatabase;
 let composed: Composition;
@@ -88,5 +93,22 @@ describe('narrative hot path', () => {
     expect((answer as { classify: { terminologyCodes: unknown[] } }).classify.terminologyCodes.length).toBeGreaterThan(0);
     expect(before).toHaveLength(1);
     expect(before[0]).toMatch(/api_key/);
+  });
+
+  it('without a model the engine scores only the codes asked for, and they are the top of the longer list', async () => {
+    const inline = new InlineEngine(new VocabularyCache(db.prisma));
+    const tasks: EngineTask[] = [];
+    const recording: CodingEngine = { run: (id, task) => (tasks.push(task), inline.run(id, task)), close: async () => {} };
+    const service = new AssessmentService(new VocabularyCache(db.prisma), new AuditLog(db.prisma, false, createLogger('silent')), null, recording);
+    const release = (await composed.services.catalog.latest())!;
+    const info = { requestId: 'limit', endpoint: 'classify', apiKeyId: null, release, text: classifyBody.description };
+    const three = await service.classify(info, { terminology: true, seriousness: true, severity: ['5-level'], limit: 3 });
+    expect(tasks).toMatchObject([{ op: 'classify', limit: 3 }]);
+    const long = await inline.run(release.id, { op: 'classify', text: info.text, limit: 15, seriousness: true, severity: ['5-level'] });
+    expect(long.codes.length).toBeGreaterThan(3);
+    expect(three.value.terminologyCodes).toEqual(long.codes.slice(0, 3));
+    expect(three.value.severity).toEqual(long.severity);
+    expect(three.value.seriousness).toEqual(long.seriousness);
+    await service.flush();
   });
 });
