@@ -1,6 +1,6 @@
 // The narrative endpoints' SQL on a warm release: the API-key check on the caller's path and
 // the audit insert behind the response, nothing else. Predictions' concepts and primary paths
-// come from the release's in-memory index, which the first narrative request starts building;
+// come from the release's in-memory index, which the first classify request starts building;
 // the answers are the same as when they come from the database.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -63,7 +63,7 @@ describe('narrative hot path', () => {
     expect(indexes.peek(latest.id)).toBeUndefined();
 
     const cold = await statementsOf(() => post('/classify', classifyBody));
-    // Built in the background by the first narrative request, without any search.
+    // Built in the background by the first classify request, without any search.
     await vi.waitFor(() => expect(indexes.peek(latest.id)).toBeDefined(), { timeout: 20_000, interval: 20 });
 
     const warm = await statementsOf(() => post('/classify', classifyBody));
