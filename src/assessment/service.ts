@@ -12,6 +12,9 @@ import { InlineEngine, type CodingEngine } from './engine.ts';
 
 export type SeveritySystem = '5-level' | '3-level';
 
+/** Lexical candidates offered to the model to choose among. */
+const LLM_CANDIDATES = 15;
+
 export interface Outcome<T> {
   value: T;
   provider: 'lexical' | 'openai';
@@ -116,11 +119,13 @@ export class AssessmentService {
 
   classify(info: RequestInfo, opts: ClassifyOptions): Promise<Outcome<Classification>> {
     return this.run(info, async (releaseId) => {
-      // More candidates than asked for: the model may re-rank beyond the lexical top few.
+      // More candidates than asked for only for a model, which may re-rank beyond the lexical
+      // top few; alone, the engine's top `limit` are the answer (the same codes: its ranking
+      // does not depend on the limit), and fewer cost less to score and copy back.
       const lexical = await this.engine.run(releaseId, {
         op: 'classify',
         text: info.text,
-        limit: opts.terminology ? Math.max(opts.limit, 15) : 0,
+        limit: opts.terminology ? (this.llm ? Math.max(opts.limit, LLM_CANDIDATES) : opts.limit) : 0,
         seriousness: opts.seriousness,
         severity: opts.severity,
       });

@@ -57,6 +57,19 @@ async function prepare(scope: RequestScope, endpoint: string, text: string, max:
   return { apiKeyId, release, requestId: scope.requestId, endpoint, text };
 }
 
+/**
+ * Predictions show each code's concept and primary path, which come from the release's
+ * in-memory index once it is built (the latest release's is built at server start), else
+ * cost three SQL statements per request. So a release that codes are predicted in gets its
+ * index built in the background (identify shows no codes: not there). Never awaited: this
+ * request takes the SQL path if the index is not ready; a failed build only leaves that path.
+ */
+function warmIndex(scope: RequestScope, release: ReleaseInfo): void {
+  const { catalog, reader, prisma } = scope.services;
+  // get(), not peek(): a built index is a cache hit that also keeps it recently used.
+  catalog.searchIndexes.get(release.id, reader?.() ?? prisma).catch((e: Error) => scope.log.warn({ err: { message: e.message }, release: release.version }, 'release index not built; predictions read the database'));
+}
+
 const head = (info: { requestId: string; release: ReleaseInfo }, out: { provider: string; fallbackReason: string | null }): AssessmentHead => ({
   requestId: info.requestId,
   release: info.release,
@@ -77,6 +90,7 @@ export async function classify(scope: RequestScope, args: ClassifyArgs): Promise
   const limit = args.limit ?? CLASSIFY_LIMIT.default;
   if (limit < CLASSIFY_LIMIT.min || limit > CLASSIFY_LIMIT.max) throw validationError({ limit: [`must be between ${CLASSIFY_LIMIT.min} and ${CLASSIFY_LIMIT.max}`] });
   const info = await prepare(scope, 'classify', args.description, MAX_NARRATIVE, args.version ?? args.terminologyVersion);
+  warmIndex(scope, info.release);
   const out = await assessmentService(scope).classify(info, {
     terminology: args.terminology ?? true,
     seriousness: args.seriousness ?? false,
@@ -98,6 +112,7 @@ export async function classifyLabel(scope: RequestScope, args: LabelArgs): Promi
   }
   if (Object.keys(errors).length) throw validationError(errors);
   const info = await prepare(scope, 'labels/classify', args.description, MAX_LABEL, args.version);
+  warmIndex(scope, info.release);
   const out = await assessmentService(scope).classifyLabel(info, { maxResults, minConfidence });
   return { ...head(info, out), codes: out.value };
 }
