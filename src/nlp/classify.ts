@@ -70,6 +70,23 @@ interface TextWord {
   tokens: number[];
 }
 
+// A term's distinct canons and a canon's idf, per vocabulary, computed once: the candidate
+// loop below split and de-duplicated ~300 names and recomputed their idfs on every request.
+const canonsByVocab = new WeakMap<Vocabulary, (string[] | undefined)[]>();
+function termCanons(vocab: Vocabulary, t: number): string[] {
+  let all = canonsByVocab.get(vocab);
+  if (!all) canonsByVocab.set(vocab, (all = []));
+  return (all[t] ??= [...new Set((vocab.orderKeys[t] ?? '').split(' ').filter((c) => c !== ''))]);
+}
+const idfByVocab = new WeakMap<Vocabulary, Map<string, number>>();
+function idfOf(vocab: Vocabulary, canon: string): number {
+  let m = idfByVocab.get(vocab);
+  if (!m) idfByVocab.set(vocab, (m = new Map()));
+  let v = m.get(canon);
+  if (v === undefined) m.set(canon, (v = vocab.idf(canon)));
+  return v;
+}
+
 /** All PT candidates for a description, best first, uncalibrated. */
 export function textCandidates(text: string, vocab: Vocabulary, limit = 10): TextCandidate[] {
   const tokens = tokenize(text);
@@ -140,14 +157,14 @@ export function textCandidates(text: string, vocab: Vocabulary, limit = 10): Tex
   const best = new Map<number, TextCandidate>();
   for (const [t, m] of byTerm) {
     const term = vocab.terms[t]!;
-    const canons = [...new Set((vocab.orderKeys[t] ?? '').split(' ').filter((c) => c !== ''))];
+    const canons = termCanons(vocab, t);
     if (canons.length === 0) continue;
     let shared = 0;
     let termTotal = 0;
     let substantive = false;
     const hitTokens: number[] = [];
     for (const c of canons) {
-      const idf = vocab.idf(c);
+      const idf = idfOf(vocab, c);
       termTotal += idf;
       const w = words.get(c);
       if (w) {
