@@ -267,7 +267,8 @@ async function alternate(
     for (const side of ['bare', 'svc'] as const) {
       const { result, cpu: c } = await withCpu(sides[side].pids, () => drive(at(side, r)));
       out[side].push(result);
-      for (const [k, v] of Object.entries(c)) (cpu[k] ??= []).push(v);
+      // Core shares are kept per side: the service side's as core0, core1…, the baseline's as 'baseline core0'…
+      for (const [k, v] of Object.entries(c)) (cpu[side === 'bare' && k.startsWith('core') ? `baseline ${k}` : k] ??= []).push(v);
     }
   }
   const svcRps = median(out.svc.map((x) => x.rps));
@@ -285,19 +286,36 @@ async function alternate(
   };
 }
 
-/** "12,345 req/s = 52% of bare (23,456 req/s; medians of 3 alternated rounds, service rounds ±x%)". */
-function altText(a: Alternation): string {
-  const n = (x: number) => Math.round(x).toLocaleString('en-US');
-  return `${n(a.svcRps)} req/s = ${Math.round(a.ratio * 100)}% of bare (${n(a.bareRps)} req/s); p99 ${a.svcP99} ms (bare ${a.bareP99} ms); medians of ${a.svc.length} alternated rounds, service rounds spread ${Math.round(a.spread * 100)}%; CPU ${Object.entries(a.cpu)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(', ')} cores`;
+/** CPU µs per request of a side: its processes' core share over its req/s. */
+function cpuPerReq(a: Alternation, side: 'svc' | 'bare'): number | undefined {
+  const keys = Object.keys(a.cpu).filter((k) => !k.startsWith('core') && !k.startsWith('baseline') && (side === 'bare' ? k === 'bare' || k.startsWith('one-process') : k !== 'bare' && !k.startsWith('one-process')));
+  const rps = side === 'svc' ? a.svcRps : a.bareRps;
+  if (!keys.length || !rps) return undefined;
+  return Math.round((keys.reduce((n, k) => n + a.cpu[k]!, 0) * 1e6) / rps);
 }
 
-/** The measured cause of a throughput shortfall: CPU per request of each side, on the same pinned core. */
+/** "12,345 req/s = 52% of bare (23,456 req/s) …": medians, spread, CPU per request and core shares. */
+function altText(a: Alternation): string {
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  const cs = cpuPerReq(a, 'svc');
+  const cb = cpuPerReq(a, 'bare');
+  const byCpu = cs && cb ? `; by CPU per request ${cs} µs vs bare ${cb} µs = ${Math.round((cb / cs) * 100)}% of bare` : '';
+  return `${n(a.svcRps)} req/s = ${Math.round(a.ratio * 100)}% of bare (${n(a.bareRps)} req/s); p99 ${a.svcP99} ms (bare ${a.bareP99} ms); medians of ${a.svc.length} alternated round(s), service rounds spread ${Math.round(a.spread * 100)}%${byCpu}; CPU shares ${Object.entries(a.cpu)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}`;
+}
+
+/** The measured cause of a throughput shortfall: CPU per request of each side, and whether the service's core was its own. */
 function throughputCause(a: Alternation): string {
-  const us = (share: number | undefined, rps: number) => (share === undefined || !rps ? '?' : Math.round((share * 1e6) / rps));
-  const svcCpu = Object.entries(a.cpu).filter(([k]) => k !== 'bare').reduce((n, [, v]) => n + v, 0);
-  return `the service used ${r1(svcCpu)} of a core for ${Math.round(a.svcRps)} req/s = ${us(svcCpu, a.svcRps)} µs of CPU per request; the bare server ${a.cpu.bare ?? '?'} of a core for ${Math.round(a.bareRps)} req/s = ${us(a.cpu.bare, a.bareRps)} µs${svcCpu >= 0.9 ? ' (the service is CPU-bound on its core: the ratio is its per-request CPU against the bare server\'s)' : ' (the service is not CPU-bound on its core: it waits, e.g. on the database or the load generator)'}`;
+  const cs = cpuPerReq(a, 'svc');
+  const cb = cpuPerReq(a, 'bare');
+  const svcCpu = Object.entries(a.cpu).filter(([k]) => k !== 'bare' && !k.startsWith('core') && !k.startsWith('baseline') && !k.startsWith('one-process')).reduce((n, [, v]) => n + v, 0);
+  const core = pin.server !== undefined ? a.cpu[`core${pin.server}`] : undefined;
+  const parts = [`the service took ${cs ?? '?'} µs of CPU per request against the bare server's ${cb ?? '?'} µs (same bytes, same pinned core)`];
+  if (svcCpu >= 0.85) parts.push(`it was CPU-bound (${r1(svcCpu)} of its core): the ratio is that per-request CPU`);
+  else if (core !== undefined && core - svcCpu > 0.25) parts.push(`its core was ${Math.round(core * 100)}% busy but only ${Math.round(svcCpu * 100)}% was the service: other processes on this shared machine took the rest, so the req/s ratio is noise-bound and the CPU-per-request ratio is the better figure`);
+  else parts.push(`it used only ${r1(svcCpu)} of its core: it waited (database, event loop stalls or the load generator)`);
+  return parts.join('; ');
 }
 
 /**
@@ -334,7 +352,7 @@ async function scaleOut(env: NodeJS.ProcessEnv, detailPath: string, dir: string)
       () => ({ url: detailPath, connections, durationS: P.mainS, xff: XFF_ADDRESSES }),
       { rounds, warmS: P.warmS },
     );
-    const total = Object.entries(a.cpu).filter(([k]) => !k.startsWith('one-process')).reduce((n, [, v]) => n + v, 0);
+    const total = Object.entries(a.cpu).filter(([k]) => !k.startsWith('one-process') && !k.startsWith('core') && !k.startsWith('baseline')).reduce((n, [, v]) => n + v, 0);
     const cores = os.availableParallelism?.() ?? os.cpus().length;
     return {
       two: a,

@@ -94,17 +94,50 @@ export function pidsByComm(comm: string): number[] {
   return out;
 }
 
-/** CPU time of some processes over `fn`, as a share of one core. */
+/** Busy and total jiffies of each core (/proc/stat cpuN lines), empty off Linux. */
+function coreTimes(): { busy: number; total: number }[] {
+  try {
+    return readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .filter((l) => /^cpu\d+ /.test(l))
+      .map((l) => {
+        const f = l.trim().split(/\s+/).slice(1).map(Number);
+        const total = f.reduce((a, b) => a + b, 0);
+        return { busy: total - f[3]! - f[4]!, total };
+      });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * CPU time of some processes over `fn`, as a share of one core; also how busy each core
+ * was (`core0`, `core1`, …): a pinned server's core busier than the server itself means
+ * other processes ran there (this machine is shared).
+ */
 export async function withCpu<T>(pids: Record<string, number | number[] | undefined>, fn: () => Promise<T>): Promise<{ result: T; cpu: Record<string, number> }> {
-  const before = Object.fromEntries(Object.entries(pids).map(([k, p]) => [k, cpuSeconds(p)]));
+  // Per PID, so that a process that exits meanwhile (a PostgreSQL backend) drops out of both ends.
+  const list = (p: number | number[] | undefined) => (p === undefined ? [] : Array.isArray(p) ? p : [p]);
+  const before = new Map<number, number | undefined>();
+  for (const p of Object.values(pids)) for (const pid of list(p)) before.set(pid, cpuSeconds(pid));
+  const cores0 = coreTimes();
   const t0 = performance.now();
   const result = await fn();
   const wall = (performance.now() - t0) / 1000;
+  const cores1 = coreTimes();
   const cpu: Record<string, number> = {};
   for (const [k, p] of Object.entries(pids)) {
-    const a = before[k];
-    const b = cpuSeconds(p);
-    if (a !== undefined && b !== undefined) cpu[k] = Math.round(((b - a) / wall) * 100) / 100;
+    let used: number | undefined;
+    for (const pid of list(p)) {
+      const a = before.get(pid);
+      const b = cpuSeconds(pid);
+      if (a !== undefined && b !== undefined) used = (used ?? 0) + (b - a);
+    }
+    if (used !== undefined) cpu[k] = Math.round((used / wall) * 100) / 100;
   }
+  cores1.forEach((c, i) => {
+    const a = cores0[i];
+    if (a && c.total > a.total) cpu[`core${i}`] = Math.round(((c.busy - a.busy) / (c.total - a.total)) * 100) / 100;
+  });
   return { result, cpu };
 }
