@@ -7,8 +7,8 @@
 // the same captured bytes, measured alternately with the service in the same run
 // (bare, service, bare, service, …) and pinned to the same core.
 //
-//   npm run bench                       # full size (about 20 min with PostgreSQL); writes bench/results.md
-//                                       #   needs wrk (and haproxy for the scale-out row): apt-get install wrk haproxy
+//   npm run bench                       # full size; writes bench/results.md
+//                                       #   (about 9 min with PostgreSQL on 2 cores); needs wrk (and haproxy for the scale-out row): apt-get install wrk haproxy
 //   npm run bench:quick                 # = --quick: scale 0.02, autocannon in this process (no native
 //                                       #   tools), 1 round, targets not enforced; prints the table only
 //   npm run bench -- --json out.json    # raw results too
@@ -354,10 +354,15 @@ async function scaleOut(env: NodeJS.ProcessEnv, detailPath: string, dir: string)
     );
     const total = Object.entries(a.cpu).filter(([k]) => !k.startsWith('one-process') && !k.startsWith('core') && !k.startsWith('baseline')).reduce((n, [, v]) => n + v, 0);
     const cores = os.availableParallelism?.() ?? os.cpus().length;
+    const busy = Object.entries(a.cpu).filter(([k]) => k.startsWith('core')).reduce((n, [, v]) => n + v, 0);
     return {
       two: a,
       pinning: pin.load ? `wrk and haproxy pinned on CPU ${pin.load}, servers, PostgreSQL and Redis unpinned` : pin.note,
-      cause: `during the two-process runs the measured processes used ${r1(total)} cores (+ wrk on CPU ${pin.load ?? '?'}) of the machine's ${cores}: ${total + 0.5 >= cores ? 'the machine is saturated — a second process can only take CPU from the load generator, the proxy and the database, so this ratio is bounded by the core count, not by the service' : 'CPU was left over: the bound is elsewhere (proxy or database latency)'}`,
+      cause:
+        `during the two-process runs the servers, haproxy, PostgreSQL and Redis used ${r1(total)} cores and the machine's ${cores} cores were ${r1(busy)} busy in all (wrk, this bench and other processes the rest): ` +
+        (busy >= cores - 0.3
+          ? 'the machine was saturated — a second server process can only take CPU from the load generator, the proxy, the database and whatever else runs, so on this machine the ratio is bounded by the core count, not by the service'
+          : 'CPU was left over: the bound is elsewhere (proxy or database latency)'),
     };
   } finally {
     for (const t of started.reverse()) await stopChild(t.child, 10_000);
@@ -596,6 +601,7 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
           target: 'p50 ≤ 3 ms',
           met: s.p50 <= 3,
           values: s,
+          cause: raw.codesUncached ? `under load an uncached lookup cost ${cpuPerReq(raw.codesUncached as Alternation, 'svc') ?? '?'} µs of server CPU (the uncached row); sequential p50 ${ms(s.p50)} is that CPU plus the database round trips` : undefined,
         });
       } catch (e) {
         fail('GET /codes/{code} single lookup', e);
@@ -712,6 +718,7 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
           target: 'p50 ≤ 50 ms',
           met: s.p50 <= 50,
           values: { latency: s, statements: inproc.subtree.statements, firstMs: first.ms },
+          cause: `answered by the result cache, yet p50 ${ms(s.p50)} for ${r1(first.body.length / 1e6)} MB: in-process (no socket) repeated requests took ${inproc.subtree.inProcessMs.slice(1).join('/')} ms, so the time is producing and sending the cached answer's bytes, not resolving it`,
         });
       } catch (e) {
         fail('GraphQL subtree', e);
@@ -776,6 +783,7 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
           target: 'p50 ≤ 8 ms, p99 ≤ 25 ms',
           met: s.p50 <= 8 && s.p99 <= 25,
           values: { ...s, firstMs: first.ms },
+          cause: `${inproc.classify ? `${inproc.classify.statements} SQL statements per request (counted in-process: the API-key lookup and the audit insert among them); ` : ''}p50 ${ms(s.p50)}, p99 ${ms(s.p99)} over one keep-alive connection`,
         });
       } catch (e) {
         fail('POST /classify', e);
@@ -860,6 +868,7 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
             target: '≤ 400 ms',
             met: first.ms <= 400,
             values: raw.subtreeFirst as object,
+            cause: `${inproc.subtree.statements} SQL statements in all (counted in-process), and the in-process first request took ${inproc.subtree.inProcessMs[0]} ms against ${inproc.subtree.inProcessMs[1]} ms repeated: the first request's time is graphql-js resolving and serialising ${inproc.subtree.nodes} nodes (and warming the code paths just after start), not SQL`,
           });
         } catch (e) {
           fail('GraphQL subtree, first after start', e);
