@@ -3,7 +3,9 @@
 //
 //   node --import tsx bench/lib/bare-server.ts MANIFEST.json
 //
-// MANIFEST = { "routes": [{ "path": "/codes/1?x=y", "file": "…", "contentType": "…" }] }.
+// MANIFEST = { "routes": [{ "path": "/codes/1?x=y", "file": "…", "contentType": "…" }], "fallback": 0 }:
+// with `fallback`, any other URL gets that route's answer (the baseline of a run that
+// rotates over many distinct URLs).
 // Prints {"port": N} on stdout once listening on 127.0.0.1; exits on SIGTERM/SIGINT.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 
 interface Manifest {
   routes: { path: string; file: string; contentType: string }[];
+  fallback?: number;
 }
 
 const manifestPath = process.argv[2];
@@ -21,9 +24,10 @@ if (!manifestPath) {
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
 const routes = new Map<string, { body: Buffer; contentType: string }>();
 for (const r of manifest.routes) routes.set(r.path, { body: readFileSync(r.file), contentType: r.contentType });
+const fallback = manifest.fallback === undefined ? undefined : routes.get(manifest.routes[manifest.fallback]!.path);
 
 const server = http.createServer((req, res) => {
-  const hit = routes.get(req.url ?? '');
+  const hit = routes.get(req.url ?? '') ?? fallback;
   if (!hit) {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not captured');

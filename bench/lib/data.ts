@@ -166,3 +166,39 @@ export function productLabel(r: SyntheticRelease, bytes: number, variant = 0): s
   }
   return parts.join('\n');
 }
+
+/** A seeded Fisher–Yates shuffle (the same order every run). */
+export function shuffle<T>(xs: T[], seed: number): T[] {
+  let s = seed >>> 0 || 1;
+  const rnd = () => ((s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32);
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+  }
+  return xs;
+}
+
+/**
+ * Case narratives of at least `chars` characters (POST /identify), each distinct: consecutive
+ * event sentences, with the negated and historical findings a real narrative carries.
+ */
+export function longNarratives(sentences: string[], chars: number): string[] {
+  const out: string[] = [];
+  let cur: string[] = [];
+  let len = 0;
+  for (const [i, s] of sentences.entries()) {
+    cur.push(s);
+    len += s.length + 1;
+    if (i % 5 === 2) {
+      const extra = i % 2 ? 'There was no evidence of rash or fever at the follow-up visit.' : 'Medical history included hypertension treated since 2015.';
+      cur.push(extra);
+      len += extra.length + 1;
+    }
+    if (len >= chars) {
+      out.push(cur.join(' '));
+      cur = [];
+      len = 0;
+    }
+  }
+  return out;
+}

@@ -1,7 +1,6 @@
 // Load and latency primitives: one request (capture), a sequential latency loop over
-// a keep-alive connection (exact percentiles), and autocannon runs (throughput).
+// a keep-alive connection (exact percentiles). Throughput runs are in load.ts.
 import http from 'node:http';
-import autocannon from 'autocannon';
 
 export interface Req {
   method?: 'GET' | 'POST';
@@ -133,49 +132,4 @@ export async function latencyLoop(
   } finally {
     agent.destroy();
   }
-}
-
-export interface LoadResult {
-  connections: number;
-  durationS: number;
-  /** Mean requests per second. */
-  rps: number;
-  requests: number;
-  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
-  throughputMBs: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-
-/**
- * An autocannon run; connection errors, timeouts and non-2xx answers throw. A run in which
- * no request completed is a measurement (0 req/s), not a failure.
- */
-export async function load(url: string, opts: { connections: number; durationS: number; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<LoadResult> {
-  const r = await autocannon({
-    url,
-    connections: opts.connections,
-    duration: opts.durationS,
-    method: opts.method ?? 'GET',
-    headers: opts.headers,
-    body: opts.body,
-    pipelining: 1,
-    timeout: 10,
-  });
-  const out: LoadResult = {
-    connections: r.connections,
-    durationS: r.duration,
-    rps: Math.round(r.requests.average * 10) / 10,
-    requests: r.requests.total,
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: Math.round(r.latency.mean * 100) / 100 },
-    throughputMBs: Math.round((r.throughput.average / 1e6) * 100) / 100,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    non2xx: r.non2xx,
-  };
-  if (r.errors || r.timeouts || r.non2xx) {
-    throw new BenchRequestError(`load on ${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx answers (${JSON.stringify(r.statusCodeStats ?? {})})`);
-  }
-  return out;
 }

@@ -11,6 +11,8 @@ export interface Row {
   met: boolean | null;
   /** Absolute numbers behind `measured` (for --json and the details section). */
   values?: object;
+  /** What the run measured that explains a missed target (CPU per request, …). */
+  cause?: string;
 }
 
 export interface ModeReport {
@@ -85,6 +87,61 @@ export function consoleTable(r: ModeReport, enforced: boolean): string {
 
 const esc = (s: string) => s.replace(/\|/g, '\\|');
 
+/** Rows of results.md written before rows carried ids: their scenario text → today's id. */
+const LEGACY_IDS: [RegExp, string][] = [
+  [/^import of a full-size release/, 'import'],
+  [/^change set .*first computation/, 'changeset'],
+  [/^GET \/codes\/\{code\} warm/, 'codes-warm-off'],
+  [/^GET \/codes\?q= exact \(/, 'search-exact'],
+  [/^GET \/codes\?q= prefix \(/, 'search-prefix'],
+  [/^GET \/codes\?q= misspelt \(/, 'search-misspelt'],
+  [/^GraphQL: largest SOC/, 'subtree-repeated'],
+  [/^GET \/versions\/.*\/changes page/, 'changes-page'],
+  [/^POST \/classify/, 'classify'],
+  [/^POST \/labels\/classify/, 'labels'],
+  [/^server RSS/, 'rss'],
+  [/^cold start/, 'cold-start'],
+];
+
+/** The previous results.md's figures by mode and row id (the "last round" column). */
+export function previousFigures(md: string | undefined): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  if (!md) return out;
+  let mode: string | undefined;
+  for (const line of md.split('\n')) {
+    if (line.startsWith('## ')) {
+      mode = /^## Embedded/.test(line) ? 'embedded' : /^## PostgreSQL/.test(line) ? 'postgresql' : undefined;
+      if (mode && out.has(mode)) mode = undefined; // only the first table of a mode
+      if (mode) out.set(mode, new Map());
+      continue;
+    }
+    if (!mode || !line.startsWith('| ') || line.startsWith('| scenario')) continue;
+    const cells = line.slice(2, -2).split(/(?<!\\)\s\|\s/);
+    const id = /<!--([\w-]+)-->/.exec(cells[0] ?? '')?.[1] ?? LEGACY_IDS.find(([re]) => re.test(cells[0] ?? ''))?.[1];
+    if (id && !out.get(mode)!.has(id)) out.get(mode)!.set(id, (cells[1] ?? '').replace(/\*\*/g, ''));
+  }
+  return out;
+}
+
+/** The next step for a missed target, by row id (the measured cause is the row's own). */
+const NEXT_STEPS: Record<string, string> = {
+  'codes-warm-on': 'take the limiter and the warm-answer replay off the Fetch adapter path (a raw node:http listener ahead of @hono/node-server), and count the limiter in a flat per-window map',
+  'codes-warm-off': 'answer warm-replay hits in a raw node:http request listener ahead of the Fetch adapter (fewer headers, no Request/Response objects)',
+  'codes-uncached': 'profile an uncached lookup (--cpu-prof): read the code from the in-memory release index instead of SQL, and build the REST body without GraphQL execution',
+  'codes-lookup': 'as above: one uncached lookup should cost no SQL once the release index is built',
+  'graphql-codes100': 'batch the 100 codes\' parents, children and synonyms through DataLoaders (one statement per level, not per code)',
+  'search-exact': 'build REST search items straight from the index (skip GraphQL execution)',
+  'search-prefix': 'build REST search items straight from the index (skip GraphQL execution); cap the prefix candidates scored',
+  'search-misspelt': 'build REST search items straight from the index; walk fewer posting lists for long typo queries',
+  'subtree-first': 'a JIT executor (graphql-jit) or a hand-built serializer for the hierarchy shape; warm the largest subtrees at start',
+  'subtree-repeated': 'serve the cached result bytes without re-serialising (cache the JSON text)',
+  classify: 'cache API-key lookups briefly (with revocation notice) and skip the GraphQL envelope on the REST route',
+  identify: 'profile the sentence splitter on long narratives; run it in the NLP worker only above a size',
+  'cold-start': 'open the store lazily (serve /versions from a small catalog read before the release indexes load)',
+  'scale-out': 'measure on a machine with ≥ 4 cores (load generator, proxy and database each need their own): two cores cannot hold two servers plus the rest',
+  'changes-page': 'keyset continuation behind the page links (no deep OFFSET)',
+};
+
 export function markdown(opts: {
   machine: Machine;
   date: string;
@@ -97,11 +154,17 @@ export function markdown(opts: {
   noise: string;
   modes: ModeReport[];
   wallS: number;
+  /** The results.md this run replaces: its figures become the "last round" column; its kept sections stay. */
+  previous?: string;
+  /** A line saying what this run is (BENCH_LABEL), e.g. "pre-merge baseline on a noisy machine". */
+  label?: string;
 }): string {
   const m = opts.machine;
+  const prev = previousFigures(opts.previous);
   const lines = [
     '# Benchmark results',
     '',
+    ...(opts.label ? [`**${opts.label}**`, ''] : []),
     `Produced by \`${opts.command}\` (bench/run.ts). ${opts.quick ? '**Quick variant: small data, short runs, targets not enforced.**' : ''}`,
     '',
     '| | |',
@@ -115,23 +178,34 @@ export function markdown(opts: {
     `| wall time | ${Math.round(opts.wallS)} s |`,
     `| other load | ${esc(opts.noise)} |`,
     '',
-    'Throughput is also given as a ratio to a bare `node:http` server answering the same bytes',
-    '(captured body and content type) in the same run, since these machines are noisy.',
-    'Latency scenarios are sequential requests over one keep-alive connection (exact percentiles);',
-    'throughput scenarios are autocannon runs.',
+    'Every throughput figure is a wrk run against the service and the same run against a bare `node:http`',
+    'server answering the same bytes (captured body and content type), alternated in the same run',
+    '(bare, service, bare, service, …) on the same pinned core; the figures are medians and the ratio is the',
+    'ratio of medians, since these machines are noisy. Latency scenarios are sequential requests over one',
+    'keep-alive connection (exact percentiles). "last round" is the previous results.md\'s figure for the row',
+    '(its scenario may have been measured differently: autocannon, 32 connections, limiter off, /health/ready).',
   ];
   for (const r of opts.modes) {
-    lines.push('', `## ${r.mode === 'embedded' ? 'Embedded (PGlite)' : 'PostgreSQL'}`, '', '| scenario | measured | target | met? |', '|---|---|---|---|');
-    for (const x of r.rows) lines.push(`| ${esc(x.scenario)} | ${esc(x.measured)} | ${esc(x.target)} | ${metText(x.met, !opts.quick)} |`);
+    const before = prev.get(r.mode) ?? new Map<string, string>();
+    lines.push('', `## ${r.mode === 'embedded' ? 'Embedded (PGlite)' : 'PostgreSQL'}`, '', '| scenario | this run | last round | target | met? |', '|---|---|---|---|---|');
+    for (const x of r.rows) lines.push(`| <!--${x.id}--> ${esc(x.scenario)} | ${esc(x.measured)} | ${esc(before.get(x.id) ?? '–')} | ${esc(x.target)} | ${metText(x.met, !opts.quick)} |`);
+    const missed = r.rows.filter((x) => x.met === false);
+    if (missed.length) {
+      lines.push('', '### Targets missed: measured cause and next step', '');
+      for (const x of missed) lines.push(`- **${x.id}** — cause: ${x.cause ?? 'see the row\'s figures'}. Next: ${NEXT_STEPS[x.id] ?? 'profile it (--cpu-prof)'}.`);
+    }
     if (r.errors.length) {
       lines.push('', '**Errors:**', '');
       for (const e of r.errors) lines.push(`- ${esc(e)}`);
     }
     if (r.notes.length) {
-      lines.push('');
+      lines.push('', '### Noise and notes', '');
       for (const n of r.notes) lines.push(`- ${n}`);
     }
   }
+  // Sections written by the other benchmarks (bench/impact.ts) stay.
+  const kept = (opts.previous ?? '').split(/\n(?=## )/).filter((sec) => /^## Impact analysis/.test(sec));
+  if (kept.length) lines.push('', ...kept.map((k) => k.trimEnd()));
   lines.push('');
   return lines.join('\n');
 }
