@@ -1,13 +1,15 @@
 // Per-client request limits that hold across replicas. rate-limiter-flexible counts
 // atomically (a Lua script on Redis), so two replicas sharing Redis admit N requests
-// per window together, not 2N. Without REDIS_URL the count is per process, in memory.
+// per window together, not 2N. Without REDIS_URL the count is per process, in memory
+// (windowCounter.ts: synchronous, no timer per client).
 //
 // Redis must never hold a request up: every call has a short timeout, after which the
 // request is counted in memory. A connection error, or a timeout confirmed by a ping that
 // times out too (a busy process is not a slow Redis), marks the store degraded: requests
 // are then counted in memory per process without waiting on Redis at all, one warning is
 // logged, and Redis is probed every second until it answers again.
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { WindowCounter } from './windowCounter.ts';
 import { Redis } from 'ioredis';
 
 export interface RateLimitDecision {
@@ -25,6 +27,8 @@ export interface RateLimiter {
   readonly limit: number;
   readonly store: 'memory' | 'redis';
   consume(key: string): Promise<RateLimitDecision>;
+  /** The decision at once when counting in memory (no store, or Redis degraded); undefined when Redis must be asked. */
+  consumeNow(key: string): RateLimitDecision | undefined;
   /** The store's state for readiness reports; checks Redis (bounded by the timeout) unless already degraded. */
   storeState?(): Promise<StoreState>;
   close(): Promise<void>;
@@ -84,14 +88,14 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const points = opts.perMinute;
   const duration = 60;
-  const memory = new RateLimiterMemory({ points, duration });
+  const memory = new WindowCounter(points, duration * 1000);
   const decide = (r: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
     allowed,
     limit: points,
     remaining: Math.max(0, r.remainingPoints),
     resetMs: r.msBeforeNext,
   });
-  const consumeIn = async (limiter: RateLimiterAbstract, key: string) => {
+  const consumeShared = async (limiter: RateLimiterRedis, key: string) => {
     try {
       return decide(await limiter.consume(key), true);
     } catch (e) {
@@ -100,7 +104,14 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     }
   };
   if (!opts.redisUrl) {
-    return { limit: points, store: 'memory', consume: (key) => consumeIn(memory, key), storeState: async () => 'memory', close: async () => {} };
+    return {
+      limit: points,
+      store: 'memory',
+      consume: async (key) => memory.consume(key),
+      consumeNow: (key) => memory.consume(key),
+      storeState: async () => 'memory',
+      close: async () => {},
+    };
   }
 
   const timeoutMs = opts.storeTimeoutMs ?? 500;
@@ -153,13 +164,14 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     async consume(key) {
       if (!degraded) {
         try {
-          return await withTimeout(consumeIn(shared, key), timeoutMs);
+          return await withTimeout(consumeShared(shared, key), timeoutMs);
         } catch (e) {
           suspect(e as Error);
         }
       }
-      return consumeIn(memory, key);
+      return memory.consume(key);
     },
+    consumeNow: (key) => (degraded ? memory.consume(key) : undefined),
     async storeState() {
       if (degraded) return 'degraded';
       try {
