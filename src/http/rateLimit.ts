@@ -9,16 +9,10 @@
 // are then counted in memory per process without waiting on Redis at all, one warning is
 // logged, and Redis is probed every second until it answers again.
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { WindowCounter } from './windowCounter.ts';
+import { WindowCounter, type RateLimitDecision } from './windowCounter.ts';
 import { Redis } from 'ioredis';
 
-export interface RateLimitDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Milliseconds until the window resets. */
-  resetMs: number;
-}
+export type { RateLimitDecision } from './windowCounter.ts';
 
 /** `memory`: no shared store configured; `ok`: Redis answers; `degraded`: counting in memory until it does. */
 export type StoreState = 'memory' | 'ok' | 'degraded';

@@ -9,7 +9,13 @@
 // windows end. Expired keys are dropped from the front on each call, O(1) amortised.
 // `maxKeys` is a memory backstop: past it the oldest key, the nearest to its reset anyway,
 // is dropped.
-import type { RateLimitDecision } from './rateLimit.ts';
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Milliseconds until the window resets. */
+  resetMs: number;
+}
 
 interface Window {
   count: number;
