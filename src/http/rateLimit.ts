@@ -8,9 +8,10 @@
 // times out too (a busy process is not a slow Redis), marks the store degraded: requests
 // are then counted in memory per process without waiting on Redis at all, one warning is
 // logged, and Redis is probed every second until it answers again.
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
 import { WindowCounter, type RateLimitDecision } from './windowCounter.ts';
-import { Redis } from 'ioredis';
 
 export type { RateLimitDecision } from './windowCounter.ts';
 
@@ -89,14 +90,6 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     remaining: Math.max(0, r.remainingPoints),
     resetMs: r.msBeforeNext,
   });
-  const consumeShared = async (limiter: RateLimiterRedis, key: string) => {
-    try {
-      return decide(await limiter.consume(key), true);
-    } catch (e) {
-      if (e instanceof RateLimiterRes) return decide(e, false);
-      throw e;
-    }
-  };
   if (!opts.redisUrl) {
     return {
       limit: points,
@@ -108,15 +101,27 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     };
   }
 
+  // Loaded only with a Redis URL: ioredis and rate-limiter-flexible cost ~0.1 s of every start.
+  const load = createRequire(import.meta.url);
+  const rlf = load('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
+  const { Redis: RedisClient } = load('ioredis') as typeof import('ioredis');
+  const consumeShared = async (limiter: RateLimiterRedis, key: string) => {
+    try {
+      return decide(await limiter.consume(key), true);
+    } catch (e) {
+      if (e instanceof rlf.RateLimiterRes) return decide(e, false);
+      throw e;
+    }
+  };
   const timeoutMs = opts.storeTimeoutMs ?? 500;
-  const redis = new Redis(opts.redisUrl, {
+  const redis: Redis = new RedisClient(opts.redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     // A backstop: commands left behind by withTimeout must not wait on a stalled link forever.
     commandTimeout: Math.max(5_000, timeoutMs * 4),
     connectTimeout: Math.max(1_000, timeoutMs),
   });
-  const shared = new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: opts.keyPrefix ?? 'te-rl', rejectIfRedisNotReady: true });
+  const shared = new rlf.RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: opts.keyPrefix ?? 'te-rl', rejectIfRedisNotReady: true });
   let degraded = false;
   let probe: NodeJS.Timeout | undefined;
   let probing = false;
