@@ -32,6 +32,21 @@ interface Entry {
   etag: string;
 }
 
+interface Replay {
+  status: 200 | 304;
+  headers: Record<string, string>;
+}
+
+/** A kept answer's headers with this request's id; 304 when If-None-Match names its ETag. */
+function answer(hit: Entry, requestId: string | null, ifNoneMatch: string | null): Replay {
+  const headers: Record<string, string> = { ...hit.headers, 'x-request-id': requestIdFrom(requestId) };
+  if (ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim() === hit.etag || t.trim() === '*')) {
+    delete headers['content-type'];
+    return { status: 304, headers };
+  }
+  return { status: 200, headers };
+}
+
 /** Per-request headers never replayed. */
 const PER_REQUEST = new Set(['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'connection', 'date', 'content-length']);
 
@@ -160,34 +175,35 @@ export class WarmAnswerCache {
 
   /** (path, sorted query, release header, latest release). */
   private async keyFor(pathname: string, search: string, versionHeader: string | null): Promise<string> {
+    if (search === '') return `${pathname}?|${versionHeader ?? ''}|${(await this.deps.catalog.latest())?.version ?? '-'}`;
     const params = [...new URLSearchParams(search).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     // The resolved latest release is part of the key: a new import is never hidden.
     const latest = (await this.deps.catalog.latest())?.version ?? '-';
     return `${pathname}?${new URLSearchParams(params).toString()}|${versionHeader ?? ''}|${latest}`;
   }
 
-  /** Status and headers of a replay, or undefined when the chain must answer (limiter near or past the limit, or failing). */
-  private async replay(hit: Entry, counted: object, ip: string, requestId: string | null, ifNoneMatch: string | null): Promise<{ status: 200 | 304; headers: Record<string, string> } | undefined> {
+  /**
+   * Status and headers of a replay, or undefined when the chain must answer (limiter near or
+   * past the limit, or failing). Synchronous unless the count must come from Redis.
+   */
+  private replay(hit: Entry, counted: object, ip: string, requestId: string | null, ifNoneMatch: string | null): Replay | undefined | Promise<Replay | undefined> {
     const limiter = this.deps.limiter;
-    if (limiter) {
-      let d = takenDecisions.get(counted);
-      try {
-        d ??= limiter.consumeNow(ip) ?? (await limiter.consume(ip));
-      } catch {
-        return undefined; // the chain logs the store failure and lets the request through
-      }
+    if (!limiter) return answer(hit, requestId, ifNoneMatch);
+    let d: RateLimitDecision | undefined;
+    try {
+      d = takenDecisions.get(counted) ?? limiter.consumeNow(ip);
+    } catch {
+      return undefined; // the chain logs the store failure and lets the request through
+    }
+    const admit = (d: RateLimitDecision) => {
       // Refusals and near-limit headers are the chain's business; the count is taken.
       if (!d.allowed || d.remaining <= headerThreshold(d.limit)) {
         takenDecisions.set(counted, d);
         return undefined;
       }
-    }
-    const headers: Record<string, string> = { ...hit.headers, 'x-request-id': requestIdFrom(requestId) };
-    if (ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim() === hit.etag || t.trim() === '*')) {
-      delete headers['content-type'];
-      return { status: 304, headers };
-    }
-    return { status: 200, headers };
+      return answer(hit, requestId, ifNoneMatch);
+    };
+    return d ? admit(d) : limiter.consume(ip).then(admit, () => undefined);
   }
 
   private async keep(key: string, res: Response): Promise<void> {
