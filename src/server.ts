@@ -1,6 +1,5 @@
 // Starts the service: database (migrated), demo releases on an empty store, the HTTP
 // app with its protections, and a graceful shutdown on SIGTERM/SIGINT.
-import { getRequestListener } from '@hono/node-server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
@@ -8,6 +7,7 @@ import { describeTarget, openMigrated } from './db/open.ts';
 import type { Database } from './db/client.ts';
 import { ensureDemoReleases } from './importer/demo.ts';
 import { createApp } from './http/app.ts';
+import { nodeListener } from './http/nodeListener.ts';
 import { trackConnections } from './http/drain.ts';
 import { onAdapterError, onClientError } from './http/clientError.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -47,10 +47,11 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   let shuttingDown = false;
   const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown });
   const { catalog, assessment } = services;
-  const { fetch } = createApp(services, appOptions);
+  const app = createApp(services, appOptions);
 
-  // @hono/node-server's serve(), with an error handler: its default answers an unparsable request target with an empty 400.
-  const server: Server = createServer(getRequestListener(fetch, { hostname: config.host, errorHandler: onAdapterError(log) }));
+  // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
+  // target with an empty 400), behind the fast path for warm answers.
+  const server: Server = createServer(nodeListener(app, { hostname: config.host, errorHandler: onAdapterError(log) }));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));

@@ -1,7 +1,14 @@
 // API keys for the narrative endpoints. Only a SHA-256 digest of each key is
 // stored (keys carry 256 bits of randomness, so a slow hash adds nothing), and
 // the digest is compared in constant time. Keys are never logged.
+//
+// Valid keys are remembered for a short while (verifiedKeys below), by digest, so a
+// client's requests do not each cost a database read. Revoking a key through this module
+// forgets it at once; a revocation by another process (the `keys revoke` command, another
+// replica) is seen within the TTL. Unknown or revoked keys are never remembered: a key
+// created meanwhile works at once.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export interface ApiKeyInfo {
@@ -14,6 +21,26 @@ export interface ApiKeyInfo {
 }
 
 const KEY_RE = /^sk-[A-Za-z0-9_-]{20,200}$/;
+
+/** How long a verified key is trusted without reading the database again. */
+export const API_KEY_CACHE_TTL_MS = 5_000;
+
+interface Verified {
+  id: string;
+  hash: Buffer;
+}
+
+/**
+ * Per database (tests open many): key digest (hex) → the verified row. `revocations` counts
+ * revocations: a lookup that was in flight while one happened is not remembered.
+ */
+const verifiedKeys = new WeakMap<PrismaClient, { keys: LRUCache<string, Verified>; revocations: number }>();
+
+function cacheOf(prisma: PrismaClient): { keys: LRUCache<string, Verified>; revocations: number } {
+  let c = verifiedKeys.get(prisma);
+  if (!c) verifiedKeys.set(prisma, (c = { keys: new LRUCache<string, Verified>({ max: 10_000, ttl: API_KEY_CACHE_TTL_MS }), revocations: 0 }));
+  return c;
+}
 
 function digest(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
@@ -41,7 +68,11 @@ export async function listApiKeys(prisma: PrismaClient): Promise<ApiKeyInfo[]> {
 export async function revokeApiKey(prisma: PrismaClient, id: string): Promise<boolean> {
   const found = await prisma.apiKey.findUnique({ where: { id } });
   if (!found) return false;
+  const cache = cacheOf(prisma);
+  cache.revocations++;
+  cache.keys.delete(found.hash);
   if (!found.revokedAt) await prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  cache.keys.delete(found.hash); // a lookup may have remembered it while the update ran
   return true;
 }
 
@@ -49,11 +80,18 @@ export async function revokeApiKey(prisma: PrismaClient, id: string): Promise<bo
 export async function verifyApiKey(prisma: PrismaClient, presented: string | null | undefined): Promise<string | null> {
   if (!presented || !KEY_RE.test(presented)) return null;
   const d = digest(presented);
-  const row = await prisma.apiKey.findUnique({ where: { hash: d.toString('hex') } });
-  if (!row || row.revokedAt) return null;
-  // The index lookup already matched; the constant-time compare guards against any
-  // future change of lookup strategy (e.g. by prefix) leaking timing.
-  const stored = Buffer.from(row.hash, 'hex');
-  if (stored.length !== d.length || !timingSafeEqual(stored, d)) return null;
-  return row.id;
+  const hex = d.toString('hex');
+  const cache = cacheOf(prisma);
+  let known = cache.keys.get(hex);
+  if (!known) {
+    const revocations = cache.revocations;
+    const row = await prisma.apiKey.findUnique({ where: { hash: hex } });
+    if (!row || row.revokedAt) return null;
+    known = { id: row.id, hash: Buffer.from(row.hash, 'hex') };
+    if (revocations === cache.revocations) cache.keys.set(hex, known);
+  }
+  // The lookup already matched; the constant-time compare guards against any future
+  // change of lookup strategy (e.g. by prefix) leaking timing.
+  if (known.hash.length !== d.length || !timingSafeEqual(known.hash, d)) return null;
+  return known.id;
 }

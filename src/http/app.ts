@@ -49,5 +49,5 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   app.route('/', serviceInfoRouter(opts));
 
   const handle = (req: Request, env: unknown) => Promise.resolve(app.fetch(req, env as never));
-  return { app, yoga, fetch: withWarmAnswers(handle, services, opts) };
+  return { app, yoga, ...withWarmAnswers(handle, services, opts) };
 }

@@ -55,9 +55,12 @@ export function noStore(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** `handle` behind the warm answer cache (default on: 64 MB, 60 s), unless opts.responseCache is false. */
-export function withWarmAnswers(handle: Fetch, services: Pick<Services, 'catalog' | 'log'>, opts: AppOptions): Fetch {
-  if (opts.responseCache === false) return handle;
+/**
+ * `handle` behind the warm answer cache (default on: 64 MB, 60 s), unless opts.responseCache
+ * is false; the cache is returned too, for the Node fast path (nodeListener.ts).
+ */
+export function withWarmAnswers(handle: Fetch, services: Pick<Services, 'catalog' | 'log'>, opts: AppOptions): { fetch: Fetch; warmAnswers?: WarmAnswerCache } {
+  if (opts.responseCache === false) return { fetch: handle };
   const trustProxy = trustProxyOf(opts);
   const cache = new WarmAnswerCache(
     {
@@ -65,10 +68,12 @@ export function withWarmAnswers(handle: Fetch, services: Pick<Services, 'catalog
       log: services.log,
       limiter: opts.rateLimit?.limiter,
       clientIp: (req, env) => clientIp(incomingAddress(env), req.headers.get('x-forwarded-for') ?? undefined, trustProxy),
+      // Node joins repeated X-Forwarded-For lines with ", " as Headers.get() does.
+      clientIpOfNode: (req) => clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, trustProxy),
       corsAnyOrigin: !opts.corsOrigins?.length || opts.corsOrigins.includes('*'),
       isShuttingDown: opts.isShuttingDown,
     },
     opts.responseCache,
   );
-  return (req, env) => cache.handle(req, env, () => handle(req, env));
+  return { fetch: (req, env) => cache.handle(req, env, () => handle(req, env)), warmAnswers: cache };
 }

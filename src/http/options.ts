@@ -5,7 +5,7 @@ import type { GraphQLOptions, GraphQLServer } from '../graphql/yoga.ts';
 import type { AppEnv } from '../rest/context.ts';
 import type { TrustProxy } from '../net/trustProxy.ts';
 import type { RateLimiter } from './rateLimit.ts';
-import type { WarmAnswerCacheOptions } from './warmAnswerCache.ts';
+import type { WarmAnswerCache, WarmAnswerCacheOptions } from './warmAnswerCache.ts';
 
 export interface AppOptions {
   graphql?: GraphQLOptions;
@@ -31,4 +31,6 @@ export interface App {
   yoga: GraphQLServer;
   /** The Fetch handler; the Node adapter passes its bindings (the socket) as `env`. */
   fetch: (req: Request, env?: unknown) => Response | Promise<Response>;
+  /** The warm answer cache in front of `fetch` (absent when disabled); nodeListener.ts serves from it first. */
+  warmAnswers?: WarmAnswerCache;
 }

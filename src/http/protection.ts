@@ -9,7 +9,7 @@ import { problem, sendProblem } from '../rest/problem.ts';
 import type { RateLimiter } from './rateLimit.ts';
 
 import { headerThreshold } from './rateLimitHeaders.ts';
-import { takenDecisions } from './warmAnswerCache.ts';
+import { incomingOf, takenDecisions } from './warmAnswerCache.ts';
 
 /** Peer address from the Node adapter's bindings (undefined outside a real server). */
 export function incomingAddress(env: unknown): string | undefined {
@@ -26,9 +26,9 @@ export function rateLimitMiddleware(limiter: RateLimiter): MiddlewareHandler<App
     if (c.req.path.startsWith('/health/')) return next();
     const ip = c.get('clientIp');
     // Counted already when the warm-answer cache in front could not serve it.
-    let d = takenDecisions.get(c.req.raw);
+    let d = takenDecisions.get(incomingOf(c.env) ?? c.req.raw);
     try {
-      d ??= await limiter.consume(ip);
+      d ??= limiter.consumeNow(ip) ?? (await limiter.consume(ip));
     } catch (err) {
       // The limiter's store failing must not take the API down: let the request through.
       c.get('log').warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; request not counted');

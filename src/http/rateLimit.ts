@@ -1,22 +1,19 @@
 // Per-client request limits that hold across replicas. rate-limiter-flexible counts
 // atomically (a Lua script on Redis), so two replicas sharing Redis admit N requests
-// per window together, not 2N. Without REDIS_URL the count is per process, in memory.
+// per window together, not 2N. Without REDIS_URL the count is per process, in memory
+// (windowCounter.ts: synchronous, no timer per client).
 //
 // Redis must never hold a request up: every call has a short timeout, after which the
 // request is counted in memory. A connection error, or a timeout confirmed by a ping that
 // times out too (a busy process is not a slow Redis), marks the store degraded: requests
 // are then counted in memory per process without waiting on Redis at all, one warning is
 // logged, and Redis is probed every second until it answers again.
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { WindowCounter, type RateLimitDecision } from './windowCounter.ts';
 
-export interface RateLimitDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Milliseconds until the window resets. */
-  resetMs: number;
-}
+export type { RateLimitDecision } from './windowCounter.ts';
 
 /** `memory`: no shared store configured; `ok`: Redis answers; `degraded`: counting in memory until it does. */
 export type StoreState = 'memory' | 'ok' | 'degraded';
@@ -25,6 +22,8 @@ export interface RateLimiter {
   readonly limit: number;
   readonly store: 'memory' | 'redis';
   consume(key: string): Promise<RateLimitDecision>;
+  /** The decision at once when counting in memory (no store, or Redis degraded); undefined when Redis must be asked. */
+  consumeNow(key: string): RateLimitDecision | undefined;
   /** The store's state for readiness reports; checks Redis (bounded by the timeout) unless already degraded. */
   storeState?(): Promise<StoreState>;
   close(): Promise<void>;
@@ -84,34 +83,45 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const points = opts.perMinute;
   const duration = 60;
-  const memory = new RateLimiterMemory({ points, duration });
+  const memory = new WindowCounter(points, duration * 1000);
   const decide = (r: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
     allowed,
     limit: points,
     remaining: Math.max(0, r.remainingPoints),
     resetMs: r.msBeforeNext,
   });
-  const consumeIn = async (limiter: RateLimiterAbstract, key: string) => {
+  if (!opts.redisUrl) {
+    return {
+      limit: points,
+      store: 'memory',
+      consume: async (key) => memory.consume(key),
+      consumeNow: (key) => memory.consume(key),
+      storeState: async () => 'memory',
+      close: async () => {},
+    };
+  }
+
+  // Loaded only with a Redis URL: ioredis and rate-limiter-flexible cost ~0.1 s of every start.
+  const load = createRequire(import.meta.url);
+  const rlf = load('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
+  const { Redis: RedisClient } = load('ioredis') as typeof import('ioredis');
+  const consumeShared = async (limiter: RateLimiterRedis, key: string) => {
     try {
       return decide(await limiter.consume(key), true);
     } catch (e) {
-      if (e instanceof RateLimiterRes) return decide(e, false);
+      if (e instanceof rlf.RateLimiterRes) return decide(e, false);
       throw e;
     }
   };
-  if (!opts.redisUrl) {
-    return { limit: points, store: 'memory', consume: (key) => consumeIn(memory, key), storeState: async () => 'memory', close: async () => {} };
-  }
-
   const timeoutMs = opts.storeTimeoutMs ?? 500;
-  const redis = new Redis(opts.redisUrl, {
+  const redis: Redis = new RedisClient(opts.redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     // A backstop: commands left behind by withTimeout must not wait on a stalled link forever.
     commandTimeout: Math.max(5_000, timeoutMs * 4),
     connectTimeout: Math.max(1_000, timeoutMs),
   });
-  const shared = new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: opts.keyPrefix ?? 'te-rl', rejectIfRedisNotReady: true });
+  const shared = new rlf.RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: opts.keyPrefix ?? 'te-rl', rejectIfRedisNotReady: true });
   let degraded = false;
   let probe: NodeJS.Timeout | undefined;
   let probing = false;
@@ -153,13 +163,14 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     async consume(key) {
       if (!degraded) {
         try {
-          return await withTimeout(consumeIn(shared, key), timeoutMs);
+          return await withTimeout(consumeShared(shared, key), timeoutMs);
         } catch (e) {
           suspect(e as Error);
         }
       }
-      return consumeIn(memory, key);
+      return memory.consume(key);
     },
+    consumeNow: (key) => (degraded ? memory.consume(key) : undefined),
     async storeState() {
       if (degraded) return 'degraded';
       try {

@@ -10,6 +10,7 @@
 // Anything unusual (an X-API-Version to check, a CORS origin to match, shutdown, a
 // client near its rate limit) goes through the full chain instead.
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { ReleaseCatalog } from '../domain/catalog.ts';
 import type { Logger } from '../logger.ts';
@@ -31,6 +32,21 @@ interface Entry {
   etag: string;
 }
 
+interface Replay {
+  status: 200 | 304;
+  headers: Record<string, string>;
+}
+
+/** A kept answer's headers with this request's id; 304 when If-None-Match names its ETag. */
+function answer(hit: Entry, requestId: string | null, ifNoneMatch: string | null): Replay {
+  const headers: Record<string, string> = { ...hit.headers, 'x-request-id': requestIdFrom(requestId) };
+  if (ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim() === hit.etag || t.trim() === '*')) {
+    delete headers['content-type'];
+    return { status: 304, headers };
+  }
+  return { status: 200, headers };
+}
+
 /** Per-request headers never replayed. */
 const PER_REQUEST = new Set(['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'connection', 'date', 'content-length']);
 
@@ -43,13 +59,32 @@ export interface WarmAnswerCacheDeps {
   limiter?: RateLimiter | undefined;
   /** Client address of a request (socket + trusted X-Forwarded-For). */
   clientIp: (req: Request, env: unknown) => string;
+  clientIpOfNode: (req: IncomingMessage) => string;
   /** True when CORS allows any origin (headers then do not depend on the request). */
   corsAnyOrigin: boolean;
   isShuttingDown?: () => boolean;
 }
 
-/** A rate decision already taken in front, handed to the rate-limit middleware so a request is counted once. */
-export const takenDecisions = new WeakMap<Request, RateLimitDecision>();
+/**
+ * A rate decision already taken in front, handed on so a request is counted once: keyed by
+ * Node's request when there is one (the Node fast path has no Request object), else by the Request.
+ */
+export const takenDecisions = new WeakMap<object, RateLimitDecision>();
+
+/** Node's request behind a Fetch request (the adapter's bindings), if any. */
+export function incomingOf(env: unknown): IncomingMessage | undefined {
+  return (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+}
+
+// Targets and hosts the Node adapter (@hono/node-server) uses verbatim in the Request URL.
+const PLAIN_TARGET = /^\/[!$&-;=?-\[\]_a-z~]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+
+/** A Node header as Fetch's Headers.get() gives it. */
+function headerText(v: string | string[] | undefined): string | null {
+  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+}
 
 export class WarmAnswerCache {
   private readonly cache: LRUCache<string, Entry>;
@@ -74,12 +109,11 @@ export class WarmAnswerCache {
     const hit = this.cache.get(key);
     if (hit) {
       const started = performance.now();
-      const served = await this.serve(req, env, hit);
-      if (served) {
-        if (this.deps.log.isLevelEnabled('debug')) {
-          this.deps.log.debug({ method: 'GET', route: 'replay', status: served.status, ms: Math.round(performance.now() - started), replayed: true }, 'request');
-        }
-        return served;
+      const h = req.headers;
+      const replay = await this.replay(hit, incomingOf(env) ?? req, this.deps.clientIp(req, env), h.get('x-request-id'), h.get('if-none-match'));
+      if (replay) {
+        this.logReplay(replay.status, started);
+        return new Response(replay.status === 304 ? null : (hit.body as Uint8Array<ArrayBuffer>), replay);
       }
       return next();
     }
@@ -88,39 +122,88 @@ export class WarmAnswerCache {
     return res;
   }
 
+  /**
+   * The same replay on Node's own request and response, before the Fetch adaptation
+   * (Request/Response objects, header copies) — the larger part of a warm answer's cost.
+   * True when answered; false leaves the request untouched for the adapter. Only plain
+   * targets the adapter would pass through unchanged (no dot segments, percent-decoding
+   * or fragment), so the key is the one the Fetch path computes for the same request.
+   */
+  async serveNode(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = req.url ?? '';
+    const h = req.headers;
+    if (req.method !== 'GET' || !PLAIN_TARGET.test(url) || DOT_SEGMENT.test(url) || !PLAIN_HOST.test(h.host ?? '')) return false;
+    // A GET with a body goes through the chain, which closes the connection after it.
+    if (h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) return false;
+    const q = url.indexOf('?');
+    const pathname = q < 0 ? url : url.slice(0, q);
+    if (!this.eligible(pathname, h['x-api-version'] !== undefined, h.origin !== undefined)) return false;
+    const key = await this.keyFor(pathname, q < 0 ? '' : url.slice(q + 1), headerText(h['x-terminology-version'])).catch(() => undefined);
+    const hit = key === undefined ? undefined : this.cache.get(key);
+    if (!hit) return false;
+    const started = performance.now();
+    const replay = await this.replay(hit, req, this.deps.clientIpOfNode(req), headerText(h['x-request-id']), headerText(h['if-none-match']));
+    if (!replay) return false;
+    if (replay.status === 304) {
+      res.writeHead(304, replay.headers);
+      res.end();
+    } else {
+      res.writeHead(200, { ...replay.headers, 'content-length': String(hit.body.byteLength) });
+      res.end(hit.body);
+    }
+    this.logReplay(replay.status, started);
+    return true;
+  }
+
+  private logReplay(status: number, started: number): void {
+    if (this.deps.log.isLevelEnabled('debug')) {
+      this.deps.log.debug({ method: 'GET', route: 'replay', status, ms: Math.round(performance.now() - started), replayed: true }, 'request');
+    }
+  }
+
+  private eligible(pathname: string, apiVersion: boolean, origin: boolean): boolean {
+    return CATALOG_PATHS.test(pathname) && !apiVersion && (this.deps.corsAnyOrigin || !origin) && !this.deps.isShuttingDown?.();
+  }
+
   private async keyOf(req: Request): Promise<string | undefined> {
     if (req.method !== 'GET') return undefined;
     const url = new URL(req.url);
-    if (!CATALOG_PATHS.test(url.pathname)) return undefined;
     const h = req.headers;
-    if (h.get('x-api-version') !== null || (!this.deps.corsAnyOrigin && h.get('origin') !== null) || this.deps.isShuttingDown?.()) return undefined;
-    const params = [...url.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    // The resolved latest release is part of the key: a new import is never hidden.
-    const latest = (await this.deps.catalog.latest())?.version ?? '-';
-    return `${url.pathname}?${new URLSearchParams(params).toString()}|${h.get('x-terminology-version') ?? ''}|${latest}`;
+    if (!this.eligible(url.pathname, h.get('x-api-version') !== null, h.get('origin') !== null)) return undefined;
+    return this.keyFor(url.pathname, url.search.slice(1), h.get('x-terminology-version'));
   }
 
-  private async serve(req: Request, env: unknown, hit: Entry): Promise<Response | undefined> {
-    if (this.deps.limiter) {
-      let d: RateLimitDecision;
-      try {
-        d = await this.deps.limiter.consume(this.deps.clientIp(req, env));
-      } catch {
-        return undefined; // the chain logs the store failure and lets the request through
-      }
+  /** (path, sorted query, release header, latest release). */
+  private async keyFor(pathname: string, search: string, versionHeader: string | null): Promise<string> {
+    if (search === '') return `${pathname}?|${versionHeader ?? ''}|${(await this.deps.catalog.latest())?.version ?? '-'}`;
+    const params = [...new URLSearchParams(search).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    // The resolved latest release is part of the key: a new import is never hidden.
+    const latest = (await this.deps.catalog.latest())?.version ?? '-';
+    return `${pathname}?${new URLSearchParams(params).toString()}|${versionHeader ?? ''}|${latest}`;
+  }
+
+  /**
+   * Status and headers of a replay, or undefined when the chain must answer (limiter near or
+   * past the limit, or failing). Synchronous unless the count must come from Redis.
+   */
+  private replay(hit: Entry, counted: object, ip: string, requestId: string | null, ifNoneMatch: string | null): Replay | undefined | Promise<Replay | undefined> {
+    const limiter = this.deps.limiter;
+    if (!limiter) return answer(hit, requestId, ifNoneMatch);
+    let d: RateLimitDecision | undefined;
+    try {
+      d = takenDecisions.get(counted) ?? limiter.consumeNow(ip);
+    } catch {
+      return undefined; // the chain logs the store failure and lets the request through
+    }
+    const admit = (d: RateLimitDecision) => {
       // Refusals and near-limit headers are the chain's business; the count is taken.
       if (!d.allowed || d.remaining <= headerThreshold(d.limit)) {
-        takenDecisions.set(req, d);
+        takenDecisions.set(counted, d);
         return undefined;
       }
-    }
-    const headers: Record<string, string> = { ...hit.headers, 'x-request-id': requestIdFrom(req.headers.get('x-request-id')) };
-    const inm = req.headers.get('if-none-match');
-    if (inm !== null && inm.split(',').some((t) => t.trim() === hit.etag || t.trim() === '*')) {
-      delete headers['content-type'];
-      return new Response(null, { status: 304, headers });
-    }
-    return new Response(hit.body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+      return answer(hit, requestId, ifNoneMatch);
+    };
+    return d ? admit(d) : limiter.consume(ip).then(admit, () => undefined);
   }
 
   private async keep(key: string, res: Response): Promise<void> {

@@ -55,3 +55,20 @@ describe('client address', () => {
     expect(() => parseTrustProxy('proxy.example')).toThrow(/not an IP/);
   });
 });
+
+describe('parseAddress fast path for plain IPv4', () => {
+  it('gives the same canonical address as ipaddr.js for plain, odd and invalid spellings', async () => {
+    const { parseAddress } = await import('../../src/net/address.ts');
+    const ipaddr = (await import('ipaddr.js')).default;
+    const slow = (s: string) => (ipaddr.isValid(s.trim()) ? ipaddr.process(s.trim()).toString() : null);
+    for (const s of ['10.0.0.1', ' 192.168.1.255 ', '0.0.0.0', '255.255.255.255', '1.2.3.4', '99.100.199.250']) {
+      expect(parseAddress(s)?.toString(), s).toBe(slow(s));
+      expect(parseAddress(s)?.kind()).toBe('ipv4');
+    }
+    // Not plain: left to ipaddr.js, which canonicalises or refuses them.
+    expect(parseAddress('010.0.0.1')?.toString()).toBe(slow('010.0.0.1'));
+    expect(parseAddress('256.0.0.1')).toBeNull();
+    expect(parseAddress('1.2.3')?.toString()).toBe(slow('1.2.3'));
+    expect(parseAddress('::ffff:10.0.0.1')?.toString()).toBe('10.0.0.1');
+  });
+});
