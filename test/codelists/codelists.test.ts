@@ -10,7 +10,7 @@ let server: { url: string; close: () => Promise<void> };
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = await listen(t.app.fetch);
+  server = await listen(t.app);
 });
 
 afterAll(async () => {

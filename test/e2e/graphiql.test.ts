@@ -13,7 +13,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ url: base, close } = await listen(t.app.fetch));
+  ({ url: base, close } = await listen(t.app));
   browser = await launchBrowser();
 });
 afterAll(async () => {

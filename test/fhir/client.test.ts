@@ -19,7 +19,7 @@ let client: Client;
 
 beforeAll(async () => {
   t = await createTestApp({ app: { rateLimit: { limiter: createRateLimiter({ perMinute: PER_MINUTE }), trustProxy: parseTrustProxy('127.0.0.1') } } });
-  ({ url: base, close } = await listen(t.app.fetch));
+  ({ url: base, close } = await listen(t.app));
   client = new Client({ baseUrl: `${base}/fhir`, customHeaders: { 'X-Forwarded-For': '198.51.100.1' } });
 });
 afterAll(async () => {

@@ -97,7 +97,7 @@ export function serveTestApp(ready: (t: TestApp, base: string) => void | Promise
   let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     t = await createTestApp(opts);
-    const served = await listen(t.app.fetch);
+    const served = await listen(t.app);
     close = served.close;
     await ready(t, served.url);
   });

@@ -1,11 +1,24 @@
-// Serves an app on a real loopback socket, for tests that must go through HTTP.
+// Serves an app on a real loopback socket, for tests that must go through HTTP. Given the
+// app, the listener is the server's own (src/http/nodeListener.ts: warm answers before the
+// Fetch adapter), so tests go the way requests go in production; given a bare fetch function,
+// the plain @hono/node-server adapter.
 import { serve } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { nodeListener } from '../../src/http/nodeListener.ts';
+import type { App } from '../../src/http/options.ts';
 
-export async function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+type Fetch = (req: Request, env?: unknown) => Response | Promise<Response>;
+
+export async function listen(app: Fetch | Pick<App, 'fetch' | 'warmAnswers'>): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = await new Promise<Server>((resolve) => {
+    if (typeof app === 'function') {
+      const s = serve({ fetch: app, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
+    } else {
+      const s = createServer(nodeListener(app, { hostname: '127.0.0.1' }));
+      s.listen(0, '127.0.0.1', () => resolve(s));
+    }
   });
   const { port } = server.address() as AddressInfo;
   return {

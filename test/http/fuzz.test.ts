@@ -13,7 +13,7 @@ let close: () => Promise<void>;
 beforeAll(async () => {
   t = await createTestApp({ env: { MAX_BODY_BYTES: String(256 * 1024) } });
   KEY = (await createApiKey(t.db.prisma, 'fuzz')).key;
-  ({ url: base, close } = await listen(t.app.fetch));
+  ({ url: base, close } = await listen(t.app));
 });
 afterAll(async () => {
   await close?.();

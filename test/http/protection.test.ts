@@ -20,7 +20,7 @@ beforeAll(async () => {
       maxBodyBytes: 64 * 1024,
     },
   });
-  ({ url: base, close } = await listen(t.app.fetch));
+  ({ url: base, close } = await listen(t.app));
 });
 afterAll(async () => {
   await close?.();

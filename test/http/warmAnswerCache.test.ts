@@ -42,7 +42,7 @@ describe('warm answer cache (WarmAnswerCache)', () => {
   });
 
   it('replays every header of the original answer but the request id, over real HTTP', async () => {
-    const { url, close } = await listen(t.app.fetch);
+    const { url, close } = await listen(t.app);
     try {
       const first = await fetch(`${url}/codes/10028813`);
       const body = new Uint8Array(await first.arrayBuffer());

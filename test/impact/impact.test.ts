@@ -18,7 +18,7 @@ let key: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = await listen(t.app.fetch);
+  server = await listen(t.app);
   key = (await createApiKey(t.db.prisma, 'impact tests')).key;
 });
 

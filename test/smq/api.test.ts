@@ -14,7 +14,7 @@ let key: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ url: base, close } = await listen(t.app.fetch));
+  ({ url: base, close } = await listen(t.app));
   key = (await createApiKey(t.db.prisma, 'smq tests')).key;
 });
 afterAll(async () => {

@@ -33,7 +33,7 @@ export function explorerSession(keyName: string, ready: (s: { t: TestApp; base: 
     buildExplorer();
     mkdirSync(SHOTS, { recursive: true });
     [t, browser] = await Promise.all([createTestApp(), launchBrowser()]);
-    ({ url: base, close } = await listen(t.app.fetch));
+    ({ url: base, close } = await listen(t.app));
     ready({ t, base, key: (await createApiKey(t.db.prisma, keyName)).key });
   });
   afterAll(async () => {
