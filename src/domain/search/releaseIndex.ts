@@ -6,6 +6,8 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Concept } from '../concepts.ts';
 import { LEVELS, type Level } from '../levels.ts';
+import type { HierarchyItem } from '../hierarchy.ts';
+import { csr, PtPaths, type Csr, type LinkRow, type PtPathRow } from './hierarchyIndex.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -30,6 +32,13 @@ interface Row {
   primary_soc_code: number | null;
   soc_abbrev: string | null;
   intl_order: number | null;
+}
+
+interface HierarchyRows {
+  children: readonly LinkRow[];
+  parents: readonly LinkRow[];
+  ptPaths: readonly PtPathRow[];
+  llts: readonly { code: number; pt_code: number }[];
 }
 
 function grow(a: Int32Array, fill: number): Int32Array<ArrayBuffer> {
@@ -63,6 +72,14 @@ export class ReleaseIndex {
   private readonly pathHlt: Int32Array;
   private readonly pathHlgt: Int32Array;
   private readonly pathSoc: Int32Array;
+  /** Parent → children and child → parents over every level, each in the SQL path's order. */
+  private down: Csr = csr(0, []);
+  private up: Csr = csr(0, []);
+  private ptPaths = new PtPaths([]);
+  /** A PT code's LLT entries: current before non-current, by name (its own LLT is moved first on read). */
+  private readonly llts = new Map<number, number[]>();
+  /** Whether hierarchy data was loaded (indexes built from names alone answer search only). */
+  hasHierarchy = false;
   // Scratch for scoring: a stamp per trigram id marks "seen in this pass" without clearing.
   private stamp = new Int32Array(0);
   private stampValue = 0;
@@ -95,7 +112,7 @@ export class ReleaseIndex {
    * into slices with a yield between them, so a build (about a second of CPU at full
    * size) never holds up requests being answered meanwhile.
    */
-  static async build(releaseId: number, rows: readonly Row[], paths: readonly PathRow[] = []): Promise<ReleaseIndex> {
+  static async build(releaseId: number, rows: readonly Row[], paths: readonly PathRow[] = [], hier?: HierarchyRows): Promise<ReleaseIndex> {
     const n = rows.length;
     const ix = new ReleaseIndex(releaseId, n);
     // Pass 1: each name's trigram ids into one flat buffer (a name of L characters has at
@@ -170,11 +187,119 @@ export class ReleaseIndex {
       ix.pathHlgt[i] = p.hlgt_code;
       ix.pathSoc[i] = p.soc_code;
     }
+    if (hier) ix.addHierarchy(hier);
     return ix;
   }
 
+  private addHierarchy(h: HierarchyRows): void {
+    const edges = (rows: readonly LinkRow[], down: boolean) => {
+      const out: { from: number; to: number; primary: boolean }[] = [];
+      for (const r of rows) {
+        const p = this.find(r.pl, r.pc);
+        const c = this.find(r.cl, r.cc);
+        // The SQL path joins both ends to concept: a dangling link shows nowhere.
+        if (p < 0 || c < 0) continue;
+        out.push(down ? { from: p, to: c, primary: r.p } : { from: c, to: p, primary: r.p });
+      }
+      return out;
+    };
+    this.down = csr(this.size, edges(h.children, true));
+    this.up = csr(this.size, edges(h.parents, false));
+    this.ptPaths = new PtPaths(h.ptPaths);
+    for (const r of h.llts) {
+      const i = this.find('LLT', r.code);
+      if (i < 0) continue;
+      const list = this.llts.get(r.pt_code);
+      if (list) list.push(i);
+      else this.llts.set(r.pt_code, [i]);
+    }
+    this.hasHierarchy = true;
+  }
+
+  /** Entries of every level a code exists at, highest level first. */
+  byCodeAll(code: number): number[] {
+    const out: number[] = [];
+    for (const m of this.byCode) {
+      const i = m.get(code);
+      if (i !== undefined) out.push(i);
+    }
+    return out;
+  }
+
+  private items(i: number, g: Csr, down: boolean): HierarchyItem[] {
+    const out: HierarchyItem[] = [];
+    for (let k = g.start[i]!; k < g.start[i + 1]!; k++) {
+      const j = g.to[k]!;
+      const [p, c] = down ? [i, j] : [j, i];
+      out.push({ relationshipType: `${this.levelOf(p)}_TO_${this.levelOf(c)}`, isPrimary: g.primary[k] === 1, concept: this.concept(j) });
+    }
+    return out;
+  }
+
+  /** As childrenOf() in src/domain/hierarchy.ts. */
+  children(level: Level, code: number): HierarchyItem[] {
+    const i = this.find(level, code);
+    return i < 0 ? [] : this.items(i, this.down, true);
+  }
+
+  /** As parentsOf(): a PT's primary SOC (SOC_TO_PT) first, then its links. */
+  parents(level: Level, code: number): HierarchyItem[] {
+    const i = this.find(level, code);
+    if (i < 0) return [];
+    const out = this.items(i, this.up, false);
+    if (level === 'PT' && this.primarySoc[i] !== NONE) {
+      const s = this.find('SOC', this.primarySoc[i]!);
+      if (s >= 0) out.unshift({ relationshipType: 'SOC_TO_PT', isPrimary: true, concept: this.concept(s) });
+    }
+    return out;
+  }
+
+  /** As pathsOf(): every path up to a SOC, primary first (exactly one primary). */
+  allPaths(level: Level, code: number): { isPrimary: boolean; nodes: { level: Level; code: number }[] }[] {
+    type P = { soc: number; hlgt: number | null; hlt: number | null; pt: number | null; isPrimary: boolean };
+    let raw: P[] = [];
+    const self = this.find(level, code);
+    if (level === 'SOC') raw = [{ soc: code, hlgt: null, hlt: null, pt: null, isPrimary: true }];
+    else if (level === 'PT' || level === 'LLT') {
+      const pt = level === 'PT' ? code : self < 0 ? NONE : this.ptCode[self]!;
+      if (pt !== NONE) raw = this.ptPaths.of(pt).map((p) => ({ ...p, pt }));
+    } else if (self >= 0) {
+      // HLT: each HLGT link times that HLGT's SOC links; HLGT: its SOC links.
+      const ups = (i: number) => {
+        const out: { i: number; p: boolean }[] = [];
+        for (let k = this.up.start[i]!; k < this.up.start[i + 1]!; k++) out.push({ i: this.up.to[k]!, p: this.up.primary[k] === 1 });
+        return out;
+      };
+      if (level === 'HLGT') raw = ups(self).map((s) => ({ soc: this.code[s.i]!, hlgt: code, hlt: null, pt: null, isPrimary: s.p }));
+      else {
+        for (const g of ups(self)) {
+          for (const s of ups(g.i)) raw.push({ soc: this.code[s.i]!, hlgt: this.code[g.i]!, hlt: code, pt: null, isPrimary: g.p && s.p });
+        }
+      }
+      raw.sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || a.soc - b.soc || (a.hlgt ?? 0) - (b.hlgt ?? 0));
+    }
+    const out: { isPrimary: boolean; nodes: { level: Level; code: number }[] }[] = [];
+    for (const r of raw) {
+      const nodes: { level: Level; code: number }[] = [{ level: 'SOC', code: r.soc }];
+      if (r.hlgt !== null) nodes.push({ level: 'HLGT', code: r.hlgt });
+      if (r.hlt !== null) nodes.push({ level: 'HLT', code: r.hlt });
+      if (r.pt !== null) nodes.push({ level: 'PT', code: r.pt });
+      if (level === 'LLT') nodes.push({ level, code });
+      out.push({ isPrimary: r.isPrimary && !out.some((p) => p.isPrimary), nodes });
+    }
+    return out;
+  }
+
+  /** LLT entries of a PT code: its own LLT first, then current before non-current, by name. */
+  synonyms(ptCode: number): number[] {
+    const list = this.llts.get(ptCode);
+    if (!list) return [];
+    const own = list.findIndex((i) => this.code[i] === ptCode);
+    return own <= 0 ? list : [list[own]!, ...list.slice(0, own), ...list.slice(own + 1)];
+  }
+
   static async load(db: Db, releaseId: number): Promise<ReleaseIndex> {
-    const [rows, paths] = await Promise.all([
+    const [rows, paths, children, parents, ptPaths, llts] = await Promise.all([
       db.$queryRawUnsafe<Row[]>(
         `SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order
          FROM concept WHERE release_id = $1 ORDER BY level, code`,
@@ -195,8 +320,32 @@ export class ReleaseIndex {
          ORDER BY 1, 2, 5, 4, 3`,
         releaseId,
       ),
+      // Orders as childrenOf() / parentsOf() / pathsOf() / synonymPages() sort, per key:
+      // name orders follow the database's collation, so they are taken from here.
+      db.$queryRawUnsafe<LinkRow[]>(
+        `SELECT l.parent_level::text AS pl, l.parent_code AS pc, l.child_level::text AS cl, l.child_code AS cc, l.is_primary AS p
+         FROM hierarchy_link l JOIN concept c ON c.release_id = l.release_id AND c.level = l.child_level AND c.code = l.child_code
+         WHERE l.release_id = $1 ORDER BY c.intl_order NULLS LAST, c.name_norm, c.code`,
+        releaseId,
+      ),
+      db.$queryRawUnsafe<LinkRow[]>(
+        `SELECT l.parent_level::text AS pl, l.parent_code AS pc, l.child_level::text AS cl, l.child_code AS cc, l.is_primary AS p
+         FROM hierarchy_link l JOIN concept c ON c.release_id = l.release_id AND c.level = l.parent_level AND c.code = l.parent_code
+         WHERE l.release_id = $1 ORDER BY l.is_primary DESC, c.name`,
+        releaseId,
+      ),
+      db.$queryRawUnsafe<PtPathRow[]>(
+        `SELECT pt_code AS pt, hlt_code AS hlt, hlgt_code AS hlgt, soc_code AS soc, is_primary AS p FROM hierarchy_path
+         WHERE release_id = $1 ORDER BY pt_code, is_primary DESC, soc_code, hlgt_code, hlt_code`,
+        releaseId,
+      ),
+      db.$queryRawUnsafe<{ code: number; pt_code: number }[]>(
+        `SELECT code, pt_code FROM concept WHERE release_id = $1 AND level = 'LLT' AND pt_code IS NOT NULL
+         ORDER BY current DESC, name_norm, code`,
+        releaseId,
+      ),
     ]);
-    return ReleaseIndex.build(releaseId, rows, paths);
+    return ReleaseIndex.build(releaseId, rows, paths, { children, parents, ptPaths, llts });
   }
 
   /** Codes of a concept's primary path, from the SOC down to it; null when it has none or does not exist. */
