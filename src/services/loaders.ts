@@ -51,6 +51,26 @@ function fromIndex<K extends { releaseId: number }, V>(
   };
 }
 
+/**
+ * Change sets already ensured, per database: a stored change set never changes (releases
+ * are immutable and a replaced release gets a new id), so after the first request a code
+ * page's change record costs one statement, not two. Bounded: oldest pairs leave first.
+ */
+const ensuredChangeSets = new WeakMap<PrismaClient, Map<string, ChangeCounts>>();
+const ENSURED_MAX = 256;
+
+async function ensureOnce(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef): Promise<ChangeCounts> {
+  let seen = ensuredChangeSets.get(prisma);
+  if (!seen) ensuredChangeSets.set(prisma, (seen = new Map()));
+  const key = `${from.id}:${to.id}`;
+  const known = seen.get(key);
+  if (known) return known;
+  const counts = await ensureChangeSet(prisma, from, to);
+  if (seen.size >= ENSURED_MAX) seen.delete(seen.keys().next().value!);
+  seen.set(key, counts);
+  return counts;
+}
+
 const withRelease = <T extends { level: Level; code: number }>(releaseId: number, nodes: T[]) => nodes.map((n) => ({ releaseId, level: n.level, code: n.code }));
 
 /** `prisma` is the primary (change sets are written there); `read` serves catalog lookups. */
@@ -64,7 +84,7 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
   return {
     /** Ensures a change set exists (computing it once) and yields its counts. */
     changeSet: new DataLoader<{ from: ReleaseRef; to: ReleaseRef }, ChangeCounts, string>(
-      (keys) => Promise.all(keys.map((k) => ensureChangeSet(prisma, k.from, k.to))),
+      (keys) => Promise.all(keys.map((k) => ensureOnce(prisma, k.from, k.to))),
       { cacheKeyFn: (k) => `${k.from.id}:${k.to.id}` },
     ),
     codeChanges: new DataLoader<{ fromId: number; toId: number; code: number }, StoredChange[], string>(
