@@ -2,8 +2,8 @@
 // child→parent edges of every level as compressed rows (CSR) over index entries, every
 // mdhier path of each PT, and each PT's LLTs. With it a code page (parents, children,
 // paths, synonyms) needs no SQL. Orders that depend on the database's collation (names)
-// are taken from the loading statements' ORDER BY, so answers match the SQL path byte for
-// byte; only integer orders are computed here. Full size (~130k concepts, ~150k links,
+// come as integer ranks from the loading statement (releaseIndex.ts), so answers match the
+// SQL path byte for byte on PGlite and PostgreSQL alike. Full size (~130k concepts, ~150k links,
 // ~40k paths): about 3 MB of typed arrays.
 import type { Level } from '../levels.ts';
 
@@ -30,7 +30,7 @@ export interface Csr {
   primary: Uint8Array;
 }
 
-/** Rows already grouped by `from` (the statement's ORDER BY) into CSR over `n` entries. */
+/** Edges already sorted by `from` (and within it, in answer order) into CSR over `n` entries. */
 export function csr(n: number, edges: readonly { from: number; to: number; primary: boolean }[]): Csr {
   const start = new Int32Array(n + 1);
   for (const e of edges) start[e.from + 1]!++;

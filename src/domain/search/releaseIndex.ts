@@ -32,13 +32,14 @@ interface Row {
   primary_soc_code: number | null;
   soc_abbrev: string | null;
   intl_order: number | null;
+  /** Rank by (name_norm, code) and by (name, code) in the database's collation. */
+  nr?: number;
+  ar?: number;
 }
 
 interface HierarchyRows {
-  children: readonly LinkRow[];
-  parents: readonly LinkRow[];
+  links: readonly LinkRow[];
   ptPaths: readonly PtPathRow[];
-  llts: readonly { code: number; pt_code: number }[];
 }
 
 function grow(a: Int32Array, fill: number): Int32Array<ArrayBuffer> {
@@ -187,31 +188,50 @@ export class ReleaseIndex {
       ix.pathHlgt[i] = p.hlgt_code;
       ix.pathSoc[i] = p.soc_code;
     }
-    if (hier) ix.addHierarchy(hier);
+    if (hier) ix.addHierarchy(hier, rows);
     return ix;
   }
 
-  private addHierarchy(h: HierarchyRows): void {
-    const edges = (rows: readonly LinkRow[], down: boolean) => {
-      const out: { from: number; to: number; primary: boolean }[] = [];
-      for (const r of rows) {
-        const p = this.find(r.pl, r.pc);
-        const c = this.find(r.cl, r.cc);
-        // The SQL path joins both ends to concept: a dangling link shows nowhere.
-        if (p < 0 || c < 0) continue;
-        out.push(down ? { from: p, to: c, primary: r.p } : { from: c, to: p, primary: r.p });
-      }
-      return out;
-    };
-    this.down = csr(this.size, edges(h.children, true));
-    this.up = csr(this.size, edges(h.parents, false));
+  /**
+   * Parent/child CSR and LLTs per PT from the release's links, ordered per key as the
+   * SQL path orders them. Name orders follow the database's collation, so they come as
+   * ranks computed by the loading statement (`nr`: by name_norm, code; `ar`: by name, code)
+   * and are only compared here as integers.
+   */
+  private addHierarchy(h: HierarchyRows, rows: readonly Row[]): void {
+    const n = this.size;
+    const nr = new Int32Array(n);
+    const ar = new Int32Array(n);
+    rows.forEach((r, i) => {
+      nr[i] = r.nr ?? 0;
+      ar[i] = r.ar ?? 0;
+    });
+    const down: { from: number; to: number; primary: boolean }[] = [];
+    const up: { from: number; to: number; primary: boolean }[] = [];
+    for (const r of h.links) {
+      const p = this.find(r.pl, r.pc);
+      const c = this.find(r.cl, r.cc);
+      // The SQL path joins both ends to concept: a dangling link shows nowhere.
+      if (p < 0 || c < 0) continue;
+      down.push({ from: p, to: c, primary: r.p });
+      up.push({ from: c, to: p, primary: r.p });
+    }
+    const io = (i: number) => (this.intlOrder[i] === NONE ? 2147483647 : this.intlOrder[i]!);
+    // childrenOf(): intl_order NULLS LAST, name_norm, code. parentsOf(): is_primary DESC, name.
+    down.sort((x, y) => x.from - y.from || io(x.to) - io(y.to) || nr[x.to]! - nr[y.to]!);
+    up.sort((x, y) => x.from - y.from || Number(y.primary) - Number(x.primary) || ar[x.to]! - ar[y.to]!);
+    this.down = csr(n, down);
+    this.up = csr(n, up);
     this.ptPaths = new PtPaths(h.ptPaths);
-    for (const r of h.llts) {
-      const i = this.find('LLT', r.code);
-      if (i < 0) continue;
-      const list = this.llts.get(r.pt_code);
+    // synonymPages(): current before non-current, then name_norm, code (own LLT first on read).
+    const llt = LEVELS.indexOf('LLT');
+    const llts: number[] = [];
+    for (let i = 0; i < n; i++) if (this.level[i] === llt && this.ptCode[i] !== NONE) llts.push(i);
+    llts.sort((x, y) => this.current[y]! - this.current[x]! || nr[x]! - nr[y]!);
+    for (const i of llts) {
+      const list = this.llts.get(this.ptCode[i]!);
       if (list) list.push(i);
-      else this.llts.set(r.pt_code, [i]);
+      else this.llts.set(this.ptCode[i]!, [i]);
     }
     this.hasHierarchy = true;
   }
@@ -299,9 +319,10 @@ export class ReleaseIndex {
   }
 
   static async load(db: Db, releaseId: number): Promise<ReleaseIndex> {
-    const [rows, paths, children, parents, ptPaths, llts] = await Promise.all([
+    const [rows, paths, links, ptPaths] = await Promise.all([
       db.$queryRawUnsafe<Row[]>(
-        `SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order
+        `SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order,
+                (row_number() OVER (ORDER BY name_norm, code))::int AS nr, (row_number() OVER (ORDER BY name, code))::int AS ar
          FROM concept WHERE release_id = $1 ORDER BY level, code`,
         releaseId,
       ),
@@ -320,18 +341,9 @@ export class ReleaseIndex {
          ORDER BY 1, 2, 5, 4, 3`,
         releaseId,
       ),
-      // Orders as childrenOf() / parentsOf() / pathsOf() / synonymPages() sort, per key:
-      // name orders follow the database's collation, so they are taken from here.
       db.$queryRawUnsafe<LinkRow[]>(
-        `SELECT l.parent_level::text AS pl, l.parent_code AS pc, l.child_level::text AS cl, l.child_code AS cc, l.is_primary AS p
-         FROM hierarchy_link l JOIN concept c ON c.release_id = l.release_id AND c.level = l.child_level AND c.code = l.child_code
-         WHERE l.release_id = $1 ORDER BY c.intl_order NULLS LAST, c.name_norm, c.code`,
-        releaseId,
-      ),
-      db.$queryRawUnsafe<LinkRow[]>(
-        `SELECT l.parent_level::text AS pl, l.parent_code AS pc, l.child_level::text AS cl, l.child_code AS cc, l.is_primary AS p
-         FROM hierarchy_link l JOIN concept c ON c.release_id = l.release_id AND c.level = l.parent_level AND c.code = l.parent_code
-         WHERE l.release_id = $1 ORDER BY l.is_primary DESC, c.name`,
+        `SELECT parent_level::text AS pl, parent_code AS pc, child_level::text AS cl, child_code AS cc, is_primary AS p
+         FROM hierarchy_link WHERE release_id = $1`,
         releaseId,
       ),
       db.$queryRawUnsafe<PtPathRow[]>(
@@ -339,13 +351,8 @@ export class ReleaseIndex {
          WHERE release_id = $1 ORDER BY pt_code, is_primary DESC, soc_code, hlgt_code, hlt_code`,
         releaseId,
       ),
-      db.$queryRawUnsafe<{ code: number; pt_code: number }[]>(
-        `SELECT code, pt_code FROM concept WHERE release_id = $1 AND level = 'LLT' AND pt_code IS NOT NULL
-         ORDER BY current DESC, name_norm, code`,
-        releaseId,
-      ),
     ]);
-    return ReleaseIndex.build(releaseId, rows, paths, { children, parents, ptPaths, llts });
+    return ReleaseIndex.build(releaseId, rows, paths, { links, ptPaths });
   }
 
   /** Codes of a concept's primary path, from the SOC down to it; null when it has none or does not exist. */
