@@ -1,5 +1,6 @@
 // Per-request DataLoaders keyed by (release, level, code): every hierarchy lookup
-// of one tree level is batched into one SQL statement.
+// of one tree level is answered from the release's in-memory index when it is built,
+// otherwise batched into one SQL statement.
 import DataLoader from 'dataloader';
 import { changesForCodes, ensureChangeSet, type ChangeCounts, type ReleaseRef, type StoredChange } from '../domain/changes/store.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';

@@ -1,8 +1,15 @@
-// One release's names in memory, column-wise, with a trigram posting list per trigram.
-// Releases never change once imported, so the index is built once (a few hundred ms for
-// a full-size release, ~30 MB) and answers substring and typo-tolerant lookups in
-// milliseconds — what the shared, release-agnostic GIN index could not (it scored tens of
-// thousands of candidates from every release per typo query; see bench/results.md).
+// One release's names in memory, column-wise, with a trigram posting list per trigram,
+// and its hierarchy (hierarchyIndex.ts: parent/child CSR over every level, every PT path,
+// LLTs per PT). Releases never change once imported, so the index is built once and
+// answers substring and typo-tolerant lookups in milliseconds — what the shared,
+// release-agnostic GIN index could not (it scored tens of thousands of candidates from
+// every release per typo query; see bench/results.md) — and a whole code page or subtree
+// without SQL (src/services/loaders.ts).
+// Measured on the full-size synthetic release (113k concepts, 125k links, 39k PT paths),
+// PGlite, shared noisy machine: load ≈ 3–5 s in all (statements: concepts with their two
+// name ranks ≈ 1.9 s, of which ≈ 0.8 s the ranks; links ≈ 0.8 s; PT paths ≈ 0.2 s), about
+// 35 MB of typed arrays plus ~40 MB of strings and maps on the heap; the hierarchy part is
+// under 10 MB of it.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Concept } from '../concepts.ts';
 import { LEVELS, type Level } from '../levels.ts';
