@@ -1,11 +1,13 @@
 // Per-request DataLoaders keyed by (release, level, code): every hierarchy lookup
-// of one tree level is batched into one SQL statement.
+// of one tree level is answered from the release's in-memory index when it is built,
+// otherwise batched into one SQL statement.
 import DataLoader from 'dataloader';
 import { changesForCodes, ensureChangeSet, type ChangeCounts, type ReleaseRef, type StoredChange } from '../domain/changes/store.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { codeKey, conceptKey, conceptsByCodes, conceptsByKeys, type CodeKey, type Concept, type ConceptKey } from '../domain/concepts.ts';
 import type { SearchIndexCache } from '../domain/search/indexCache.ts';
 import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
+import type { Level } from '../domain/levels.ts';
 import {
   childrenOf, parentsOf, pathsOf, synonymCounts, synonymPageKey, synonymPages,
   type HierarchyItem, type PathCodes, type SynonymPageKey,
@@ -26,21 +28,23 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
 }
 
 /**
- * Concepts and primary paths from a release's in-memory index when one is built
- * (search builds it): no SQL for what search hits and predictions show. Other keys go
- * to the database in one statement.
+ * Answers from a release's in-memory index when one is built (the server warms the
+ * latest release's at start; search builds others): a code page and a whole tree then
+ * issue no SQL. Keys of releases not indexed yet go to the database in one statement.
  */
-function fromIndex<K extends ConceptKey, V>(
+function fromIndex<K extends { releaseId: number }, V>(
   indexes: SearchIndexCache | undefined,
+  keyOf: (k: K) => string,
   fromDb: (keys: K[]) => Promise<Map<string, V>>,
   answer: (ix: ReleaseIndex, k: K) => V,
+  needsHierarchy = true,
 ): (keys: readonly K[]) => Promise<Map<string, V>> {
   return async (keys) => {
     const out = new Map<string, V>();
     const rest: K[] = [];
     for (const k of keys) {
       const ix = indexes?.peek(k.releaseId);
-      if (ix) out.set(conceptKey(k), answer(ix, k));
+      if (ix && (!needsHierarchy || ix.hasHierarchy)) out.set(keyOf(k), answer(ix, k));
       else rest.push(k);
     }
     if (rest.length) for (const [key, v] of await fromDb(rest)) out.set(key, v);
@@ -48,13 +52,40 @@ function fromIndex<K extends ConceptKey, V>(
   };
 }
 
+/**
+ * Change sets already ensured, per database: a stored change set never changes (releases
+ * are immutable and a replaced release gets a new id), so after the first request a code
+ * page's change record costs one statement, not two. Bounded: oldest pairs leave first.
+ */
+const ensuredChangeSets = new WeakMap<PrismaClient, Map<string, ChangeCounts>>();
+const ENSURED_MAX = 256;
+
+async function ensureOnce(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef): Promise<ChangeCounts> {
+  let seen = ensuredChangeSets.get(prisma);
+  if (!seen) ensuredChangeSets.set(prisma, (seen = new Map()));
+  const key = `${from.id}:${to.id}`;
+  const known = seen.get(key);
+  if (known) return known;
+  const counts = await ensureChangeSet(prisma, from, to);
+  if (seen.size >= ENSURED_MAX) seen.delete(seen.keys().next().value!);
+  seen.set(key, counts);
+  return counts;
+}
+
+const withRelease = <T extends { level: Level; code: number }>(releaseId: number, nodes: T[]) => nodes.map((n) => ({ releaseId, level: n.level, code: n.code }));
+
 /** `prisma` is the primary (change sets are written there); `read` serves catalog lookups. */
 export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma, indexes?: SearchIndexCache) {
-  const paths = loader<ConceptKey, PathCodes[]>((k) => pathsOf(read, k), conceptKey, () => []);
+  const paths = loader<ConceptKey, PathCodes[]>(
+    fromIndex(indexes, conceptKey, (k) => pathsOf(read, k), (ix, k) =>
+      ix.allPaths(k.level, k.code).map((p) => ({ isPrimary: p.isPrimary, nodes: withRelease(k.releaseId, p.nodes) }))),
+    conceptKey,
+    () => [],
+  );
   return {
     /** Ensures a change set exists (computing it once) and yields its counts. */
     changeSet: new DataLoader<{ from: ReleaseRef; to: ReleaseRef }, ChangeCounts, string>(
-      (keys) => Promise.all(keys.map((k) => ensureChangeSet(prisma, k.from, k.to))),
+      (keys) => Promise.all(keys.map((k) => ensureOnce(prisma, k.from, k.to))),
       { cacheKeyFn: (k) => `${k.from.id}:${k.to.id}` },
     ),
     codeChanges: new DataLoader<{ fromId: number; toId: number; code: number }, StoredChange[], string>(
@@ -65,10 +96,10 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
       { cacheKeyFn: (k) => `${k.fromId}:${k.toId}:${k.code}` },
     ),
     concept: loader<ConceptKey, Concept | null>(
-      fromIndex(indexes, (k) => conceptsByKeys(read, k), (ix, k) => {
+      fromIndex(indexes, conceptKey, (k) => conceptsByKeys(read, k), (ix, k) => {
         const i = ix.find(k.level, k.code);
         return i < 0 ? null : ix.concept(i);
-      }),
+      }, false),
       conceptKey,
       () => null,
     ),
@@ -76,6 +107,7 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
     primaryPath: loader<ConceptKey, PathCodes | null>(
       fromIndex(
         indexes,
+        conceptKey,
         async (keys) => {
           const all = await paths.loadMany(keys);
           return new Map(keys.map((k, j) => {
@@ -88,17 +120,35 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
           const nodes = ix.primaryPath(k.level, k.code);
           return nodes && { isPrimary: true, nodes: nodes.map((n) => ({ releaseId: k.releaseId, ...n })) };
         },
+        false,
       ),
       conceptKey,
       () => null,
     ),
-    conceptsByCode: loader<CodeKey, Concept[]>((k) => conceptsByCodes(read, k), codeKey, () => []),
-    children: loader<ConceptKey, HierarchyItem[]>((k) => childrenOf(read, k), conceptKey, () => []),
-    parents: loader<ConceptKey, HierarchyItem[]>((k) => parentsOf(read, k), conceptKey, () => []),
+    conceptsByCode: loader<CodeKey, Concept[]>(
+      fromIndex(indexes, codeKey, (k) => conceptsByCodes(read, k), (ix, k) => ix.byCodeAll(k.code).map((i) => ix.concept(i)), false),
+      codeKey,
+      () => [],
+    ),
+    children: loader<ConceptKey, HierarchyItem[]>(
+      fromIndex(indexes, conceptKey, (k) => childrenOf(read, k), (ix, k) => ix.children(k.level, k.code)),
+      conceptKey,
+      () => [],
+    ),
+    parents: loader<ConceptKey, HierarchyItem[]>(
+      fromIndex(indexes, conceptKey, (k) => parentsOf(read, k), (ix, k) => ix.parents(k.level, k.code)),
+      conceptKey,
+      () => [],
+    ),
     paths,
-    synonymPage: loader<SynonymPageKey, Concept[]>((k) => synonymPages(read, k), synonymPageKey, () => []),
+    synonymPage: loader<SynonymPageKey, Concept[]>(
+      fromIndex(indexes, synonymPageKey, (k) => synonymPages(read, k), (ix, k) =>
+        ix.synonyms(k.ptCode).slice(k.offset, k.offset + k.limit).map((i) => ix.concept(i))),
+      synonymPageKey,
+      () => [],
+    ),
     synonymCount: loader<{ releaseId: number; ptCode: number }, number>(
-      (k) => synonymCounts(read, k),
+      fromIndex(indexes, (k) => `${k.releaseId}:${k.ptCode}`, (k) => synonymCounts(read, k), (ix, k) => ix.synonyms(k.ptCode).length),
       (k) => `${k.releaseId}:${k.ptCode}`,
       () => 0,
     ),

@@ -1,7 +1,9 @@
 // Built release indexes by release id in a bounded LRU. Releases never change once
 // imported (a replaced release gets a new id), so entries leave only to make room.
-// Search builds an index on a release's first query; other catalog reads (concepts,
-// primary paths) use one only when it is already built (peek), never waiting for it.
+// Search builds an index on a release's first query and the server warms the latest
+// release's at start; other catalog reads (concepts, parents, children, paths, synonyms)
+// use one only when it is already built (peek), never waiting for it: meanwhile they go
+// to SQL.
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';

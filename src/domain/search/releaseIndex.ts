@@ -1,11 +1,20 @@
-// One release's names in memory, column-wise, with a trigram posting list per trigram.
-// Releases never change once imported, so the index is built once (a few hundred ms for
-// a full-size release, ~30 MB) and answers substring and typo-tolerant lookups in
-// milliseconds — what the shared, release-agnostic GIN index could not (it scored tens of
-// thousands of candidates from every release per typo query; see bench/results.md).
+// One release's names in memory, column-wise, with a trigram posting list per trigram,
+// and its hierarchy (hierarchyIndex.ts: parent/child CSR over every level, every PT path,
+// LLTs per PT). Releases never change once imported, so the index is built once and
+// answers substring and typo-tolerant lookups in milliseconds — what the shared,
+// release-agnostic GIN index could not (it scored tens of thousands of candidates from
+// every release per typo query; see bench/results.md) — and a whole code page or subtree
+// without SQL (src/services/loaders.ts).
+// Measured on the full-size synthetic release (113k concepts, 125k links, 39k PT paths),
+// PGlite, shared noisy machine: load ≈ 3–5 s in all (statements: concepts with their two
+// name ranks ≈ 1.9 s, of which ≈ 0.8 s the ranks; links ≈ 0.8 s; PT paths ≈ 0.2 s), about
+// 35 MB of typed arrays plus ~40 MB of strings and maps on the heap; the hierarchy part is
+// under 10 MB of it.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Concept } from '../concepts.ts';
 import { LEVELS, type Level } from '../levels.ts';
+import type { HierarchyItem } from '../hierarchy.ts';
+import { csr, PtPaths, type Csr, type LinkRow, type PtPathRow } from './hierarchyIndex.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -30,6 +39,14 @@ interface Row {
   primary_soc_code: number | null;
   soc_abbrev: string | null;
   intl_order: number | null;
+  /** Rank by (name_norm, code) and by (name, code) in the database's collation. */
+  nr?: number;
+  ar?: number;
+}
+
+interface HierarchyRows {
+  links: readonly LinkRow[];
+  ptPaths: readonly PtPathRow[];
 }
 
 function grow(a: Int32Array, fill: number): Int32Array<ArrayBuffer> {
@@ -63,6 +80,14 @@ export class ReleaseIndex {
   private readonly pathHlt: Int32Array;
   private readonly pathHlgt: Int32Array;
   private readonly pathSoc: Int32Array;
+  /** Parent → children and child → parents over every level, each in the SQL path's order. */
+  private down: Csr = csr(0, []);
+  private up: Csr = csr(0, []);
+  private ptPaths = new PtPaths([]);
+  /** A PT code's LLT entries: current before non-current, by name (its own LLT is moved first on read). */
+  private readonly llts = new Map<number, number[]>();
+  /** Whether hierarchy data was loaded (indexes built from names alone answer search only). */
+  hasHierarchy = false;
   // Scratch for scoring: a stamp per trigram id marks "seen in this pass" without clearing.
   private stamp = new Int32Array(0);
   private stampValue = 0;
@@ -95,7 +120,7 @@ export class ReleaseIndex {
    * into slices with a yield between them, so a build (about a second of CPU at full
    * size) never holds up requests being answered meanwhile.
    */
-  static async build(releaseId: number, rows: readonly Row[], paths: readonly PathRow[] = []): Promise<ReleaseIndex> {
+  static async build(releaseId: number, rows: readonly Row[], paths: readonly PathRow[] = [], hier?: HierarchyRows): Promise<ReleaseIndex> {
     const n = rows.length;
     const ix = new ReleaseIndex(releaseId, n);
     // Pass 1: each name's trigram ids into one flat buffer (a name of L characters has at
@@ -170,13 +195,141 @@ export class ReleaseIndex {
       ix.pathHlgt[i] = p.hlgt_code;
       ix.pathSoc[i] = p.soc_code;
     }
+    if (hier) ix.addHierarchy(hier, rows);
     return ix;
   }
 
+  /**
+   * Parent/child CSR and LLTs per PT from the release's links, ordered per key as the
+   * SQL path orders them. Name orders follow the database's collation, so they come as
+   * ranks computed by the loading statement (`nr`: by name_norm, code; `ar`: by name, code)
+   * and are only compared here as integers.
+   */
+  private addHierarchy(h: HierarchyRows, rows: readonly Row[]): void {
+    const n = this.size;
+    const nr = new Int32Array(n);
+    const ar = new Int32Array(n);
+    rows.forEach((r, i) => {
+      nr[i] = r.nr ?? 0;
+      ar[i] = r.ar ?? 0;
+    });
+    const down: { from: number; to: number; primary: boolean }[] = [];
+    const up: { from: number; to: number; primary: boolean }[] = [];
+    for (const r of h.links) {
+      const p = this.find(r.pl, r.pc);
+      const c = this.find(r.cl, r.cc);
+      // The SQL path joins both ends to concept: a dangling link shows nowhere.
+      if (p < 0 || c < 0) continue;
+      down.push({ from: p, to: c, primary: r.p });
+      up.push({ from: c, to: p, primary: r.p });
+    }
+    const io = (i: number) => (this.intlOrder[i] === NONE ? 2147483647 : this.intlOrder[i]!);
+    // childrenOf(): intl_order NULLS LAST, name_norm, code. parentsOf(): is_primary DESC, name.
+    down.sort((x, y) => x.from - y.from || io(x.to) - io(y.to) || nr[x.to]! - nr[y.to]!);
+    up.sort((x, y) => x.from - y.from || Number(y.primary) - Number(x.primary) || ar[x.to]! - ar[y.to]!);
+    this.down = csr(n, down);
+    this.up = csr(n, up);
+    this.ptPaths = new PtPaths(h.ptPaths);
+    // synonymPages(): current before non-current, then name_norm, code (own LLT first on read).
+    const llt = LEVELS.indexOf('LLT');
+    const llts: number[] = [];
+    for (let i = 0; i < n; i++) if (this.level[i] === llt && this.ptCode[i] !== NONE) llts.push(i);
+    llts.sort((x, y) => this.current[y]! - this.current[x]! || nr[x]! - nr[y]!);
+    for (const i of llts) {
+      const list = this.llts.get(this.ptCode[i]!);
+      if (list) list.push(i);
+      else this.llts.set(this.ptCode[i]!, [i]);
+    }
+    this.hasHierarchy = true;
+  }
+
+  /** Entries of every level a code exists at, highest level first. */
+  byCodeAll(code: number): number[] {
+    const out: number[] = [];
+    for (const m of this.byCode) {
+      const i = m.get(code);
+      if (i !== undefined) out.push(i);
+    }
+    return out;
+  }
+
+  private items(i: number, g: Csr, down: boolean): HierarchyItem[] {
+    const out: HierarchyItem[] = [];
+    for (let k = g.start[i]!; k < g.start[i + 1]!; k++) {
+      const j = g.to[k]!;
+      const [p, c] = down ? [i, j] : [j, i];
+      out.push({ relationshipType: `${this.levelOf(p)}_TO_${this.levelOf(c)}`, isPrimary: g.primary[k] === 1, concept: this.concept(j) });
+    }
+    return out;
+  }
+
+  /** As childrenOf() in src/domain/hierarchy.ts. */
+  children(level: Level, code: number): HierarchyItem[] {
+    const i = this.find(level, code);
+    return i < 0 ? [] : this.items(i, this.down, true);
+  }
+
+  /** As parentsOf(): a PT's primary SOC (SOC_TO_PT) first, then its links. */
+  parents(level: Level, code: number): HierarchyItem[] {
+    const i = this.find(level, code);
+    if (i < 0) return [];
+    const out = this.items(i, this.up, false);
+    if (level === 'PT' && this.primarySoc[i] !== NONE) {
+      const s = this.find('SOC', this.primarySoc[i]!);
+      if (s >= 0) out.unshift({ relationshipType: 'SOC_TO_PT', isPrimary: true, concept: this.concept(s) });
+    }
+    return out;
+  }
+
+  /** As pathsOf(): every path up to a SOC, primary first (exactly one primary). */
+  allPaths(level: Level, code: number): { isPrimary: boolean; nodes: { level: Level; code: number }[] }[] {
+    type P = { soc: number; hlgt: number | null; hlt: number | null; pt: number | null; isPrimary: boolean };
+    let raw: P[] = [];
+    const self = this.find(level, code);
+    if (level === 'SOC') raw = [{ soc: code, hlgt: null, hlt: null, pt: null, isPrimary: true }];
+    else if (level === 'PT' || level === 'LLT') {
+      const pt = level === 'PT' ? code : self < 0 ? NONE : this.ptCode[self]!;
+      if (pt !== NONE) raw = this.ptPaths.of(pt).map((p) => ({ ...p, pt }));
+    } else if (self >= 0) {
+      // HLT: each HLGT link times that HLGT's SOC links; HLGT: its SOC links.
+      const ups = (i: number) => {
+        const out: { i: number; p: boolean }[] = [];
+        for (let k = this.up.start[i]!; k < this.up.start[i + 1]!; k++) out.push({ i: this.up.to[k]!, p: this.up.primary[k] === 1 });
+        return out;
+      };
+      if (level === 'HLGT') raw = ups(self).map((s) => ({ soc: this.code[s.i]!, hlgt: code, hlt: null, pt: null, isPrimary: s.p }));
+      else {
+        for (const g of ups(self)) {
+          for (const s of ups(g.i)) raw.push({ soc: this.code[s.i]!, hlgt: this.code[g.i]!, hlt: code, pt: null, isPrimary: g.p && s.p });
+        }
+      }
+      raw.sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || a.soc - b.soc || (a.hlgt ?? 0) - (b.hlgt ?? 0));
+    }
+    const out: { isPrimary: boolean; nodes: { level: Level; code: number }[] }[] = [];
+    for (const r of raw) {
+      const nodes: { level: Level; code: number }[] = [{ level: 'SOC', code: r.soc }];
+      if (r.hlgt !== null) nodes.push({ level: 'HLGT', code: r.hlgt });
+      if (r.hlt !== null) nodes.push({ level: 'HLT', code: r.hlt });
+      if (r.pt !== null) nodes.push({ level: 'PT', code: r.pt });
+      if (level === 'LLT') nodes.push({ level, code });
+      out.push({ isPrimary: r.isPrimary && !out.some((p) => p.isPrimary), nodes });
+    }
+    return out;
+  }
+
+  /** LLT entries of a PT code: its own LLT first, then current before non-current, by name. */
+  synonyms(ptCode: number): number[] {
+    const list = this.llts.get(ptCode);
+    if (!list) return [];
+    const own = list.findIndex((i) => this.code[i] === ptCode);
+    return own <= 0 ? list : [list[own]!, ...list.slice(0, own), ...list.slice(own + 1)];
+  }
+
   static async load(db: Db, releaseId: number): Promise<ReleaseIndex> {
-    const [rows, paths] = await Promise.all([
+    const [rows, paths, links, ptPaths] = await Promise.all([
       db.$queryRawUnsafe<Row[]>(
-        `SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order
+        `SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order,
+                (row_number() OVER (ORDER BY name_norm, code))::int AS nr, (row_number() OVER (ORDER BY name, code))::int AS ar
          FROM concept WHERE release_id = $1 ORDER BY level, code`,
         releaseId,
       ),
@@ -195,8 +348,18 @@ export class ReleaseIndex {
          ORDER BY 1, 2, 5, 4, 3`,
         releaseId,
       ),
+      db.$queryRawUnsafe<LinkRow[]>(
+        `SELECT parent_level::text AS pl, parent_code AS pc, child_level::text AS cl, child_code AS cc, is_primary AS p
+         FROM hierarchy_link WHERE release_id = $1`,
+        releaseId,
+      ),
+      db.$queryRawUnsafe<PtPathRow[]>(
+        `SELECT pt_code AS pt, hlt_code AS hlt, hlgt_code AS hlgt, soc_code AS soc, is_primary AS p FROM hierarchy_path
+         WHERE release_id = $1 ORDER BY pt_code, is_primary DESC, soc_code, hlgt_code, hlt_code`,
+        releaseId,
+      ),
     ]);
-    return ReleaseIndex.build(releaseId, rows, paths);
+    return ReleaseIndex.build(releaseId, rows, paths, { links, ptPaths });
   }
 
   /** Codes of a concept's primary path, from the SOC down to it; null when it has none or does not exist. */
