@@ -7,6 +7,9 @@ import { listReleases, type ReleaseInfo } from './releases.ts';
 import type { Level } from './levels.ts';
 import { SearchIndexCache } from './search/indexCache.ts';
 
+/** How long a failed read of the release list is answered with its error without reading again. */
+const FAILURE_MEMORY_MS = 1_000;
+
 export interface ReleaseSelection {
   release: ReleaseInfo;
   /** Where the choice came from. */
@@ -15,6 +18,8 @@ export interface ReleaseSelection {
 
 export class ReleaseCatalog {
   private cache: { at: number; list: ReleaseInfo[] } | undefined;
+  private reading: Promise<ReleaseInfo[]> | undefined;
+  private failed: { at: number; error: unknown } | undefined;
   private counts = new Map<number, Promise<Record<Level, number>>>();
   /** In-memory search indexes of the releases searched most recently. */
   readonly searchIndexes: SearchIndexCache;
@@ -30,14 +35,31 @@ export class ReleaseCatalog {
 
   invalidate(): void {
     this.cache = undefined;
+    this.failed = undefined;
     this.counts.clear();
   }
 
   async releases(): Promise<ReleaseInfo[]> {
     if (this.cache && Date.now() - this.cache.at < this.ttlMs) return this.cache.list;
-    const list = await listReleases(this.prisma);
-    this.cache = { at: Date.now(), list };
-    return list;
+    // A read that just failed (database stalled or down) fails the callers that follow at
+    // once for a moment, instead of each waiting out the query timeout again: one request
+    // reads the list up to three times (warm answers, replay layer, the operation).
+    if (this.failed && Date.now() - this.failed.at < FAILURE_MEMORY_MS) throw this.failed.error;
+    // Concurrent callers share one read.
+    this.reading ??= listReleases(this.prisma)
+      .then(
+        (list) => {
+          this.cache = { at: Date.now(), list };
+          this.failed = undefined;
+          return list;
+        },
+        (error: unknown) => {
+          this.failed = { at: Date.now(), error };
+          throw error;
+        },
+      )
+      .finally(() => (this.reading = undefined));
+    return this.reading;
   }
 
   async latest(): Promise<ReleaseInfo | undefined> {

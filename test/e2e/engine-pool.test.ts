@@ -31,11 +31,16 @@ async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number }> 
 }
 
 /** A legitimate, long product label (~600 KB): seconds of coding work. */
+// Each section also names three words of its own that no vocabulary holds (letters from its
+// number): the engine remembers what it has looked up, so a label repeating one section would
+// cost little after the first and no longer keep a worker busy.
+const oddWord = (n: number) => Array.from({ length: 8 }, (_, k) => String.fromCharCode(97 + ((n * 7 + k * 11 + Math.floor(n / (k + 1))) % 26))).join('');
 const LONG_LABEL = Array.from(
-  { length: 2_500 },
+  { length: 3_000 }, // ≈ 900 KB: under MAX_LABEL (1,000,000 characters) and the default body limit
   (_, i) =>
     `ADVERSE REACTIONS\n${i + 1}.1 Clinical Trials Experience\nThe most common adverse reactions (incidence of at least 5%) were nausea, vomiting, ` +
-    'diarrhea, headache, dizziness, fatigue and rash. Serious hepatotoxicity and myocardial infarction were reported; no cases of seizure occurred.\n\n',
+    `diarrhea, headache, dizziness, fatigue and rash; also ${oddWord(3 * i)}, ${oddWord(3 * i + 1)} and ${oddWord(3 * i + 2)}. ` +
+    'Serious hepatotoxicity and myocardial infarction were reported; no cases of seizure occurred.\n\n',
 ).join('');
 
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
@@ -89,12 +94,13 @@ describe('coding engine on worker threads (bundled CLI)', () => {
     expect(h.value.status).toBe(200);
     expect(((await h.value.json()) as { results: { terminologyCodes: unknown[] } }).results.terminologyCodes.length).toBeGreaterThan(3);
     console.log(`label ${Math.round(h.ms)} ms; ${live.length} probes, p99 live ${Math.round(p99(live))} ms, versions ${Math.round(p99(versions))} ms`);
-    // The label kept a worker busy long enough for the probes to mean something.
-    expect(h.ms).toBeGreaterThan(500);
+    // The label kept a worker busy long enough for the probes to mean something (the engine
+    // codes ~1 MB in about half a second since issue 18: the bounds below are relative to it).
+    expect(h.ms).toBeGreaterThan(300);
     expect(live.length).toBeGreaterThan(10);
     // Blocked, a probe waited for the whole label (seconds). The residue is the request's own
     // main-thread work (body parsing, the codes' hierarchy) on a shared two-core machine.
-    const bound = Math.max(250, 5 * p99(idle));
+    const bound = Math.max(150, 5 * p99(idle));
     expect(bound).toBeLessThan(h.ms / 2);
     expect(p99(live)).toBeLessThan(bound);
     expect(p99(versions)).toBeLessThan(bound);
