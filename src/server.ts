@@ -65,7 +65,13 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       : setTimeout(() => {
           void catalog
             .latest()
-            .then((r) => r && catalog.searchIndexes.get(r.id, db.reader()))
+            .then(async (r) => {
+              if (!r) return;
+              await catalog.searchIndexes.get(r.id, db.reader());
+              // Then its change record against the previous release, the last statement of a code page.
+              const prev = await catalog.previous(r);
+              if (prev) await services.changeSets.get(prev.id, r.id, db.prisma).catch((e: Error) => log.warn({ err: { message: e.message } }, 'change set warm-up failed; code pages read it by SQL until it loads'));
+            })
             .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
         }, config.searchIndexWarmDelayMs);
   warm?.unref();
