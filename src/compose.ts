@@ -11,6 +11,7 @@ import type { Logger } from './logger.ts';
 import type { Services } from './services/scope.ts';
 import type { AppOptions } from './http/app.ts';
 import { ReleaseCatalog } from './domain/catalog.ts';
+import { ChangeSetMemory } from './domain/changes/memory.ts';
 import { createRateLimiter, type RateLimiter } from './http/rateLimit.ts';
 import { AssessmentService } from './assessment/service.ts';
 import { VocabularyCache } from './assessment/vocabularyCache.ts';
@@ -19,7 +20,7 @@ import { OpenAIProvider } from './assessment/openai.ts';
 import { EnginePool } from './assessment/enginePool.ts';
 
 export interface Composition {
-  services: Services & { assessment: AssessmentService };
+  services: Services & { assessment: AssessmentService; changeSets: ChangeSetMemory };
   appOptions: AppOptions;
   limiter: RateLimiter | undefined;
   /** Stops what the services hold open (rate-limit store, queued audit records, engine workers); not the database. */
@@ -67,7 +68,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     // The coding engine on worker threads, so one narrative never blocks other requests.
     config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp) : undefined,
   );
-  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, log, assessment };
+  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, changeSets: new ChangeSetMemory(), log, assessment };
   const appOptions: AppOptions = {
     graphql: {
       aiRateLimitPerMinute: config.aiRateLimitPerMinute,

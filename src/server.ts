@@ -65,7 +65,18 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       : setTimeout(() => {
           void catalog
             .latest()
-            .then((r) => r && catalog.searchIndexes.get(r.id, db.reader()))
+            .then(async (r) => {
+              if (!r) return;
+              const t0 = performance.now();
+              await catalog.searchIndexes.get(r.id, db.reader());
+              // Then its change set against the previous release: a code page's last statement.
+              const prev = await catalog.previous(r);
+              const pair = prev && (await services.changeSets.get(prev.id, r.id, db.prisma).catch((e: Error) => {
+                log.warn({ err: { message: e.message } }, 'change set warm-up failed; code pages read their change record by SQL until it loads');
+                return null;
+              }));
+              log.info({ release: r.version, against: prev?.version ?? null, changes: pair ? pair.size : null, ms: Math.round(performance.now() - t0) }, 'warmed the latest release (index and change set)');
+            })
             .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
         }, config.searchIndexWarmDelayMs);
   warm?.unref();

@@ -3,6 +3,7 @@
 // otherwise batched into one SQL statement.
 import DataLoader from 'dataloader';
 import { changesForCodes, ensureChangeSet, type ChangeCounts, type ReleaseRef, type StoredChange } from '../domain/changes/store.ts';
+import type { ChangeSetMemory, PairChanges } from '../domain/changes/memory.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { codeKey, conceptKey, conceptsByCodes, conceptsByKeys, type CodeKey, type Concept, type ConceptKey } from '../domain/concepts.ts';
 import type { SearchIndexCache } from '../domain/search/indexCache.ts';
@@ -72,10 +73,63 @@ async function ensureOnce(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef
   return counts;
 }
 
+/** Counts of a change set this process has ensured, if it has. */
+const ensuredCounts = (prisma: PrismaClient, fromId: number, toId: number) => ensuredChangeSets.get(prisma)?.get(`${fromId}:${toId}`);
+
+/**
+ * A batch with this few pairs not in memory yet (a code page: one; a short history: two)
+ * loads them in place of its one batched statement; a longer history reads SQL for them
+ * rather than push the LRU's other pairs out.
+ */
+const LOAD_PAIRS_PER_BATCH = 2;
+/** A pair this large loads in the background while SQL answers (a full-size consecutive pair is ~10k rows). */
+const INLINE_LOAD_MAX_ROWS = 50_000;
+
+type CodeChangeKey = { fromId: number; toId: number; code: number };
+
+/**
+ * The stored changes of codes: from a pair's in-memory change set when loaded (no SQL),
+ * loading it first when the pair is small and the batch touches few pairs; every other
+ * key in one statement. Only pairs ensured by this process are loaded (an absent set is not
+ * remembered as empty, and its size is known).
+ */
+function codeChangesBatch(prisma: PrismaClient, memory: ChangeSetMemory | undefined) {
+  return async (keys: readonly CodeChangeKey[]): Promise<StoredChange[][]> => {
+    const pairs = new Map<string, PairChanges | undefined>();
+    for (const k of keys) pairs.set(`${k.fromId}:${k.toId}`, memory?.peek(k.fromId, k.toId));
+    if (memory) {
+      const missing = [...pairs].filter(([, pc]) => !pc).map(([key]) => key);
+      const loads: Promise<void>[] = [];
+      for (const key of missing) {
+        const [fromId, toId] = key.split(':').map(Number) as [number, number];
+        const counts = ensuredCounts(prisma, fromId, toId);
+        if (!counts) continue;
+        const large = counts.added + counts.updated + counts.retired > INLINE_LOAD_MAX_ROWS;
+        if (!large && missing.length > LOAD_PAIRS_PER_BATCH) continue;
+        const load = memory.get(fromId, toId, prisma);
+        // A failed load only means SQL answers: this batch's statement, and the next batch retries.
+        if (large) load.catch(() => undefined); // in the background: SQL answers meanwhile
+        else loads.push(load.then((pc) => void pairs.set(key, pc ?? undefined), () => undefined));
+      }
+      await Promise.all(loads);
+    }
+    const rest = keys.filter((k) => !pairs.get(`${k.fromId}:${k.toId}`));
+    const rows = await changesForCodes(prisma, rest);
+    return keys.map(
+      (k) =>
+        pairs.get(`${k.fromId}:${k.toId}`)?.of(k.code) ??
+        rows.filter((r) => r.fromId === k.fromId && r.toId === k.toId && r.code === k.code),
+    );
+  };
+}
+
 const withRelease = <T extends { level: Level; code: number }>(releaseId: number, nodes: T[]) => nodes.map((n) => ({ releaseId, level: n.level, code: n.code }));
 
-/** `prisma` is the primary (change sets are written there); `read` serves catalog lookups. */
-export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma, indexes?: SearchIndexCache) {
+/**
+ * `prisma` is the primary (change sets are written there); `read` serves catalog lookups;
+ * `indexes` and `changeSets` are the process's in-memory release indexes and change sets.
+ */
+export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma, indexes?: SearchIndexCache, changeSets?: ChangeSetMemory) {
   const paths = loader<ConceptKey, PathCodes[]>(
     fromIndex(indexes, conceptKey, (k) => pathsOf(read, k), (ix, k) =>
       ix.allPaths(k.level, k.code).map((p) => ({ isPrimary: p.isPrimary, nodes: withRelease(k.releaseId, p.nodes) }))),
@@ -88,13 +142,9 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
       (keys) => Promise.all(keys.map((k) => ensureOnce(prisma, k.from, k.to))),
       { cacheKeyFn: (k) => `${k.from.id}:${k.to.id}` },
     ),
-    codeChanges: new DataLoader<{ fromId: number; toId: number; code: number }, StoredChange[], string>(
-      async (keys) => {
-        const rows = await changesForCodes(prisma, keys);
-        return keys.map((k) => rows.filter((r) => r.fromId === k.fromId && r.toId === k.toId && r.code === k.code));
-      },
-      { cacheKeyFn: (k) => `${k.fromId}:${k.toId}:${k.code}` },
-    ),
+    codeChanges: new DataLoader<CodeChangeKey, StoredChange[], string>(codeChangesBatch(prisma, changeSets), {
+      cacheKeyFn: (k) => `${k.fromId}:${k.toId}:${k.code}`,
+    }),
     concept: loader<ConceptKey, Concept | null>(
       fromIndex(indexes, conceptKey, (k) => conceptsByKeys(read, k), (ix, k) => {
         const i = ix.find(k.level, k.code);

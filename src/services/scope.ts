@@ -9,6 +9,7 @@ import { createLoaders, type Loaders } from './loaders.ts';
 import { verifyApiKey } from '../domain/apiKeys.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { AssessmentService } from '../assessment/service.ts';
+import type { ChangeSetMemory } from '../domain/changes/memory.ts';
 
 export interface Services {
   /** Narrative capabilities (identify, classify, labels); absent in catalog-only setups and tests. */
@@ -18,6 +19,8 @@ export interface Services {
   /** Client for catalog reads (a read replica when configured); defaults to prisma. */
   reader?: () => PrismaClient;
   catalog: ReleaseCatalog;
+  /** Change sets held in memory per release pair (code pages' change records); without it, SQL answers. */
+  changeSets?: ChangeSetMemory;
   log: Logger;
 }
 
@@ -54,7 +57,7 @@ export function createScope(
   const log = request.log ?? services.log;
   const ctx: RequestScope = {
     services,
-    loaders: createLoaders(services.prisma, services.reader?.() ?? services.prisma, services.catalog.searchIndexes),
+    loaders: createLoaders(services.prisma, services.reader?.() ?? services.prisma, services.catalog.searchIndexes, services.changeSets),
     requestId: request.requestId,
     log,
     headerVersion: request.headerVersion,

@@ -104,7 +104,7 @@ export interface ChangePage {
   items: StoredChange[];
 }
 
-const CHANGE_COLUMNS = `rc.level::text AS level, rc.code, rc.change_type::text AS "changeType", rc.term,
+export const CHANGE_COLUMNS = `rc.level::text AS level, rc.code, rc.change_type::text AS "changeType", rc.term,
   rc.details, rc.previous_term AS "previousTerm", rc.metadata`;
 
 const memos = new WeakMap<object, LRUCache<string, ChangeCounts>>();
