@@ -2,8 +2,6 @@
 // offline use. The REST layer executes its operations through the same envelope.
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { useRateLimiter } from '@envelop/rate-limiter';
-import { DomainError } from '../domain/errors.ts';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
 import { schema } from './schema.ts';
 import type { GraphQLContext } from './context.ts';
@@ -15,6 +13,7 @@ import { releaseHeaderPlugin, resultCachePlugin, type ResultCacheOptions } from 
 import { inputLimitsPlugin } from './inputLimits.ts';
 import { logResultErrors, logYogaError } from './errorLog.ts';
 import { transportErrorsPlugin } from './transportErrors.ts';
+import { narrativeRateLimitPlugin } from './narrativeRateLimit.ts';
 
 /** What the HTTP layer passes with each request. */
 export interface ServerContext {
@@ -132,16 +131,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
       ...(opts.resultCache === false ? [] : [resultCachePlugin(services.catalog, opts.resultCache)]),
       ...(opts.aiRateLimitPerMinute
         ? [
-            useRateLimiter({
-              identifyFn: (ctx) => (ctx as GraphQLContext).clientIp,
-              configByField: ['identify', 'classify', 'classifyLabel'].map((field) => ({ type: 'Query', field, max: opts.aiRateLimitPerMinute, window: '1m' })),
-              // Thrown from the plugin's execute hook, where Yoga expects a GraphQLError; the
-              // DomainError inside it gives the documented RATE_LIMITED shape on both APIs.
-              transformError: (message: string) =>
-                new GraphQLError(message, {
-                  originalError: new DomainError('RATE_LIMITED', message, undefined, { retryAfter: 60, limit: opts.aiRateLimitPerMinute, reset: Math.ceil(Date.now() / 1000) + 60 }),
-                }),
-            }),
+            narrativeRateLimitPlugin(opts.aiRateLimitPerMinute),
           ]
         : []),
       ...(opts.introspection === false ? [noIntrospectionPlugin()] : []),

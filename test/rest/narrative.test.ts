@@ -289,6 +289,10 @@ describe('per-field AI rate limit', () => {
       expect((await limited.graphql(query, undefined, { 'X-API-Key': k })).body.errors).toBeUndefined();
       const over = await limited.graphql(query, undefined, { 'X-API-Key': k });
       expect(over.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429, limit: 2, retryAfter: 60 });
+      // Behind an alias inside a fragment it is the same field and the same limit (the plugin
+      // runs only for documents naming a limited field: src/graphql/narrativeRateLimit.ts).
+      const hidden = '{ ...F } fragment F on Query { a: identify(description: "vomit", version: "5.0.1") { provider } }';
+      expect((await limited.graphql(hidden, undefined, { 'X-API-Key': k })).body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
     } finally {
       await limited.cleanup();
     }
