@@ -1,7 +1,6 @@
 // graphql-yoga serving the Pothos schema at /graphql, with GraphiQL bundled for
 // offline use. The REST layer executes its operations through the same envelope.
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
 import { schema } from './schema.ts';
@@ -15,6 +14,7 @@ import { inputLimitsPlugin } from './inputLimits.ts';
 import { logResultErrors, logYogaError } from './errorLog.ts';
 import { transportErrorsPlugin } from './transportErrors.ts';
 import { narrativeRateLimitPlugin } from './narrativeRateLimit.ts';
+import { jitPlugin } from './jit.ts';
 
 /** What the HTTP layer passes with each request. */
 export interface ServerContext {
@@ -125,9 +125,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
       limits,
     }),
     plugins: [
-      // Each distinct operation compiled once into a JS function (graphql-jit): resolving a
-      // code page or a 28k-node subtree without graphql-js's generic per-field walk (issue 18).
-      useGraphQlJit(),
+      jitPlugin(),
       inputLimitsPlugin(),
       errorShapePlugin(),
       transportErrorsPlugin(),
