@@ -1,0 +1,32 @@
+// Reading and writing a release's index snapshot (snapshot.ts) in release_index_snapshot.
+// One statement each way; a snapshot of another format is not transferred at all.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { ReleaseIndex } from './releaseIndex.ts';
+import { SNAPSHOT_FORMAT, serializeIndex } from './snapshot.ts';
+
+type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
+
+/** The release's snapshot bytes in the current format, or null when there is none of it. */
+export async function readSnapshot(db: Db, releaseId: number): Promise<Uint8Array | null> {
+  const rows = await db.$queryRawUnsafe<{ data: Uint8Array | null }[]>(
+    `SELECT CASE WHEN format = $2 THEN data END AS data FROM release_index_snapshot WHERE release_id = $1`,
+    releaseId,
+    SNAPSHOT_FORMAT,
+  );
+  return rows[0]?.data ?? null;
+}
+
+/** Writes (or replaces) the snapshot of a built index; returns its size in bytes. */
+export async function writeSnapshot(db: Db, ix: ReleaseIndex): Promise<number> {
+  const data = serializeIndex(ix);
+  await db.$queryRawUnsafe(
+    `INSERT INTO release_index_snapshot (release_id, format, bytes, data) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (release_id) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, data = EXCLUDED.data, created_at = now()
+     RETURNING release_id`,
+    ix.releaseId,
+    SNAPSHOT_FORMAT,
+    data.byteLength,
+    data,
+  );
+  return data.byteLength;
+}
