@@ -56,19 +56,29 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));
   const connections = trackConnections(server);
-  // The latest release's in-memory index (search, and concepts/paths of catalog reads),
-  // built in the background in small slices, a few seconds after start: its reads would
-  // otherwise queue ahead of the first readiness probes (PGlite answers one query at a time).
-  const warm =
-    config.searchIndexWarmDelayMs < 0
-      ? undefined
-      : setTimeout(() => {
-          void catalog
-            .latest()
-            .then((r) => r && catalog.searchIndexes.get(r.id, db.reader()))
-            .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
-        }, config.searchIndexWarmDelayMs);
-  warm?.unref();
+  // The latest release's in-memory index (search, and concepts/paths of catalog reads). From
+  // its snapshot (one read, see src/domain/search/snapshot.ts) it loads at once; built from
+  // rows it waits a few seconds: those reads would otherwise queue ahead of the first
+  // readiness probes (PGlite answers one query at a time).
+  catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
+  catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');
+  let warm: NodeJS.Timeout | undefined;
+  const warmUp = () =>
+    void catalog
+      .latest()
+      .then((r) => r && catalog.searchIndexes.get(r.id, db.reader()))
+      .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
+  if (config.searchIndexWarmDelayMs >= 0) {
+    void catalog
+      .latest()
+      .then((r) => (r ? catalog.searchIndexes.hasSnapshot(r.id, db.reader()) : false))
+      .catch(() => false)
+      .then((snapshot) => {
+        if (shuttingDown) return;
+        warm = setTimeout(warmUp, snapshot ? 0 : config.searchIndexWarmDelayMs);
+        warm.unref();
+      });
+  }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(

@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { deserializeIndex } from './snapshot.ts';
-import { readSnapshot, writeSnapshot } from './snapshotStore.ts';
+import { hasSnapshot, readSnapshot, writeSnapshot } from './snapshotStore.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -22,6 +22,8 @@ export class SearchIndexCache {
   private writes = new Set<Promise<void>>();
   /** Where snapshot problems are reported (the server sets its logger); they never fail a request. */
   onWarning: IndexWarning = () => {};
+  /** Told of each index made ready, where it came from and how long it took (the server logs it). */
+  onLoaded: (releaseId: number, source: 'snapshot' | 'rows', ms: number) => void = () => {};
 
   /**
    * `max`: releases kept indexed at once (~50 MB each at full size). `writer`: where snapshots
@@ -56,6 +58,11 @@ export class SearchIndexCache {
     return this.built.get(releaseId);
   }
 
+  /** Whether loading the release's index is one snapshot read rather than a build from rows. */
+  hasSnapshot(releaseId: number, db: Db): Promise<boolean> {
+    return hasSnapshot(db, releaseId);
+  }
+
   /** Settles once the snapshot writes started so far are done (tests, shutdown). */
   async flushed(): Promise<void> {
     while (this.writes.size) await Promise.all(this.writes);
@@ -63,6 +70,8 @@ export class SearchIndexCache {
 
   private async load(releaseId: number, db: Db): Promise<ReleaseIndex> {
     const warn = (message: string, e: unknown) => this.onWarning(message, { releaseId, error: e instanceof Error ? e.message : String(e) });
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
     let data: Uint8Array | null = null;
     try {
       data = await readSnapshot(db, releaseId);
@@ -71,12 +80,15 @@ export class SearchIndexCache {
     }
     if (data) {
       try {
-        return deserializeIndex(data, releaseId);
+        const ix = deserializeIndex(data, releaseId);
+        this.onLoaded(releaseId, 'snapshot', ms());
+        return ix;
       } catch (e) {
         warn('release index snapshot is corrupt; rebuilding it from rows', e);
       }
     }
     const ix = await ReleaseIndex.load(db, releaseId);
+    this.onLoaded(releaseId, 'rows', ms());
     // In the background: the answer waiting on this index never waits on the write.
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => writeSnapshot(this.writer ?? db, ix))
