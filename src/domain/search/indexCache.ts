@@ -9,7 +9,7 @@
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
-import { deserializeIndex } from './snapshot.ts';
+import { unpackIndex } from './snapshot.ts';
 import { hasSnapshot, readSnapshot, writeSnapshot } from './snapshotStore.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -80,7 +80,7 @@ export class SearchIndexCache {
     }
     if (data) {
       try {
-        const ix = deserializeIndex(data, releaseId);
+        const ix = await unpackIndex(data, releaseId);
         this.onLoaded(releaseId, 'snapshot', ms());
         return ix;
       } catch (e) {

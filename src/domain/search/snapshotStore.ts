@@ -5,11 +5,11 @@
 // against 0.23 s and 0.9 s; PostgreSQL ~0.5 s either way).
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { SNAPSHOT_FORMAT, serializeIndex } from './snapshot.ts';
+import { SNAPSHOT_FORMAT, packIndex } from './snapshot.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
-/** The release's snapshot bytes in the current format, or null when there is none of it. */
+/** The release's stored snapshot (packIndex() output) in the current format, or null when there is none of it. */
 export async function readSnapshot(db: Db, releaseId: number): Promise<Uint8Array | null> {
   const rows = await db.$queryRawUnsafe<{ data: string | null }[]>(
     `SELECT CASE WHEN format = $2 THEN encode(data, 'base64') END AS data FROM release_index_snapshot WHERE release_id = $1`,
@@ -30,9 +30,9 @@ export async function hasSnapshot(db: Db, releaseId: number): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Writes (or replaces) the snapshot of a built index; returns its size in bytes. */
+/** Writes (or replaces) the snapshot of a built index; returns its stored size in bytes. */
 export async function writeSnapshot(db: Db, ix: ReleaseIndex): Promise<number> {
-  const data = serializeIndex(ix);
+  const data = await packIndex(ix);
   await db.$queryRawUnsafe(
     `INSERT INTO release_index_snapshot (release_id, format, bytes, data) VALUES ($1, $2, $3, decode($4, 'base64'))
      ON CONFLICT (release_id) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, data = EXCLUDED.data, created_at = now()
