@@ -56,30 +56,40 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));
   const connections = trackConnections(server);
-  // The latest release's in-memory index (search, and concepts/paths of catalog reads),
-  // built in the background in small slices, a few seconds after start: its reads would
-  // otherwise queue ahead of the first readiness probes (PGlite answers one query at a time).
-  const warm =
-    config.searchIndexWarmDelayMs < 0
-      ? undefined
-      : setTimeout(() => {
-          void catalog
-            .latest()
-            .then(async (r) => {
-              if (!r) return;
-              const t0 = performance.now();
-              await catalog.searchIndexes.get(r.id, db.reader());
-              // Then its change set against the previous release: a code page's last statement.
-              const prev = await catalog.previous(r);
-              const pair = prev && (await services.changeSets.get(prev.id, r.id, db.prisma).catch((e: Error) => {
-                log.warn({ err: { message: e.message } }, 'change set warm-up failed; code pages read their change record by SQL until it loads');
-                return null;
-              }));
-              log.info({ release: r.version, against: prev?.version ?? null, changes: pair ? pair.size : null, ms: Math.round(performance.now() - t0) }, 'warmed the latest release (index and change set)');
-            })
-            .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
-        }, config.searchIndexWarmDelayMs);
-  warm?.unref();
+  // The latest release's in-memory index (search, and concepts/paths of catalog reads), then
+  // its change set against the previous release (a code page's last statement). From its
+  // snapshot (one read, see src/domain/search/snapshot.ts) the index loads at once; built from
+  // rows it waits a few seconds: those reads would otherwise queue ahead of the first
+  // readiness probes (PGlite answers one query at a time).
+  catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
+  catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');
+  let warm: NodeJS.Timeout | undefined;
+  const warmUp = () =>
+    void catalog
+      .latest()
+      .then(async (r) => {
+        if (!r) return;
+        const t0 = performance.now();
+        await catalog.searchIndexes.get(r.id, db.reader());
+        const prev = await catalog.previous(r);
+        const pair = prev && (await services.changeSets.get(prev.id, r.id, db.prisma).catch((e: Error) => {
+          log.warn({ err: { message: e.message } }, 'change set warm-up failed; code pages read their change record by SQL until it loads');
+          return null;
+        }));
+        log.info({ release: r.version, against: prev?.version ?? null, changes: pair ? pair.size : null, ms: Math.round(performance.now() - t0) }, 'warmed the latest release (index and change set)');
+      })
+      .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
+  if (config.searchIndexWarmDelayMs >= 0) {
+    void catalog
+      .latest()
+      .then((r) => (r ? catalog.searchIndexes.hasSnapshot(r.id, db.reader()) : false))
+      .catch(() => false)
+      .then((snapshot) => {
+        if (shuttingDown) return;
+        warm = setTimeout(warmUp, snapshot ? 0 : config.searchIndexWarmDelayMs);
+        warm.unref();
+      });
+  }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(
@@ -102,6 +112,8 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       clearTimeout(warm);
       await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
       await closeServices();
+      // A snapshot being written in the background finishes before the store closes.
+      await catalog.searchIndexes.flushed();
       await db.close();
       log.info('stopped');
     })());

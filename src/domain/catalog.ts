@@ -30,7 +30,7 @@ export class ReleaseCatalog {
     private readonly ttlMs = 5_000,
     opts: { searchIndexReleases?: number } = {},
   ) {
-    this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases);
+    this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma);
   }
 
   invalidate(): void {

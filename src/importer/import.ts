@@ -12,9 +12,11 @@ import { buildModel, type ReleaseModel } from './model.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { precomputeNeighbours } from '../domain/changes/precompute.ts';
 import type { ChangeCounts } from '../domain/changes/store.ts';
+import { ReleaseIndex } from '../domain/search/releaseIndex.ts';
+import { writeSnapshot } from '../domain/search/snapshotStore.ts';
 
 export interface ImportProgress {
-  phase: 'read' | 'validate' | 'write' | 'commit' | 'changes' | 'done';
+  phase: 'read' | 'validate' | 'write' | 'commit' | 'changes' | 'index' | 'done';
   /** Rows written so far and in all (write phase). */
   done: number;
   total: number;
@@ -211,6 +213,15 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
     { timeout: 30 * 60_000, maxWait: 60_000 },
   );
   await db.prisma.$executeRawUnsafe('ANALYZE release_change');
+  // The release's in-memory index, persisted now: the first start after an import loads it
+  // in one read instead of building it from rows. Optional: without it, it is built on use.
+  report({ phase: 'index', done: total, total, message: 'writing the release index snapshot' });
+  try {
+    const bytes = await writeSnapshot(db.prisma, await ReleaseIndex.load(db.prisma, releaseId));
+    report({ phase: 'index', done: total, total, message: `release index snapshot written (${(bytes / 1048576).toFixed(1)} MB)` });
+  } catch (e) {
+    report({ phase: 'index', done: total, total, message: `release index snapshot not written (${(e as Error).message}); it is built on first use` });
+  }
   const summary: ImportSummary = {
     releaseId,
     version,

@@ -33,7 +33,7 @@ function expectedType(f: Model['fields'][number]): string {
   if (f.kind === 'enum') return f.type;
   const native = f.nativeType as [string, string[]] | null | undefined;
   if (native) return ({ Date: 'date', Timestamptz: 'timestamptz', Timestamp: 'timestamp' } as Record<string, string>)[native[0]] ?? native[0];
-  return ({ Int: 'int4', String: 'text', Boolean: 'bool', DateTime: 'timestamp', Json: 'jsonb', BigInt: 'int8', Float: 'float8' } as Record<string, string>)[f.type]!;
+  return ({ Int: 'int4', String: 'text', Boolean: 'bool', DateTime: 'timestamp', Json: 'jsonb', BigInt: 'int8', Float: 'float8', Bytes: 'bytea' } as Record<string, string>)[f.type]!;
 }
 
 describe('the migrated database matches schema.prisma', () => {

@@ -47,29 +47,49 @@ export function csr(n: number, edges: readonly { from: number; to: number; prima
   return { start, to, primary };
 }
 
+/** PT paths as columns, one row per path (snapshot.ts stores them as they are). */
+export interface PtPathColumns {
+  pt: Int32Array;
+  hlt: Int32Array;
+  hlgt: Int32Array;
+  soc: Int32Array;
+  primary: Uint8Array;
+}
+
 /** Every path of each PT (HLT, HLGT, SOC per path), primary first, then by (SOC, HLGT, HLT). */
 export class PtPaths {
   private readonly at = new Map<number, number>();
-  private readonly hlt: Int32Array;
-  private readonly hlgt: Int32Array;
-  private readonly soc: Int32Array;
-  private readonly primary: Uint8Array;
   private readonly count = new Map<number, number>();
 
-  constructor(rows: readonly PtPathRow[]) {
+  private constructor(private readonly c: PtPathColumns) {
+    const pt = c.pt;
+    for (let k = 0; k < pt.length; k++) {
+      const code = pt[k]!;
+      if (!this.at.has(code)) this.at.set(code, k);
+      this.count.set(code, (this.count.get(code) ?? 0) + 1);
+    }
+  }
+
+  /** From the statement's rows, grouped by PT. */
+  static of(rows: readonly PtPathRow[]): PtPaths {
     const n = rows.length;
-    this.hlt = new Int32Array(n);
-    this.hlgt = new Int32Array(n);
-    this.soc = new Int32Array(n);
-    this.primary = new Uint8Array(n);
+    const c: PtPathColumns = { pt: new Int32Array(n), hlt: new Int32Array(n), hlgt: new Int32Array(n), soc: new Int32Array(n), primary: new Uint8Array(n) };
     rows.forEach((r, k) => {
-      if (!this.at.has(r.pt)) this.at.set(r.pt, k);
-      this.count.set(r.pt, (this.count.get(r.pt) ?? 0) + 1);
-      this.hlt[k] = r.hlt;
-      this.hlgt[k] = r.hlgt;
-      this.soc[k] = r.soc;
-      this.primary[k] = r.p ? 1 : 0;
+      c.pt[k] = r.pt;
+      c.hlt[k] = r.hlt;
+      c.hlgt[k] = r.hlgt;
+      c.soc[k] = r.soc;
+      c.primary[k] = r.p ? 1 : 0;
     });
+    return new PtPaths(c);
+  }
+
+  static fromColumns(c: PtPathColumns): PtPaths {
+    return new PtPaths(c);
+  }
+
+  columns(): PtPathColumns {
+    return this.c;
   }
 
   of(pt: number): { soc: number; hlgt: number; hlt: number; isPrimary: boolean }[] {
@@ -77,7 +97,7 @@ export class PtPaths {
     if (from === undefined) return [];
     const out = [];
     for (let k = from; k < from + this.count.get(pt)!; k++) {
-      out.push({ soc: this.soc[k]!, hlgt: this.hlgt[k]!, hlt: this.hlt[k]!, isPrimary: this.primary[k] === 1 });
+      out.push({ soc: this.c.soc[k]!, hlgt: this.c.hlgt[k]!, hlt: this.c.hlt[k]!, isPrimary: this.c.primary[k] === 1 });
     }
     return out;
   }

@@ -9,12 +9,13 @@
 // PGlite, shared noisy machine: load ≈ 3–5 s in all (statements: concepts with their two
 // name ranks ≈ 1.9 s, of which ≈ 0.8 s the ranks; links ≈ 0.8 s; PT paths ≈ 0.2 s), about
 // 35 MB of typed arrays plus ~40 MB of strings and maps on the heap; the hierarchy part is
-// under 10 MB of it.
+// under 10 MB of it. Hence the snapshot (snapshot.ts): the built index stored as one value,
+// loaded in ≈ 0.5 s (parts() / fromParts() below).
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Concept } from '../concepts.ts';
 import { LEVELS, type Level } from '../levels.ts';
 import type { HierarchyItem } from '../hierarchy.ts';
-import { csr, PtPaths, type Csr, type LinkRow, type PtPathRow } from './hierarchyIndex.ts';
+import { csr, PtPaths, type Csr, type LinkRow, type PtPathColumns, type PtPathRow } from './hierarchyIndex.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -49,6 +50,60 @@ interface HierarchyRows {
   ptPaths: readonly PtPathRow[];
 }
 
+/** Per-entry columns (entry i = the i-th concept row, ordered by level, code). */
+export interface EntryColumns {
+  level: Uint8Array;
+  code: Int32Array;
+  ptCode: Int32Array;
+  current: Uint8Array;
+  primarySoc: Int32Array;
+  intlOrder: Int32Array;
+  trigramCount: Uint16Array;
+  name: string[];
+  norm: string[];
+  seqStart: Int32Array;
+  pathHlt: Int32Array;
+  pathHlgt: Int32Array;
+  pathSoc: Int32Array;
+}
+
+export interface ReleaseIndexParts {
+  releaseId: number;
+  size: number;
+  hasHierarchy: boolean;
+  columns: EntryColumns;
+  /** Entry → SOC abbreviation (SOCs only). */
+  socAbbrev: [number, string][];
+  /** Packed trigram (trigram.ts) of each trigram id, by id. */
+  trigrams: Float64Array;
+  postStart: Int32Array;
+  post: Int32Array;
+  seq: Uint16Array | Int32Array;
+  down: Csr;
+  up: Csr;
+  ptPaths: PtPathColumns;
+  /** LLT entries per PT code as compressed rows: pt[k]'s are entries[start[k] .. start[k + 1]). */
+  llts: { pt: Int32Array; start: Int32Array; entries: Int32Array };
+}
+
+function allocColumns(n: number): EntryColumns {
+  return {
+    level: new Uint8Array(n),
+    code: new Int32Array(n),
+    ptCode: new Int32Array(n),
+    current: new Uint8Array(n),
+    primarySoc: new Int32Array(n),
+    intlOrder: new Int32Array(n),
+    trigramCount: new Uint16Array(n),
+    name: new Array<string>(n),
+    norm: new Array<string>(n),
+    seqStart: new Int32Array(n + 1),
+    pathHlt: new Int32Array(n).fill(NONE),
+    pathHlgt: new Int32Array(n).fill(NONE),
+    pathSoc: new Int32Array(n).fill(NONE),
+  };
+}
+
 function grow(a: Int32Array, fill: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(a.length * 2).fill(fill);
   b.set(a);
@@ -71,8 +126,8 @@ export class ReleaseIndex {
   private readonly byCode: Map<number, number>[] = LEVELS.map(() => new Map());
   /** Trigram → id; entries holding trigram id: post[postStart[id] .. postStart[id + 1]) (ascending). */
   private readonly trigramIds = new Map<number, number>();
-  private postStart = new Int32Array(1);
-  private post = new Int32Array(0);
+  private postStart: Int32Array = new Int32Array(1);
+  private post: Int32Array = new Int32Array(0);
   /** Each name's trigram ids in order (duplicates kept): seq[seqStart[i] .. seqStart[i + 1]). */
   private readonly seqStart: Int32Array;
   private seq: Uint16Array | Int32Array = new Uint16Array(0);
@@ -83,7 +138,7 @@ export class ReleaseIndex {
   /** Parent → children and child → parents over every level, each in the SQL path's order. */
   private down: Csr = csr(0, []);
   private up: Csr = csr(0, []);
-  private ptPaths = new PtPaths([]);
+  private ptPaths = PtPaths.of([]);
   /** A PT code's LLT entries: current before non-current, by name (its own LLT is moved first on read). */
   private readonly llts = new Map<number, number[]>();
   /** Whether hierarchy data was loaded (indexes built from names alone answer search only). */
@@ -97,22 +152,71 @@ export class ReleaseIndex {
   private constructor(
     readonly releaseId: number,
     n: number,
+    c: EntryColumns = allocColumns(n),
   ) {
     this.size = n;
-    this.level = new Uint8Array(n);
-    this.code = new Int32Array(n);
-    this.ptCode = new Int32Array(n);
-    this.current = new Uint8Array(n);
-    this.primarySoc = new Int32Array(n);
-    this.intlOrder = new Int32Array(n);
-    this.trigramCount = new Uint16Array(n);
-    this.name = new Array<string>(n);
-    this.norm = new Array<string>(n);
-    this.seqStart = new Int32Array(n + 1);
-    this.pathHlt = new Int32Array(n).fill(NONE);
-    this.pathHlgt = new Int32Array(n).fill(NONE);
-    this.pathSoc = new Int32Array(n).fill(NONE);
+    this.level = c.level;
+    this.code = c.code;
+    this.ptCode = c.ptCode;
+    this.current = c.current;
+    this.primarySoc = c.primarySoc;
+    this.intlOrder = c.intlOrder;
+    this.trigramCount = c.trigramCount;
+    this.name = c.name;
+    this.norm = c.norm;
+    this.seqStart = c.seqStart;
+    this.pathHlt = c.pathHlt;
+    this.pathHlgt = c.pathHlgt;
+    this.pathSoc = c.pathSoc;
     this.scratch = { counts: new Uint16Array(n), touched: new Int32Array(n) };
+  }
+
+  /** Everything the index holds, as arrays (snapshot.ts writes them as they are). */
+  parts(): ReleaseIndexParts {
+    const llt = [...this.llts];
+    const lltStart = new Int32Array(llt.length + 1);
+    llt.forEach(([, l], k) => (lltStart[k + 1] = lltStart[k]! + l.length));
+    return {
+      releaseId: this.releaseId,
+      size: this.size,
+      hasHierarchy: this.hasHierarchy,
+      columns: {
+        level: this.level, code: this.code, ptCode: this.ptCode, current: this.current, primarySoc: this.primarySoc,
+        intlOrder: this.intlOrder, trigramCount: this.trigramCount, name: this.name, norm: this.norm, seqStart: this.seqStart,
+        pathHlt: this.pathHlt, pathHlgt: this.pathHlgt, pathSoc: this.pathSoc,
+      },
+      socAbbrev: [...this.socAbbrev],
+      trigrams: Float64Array.from(this.trigramIds.keys()),
+      postStart: this.postStart,
+      post: this.post,
+      seq: this.seq,
+      down: this.down,
+      up: this.up,
+      ptPaths: this.ptPaths.columns(),
+      llts: { pt: Int32Array.from(llt, ([pt]) => pt), start: lltStart, entries: Int32Array.from(llt.flatMap(([, l]) => l)) },
+    };
+  }
+
+  /** The index from parts() output (snapshot.ts); typed arrays are used as given, not copied. */
+  static fromParts(p: ReleaseIndexParts): ReleaseIndex {
+    const ix = new ReleaseIndex(p.releaseId, p.size, p.columns);
+    const { level, code } = p.columns;
+    // Maps are rebuilt: one pass over entries (~10 ms at full size), cheaper than storing hash tables.
+    for (let i = 0; i < p.size; i++) ix.byCode[level[i]!]!.set(code[i]!, i);
+    for (const [i, a] of p.socAbbrev) ix.socAbbrev.set(i, a);
+    // Trigram ids are their positions in insertion order, as build() assigned them.
+    p.trigrams.forEach((t, id) => ix.trigramIds.set(t, id));
+    ix.postStart = p.postStart;
+    ix.post = p.post;
+    ix.seq = p.seq;
+    ix.stamp = new Int32Array(p.trigrams.length);
+    ix.down = p.down;
+    ix.up = p.up;
+    ix.ptPaths = PtPaths.fromColumns(p.ptPaths);
+    const { pt, start, entries } = p.llts;
+    for (let k = 0; k < pt.length; k++) ix.llts.set(pt[k]!, Array.from(entries.subarray(start[k]!, start[k + 1]!)));
+    ix.hasHierarchy = p.hasHierarchy;
+    return ix;
   }
 
   /**
@@ -229,7 +333,7 @@ export class ReleaseIndex {
     up.sort((x, y) => x.from - y.from || Number(y.primary) - Number(x.primary) || ar[x.to]! - ar[y.to]!);
     this.down = csr(n, down);
     this.up = csr(n, up);
-    this.ptPaths = new PtPaths(h.ptPaths);
+    this.ptPaths = PtPaths.of(h.ptPaths);
     // synonymPages(): current before non-current, then name_norm, code (own LLT first on read).
     const llt = LEVELS.indexOf('LLT');
     const llts: number[] = [];
