@@ -125,20 +125,22 @@ export function previousFigures(md: string | undefined): Map<string, Map<string,
 
 /** The next step for a missed target, by row id (the measured cause is the row's own). */
 const NEXT_STEPS: Record<string, string> = {
-  'codes-warm-on': 'take the limiter and the warm-answer replay off the Fetch adapter path (a raw node:http listener ahead of @hono/node-server), and count the limiter in a flat per-window map',
-  'codes-warm-off': 'answer warm-replay hits in a raw node:http request listener ahead of the Fetch adapter (fewer headers, no Request/Response objects)',
-  'codes-uncached': 'profile an uncached lookup (--cpu-prof): read the code from the in-memory release index instead of SQL, and build the REST body without GraphQL execution',
+  'codes-warm-on': 'warm answers are already served from Node\'s request ahead of the Fetch adapter with a synchronous bounded-window limiter (issue 18); what remains is the answer\'s ~20 headers and the socket write (a bare server sending the same headers reaches only 0.55–0.65 of the two-header bare: README › Benchmarks): precompute each cached answer\'s header block and add a same-headers bare baseline',
+  'codes-warm-off': 'as for the limiter-on row: the replay path is already ahead of the Fetch adapter; the gap is header serialisation and writev for ~20 headers against the bare server\'s two',
+  'codes-uncached': 'an uncached code page already issues no SQL (release index, in-memory change record) and runs a graphql-jit-compiled operation; the rest is the Fetch adaptation (@hono/node-server and hono, ~15 % of the CPU in a profile), Yoga/envelop orchestration and JSON + ETag: serve REST GETs from Node\'s request without Request/Response objects',
   'codes-lookup': 'as above: one uncached lookup should cost no SQL once the release index is built',
   'graphql-codes100': 'batch the 100 codes\' parents, children and synonyms through DataLoaders (one statement per level, not per code)',
   'search-exact': 'build REST search items straight from the index (skip GraphQL execution)',
   'search-prefix': 'build REST search items straight from the index (skip GraphQL execution); cap the prefix candidates scored',
   'search-misspelt': 'build REST search items straight from the index; walk fewer posting lists for long typo queries',
-  'subtree-first': 'a JIT executor (graphql-jit) or a hand-built serializer for the hierarchy shape; warm the largest subtrees at start',
+  'subtree-first': 'the request arrives before the latest release\'s index has loaded from its snapshot (0.6–1 s after listening at full size) and takes the SQL path; with the index loaded, the first subtree request took ~200 ms by hand (graphql-jit): hold readiness until the latest index is loaded, or let hierarchy queries wait for a snapshot load already in flight',
   'subtree-repeated': 'serve the cached result bytes without re-serialising (cache the JSON text)',
   classify: 'cache API-key lookups briefly (with revocation notice) and skip the GraphQL envelope on the REST route',
   identify: 'profile the sentence splitter on long narratives; run it in the NLP worker only above a size',
   'cold-start': 'open the store lazily (serve /versions from a small catalog read before the release indexes load)',
   'scale-out': 'measure on a machine with ≥ 4 cores (load generator, proxy and database each need their own): two cores cannot hold two servers plus the rest',
+  'fhir-lookup': 'REST lookups became cheaper (no SQL, graphql-jit) than FHIR $lookup, whose p50 is the same (0.5 ms) but whose tail is longer: profile $lookup\'s Parameters assembly (--cpu-prof)',
+  rss: 'embedded only — PostgreSQL ran the same scenarios at 970 MB, so the excess is in the embedded store: PGlite\'s WebAssembly heap grows to the largest result it has held (snapshot reads, change-set computations) and never shrinks; not yet measured inside PGlite: measure its heap, then read index snapshots in chunks or keep one release index in embedded mode',
   'changes-page': 'keyset continuation behind the page links (no deep OFFSET)',
 };
 
