@@ -53,6 +53,18 @@ function fromIndex<K extends { releaseId: number }, V>(
   };
 }
 
+/** A loader answered from the release index when it is built (fromIndex), otherwise by `fromDb`. */
+function indexedLoader<K extends { releaseId: number }, V>(
+  indexes: SearchIndexCache | undefined,
+  key: (k: K) => string,
+  fromDb: (keys: K[]) => Promise<Map<string, V>>,
+  answer: (ix: ReleaseIndex, k: K) => V,
+  empty: () => V,
+  needsHierarchy = true,
+) {
+  return loader(fromIndex(indexes, key, fromDb, answer, needsHierarchy), key, empty);
+}
+
 /**
  * Change sets already ensured, per database: a stored change set never changes (releases
  * are immutable and a replaced release gets a new id), so after the first request a code
@@ -130,10 +142,11 @@ const withRelease = <T extends { level: Level; code: number }>(releaseId: number
  * `indexes` and `changeSets` are the process's in-memory release indexes and change sets.
  */
 export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma, indexes?: SearchIndexCache, changeSets?: ChangeSetMemory) {
-  const paths = loader<ConceptKey, PathCodes[]>(
-    fromIndex(indexes, conceptKey, (k) => pathsOf(read, k), (ix, k) =>
-      ix.allPaths(k.level, k.code).map((p) => ({ isPrimary: p.isPrimary, nodes: withRelease(k.releaseId, p.nodes) }))),
+  const paths = indexedLoader<ConceptKey, PathCodes[]>(
+    indexes,
     conceptKey,
+    (k) => pathsOf(read, k),
+    (ix, k) => ix.allPaths(k.level, k.code).map((p) => ({ isPrimary: p.isPrimary, nodes: withRelease(k.releaseId, p.nodes) })),
     () => [],
   );
   return {
@@ -145,61 +158,59 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
     codeChanges: new DataLoader<CodeChangeKey, StoredChange[], string>(codeChangesBatch(prisma, changeSets), {
       cacheKeyFn: (k) => `${k.fromId}:${k.toId}:${k.code}`,
     }),
-    concept: loader<ConceptKey, Concept | null>(
-      fromIndex(indexes, conceptKey, (k) => conceptsByKeys(read, k), (ix, k) => {
+    concept: indexedLoader<ConceptKey, Concept | null>(
+      indexes,
+      conceptKey,
+      (k) => conceptsByKeys(read, k),
+      (ix, k) => {
         const i = ix.find(k.level, k.code);
         return i < 0 ? null : ix.concept(i);
-      }, false),
-      conceptKey,
+      },
       () => null,
+      false,
     ),
     /** The primary path of a code (from the index when built; otherwise among all its paths, by SQL). */
-    primaryPath: loader<ConceptKey, PathCodes | null>(
-      fromIndex(
-        indexes,
-        conceptKey,
-        async (keys) => {
-          const all = await paths.loadMany(keys);
-          return new Map(keys.map((k, j) => {
-            const p = all[j];
-            return [conceptKey(k), p instanceof Error || !p ? null : (p.find((x) => x.isPrimary) ?? null)];
-          }));
-        },
-        // The index holds the whole release: no path there means none at all.
-        (ix, k) => {
-          const nodes = ix.primaryPath(k.level, k.code);
-          return nodes && { isPrimary: true, nodes: nodes.map((n) => ({ releaseId: k.releaseId, ...n })) };
-        },
-        false,
-      ),
+    primaryPath: indexedLoader<ConceptKey, PathCodes | null>(
+      indexes,
       conceptKey,
+      async (keys) => {
+        const all = await paths.loadMany(keys);
+        return new Map(keys.map((k, j) => {
+          const p = all[j];
+          return [conceptKey(k), p instanceof Error || !p ? null : (p.find((x) => x.isPrimary) ?? null)];
+        }));
+      },
+      // The index holds the whole release: no path there means none at all.
+      (ix, k) => {
+        const nodes = ix.primaryPath(k.level, k.code);
+        return nodes && { isPrimary: true, nodes: nodes.map((n) => ({ releaseId: k.releaseId, ...n })) };
+      },
       () => null,
+      false,
     ),
-    conceptsByCode: loader<CodeKey, Concept[]>(
-      fromIndex(indexes, codeKey, (k) => conceptsByCodes(read, k), (ix, k) => ix.byCodeAll(k.code).map((i) => ix.concept(i)), false),
+    conceptsByCode: indexedLoader<CodeKey, Concept[]>(
+      indexes,
       codeKey,
+      (k) => conceptsByCodes(read, k),
+      (ix, k) => ix.byCodeAll(k.code).map((i) => ix.concept(i)),
       () => [],
+      false,
     ),
-    children: loader<ConceptKey, HierarchyItem[]>(
-      fromIndex(indexes, conceptKey, (k) => childrenOf(read, k), (ix, k) => ix.children(k.level, k.code)),
-      conceptKey,
-      () => [],
-    ),
-    parents: loader<ConceptKey, HierarchyItem[]>(
-      fromIndex(indexes, conceptKey, (k) => parentsOf(read, k), (ix, k) => ix.parents(k.level, k.code)),
-      conceptKey,
-      () => [],
-    ),
+    children: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, conceptKey, (k) => childrenOf(read, k), (ix, k) => ix.children(k.level, k.code), () => []),
+    parents: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, conceptKey, (k) => parentsOf(read, k), (ix, k) => ix.parents(k.level, k.code), () => []),
     paths,
-    synonymPage: loader<SynonymPageKey, Concept[]>(
-      fromIndex(indexes, synonymPageKey, (k) => synonymPages(read, k), (ix, k) =>
-        ix.synonyms(k.ptCode).slice(k.offset, k.offset + k.limit).map((i) => ix.concept(i))),
+    synonymPage: indexedLoader<SynonymPageKey, Concept[]>(
+      indexes,
       synonymPageKey,
+      (k) => synonymPages(read, k),
+      (ix, k) => ix.synonyms(k.ptCode).slice(k.offset, k.offset + k.limit).map((i) => ix.concept(i)),
       () => [],
     ),
-    synonymCount: loader<{ releaseId: number; ptCode: number }, number>(
-      fromIndex(indexes, (k) => `${k.releaseId}:${k.ptCode}`, (k) => synonymCounts(read, k), (ix, k) => ix.synonyms(k.ptCode).length),
+    synonymCount: indexedLoader<{ releaseId: number; ptCode: number }, number>(
+      indexes,
       (k) => `${k.releaseId}:${k.ptCode}`,
+      (k) => synonymCounts(read, k),
+      (ix, k) => ix.synonyms(k.ptCode).length,
       () => 0,
     ),
     // SMQs (src/services/smqs.ts): one statement per batch.
