@@ -88,6 +88,8 @@ function headerText(v: string | string[] | undefined): string | null {
 
 export class WarmAnswerCache {
   private readonly cache: LRUCache<string, Entry>;
+  /** Keys serveNode computed for requests it left to the adapter. */
+  private readonly keysOfNode = new WeakMap<IncomingMessage, string>();
 
   constructor(
     private readonly deps: WarmAnswerCacheDeps,
@@ -104,7 +106,7 @@ export class WarmAnswerCache {
   async handle(req: Request, env: unknown, next: () => Promise<Response>): Promise<Response> {
     // The key needs the latest release; if the database cannot say, the chain answers
     // (503 with Retry-After for an outage) and nothing is replayed or kept.
-    const key = await this.keyOf(req).catch(() => undefined);
+    const key = await this.keyOf(req, env).catch(() => undefined);
     if (key === undefined) return next();
     const hit = this.cache.get(key);
     if (hit) {
@@ -139,7 +141,10 @@ export class WarmAnswerCache {
     const pathname = q < 0 ? url : url.slice(0, q);
     if (!this.eligible(pathname, h['x-api-version'] !== undefined, h.origin !== undefined)) return false;
     const key = await this.keyFor(pathname, q < 0 ? '' : url.slice(q + 1), headerText(h['x-terminology-version'])).catch(() => undefined);
-    const hit = key === undefined ? undefined : this.cache.get(key);
+    if (key === undefined) return false;
+    // Not answered here, the same request reaches handle() through the adapter: the key is not computed twice.
+    this.keysOfNode.set(req, key);
+    const hit = this.cache.get(key);
     if (!hit) return false;
     const started = performance.now();
     const replay = await this.replay(hit, req, this.deps.clientIpOfNode(req), headerText(h['x-request-id']), headerText(h['if-none-match']));
@@ -165,21 +170,21 @@ export class WarmAnswerCache {
     return CATALOG_PATHS.test(pathname) && !apiVersion && (this.deps.corsAnyOrigin || !origin) && !this.deps.isShuttingDown?.();
   }
 
-  private async keyOf(req: Request): Promise<string | undefined> {
+  private async keyOf(req: Request, env: unknown): Promise<string | undefined> {
     if (req.method !== 'GET') return undefined;
     const url = new URL(req.url);
     const h = req.headers;
     if (!this.eligible(url.pathname, h.get('x-api-version') !== null, h.get('origin') !== null)) return undefined;
-    return this.keyFor(url.pathname, url.search.slice(1), h.get('x-terminology-version'));
+    const incoming = incomingOf(env);
+    return (incoming && this.keysOfNode.get(incoming)) ?? this.keyFor(url.pathname, url.search.slice(1), h.get('x-terminology-version'));
   }
 
   /** (path, sorted query, release header, latest release). */
   private async keyFor(pathname: string, search: string, versionHeader: string | null): Promise<string> {
-    if (search === '') return `${pathname}?|${versionHeader ?? ''}|${(await this.deps.catalog.latest())?.version ?? '-'}`;
-    const params = [...new URLSearchParams(search).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const query = search === '' ? '' : new URLSearchParams([...new URLSearchParams(search).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
     // The resolved latest release is part of the key: a new import is never hidden.
     const latest = (await this.deps.catalog.latest())?.version ?? '-';
-    return `${pathname}?${new URLSearchParams(params).toString()}|${versionHeader ?? ''}|${latest}`;
+    return `${pathname}?${query}|${versionHeader ?? ''}|${latest}`;
   }
 
   /**
