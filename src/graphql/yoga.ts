@@ -112,7 +112,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
     maskedErrors: {
       maskError: (error) => toGraphQLError(error),
     },
-    context: ({ request, requestId, log, usedVersions, clientIp, apiKeyId }) => ({
+    context: ({ request, requestId, log, usedVersions, clientIp, apiKeyId, inProcess }) => ({
       ...createScope(services, {
         requestId,
         log,
@@ -123,6 +123,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
         headerVersion: request.headers.get('x-terminology-version') ?? undefined,
       }),
       limits,
+      inProcess,
     }),
     plugins: [
       jitPlugin(),

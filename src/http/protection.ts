@@ -102,14 +102,30 @@ export function bodyLimitMiddleware(maxBytes: number): MiddlewareHandler<AppEnv>
   });
 }
 
+const CORS_EXPOSED = ['X-Request-Id', 'X-Terminology-Version', 'X-API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'X-AI-Notice'];
+
 export function corsMiddleware(origins: string[]): MiddlewareHandler<AppEnv> {
-  return cors({
-    origin: origins.includes('*') ? '*' : origins,
+  const any = origins.includes('*');
+  const preflight = cors({
+    origin: any ? '*' : origins,
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     allowHeaders: ['Content-Type', 'Accept', 'X-API-Key', 'X-API-Version', 'X-Terminology-Version', 'X-Request-Id', 'If-None-Match'],
-    exposeHeaders: ['X-Request-Id', 'X-Terminology-Version', 'X-API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'X-AI-Notice'],
+    exposeHeaders: CORS_EXPOSED,
     maxAge: 600,
   });
+  const exposed = CORS_EXPOSED.join(',');
+  // Other requests get the headers hono's cors() gives them, set on the answer after the route:
+  // set before it (as cors() does), they make hono rebuild the route's Response around its body
+  // stream — a stream tee and a Fetch Response per request.
+  return async (c, next) => {
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    await next();
+    const origin = c.req.header('origin') ?? '';
+    const allowed = any ? '*' : origins.includes(origin) ? origin : null;
+    if (allowed) c.res.headers.set('Access-Control-Allow-Origin', allowed);
+    c.res.headers.set('Access-Control-Expose-Headers', exposed);
+    if (!any) c.res.headers.append('Vary', 'Origin');
+  };
 }
 
 export function securityHeadersMiddleware(): MiddlewareHandler<AppEnv> {

@@ -17,6 +17,7 @@ import type { Logger } from '../logger.ts';
 import { requestIdFrom } from './requestId.ts';
 import type { RateLimiter, RateLimitDecision } from './rateLimit.ts';
 import { headerThreshold } from './rateLimitHeaders.ts';
+import { jsonTextOf } from '../rest/context.ts';
 
 export interface WarmAnswerCacheOptions {
   /** Total bytes of bodies kept. */
@@ -212,7 +213,9 @@ export class WarmAnswerCache {
   }
 
   private async keep(key: string, res: Response): Promise<void> {
-    const body = new Uint8Array(await res.clone().arrayBuffer());
+    // A REST answer's JSON text is at hand (respond()); only other answers are read back.
+    const text = jsonTextOf(res);
+    const body = text !== undefined ? Buffer.from(text, 'utf8') : new Uint8Array(await res.clone().arrayBuffer());
     let etag = res.headers.get('etag');
     if (etag === null) {
       etag = `"${createHash('sha1').update(body).digest('base64url')}"`;

@@ -1,5 +1,6 @@
 // The documented error object (RFC 9457 problem details plus code, requestId, errors).
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { GraphQLError } from 'graphql';
 import { domainErrorOf, ERROR_STATUS, ERROR_TITLE, type ErrorCode } from '../domain/errors.ts';
 import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
@@ -77,9 +78,13 @@ export function problemFromGraphQL(error: GraphQLError, requestId: string): Prob
 
 export function sendProblem(c: Context, p: Problem, headers: Record<string, string> = {}): Response {
   const retry: Record<string, string> = typeof p.retryAfter === 'number' ? { 'Retry-After': String(p.retryAfter) } : {};
-  return new Response(JSON.stringify(p), {
-    status: p.status,
+  // c.body(): headers a route set before failing (X-Terminology-Version naming the release a
+  // code is missing from) stay on the problem.
+  return c.body(JSON.stringify(p), p.status as ContentfulStatusCode, {
     // Errors are never kept by a cache (they describe one moment: a limit, an outage, a typo).
-    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', ...retry, ...headers },
+    'content-type': 'application/problem+json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...retry,
+    ...headers,
   });
 }

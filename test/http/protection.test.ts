@@ -106,6 +106,19 @@ describe('input and transport protection', () => {
     const other = await fetch(`${base}/versions`, from('198.51.100.22', { headers: { Origin: 'https://evil.example' } }));
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  it('a problem keeps the headers its route set before failing, whatever the CORS headers', async () => {
+    // No Origin: nothing but the route touches the answer's headers before the error answer is made.
+    for (const headers of [{}, { Origin: 'https://safety.example' }]) {
+      const r = await fetch(`${base}/codes/99999999`, from('198.51.100.23', { headers }));
+      expect(r.status).toBe(404);
+      expect(r.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(r.headers.get('cache-control')).toBe('no-store');
+      // The release the code is missing from.
+      expect(r.headers.get('x-terminology-version')).toBe('1.0');
+      expect(r.headers.get('vary')).toContain('Origin');
+    }
+  });
 });
 
 describe('GraphQL switches', () => {
