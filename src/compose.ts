@@ -81,6 +81,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     corsOrigins: config.corsOrigins,
     securityHeaders: config.securityHeaders,
     maxBodyBytes: config.maxBodyBytes,
+    responseCache: config.responseCacheMb === 0 ? false : { maxBytes: config.responseCacheMb * 1024 * 1024 },
     maxImpactBodyBytes: config.maxImpactBodyBytes,
     isShuttingDown: hooks.isShuttingDown,
     ready: async () => {

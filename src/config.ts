@@ -47,6 +47,8 @@ const EnvSchema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   SECURITY_HEADERS: bool.default(true),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  /** Memory for whole catalog answers replayed byte for byte (src/http/warmAnswerCache.ts); 0 = off. */
+  RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   /** Body limit of POST /impact alone: 100,000 coded rows (CSV or JSON) need more than MAX_BODY_BYTES. */
   MAX_IMPACT_BODY_BYTES: z.coerce.number().int().min(1024).max(512 * 1024 * 1024).default(IMPACT_BODY_BYTES),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
@@ -117,6 +119,7 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
     corsOrigins: commaList(c.CORS_ORIGINS),
     securityHeaders: c.SECURITY_HEADERS,
     maxBodyBytes: c.MAX_BODY_BYTES,
+    responseCacheMb: c.RESPONSE_CACHE_MB,
     maxImpactBodyBytes: c.MAX_IMPACT_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: the `openai` provider is used. */

@@ -109,7 +109,7 @@ describe('input and transport protection', () => {
 
   it('a problem keeps the headers its route set before failing, whatever the CORS headers', async () => {
     // No Origin: nothing but the route touches the answer's headers before the error answer is made.
-    for (const headers of [{}, { Origin: 'https://safety.example' }]) {
+    for (const headers of [{}, { Origin: 'https://safety.example' }] as Record<string, string>[]) {
       const r = await fetch(`${base}/codes/99999999`, from('198.51.100.23', { headers }));
       expect(r.status).toBe(404);
       expect(r.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');

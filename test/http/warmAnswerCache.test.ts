@@ -87,3 +87,21 @@ describe('warm answer cache (WarmAnswerCache)', () => {
     expect((await (await t.request('/codes/10047700?version=1.0')).json()).term).toBe('Vomiting');
   });
 });
+
+describe('RESPONSE_CACHE_MB', () => {
+  it('0 turns the replay off: every repeated GET is executed again', async () => {
+    const off = await createTestApp({ fixtures: [miniSpec('1.0')], env: { RESPONSE_CACHE_MB: '0' } });
+    try {
+      expect(off.app.warmAnswers).toBeUndefined();
+      const first = await off.request('/codes/10047700');
+      off.queries.length = 0;
+      const again = await off.request('/codes/10047700');
+      expect(await again.text()).toBe(await first.text());
+      expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+      // Executed: the concept is read again (this fixture's release has no in-memory index).
+      expect(off.queries.filter((q) => q.includes('concept')).length).toBeGreaterThan(0);
+    } finally {
+      await off.cleanup();
+    }
+  });
+});
