@@ -139,6 +139,7 @@ const NEXT_STEPS: Record<string, string> = {
   identify: 'profile the sentence splitter on long narratives; run it in the NLP worker only above a size',
   'cold-start': 'open the store lazily (serve /versions from a small catalog read before the release indexes load)',
   'scale-out': 'measure on a machine with ≥ 4 cores (load generator, proxy and database each need their own): two cores cannot hold two servers plus the rest',
+  'scale-out-executed': 'the servers share two cores with wrk, haproxy, PostgreSQL and Redis: measure on a machine with ≥ 4 cores',
   'fhir-lookup': 'REST lookups became cheaper (no SQL, graphql-jit) than FHIR $lookup, whose p50 is the same (0.5 ms) but whose tail is longer: profile $lookup\'s Parameters assembly (--cpu-prof)',
   rss: 'embedded only — PostgreSQL ran the same scenarios at 970 MB; the excess is the embedded store\'s own footprint, measured on starts of a full-size store by hand: the server holds 425–550 MB already at listening with PGlite against 210 MB with PostgreSQL, and 600–680 MB against 330 MB once the latest index is loaded, so the service\'s own memory is the same in both modes: try PGlite\'s memory settings (initial WebAssembly memory, shared_buffers) and measure again',
   'changes-page': 'keyset continuation behind the page links (no deep OFFSET)',
