@@ -329,7 +329,7 @@ function throughputCause(a: Alternation): string {
  * Two server processes behind haproxy (round robin) against one behind the same proxy, both
  * on one PostgreSQL and the shared Redis limiter. `serverEnv` adds to the servers' environment.
  */
-async function scaleOut(env: NodeJS.ProcessEnv, spec: () => LoadSpec, dir: string, serverEnv: NodeJS.ProcessEnv = {}): Promise<string | { two: Alternation; pinning: string; cause: string }> {
+async function scaleOut(env: NodeJS.ProcessEnv, spec: () => LoadSpec, prime: string, dir: string, serverEnv: NodeJS.ProcessEnv = {}): Promise<string | { two: Alternation; pinning: string; cause: string }> {
   const redisUrl = process.env.REDIS_URL;
   if (!redisUrl) return 'REDIS_URL is not set (the two processes share the rate limiter through Redis)';
   const haproxy = which('haproxy');
@@ -345,7 +345,7 @@ async function scaleOut(env: NodeJS.ProcessEnv, spec: () => LoadSpec, dir: strin
     started.push(one.proc);
     const two = await startHaproxy(haproxy, path.join(dir, 'haproxy-two'), [s1.base, s2.base], pin.load);
     started.push(two.proc);
-    for (const s of [s1, s2]) await capture(s.base, { path: spec().url });
+    for (const s of [s1, s2]) await capture(s.base, { path: prime });
     const pg = pidsByComm('postgres');
     const redis = pidsByComm('redis-server');
     const a = await alternate(
@@ -950,7 +950,7 @@ async function runMode(mode: Mode, data: BenchData, work: string, readMs: number
       ];
       for (const v of variants) {
         try {
-          const r = await scaleOut(env, v.spec, path.join(modeDir, v.id), v.serverEnv);
+          const r = await scaleOut(env, v.spec, detailPath, path.join(modeDir, v.id), v.serverEnv);
           if (typeof r === 'string') report.notes.push(`Scale-out not measured: ${r}`);
           else {
             (raw as Record<string, unknown>)[v.id] = r;
