@@ -183,6 +183,15 @@ async function startService(env: NodeJS.ProcessEnv, opts: { cpuProfDir?: string;
   throw new Error(`the server was not ready within ${(deadline - t0) / 1000} s:\n${proc.stderr.toString().slice(-3000)}`);
 }
 
+/** Resolves once the server logged its warm-up (LOG_LEVEL=info), or throws after `timeoutMs`. */
+async function warmedUp(s: Server, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!/warmed the latest release/.test(s.proc.stdout.toString() + s.proc.stderr.toString())) {
+    if (performance.now() > deadline) throw new Error(`the server did not log its warm-up within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function startBare(dir: string, routes: { path: string; body: Buffer; contentType: string }[], cpu: Cpu | undefined): Promise<{ base: string; proc: Tracked }> {
   mkdirSync(dir, { recursive: true });
   const manifest = {
@@ -334,7 +343,7 @@ async function scaleOut(env: NodeJS.ProcessEnv, spec: () => LoadSpec, prime: str
   if (!redisUrl) return 'REDIS_URL is not set (the two processes share the rate limiter through Redis)';
   const haproxy = which('haproxy');
   if (!haproxy) return 'haproxy is not installed: `apt-get install haproxy`';
-  const sEnv = { ...env, ...serverEnv, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `te-bench-${randomBytes(4).toString('hex')}` };
+  const sEnv = { ...env, ...serverEnv, LOG_LEVEL: 'info', REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `te-bench-${randomBytes(4).toString('hex')}` };
   const started: Tracked[] = [];
   try {
     const s1 = await startService(sEnv);
@@ -345,6 +354,9 @@ async function scaleOut(env: NodeJS.ProcessEnv, spec: () => LoadSpec, prime: str
     started.push(one.proc);
     const two = await startHaproxy(haproxy, path.join(dir, 'haproxy-two'), [s1.base, s2.base], pin.load);
     started.push(two.proc);
+    // Measured only once both hold the latest release's index and change set (their warm-up's
+    // log line): before that an executed lookup reads SQL, and the second process starts later.
+    for (const s of [s1, s2]) await warmedUp(s, 120_000);
     for (const s of [s1, s2]) await capture(s.base, { path: prime });
     const pg = pidsByComm('postgres');
     const redis = pidsByComm('redis-server');
