@@ -39,8 +39,14 @@ export class ReleaseCatalog {
     this.counts.clear();
   }
 
+  /** The release list if it is cached and fresh, without waiting (the warm answers' hot path); undefined when it must be read. */
+  releasesNow(): ReleaseInfo[] | undefined {
+    return this.cache && Date.now() - this.cache.at < this.ttlMs ? this.cache.list : undefined;
+  }
+
   async releases(): Promise<ReleaseInfo[]> {
-    if (this.cache && Date.now() - this.cache.at < this.ttlMs) return this.cache.list;
+    const fresh = this.releasesNow();
+    if (fresh) return fresh;
     // A read that just failed (database stalled or down) fails the callers that follow at
     // once for a moment, instead of each waiting out the query timeout again: one request
     // reads the list up to three times (warm answers, replay layer, the operation).

@@ -29,7 +29,7 @@ import { jsonTextOf, type AppEnv } from '../rest/context.ts';
 import type { Services } from '../services/scope.ts';
 import type { AppOptions } from './options.ts';
 import { CATALOG_PATHS, WarmAnswerCache } from './warmAnswerCache.ts';
-import { clientIp } from './clientIp.ts';
+import { clientIpFor } from './clientIp.ts';
 import { incomingAddress } from './protection.ts';
 import { trustProxyOf } from './middleware.ts';
 
@@ -89,15 +89,15 @@ export function noStore(): MiddlewareHandler<AppEnv> {
  */
 export function withWarmAnswers(handle: Fetch, services: Pick<Services, 'catalog' | 'log'>, opts: AppOptions): { fetch: Fetch; warmAnswers?: WarmAnswerCache } {
   if (opts.responseCache === false) return { fetch: handle };
-  const trustProxy = trustProxyOf(opts);
+  const clientIp = clientIpFor(trustProxyOf(opts));
   const cache = new WarmAnswerCache(
     {
       catalog: services.catalog,
       log: services.log,
       limiter: opts.rateLimit?.limiter,
-      clientIp: (req, env) => clientIp(incomingAddress(env), req.headers.get('x-forwarded-for') ?? undefined, trustProxy),
+      clientIp: (req, env) => clientIp(incomingAddress(env), req.headers.get('x-forwarded-for') ?? undefined),
       // Node joins repeated X-Forwarded-For lines with ", " as Headers.get() does.
-      clientIpOfNode: (req) => clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, trustProxy),
+      clientIpOfNode: (req) => clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined),
       corsAnyOrigin: !opts.corsOrigins?.length || opts.corsOrigins.includes('*'),
       isShuttingDown: opts.isShuttingDown,
     },

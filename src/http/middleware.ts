@@ -11,7 +11,7 @@ import type { TrustProxy } from '../net/trustProxy.ts';
 import type { AppOptions } from './options.ts';
 import { requestIdFrom } from './requestId.ts';
 import { requestHeadersMiddleware } from './requestHeaders.ts';
-import { clientIp } from './clientIp.ts';
+import { clientIpFor } from './clientIp.ts';
 import { IMPACT_BODY_BYTES } from '../services/limits.ts';
 import { bodyLimitMiddleware, corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
 
@@ -84,8 +84,9 @@ function closeWhenShuttingDown(isShuttingDown: () => boolean): MiddlewareHandler
 }
 
 function clientAddress(trustProxy: TrustProxy): MiddlewareHandler<AppEnv> {
+  const clientIp = clientIpFor(trustProxy);
   return async (c, next) => {
-    c.set('clientIp', clientIp(socketAddress(c), c.req.header('x-forwarded-for'), trustProxy));
+    c.set('clientIp', clientIp(socketAddress(c), c.req.header('x-forwarded-for')));
     await next();
   };
 }

@@ -13,12 +13,20 @@ export function nodeListener(app: Pick<App, 'fetch' | 'warmAnswers'>, options: A
   const warm = app.warmAnswers;
   if (!warm) return adapter;
   return (req: IncomingMessage, res: ServerResponse) => {
-    warm.serveNode(req, res).then(
-      (served) => {
-        if (!served) void adapter(req, res);
-      },
-      // Nothing was written (serveNode throws only before it answers): the adapter answers.
-      () => void adapter(req, res),
-    );
+    // Nothing was written when serveNode throws or rejects (only before it answers): the adapter answers.
+    let served: boolean | Promise<boolean>;
+    try {
+      served = warm.serveNode(req, res);
+    } catch {
+      served = false;
+    }
+    if (served === false) void adapter(req, res);
+    else if (served !== true)
+      served.then(
+        (s) => {
+          if (!s) void adapter(req, res);
+        },
+        () => void adapter(req, res),
+      );
   };
 }

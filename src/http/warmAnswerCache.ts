@@ -9,10 +9,15 @@
 //
 // Anything unusual (an X-API-Version to check, a CORS origin to match, shutdown, a
 // client near its rate limit) goes through the full chain instead.
+//
+// On Node's request (serveNode) a warm answer is synchronous while the release list is
+// cached, and its ~20 kept headers go to writeHead as a flat list built when the answer is
+// kept: a header object copied per request cost ~20% of a replay (issue 18, round 2).
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { ReleaseCatalog } from '../domain/catalog.ts';
+import type { ReleaseInfo } from '../domain/releases.ts';
 import type { Logger } from '../logger.ts';
 import { requestIdFrom } from './requestId.ts';
 import type { RateLimiter, RateLimitDecision } from './rateLimit.ts';
@@ -27,25 +32,40 @@ export interface WarmAnswerCacheOptions {
 }
 
 interface Entry {
-  // A Uint8Array body and plain header object: the Node adapter writes them directly.
-  body: Uint8Array;
+  // A Buffer body (Node writes it without converting) and a plain header object (for the Fetch path).
+  body: Buffer;
   headers: Record<string, string>;
   etag: string;
+  /**
+   * writeHead's flat [name, value, …] lists for Node's response, the kept headers in order,
+   * then x-request-id (its value, the last slot but two for 200 and the last for 304, is
+   * written per request: writeHead reads the list synchronously and keeps nothing of it),
+   * then content-length for 200; 304 has no content type.
+   */
+  head200: string[];
+  head304: string[];
 }
 
-interface Replay {
-  status: 200 | 304;
-  headers: Record<string, string>;
+/** If-None-Match names the kept ETag (or *): 304. */
+function notModified(hit: Entry, ifNoneMatch: string | null): boolean {
+  return ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim() === hit.etag || t.trim() === '*');
 }
 
-/** A kept answer's headers with this request's id; 304 when If-None-Match names its ETag. */
-function answer(hit: Entry, requestId: string | null, ifNoneMatch: string | null): Replay {
+/** A kept answer's headers with this request's id, for a Response. */
+function answer(hit: Entry, requestId: string | null, ifNoneMatch: string | null): { status: 200 | 304; headers: Record<string, string> } {
   const headers: Record<string, string> = { ...hit.headers, 'x-request-id': requestIdFrom(requestId) };
-  if (ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim() === hit.etag || t.trim() === '*')) {
+  if (notModified(hit, ifNoneMatch)) {
     delete headers['content-type'];
     return { status: 304, headers };
   }
   return { status: 200, headers };
+}
+
+/** Admitted unless refused or near the limit (the chain's business then: the count taken is handed on). */
+function admits(counted: object, d: RateLimitDecision): boolean {
+  if (d.allowed && d.remaining > headerThreshold(d.limit)) return true;
+  takenDecisions.set(counted, d);
+  return false;
 }
 
 /** Per-request headers never replayed. */
@@ -111,14 +131,13 @@ export class WarmAnswerCache {
     if (key === undefined) return next();
     const hit = this.cache.get(key);
     if (hit) {
-      const started = performance.now();
+      const started = this.debugStart();
+      const limiter = this.deps.limiter;
+      if (limiter && !(await this.admit(limiter, incomingOf(env) ?? req, this.deps.clientIp(req, env)))) return next();
       const h = req.headers;
-      const replay = await this.replay(hit, incomingOf(env) ?? req, this.deps.clientIp(req, env), h.get('x-request-id'), h.get('if-none-match'));
-      if (replay) {
-        this.logReplay(replay.status, started);
-        return new Response(replay.status === 304 ? null : (hit.body as Uint8Array<ArrayBuffer>), replay);
-      }
-      return next();
+      const replay = answer(hit, h.get('x-request-id'), h.get('if-none-match'));
+      this.logReplay(replay.status, started);
+      return new Response(replay.status === 304 ? null : (hit.body as Uint8Array<ArrayBuffer>), replay);
     }
     const res = await next();
     if (res.status === 200) await this.keep(key, res);
@@ -131,8 +150,9 @@ export class WarmAnswerCache {
    * True when answered; false leaves the request untouched for the adapter. Only plain
    * targets the adapter would pass through unchanged (no dot segments, percent-decoding
    * or fragment), so the key is the one the Fetch path computes for the same request.
+   * Synchronous unless the release list must be read or the count comes from Redis.
    */
-  async serveNode(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  serveNode(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     const url = req.url ?? '';
     const h = req.headers;
     if (req.method !== 'GET' || !PLAIN_TARGET.test(url) || DOT_SEGMENT.test(url) || !PLAIN_HOST.test(h.host ?? '')) return false;
@@ -141,24 +161,55 @@ export class WarmAnswerCache {
     const q = url.indexOf('?');
     const pathname = q < 0 ? url : url.slice(0, q);
     if (!this.eligible(pathname, h['x-api-version'] !== undefined, h.origin !== undefined)) return false;
-    const key = await this.keyFor(pathname, q < 0 ? '' : url.slice(q + 1), headerText(h['x-terminology-version'])).catch(() => undefined);
-    if (key === undefined) return false;
-    // Not answered here, the same request reaches handle() through the adapter: the key is not computed twice.
-    this.keysOfNode.set(req, key);
+    const search = q < 0 ? '' : url.slice(q + 1);
+    const versionHeader = headerText(h['x-terminology-version']);
+    const releases = this.deps.catalog.releasesNow();
+    if (releases) return this.serveKeyed(req, res, this.keyWith(pathname, search, versionHeader, releases[0]));
+    return this.keyFor(pathname, search, versionHeader).then(
+      (key) => this.serveKeyed(req, res, key),
+      () => false,
+    );
+  }
+
+  private serveKeyed(req: IncomingMessage, res: ServerResponse, key: string): boolean | Promise<boolean> {
     const hit = this.cache.get(key);
-    if (!hit) return false;
-    const started = performance.now();
-    const replay = await this.replay(hit, req, this.deps.clientIpOfNode(req), headerText(h['x-request-id']), headerText(h['if-none-match']));
-    if (!replay) return false;
-    if (replay.status === 304) {
-      res.writeHead(304, replay.headers);
+    if (!hit) return this.leave(req, key);
+    const started = this.debugStart();
+    const limiter = this.deps.limiter;
+    const admitted = limiter ? this.admit(limiter, req, this.deps.clientIpOfNode(req)) : true;
+    if (admitted === true) return this.send(hit, req, res, started);
+    if (admitted === false) return this.leave(req, key);
+    return admitted.then((a) => (a ? this.send(hit, req, res, started) : this.leave(req, key)));
+  }
+
+  /** Not answered here, the same request reaches handle() through the adapter: the key is not computed twice. */
+  private leave(req: IncomingMessage, key: string): false {
+    this.keysOfNode.set(req, key);
+    return false;
+  }
+
+  private send(hit: Entry, req: IncomingMessage, res: ServerResponse, started: number): true {
+    const h = req.headers;
+    const requestId = requestIdFrom(headerText(h['x-request-id']));
+    if (notModified(hit, headerText(h['if-none-match']))) {
+      const head = hit.head304;
+      head[head.length - 1] = requestId;
+      res.writeHead(304, head);
       res.end();
+      this.logReplay(304, started);
     } else {
-      res.writeHead(200, { ...replay.headers, 'content-length': String(hit.body.byteLength) });
+      const head = hit.head200;
+      head[head.length - 3] = requestId;
+      res.writeHead(200, head);
       res.end(hit.body);
+      this.logReplay(200, started);
     }
-    this.logReplay(replay.status, started);
     return true;
+  }
+
+  /** The start of a replay for its debug log line (0 when it is not logged: no clock read per request). */
+  private debugStart(): number {
+    return this.deps.log.isLevelEnabled('debug') ? performance.now() : 0;
   }
 
   private logReplay(status: number, started: number): void {
@@ -180,51 +231,51 @@ export class WarmAnswerCache {
     return (incoming && this.keysOfNode.get(incoming)) ?? this.keyFor(url.pathname, url.search.slice(1), h.get('x-terminology-version'));
   }
 
-  /** (path, sorted query, release header, latest release). */
   private async keyFor(pathname: string, search: string, versionHeader: string | null): Promise<string> {
+    return this.keyWith(pathname, search, versionHeader, await this.deps.catalog.latest());
+  }
+
+  /** (path, sorted query, release header, latest release). */
+  private keyWith(pathname: string, search: string, versionHeader: string | null, latest: ReleaseInfo | undefined): string {
     const query = search === '' ? '' : new URLSearchParams([...new URLSearchParams(search).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
     // The resolved latest release is part of the key: a new import is never hidden.
-    const latest = (await this.deps.catalog.latest())?.version ?? '-';
-    return `${pathname}?${query}|${versionHeader ?? ''}|${latest}`;
+    return `${pathname}?${query}|${versionHeader ?? ''}|${latest?.version ?? '-'}`;
   }
 
   /**
-   * Status and headers of a replay, or undefined when the chain must answer (limiter near or
-   * past the limit, or failing). Synchronous unless the count must come from Redis.
+   * Whether the limiter lets a replay through: false when the chain must answer (limiter near
+   * or past the limit, or failing). Synchronous unless the count must come from Redis.
    */
-  private replay(hit: Entry, counted: object, ip: string, requestId: string | null, ifNoneMatch: string | null): Replay | undefined | Promise<Replay | undefined> {
-    const limiter = this.deps.limiter;
-    if (!limiter) return answer(hit, requestId, ifNoneMatch);
+  private admit(limiter: RateLimiter, counted: object, ip: string): boolean | Promise<boolean> {
     let d: RateLimitDecision | undefined;
     try {
       d = takenDecisions.get(counted) ?? limiter.consumeNow(ip);
     } catch {
-      return undefined; // the chain logs the store failure and lets the request through
+      return false; // the chain logs the store failure and lets the request through
     }
-    const admit = (d: RateLimitDecision) => {
-      // Refusals and near-limit headers are the chain's business; the count is taken.
-      if (!d.allowed || d.remaining <= headerThreshold(d.limit)) {
-        takenDecisions.set(counted, d);
-        return undefined;
-      }
-      return answer(hit, requestId, ifNoneMatch);
-    };
-    return d ? admit(d) : limiter.consume(ip).then(admit, () => undefined);
+    return d ? admits(counted, d) : limiter.consume(ip).then((d) => admits(counted, d), () => false);
   }
 
   private async keep(key: string, res: Response): Promise<void> {
     // A REST answer's JSON text is at hand (respond()); only other answers are read back.
     const text = jsonTextOf(res);
-    const body = text !== undefined ? Buffer.from(text, 'utf8') : new Uint8Array(await res.clone().arrayBuffer());
+    const body = text !== undefined ? Buffer.from(text, 'utf8') : Buffer.from(await res.clone().arrayBuffer());
     let etag = res.headers.get('etag');
     if (etag === null) {
       etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
       res.headers.set('etag', etag);
     }
     const headers: Record<string, string> = {};
+    const head200: string[] = [];
+    const head304: string[] = [];
     res.headers.forEach((v, k) => {
-      if (!PER_REQUEST.has(k)) headers[k] = v;
+      if (PER_REQUEST.has(k)) return;
+      headers[k] = v;
+      head200.push(k, v);
+      if (k !== 'content-type') head304.push(k, v);
     });
-    this.cache.set(key, { body, headers, etag });
+    head200.push('x-request-id', '', 'content-length', String(body.byteLength));
+    head304.push('x-request-id', '');
+    this.cache.set(key, { body, headers, etag, head200, head304 });
   }
 }

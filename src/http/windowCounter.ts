@@ -6,7 +6,9 @@
 //
 // Bounded by the window: every window has the same length, and a key whose window ended
 // is deleted and inserted again, so the Map's insertion order is the order in which
-// windows end. Expired keys are dropped from the front on each call, O(1) amortised.
+// windows end. Expired keys are dropped from the front, O(1) amortised; the front's end is
+// remembered, so a call with nothing to drop does not walk the Map (an iterator and an entry
+// per request).
 // `maxKeys` is a memory backstop: past it the oldest key, the nearest to its reset anyway,
 // is dropped.
 export interface RateLimitDecision {
@@ -24,6 +26,8 @@ interface Window {
 
 export class WindowCounter {
   private readonly windows = new Map<string, Window>();
+  /** No window ends before this (the front window's end, or earlier when the front was evicted). */
+  private frontEndsAt = Infinity;
 
   constructor(
     private readonly limit: number,
@@ -45,15 +49,21 @@ export class WindowCounter {
       else if (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value!);
       w = { count: 0, endsAt: now + this.windowMs };
       this.windows.set(key, w);
+      if (w.endsAt < this.frontEndsAt) this.frontEndsAt = w.endsAt;
     }
     w.count++;
     return { allowed: w.count <= this.limit, limit: this.limit, remaining: Math.max(0, this.limit - w.count), resetMs: w.endsAt - now };
   }
 
   private dropExpired(now: number): void {
+    if (now < this.frontEndsAt) return;
     for (const [key, w] of this.windows) {
-      if (w.endsAt > now) return;
+      if (w.endsAt > now) {
+        this.frontEndsAt = w.endsAt;
+        return;
+      }
       this.windows.delete(key);
     }
+    this.frontEndsAt = Infinity;
   }
 }

@@ -8,6 +8,11 @@ export type Address = ipaddr.IPv4 | ipaddr.IPv6;
 /** Plain dotted-quad IPv4 (no leading zeros): already canonical, built without ipaddr.js's parser (the hot path of every rate-limited request). */
 const PLAIN_V4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
+/** A plain dotted-quad IPv4 address, which is its own canonical spelling. */
+export function isPlainIPv4(s: string): boolean {
+  return PLAIN_V4.test(s);
+}
+
 /** An address as written by a proxy ("[v6]:port", "v4:port", zone ids, mapped IPv4), parsed; null if it is none. */
 export function parseAddress(raw: string): Address | null {
   let s = raw.trim();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp } from '../../src/http/clientIp.ts';
+import { clientIp, clientIpFor } from '../../src/http/clientIp.ts';
 import { canonicalIp } from '../../src/net/address.ts';
 import { parseTrustProxy } from '../../src/net/trustProxy.ts';
 
@@ -47,6 +47,28 @@ describe('client address', () => {
   it('ignores hops that are not addresses', () => {
     expect(clientIp('127.0.0.1', 'unknown, _hidden, 198.51.100.7', parseTrustProxy('127.0.0.1'))).toBe('198.51.100.7');
     expect(clientIp('127.0.0.1', 'garbage', parseTrustProxy('true'))).toBe('127.0.0.1');
+  });
+
+  it('clientIpFor (which remembers the last peer) answers as clientIp, peer after peer', () => {
+    const requests: [string | undefined, string | undefined][] = [
+      ['127.0.0.1', '198.51.100.7'],
+      ['127.0.0.1', ' 198.51.100.8 '],
+      ['127.0.0.1', '10.1.2.3'],
+      ['203.0.113.9', '198.51.100.7'],
+      ['127.0.0.1', '198.51.100.7, 10.1.2.3'],
+      ['10.0.0.1', '1.2.3.4, 198.51.100.7'],
+      ['10.0.0.1', '010.0.0.1'],
+      ['10.0.0.1', 'garbage'],
+      ['::ffff:127.0.0.1', '::ffff:198.51.100.9'],
+      [undefined, '198.51.100.7'],
+      ['127.0.0.1', undefined],
+      ['2001:DB8::0:1', '192.0.2.4:5555'],
+    ];
+    for (const setting of [undefined, 'true', '10.0.0.0/8, 127.0.0.1', '::ffff:10.0.0.0/104, fd00::/8']) {
+      const tp = parseTrustProxy(setting);
+      const remembering = clientIpFor(tp);
+      for (const [peer, xff] of [...requests, ...requests.reverse()]) expect(remembering(peer, xff), `${setting} ${peer} ${xff}`).toBe(clientIp(peer, xff, tp));
+    }
   });
 
   it('rejects a malformed TRUST_PROXY', () => {

@@ -27,6 +27,23 @@ describe('WindowCounter', () => {
     expect(c.size).toBe(2); // 'late' (ends at 1,500) and 'x'
   });
 
+  it('drops windows as they end, however the map emptied and filled again', () => {
+    let now = 0;
+    const c = new WindowCounter(10, 1_000, 1_000_000, () => now);
+    c.consume('a');
+    now = 1_000;
+    c.consume('b');
+    expect(c.size).toBe(1);
+    now = 1_999;
+    c.consume('c');
+    now = 2_000;
+    c.consume('d');
+    expect(c.size).toBe(2); // 'c' and 'd'
+    now = 10_000;
+    expect(c.consume('c').remaining).toBe(9); // a fresh window
+    expect(c.size).toBe(1);
+  });
+
   it('past maxKeys forgets the client nearest to its reset, not the newest', () => {
     let now = 0;
     const c = new WindowCounter(5, 60_000, 2, () => now);
