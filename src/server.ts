@@ -58,9 +58,11 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const connections = trackConnections(server);
   // The latest release's in-memory index (search, and concepts/paths of catalog reads), then
   // its change set against the previous release (a code page's last statement). From its
-  // snapshot (one read, see src/domain/search/snapshot.ts) the index loads at once; built from
-  // rows it waits a few seconds: those reads would otherwise queue ahead of the first
-  // readiness probes (PGlite answers one query at a time).
+  // snapshot (one read, see src/domain/search/snapshot.ts) the index loads at once: the read
+  // starts as soon as the release list is known, so the first requests (which need that list
+  // too) find it in flight and their hierarchy lookups wait for it rather than go to SQL.
+  // Built from rows it waits a few seconds: those reads would otherwise queue ahead of the
+  // first readiness probes (PGlite answers one query at a time).
   catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
   catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');
   let warm: NodeJS.Timeout | undefined;
@@ -82,11 +84,11 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   if (config.searchIndexWarmDelayMs >= 0) {
     void catalog
       .latest()
-      .then((r) => (r ? catalog.searchIndexes.hasSnapshot(r.id, db.reader()) : false))
-      .catch(() => false)
-      .then((snapshot) => {
+      .then((r) => (r && !shuttingDown ? catalog.searchIndexes.loadSnapshot(r.id, db.reader()) : undefined))
+      .catch(() => undefined)
+      .then((loaded) => {
         if (shuttingDown) return;
-        warm = setTimeout(warmUp, snapshot ? 0 : config.searchIndexWarmDelayMs);
+        warm = setTimeout(warmUp, loaded ? 0 : config.searchIndexWarmDelayMs);
         warm.unref();
       });
   }
