@@ -38,9 +38,10 @@ export const INDEX_SNAPSHOT_WAIT_MS = 1_500;
 /**
  * Answers from a release's in-memory index when one is built (the server warms the
  * latest release's at start; search builds others): a code page and a whole tree then
- * issue no SQL. Keys of a release whose index is being read from its snapshot wait for
- * it (bounded): the first whole tree after a start costs less that way than by SQL. Keys
- * of releases not indexed yet (or being built from rows) go to the database in one statement.
+ * issue no SQL. Keys of a release whose index is being read from its snapshot (the first
+ * requests after a start) wait for it, bounded: the read takes a fraction of a second and a
+ * whole tree by SQL about as long again. Keys of releases not indexed yet (or being built
+ * from rows) go to the database in one statement.
  */
 function fromIndex<K extends { releaseId: number }, V>(
   indexes: SearchIndexCache | undefined,
