@@ -1,6 +1,6 @@
 // Starts the service: database (migrated), demo releases on an empty store, the HTTP
 // app with its protections, and a graceful shutdown on SIGTERM/SIGINT.
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { describeTarget, openMigrated } from './db/open.ts';
@@ -23,6 +23,8 @@ export interface RunningServer {
 
 /** During the shutdown drain, a keep-alive socket idle this long is closed (a busy client's pause is far shorter). */
 const DRAIN_IDLE_GRACE_MS = 500;
+/** Embedded: the index snapshot read waits for the first request to be answered at most this long after listening. */
+const FIRST_REQUEST_WAIT_MS = 250;
 
 export async function startServer(config: Config, opts: { log?: Logger; handleSignals?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel, undefined, config.logFormat);
@@ -56,11 +58,24 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));
   const connections = trackConnections(server);
+  // PGlite runs a statement on this thread, one at a time: the index snapshot read holds the
+  // store and the event loop for a few hundred ms at full size. The first request (as a rule a
+  // readiness probe) is answered before it starts, and the requests after it find it in flight.
+  const firstAnswered =
+    db.mode === 'embedded'
+      ? new Promise<void>((resolve) => {
+          server.once('request', (_req, res: ServerResponse) => res.once('close', () => resolve()));
+          setTimeout(resolve, FIRST_REQUEST_WAIT_MS).unref();
+        })
+      : undefined;
   // The latest release's in-memory index (search, and concepts/paths of catalog reads), then
   // its change set against the previous release (a code page's last statement). From its
-  // snapshot (one read, see src/domain/search/snapshot.ts) the index loads at once; built from
-  // rows it waits a few seconds: those reads would otherwise queue ahead of the first
-  // readiness probes (PGlite answers one query at a time).
+  // snapshot (one read, see src/domain/search/snapshot.ts) the index loads at once: the read
+  // starts as soon as the release list is known (embedded: and the first request answered),
+  // so the next requests find it in flight and their hierarchy lookups wait for it rather
+  // than go to SQL.
+  // Built from rows it waits a few seconds: those reads would otherwise queue ahead of the
+  // first readiness probes (PGlite answers one query at a time).
   catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
   catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');
   let warm: NodeJS.Timeout | undefined;
@@ -80,13 +95,12 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       })
       .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
   if (config.searchIndexWarmDelayMs >= 0) {
-    void catalog
-      .latest()
-      .then((r) => (r ? catalog.searchIndexes.hasSnapshot(r.id, db.reader()) : false))
-      .catch(() => false)
-      .then((snapshot) => {
+    void Promise.all([catalog.latest(), firstAnswered])
+      .then(([r]) => (r && !shuttingDown ? catalog.searchIndexes.loadSnapshot(r.id, db.reader()) : undefined))
+      .catch(() => undefined)
+      .then((loaded) => {
         if (shuttingDown) return;
-        warm = setTimeout(warmUp, snapshot ? 0 : config.searchIndexWarmDelayMs);
+        warm = setTimeout(warmUp, loaded ? 0 : config.searchIndexWarmDelayMs);
         warm.unref();
       });
   }

@@ -81,7 +81,7 @@ export async function ptOf(scope: RequestScope, c: ReleaseConcept): Promise<Rele
 /** Whether an LLT is its PT's own LLT; every other level is primary. */
 export const isPrimaryConcept = (c: Concept) => c.level !== 'LLT' || c.code === c.ptCode;
 
-/** The release's in-memory index when built with its hierarchy, else undefined (never waits). */
+/** The release's in-memory index when built with its hierarchy, else undefined (no wait here: the loaders wait for a snapshot read). */
 function builtIndex(scope: RequestScope, releaseId: number) {
   const ix = scope.services.catalog.searchIndexes.peek(releaseId);
   return ix?.hasHierarchy ? ix : undefined;

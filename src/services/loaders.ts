@@ -1,6 +1,6 @@
 // Per-request DataLoaders keyed by (release, level, code): every hierarchy lookup
-// of one tree level is answered from the release's in-memory index when it is built,
-// otherwise batched into one SQL statement.
+// of one tree level is answered from the release's in-memory index when it is built (or
+// being read from its snapshot: see fromIndex), otherwise batched into one SQL statement.
 import DataLoader from 'dataloader';
 import { changesForCodes, ensureChangeSet, type ChangeCounts, type ReleaseRef, type StoredChange } from '../domain/changes/store.ts';
 import type { ChangeSetMemory, PairChanges } from '../domain/changes/memory.ts';
@@ -29,9 +29,19 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
 }
 
 /**
+ * How long after a snapshot read of a release's index started hierarchy lookups still wait
+ * for it (it takes a fraction of a second at full size; the server starts it as it starts
+ * listening) rather than go to SQL: the longest a stalled read can hold a request.
+ */
+export const INDEX_SNAPSHOT_WAIT_MS = 1_500;
+
+/**
  * Answers from a release's in-memory index when one is built (the server warms the
  * latest release's at start; search builds others): a code page and a whole tree then
- * issue no SQL. Keys of releases not indexed yet go to the database in one statement.
+ * issue no SQL. Keys of a release whose index is being read from its snapshot (the first
+ * requests after a start) wait for it, bounded: the read takes a fraction of a second and a
+ * whole tree by SQL about as long again. Keys of releases not indexed yet (or being built
+ * from rows) go to the database in one statement.
  */
 function fromIndex<K extends { releaseId: number }, V>(
   indexes: SearchIndexCache | undefined,
@@ -40,20 +50,37 @@ function fromIndex<K extends { releaseId: number }, V>(
   answer: (ix: ReleaseIndex, k: K) => V,
   needsHierarchy = true,
 ): (keys: readonly K[]) => Promise<Map<string, V>> {
+  const usable = (ix: ReleaseIndex | undefined): ix is ReleaseIndex => !!ix && (!needsHierarchy || ix.hasHierarchy);
   return async (keys) => {
     const out = new Map<string, V>();
-    const rest: K[] = [];
+    let rest: K[] = [];
     for (const k of keys) {
       const ix = indexes?.peek(k.releaseId);
-      if (ix && (!needsHierarchy || ix.hasHierarchy)) out.set(keyOf(k), answer(ix, k));
+      if (usable(ix)) out.set(keyOf(k), answer(ix, k));
       else rest.push(k);
+    }
+    if (rest.length && indexes) {
+      const waits = new Map<number, Promise<ReleaseIndex | undefined>>();
+      for (const id of new Set(rest.map((k) => k.releaseId))) {
+        const w = indexes.whenLoading(id, INDEX_SNAPSHOT_WAIT_MS);
+        if (w) waits.set(id, w);
+      }
+      if (waits.size) {
+        const loaded = new Map(await Promise.all([...waits].map(async ([id, w]) => [id, await w] as const)));
+        rest = rest.filter((k) => {
+          const ix = loaded.get(k.releaseId);
+          if (!usable(ix)) return true;
+          out.set(keyOf(k), answer(ix, k));
+          return false;
+        });
+      }
     }
     if (rest.length) for (const [key, v] of await fromDb(rest)) out.set(key, v);
     return out;
   };
 }
 
-/** A loader answered from the release index when it is built (fromIndex), otherwise by `fromDb`. */
+/** A loader answered from the release index when it is built or being read (fromIndex), otherwise by `fromDb`. */
 function indexedLoader<K extends { releaseId: number }, V>(
   indexes: SearchIndexCache | undefined,
   key: (k: K) => string,

@@ -2,7 +2,8 @@
 // imported (a replaced release gets a new id), so entries leave only to make room.
 // Search builds an index on a release's first query and the server warms the latest
 // release's at start; other catalog reads (concepts, parents, children, paths, synonyms)
-// use one only when it is already built (peek), never waiting for it: meanwhile they go
+// use one when it is already built (peek) or, for a bounded moment, when it is being read
+// from its snapshot (whenLoading), never waiting for a build from rows: meanwhile they go
 // to SQL. An index comes from its persisted snapshot (snapshot.ts: one read, well under a
 // second at full size) when there is one of the current format; otherwise it is built from
 // rows (seconds) and its snapshot written in the background for the next start or replica.
@@ -10,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { unpackIndex } from './snapshot.ts';
-import { hasSnapshot, readSnapshot, writeSnapshot } from './snapshotStore.ts';
+import { readSnapshot, writeSnapshot } from './snapshotStore.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -19,6 +20,8 @@ export type IndexWarning = (message: string, detail: { releaseId: number; error:
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
   private readonly built = new Map<number, ReleaseIndex>();
+  /** Snapshot reads in flight and when each started (whenLoading waits on them; a build from rows is not among them). */
+  private readonly reading = new Map<number, { read: Promise<ReleaseIndex | undefined>; started: number }>();
   private writes = new Set<Promise<void>>();
   /** Where snapshot problems are reported (the server sets its logger); they never fail a request. */
   onWarning: IndexWarning = () => {};
@@ -40,9 +43,9 @@ export class SearchIndexCache {
   get(releaseId: number, db: Db): Promise<ReleaseIndex> {
     let p = this.cache.get(releaseId);
     if (!p) {
-      const loading = this.load(releaseId, db);
+      const loading = this.fromSnapshot(releaseId, db).then((ix) => ix ?? this.build(releaseId, db));
       p = loading;
-      this.cache.set(releaseId, p);
+      this.cache.set(releaseId, loading);
       loading.then(
         (ix) => {
           if (this.cache.peek(releaseId) === loading) this.built.set(releaseId, ix);
@@ -53,14 +56,34 @@ export class SearchIndexCache {
     return p;
   }
 
+  /**
+   * The release's index from its snapshot, never built from rows: undefined when it has no
+   * usable snapshot (then nothing is kept, and a later get() builds it). The server's warm-up.
+   */
+  loadSnapshot(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
+    return this.cache.get(releaseId) ?? this.fromSnapshot(releaseId, db);
+  }
+
   /** The index if it is built, without loading or waiting. */
   peek(releaseId: number): ReleaseIndex | undefined {
     return this.built.get(releaseId);
   }
 
-  /** Whether loading the release's index is one snapshot read rather than a build from rows. */
-  hasSnapshot(releaseId: number, db: Db): Promise<boolean> {
-    return hasSnapshot(db, releaseId);
+  /**
+   * While the release's snapshot is being read (one read: a fraction of a second, and the
+   * first requests after a start arrive then), the index it yields, or undefined once the
+   * read finds no usable snapshot or has been in flight `maxMs`: the deadline counts from the
+   * read's start, so a stalled read holds no request longer than that, however many lookups
+   * the request makes. Without such a read in flight (or past the deadline), undefined at once,
+   * not a promise: a build from rows (seconds) is not worth a request's wait.
+   */
+  whenLoading(releaseId: number, maxMs: number): Promise<ReleaseIndex | undefined> | undefined {
+    const inFlight = this.reading.get(releaseId);
+    const left = inFlight ? inFlight.started + maxMs - performance.now() : 0;
+    if (!inFlight || left <= 0) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), left)));
+    return Promise.race([inFlight.read, late]).finally(() => clearTimeout(timer));
   }
 
   /** Settles once the snapshot writes started so far are done (tests, shutdown). */
@@ -68,33 +91,56 @@ export class SearchIndexCache {
     while (this.writes.size) await Promise.all(this.writes);
   }
 
-  private async load(releaseId: number, db: Db): Promise<ReleaseIndex> {
-    const warn = (message: string, e: unknown) => this.onWarning(message, { releaseId, error: e instanceof Error ? e.message : String(e) });
+  /** The snapshot read of the release, shared while in flight; never rejects (a problem is warned of). */
+  private fromSnapshot(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
+    const inFlight = this.reading.get(releaseId);
+    if (inFlight) return inFlight.read;
+    const reading = this.readIndex(releaseId, db);
+    this.reading.set(releaseId, { read: reading, started: performance.now() });
+    void reading.then((ix) => {
+      if (this.reading.get(releaseId)?.read === reading) this.reading.delete(releaseId);
+      if (!ix) return;
+      // Kept at once, before the entry chained on this read settles: a request that waited
+      // for it (whenLoading) finds it with peek() from its next field on.
+      if (!this.cache.has(releaseId)) this.cache.set(releaseId, reading as Promise<ReleaseIndex>);
+      this.built.set(releaseId, ix);
+    });
+    return reading;
+  }
+
+  private warn(releaseId: number, message: string, e: unknown) {
+    this.onWarning(message, { releaseId, error: e instanceof Error ? e.message : String(e) });
+  }
+
+  private async readIndex(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
     const started = performance.now();
-    const ms = () => Math.round(performance.now() - started);
     let data: Uint8Array | null = null;
     try {
       data = await readSnapshot(db, releaseId);
     } catch (e) {
-      warn('release index snapshot not readable; building the index from rows', e);
+      this.warn(releaseId, 'release index snapshot not readable; building the index from rows', e);
     }
-    if (data) {
-      try {
-        const ix = await unpackIndex(data, releaseId);
-        this.onLoaded(releaseId, 'snapshot', ms());
-        return ix;
-      } catch (e) {
-        warn('release index snapshot is corrupt; rebuilding it from rows', e);
-      }
+    if (!data) return undefined;
+    try {
+      const ix = await unpackIndex(data, releaseId);
+      this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started));
+      return ix;
+    } catch (e) {
+      this.warn(releaseId, 'release index snapshot is corrupt; rebuilding it from rows', e);
+      return undefined;
     }
+  }
+
+  private async build(releaseId: number, db: Db): Promise<ReleaseIndex> {
+    const started = performance.now();
     const ix = await ReleaseIndex.load(db, releaseId);
-    this.onLoaded(releaseId, 'rows', ms());
+    this.onLoaded(releaseId, 'rows', Math.round(performance.now() - started));
     // In the background: the answer waiting on this index never waits on the write.
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => writeSnapshot(this.writer ?? db, ix))
       .then(
         () => undefined,
-        (e: unknown) => warn('release index snapshot not written; the next start builds the index again', e),
+        (e: unknown) => this.warn(releaseId, 'release index snapshot not written; the next start builds the index again', e),
       )
       .finally(() => this.writes.delete(writing));
     this.writes.add(writing);

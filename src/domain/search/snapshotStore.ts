@@ -20,16 +20,6 @@ export async function readSnapshot(db: Db, releaseId: number): Promise<Uint8Arra
   return text ? Buffer.from(text, 'base64') : null;
 }
 
-/** Whether the release has a snapshot in the current format (without reading it). */
-export async function hasSnapshot(db: Db, releaseId: number): Promise<boolean> {
-  const rows = await db.$queryRawUnsafe<unknown[]>(
-    `SELECT 1 FROM release_index_snapshot WHERE release_id = $1 AND format = $2`,
-    releaseId,
-    SNAPSHOT_FORMAT,
-  );
-  return rows.length > 0;
-}
-
 /** Writes (or replaces) the snapshot of a built index; returns its stored size in bytes. */
 export async function writeSnapshot(db: Db, ix: ReleaseIndex): Promise<number> {
   const data = await packIndex(ix);
