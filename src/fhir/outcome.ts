@@ -38,6 +38,7 @@ export const DOMAIN_ISSUE: Partial<Record<string, IssueCode>> = {
   CODE_NOT_FOUND: 'not-found',
   VERSION_NOT_FOUND: 'not-found',
   NOT_FOUND: 'not-found',
+  METHOD_NOT_ALLOWED: 'not-supported',
   RATE_LIMITED: 'throttled',
   PAYLOAD_TOO_LARGE: 'too-long',
   UNSUPPORTED_MEDIA_TYPE: 'not-supported',

@@ -134,10 +134,8 @@ export function createFhirRouter(services: Services): OpenAPIHono<FhirEnv> {
 
   documentFhirRoutes(r);
 
-  // Anything else under /fhir: FHIR clients read OperationOutcome, not problem JSON.
-  r.all('*', (c) => {
-    throw notFound(`No FHIR interaction ${clip(c.req.method)} ${clip(c.req.path)} on this server; GET ${baseOf(c)}/metadata lists what it supports.`);
-  });
+  // No catch-all: a path or method served by no route is the app's 404 or 405 (with Allow, from
+  // every route mounted), an OperationOutcome here through sharedRefusals.ts.
   return r;
 }
 

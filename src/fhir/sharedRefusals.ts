@@ -1,7 +1,8 @@
 // Refusals the shared middleware makes before the FHIR router runs (rate limit 429, body
-// limit 413, malformed X-API-Version / X-Terminology-Version 400) are problem JSON; a FHIR
-// client expects an OperationOutcome. Mounted outermost on /fhir, this rewrites them with
-// the same status and headers (Retry-After, RateLimit-*, X-Request-Id stay).
+// limit 413, malformed X-API-Version / X-Terminology-Version 400), and the app's answer when
+// no route serves the request (404, 405), are problem JSON; a FHIR client expects an
+// OperationOutcome. Mounted outermost on /fhir, this rewrites them with the same status and
+// headers (Retry-After, RateLimit-*, Allow, X-Request-Id stay).
 import type { MiddlewareHandler } from 'hono';
 import type { Problem } from '../rest/problem.ts';
 import { DOMAIN_ISSUE, operationOutcome } from './outcome.ts';

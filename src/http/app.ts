@@ -7,7 +7,8 @@ import type { Services } from '../services/scope.ts';
 import type { App, AppOptions } from './options.ts';
 import { middlewareList } from './middleware.ts';
 import { catalogEtag, withWarmAnswers } from './caches.ts';
-import { notFound, onError } from './errors.ts';
+import { noRoute, onError } from './errors.ts';
+import { allowedMethods } from './allowedMethods.ts';
 import { createRouter, mountOpenApi } from './openapi.ts';
 import { narrativeRouter } from './routers/narrative.ts';
 import { catalogRouter } from './routers/catalog.ts';
@@ -29,7 +30,6 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   for (const middleware of middlewareList(services.log, opts)) app.use('*', middleware);
   app.use('*', catalogEtag());
   app.onError(onError);
-  app.notFound(notFound);
 
   // Every method: Yoga answers the ones it does not serve with 405 and Allow.
   app.all('/graphql', async (c) => {
@@ -47,6 +47,8 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   mountOpenApi(app);
   mountExplorer(app); // before `/`: browsers get the explorer's HTML there, API clients the JSON index
   app.route('/', serviceInfoRouter(opts));
+  // Every route is mounted: the methods each path is served with come from this table (405 + Allow).
+  app.notFound(noRoute(allowedMethods(app.routes, { options: Boolean(opts.corsOrigins?.length) })));
 
   const handle = (req: Request, env: unknown) => Promise.resolve(app.fetch(req, env as never));
   return { app, yoga, ...withWarmAnswers(handle, services, opts) };

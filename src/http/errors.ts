@@ -6,6 +6,7 @@ import { problem, problemFromError, sendProblem } from '../rest/problem.ts';
 import { ProblemError } from '../rest/execute.ts';
 import { clip } from '../domain/clientText.ts';
 import { requestIdFrom } from './requestId.ts';
+import type { AllowedMethods } from './allowedMethods.ts';
 
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   const requestId = c.get('requestId') ?? requestIdFrom(undefined);
@@ -21,5 +22,19 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   return sendProblem(c, p);
 };
 
-export const notFound: NotFoundHandler<AppEnv> = (c: Context<AppEnv>) =>
-  sendProblem(c, problem('NOT_FOUND', `No route for ${clip(c.req.method)} ${clip(c.req.path)}. See /docs.`, c.get('requestId')));
+/**
+ * No route answered: 405 with `Allow` when the path is served with other methods, else 404.
+ * A route that declines its own path (an unknown problem slug or asset) gets 404 too.
+ */
+export function noRoute(allowedOf: AllowedMethods): NotFoundHandler<AppEnv> {
+  return (c: Context<AppEnv>) => {
+    const { method, path } = c.req;
+    const allowed = allowedOf(path);
+    // Hono runs HEAD as GET, so a HEAD that reaches here is a GET the route declined.
+    if (allowed.length === 0 || allowed.includes(method)) {
+      return sendProblem(c, problem('NOT_FOUND', `No route for ${clip(method)} ${clip(path)}. See /docs.`, c.get('requestId')));
+    }
+    const allow = allowed.join(', ');
+    return sendProblem(c, problem('METHOD_NOT_ALLOWED', `${clip(method)} is not allowed on ${clip(path)}; it is served with ${allow}.`, c.get('requestId')), { Allow: allow });
+  };
+}

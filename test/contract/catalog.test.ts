@@ -355,6 +355,29 @@ describe('errors (problem JSON)', () => {
       }"
     `);
   });
+
+  it('405 METHOD_NOT_ALLOWED: a method the path is not served with; Allow lists those it is', async () => {
+    expect(await call({ method: 'DELETE', path: '/codes/10047700' })).toMatchInlineSnapshot(`
+      "DELETE /codes/10047700
+
+      HTTP/1.1 405 Method Not Allowed
+      Content-Type: application/problem+json; charset=utf-8
+      Cache-Control: no-store
+      ETag: (none)
+      X-Terminology-Version: (none)
+      X-Request-Id: <request-id>
+      Allow: GET, HEAD, OPTIONS
+
+      {
+        "type": "/problems/method-not-allowed",
+        "title": "Method not allowed",
+        "status": 405,
+        "detail": "DELETE is not allowed on /codes/10047700; it is served with GET, HEAD, OPTIONS.",
+        "code": "METHOD_NOT_ALLOWED",
+        "requestId": "<request-id>"
+      }"
+    `);
+  });
 });
 
 describe('GraphQL', () => {

@@ -30,7 +30,7 @@ const ALWAYS = ['Content-Type', 'Cache-Control', 'ETag', 'X-Terminology-Version'
 const WHEN_SENT = ['X-AI-Notice', 'WWW-Authenticate', 'Allow', 'Retry-After'];
 
 export interface ContractRequest {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   path: string;
   headers?: Record<string, string>;
   /** A JSON body; for POST /graphql, `{ query, variables }`. */

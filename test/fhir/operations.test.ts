@@ -459,11 +459,22 @@ describe('ValueSet/$validate-code', () => {
 });
 
 describe('transport', () => {
-  it('unknown routes and methods under /fhir are OperationOutcome 404', async () => {
+  it('unknown routes under /fhir are OperationOutcome 404; a method a path is not served with, 405 with Allow', async () => {
     outcome(await get('/Patient/1'), 404, 'not-found');
     outcome(await get('/CodeSystem/$translate'), 404, 'not-found');
-    outcome(await call('/fhir/CodeSystem/meddra-5.0', { method: 'DELETE' }), 404, 'not-found');
+    outcome(await call('/fhir/Patient/1', { method: 'DELETE' }), 404, 'not-found');
     outcome(await call('/fhir'), 404, 'not-found');
+    for (const [path, method, allow] of [
+      ['/fhir/CodeSystem/meddra-5.0', 'DELETE', 'GET, HEAD, OPTIONS'],
+      ['/fhir/CodeSystem/$lookup', 'DELETE', 'GET, HEAD, OPTIONS, POST'],
+      ['/fhir/ValueSet/$expand', 'PUT', 'GET, HEAD, OPTIONS, POST'],
+      ['/fhir/metadata', 'POST', 'GET, HEAD, OPTIONS'],
+    ]) {
+      const r = await call(path!, { method });
+      const issue = outcome(r, 405, 'not-supported');
+      expect(r.headers.get('allow'), path).toBe(allow);
+      expect(issue.diagnostics).toContain(`${method} is not allowed on ${path}`);
+    }
     const head = await fetch(`${base}/fhir/metadata`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('application/fhir+json; charset=utf-8');
