@@ -56,7 +56,7 @@ async function allPages(vs: string, count: number, input: Record<string, string 
 
 /** The activeOnly expansion against the full one, both paged by `count`. */
 async function compare(vs: string, count: number, filter?: string) {
-  const input = filter ? { filter } : {};
+  const input: Record<string, string> = filter ? { filter } : {};
   const full = await allPages(vs, count, input);
   const active = await allPages(vs, count, { ...input, activeOnly: true });
   expect(active.entries.some((e) => e.inactive)).toBe(false);
