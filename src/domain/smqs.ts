@@ -122,6 +122,8 @@ export interface SmqTermFilter {
   level?: SmqTermLevel | undefined;
   /** true: active terms only; false: inactive only; undefined: both. */
   active?: boolean | undefined;
+  /** true: terms whose concept is current in the release (no non-current LLT, none the release lacks). */
+  current?: boolean | undefined;
 }
 
 // Content of an SMQ and of its sub-SMQs (at most five levels: the depth bound also stops a cycle).
@@ -158,6 +160,7 @@ export async function smqTermPage(
        ${CONCEPT_OF_TERM}
        WHERE ($3::text IS NULL OR (CASE t.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END) = $3::text)
          AND ($4::boolean IS NULL OR (upper(t.term_status) <> 'I') = $4::boolean)
+         AND ($8::boolean IS NULL OR c.current = $8::boolean)
      ),
      filtered AS (SELECT * FROM terms WHERE $5::int IS NULL OR scope = $5::int)
      SELECT (SELECT count(*) FROM filtered)::int AS total,
@@ -173,6 +176,7 @@ export async function smqTermPage(
     filter.scope ?? null,
     offset,
     limit,
+    filter.current ?? null,
   );
   return { items: row?.items ?? [], total: row?.total ?? 0, narrow: row?.narrow ?? 0, broad: row?.broad ?? 0 };
 }

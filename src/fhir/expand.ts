@@ -77,7 +77,7 @@ export async function expand(scope: RequestScope, p: Params): Promise<ValueSet> 
     expansion: {
       identifier: `urn:uuid:${randomUUID()}`,
       timestamp: new Date().toISOString(),
-      ...(page.total === null ? {} : { total: page.total }),
+      total: page.total,
       offset,
       parameter,
       ...(contains.length ? { contains } : {}),

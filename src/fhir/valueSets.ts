@@ -50,25 +50,19 @@ export async function inValueSet(scope: RequestScope, set: ResolvedValueSet, c: 
 }
 
 /**
- * One page of the expansion. Inactive concepts are dropped after paging when activeOnly
- * is set (the search has no status filter), so the total is then unknown (null).
+ * One page of the expansion. activeOnly is a filter of the enumeration (search, subtree,
+ * SMQ terms), applied before paging: the total counts current members and pages are full.
  */
 export async function expansionPage(
   scope: RequestScope,
   set: ResolvedValueSet,
   args: { filter: string | undefined; activeOnly: boolean },
   page: PageRequest,
-): Promise<{ items: Concept[]; total: number | null }> {
-  let found: Page<Concept>;
-  if (set.vs.kind === 'isa') {
-    found = await descendantsOf(scope, set.release, set.node!, { filter: args.filter }, page);
-  } else if (set.vs.kind === 'smq') {
-    found = await smqConcepts(scope, set.smq!, set.vs.scope, args.filter, page);
-  } else {
-    const level = set.vs.kind === 'level' ? set.vs.level : undefined;
-    const r = await searchCodes(scope, { q: args.filter, level, version: set.release.version }, page);
-    found = { items: r.items.map((h) => h.concept), total: r.total };
-  }
-  if (!args.activeOnly) return found;
-  return { items: found.items.filter((c) => c.current), total: null };
+): Promise<Page<Concept>> {
+  const currentOnly = args.activeOnly;
+  if (set.vs.kind === 'isa') return descendantsOf(scope, set.release, set.node!, { filter: args.filter, currentOnly }, page);
+  if (set.vs.kind === 'smq') return smqConcepts(scope, set.smq!, set.vs.scope, { filter: args.filter, currentOnly }, page);
+  const level = set.vs.kind === 'level' ? set.vs.level : undefined;
+  const r = await searchCodes(scope, { q: args.filter, level, version: set.release.version, currentOnly }, page);
+  return { items: r.items.map((h) => h.concept), total: r.total };
 }

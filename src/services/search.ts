@@ -15,6 +15,8 @@ export interface SearchArgs extends HierarchyFilterArgs {
   level?: Level | null | undefined;
   changeType?: ChangeType | null | undefined;
   version?: string | null | undefined;
+  /** Current concepts only: FHIR's activeOnly (GraphQL and REST do not offer it). */
+  currentOnly?: boolean | undefined;
 }
 
 export type ReleaseSearchHit = SearchHit & { version: string };
@@ -22,7 +24,7 @@ export type ReleaseSearchHit = SearchHit & { version: string };
 export async function searchCodes(scope: RequestScope, args: SearchArgs, page: PageRequest): Promise<Page<ReleaseSearchHit> & { release: ReleaseInfo }> {
   if (args.q && args.q.length > MAX_QUERY_LENGTH) throw validationError({ q: [`must be at most ${MAX_QUERY_LENGTH} characters`] });
   const release = await scope.selectRelease(args.version);
-  const filters: SearchFilters = { level: args.level ?? undefined, ...(await hierarchyFilter(scope, [release], args)) };
+  const filters: SearchFilters = { level: args.level ?? undefined, currentOnly: args.currentOnly, ...(await hierarchyFilter(scope, [release], args)) };
   if (args.changeType) {
     const prev = await scope.services.catalog.previous(release);
     // The oldest release has no recorded changes: nothing matches.

@@ -38,9 +38,19 @@ function matchesWords(name: string, filter: string): boolean {
   return normalizeName(filter).split(' ').filter(Boolean).every((w) => words.some((x) => x.startsWith(w)));
 }
 
-/** The concepts an SMQ lists for a scope (narrow first, PTs before LLTs, by name), optionally filtered by name words. */
-export async function smqConcepts(scope: RequestScope, smq: ReleaseSmq, searchScope: SmqSearchScope, filter: string | undefined, page: PageRequest): Promise<Page<Concept>> {
-  const args = { scope: searchScope === 'narrow' ? ('NARROW' as const) : null, status: 'ACTIVE' as const };
+/**
+ * The concepts an SMQ lists for a scope (narrow first, PTs before LLTs, by name), optionally
+ * filtered by name words and to current concepts (before paging, so the total counts them).
+ */
+export async function smqConcepts(
+  scope: RequestScope,
+  smq: ReleaseSmq,
+  searchScope: SmqSearchScope,
+  opts: { filter?: string | undefined; currentOnly?: boolean | undefined },
+  page: PageRequest,
+): Promise<Page<Concept>> {
+  const { filter } = opts;
+  const args = { scope: searchScope === 'narrow' ? ('NARROW' as const) : null, status: 'ACTIVE' as const, currentOnly: opts.currentOnly };
   const terms = filter
     ? await smqTerms(scope, smq, args, { offset: 0, limit: MAX_SMQ_TERMS_FILTERED }).then((all) => {
         const hits = all.items.filter((t) => t.name !== null && matchesWords(t.name, filter));

@@ -98,6 +98,8 @@ export interface SmqTermArgs {
   scope?: SmqScope | null | undefined;
   level?: SmqTermLevel | null | undefined;
   status?: 'ACTIVE' | 'INACTIVE' | null | undefined;
+  /** Terms whose concept is current only: FHIR's activeOnly (GraphQL and REST do not offer it). */
+  currentOnly?: boolean | undefined;
 }
 
 export interface SmqTermsPage extends Page<ReleaseSmqTerm> {
@@ -114,6 +116,7 @@ export async function smqTerms(scope: RequestScope, s: ReleaseSmq, args: SmqTerm
       scope: args.scope === 'NARROW' ? 2 : args.scope === 'BROAD' ? 1 : undefined,
       level: args.level ?? undefined,
       active: args.status === 'ACTIVE' ? true : args.status === 'INACTIVE' ? false : undefined,
+      current: args.currentOnly ? true : undefined,
     },
     page.offset,
     page.limit,

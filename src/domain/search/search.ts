@@ -20,6 +20,8 @@ export interface SearchFilters extends HierarchyFilter {
   level?: Level | undefined;
   /** Restrict to concepts changed in this way against the given baseline release. */
   change?: { fromReleaseId: number; type: 'added' | 'updated' | 'retired' } | undefined;
+  /** Current concepts only (LLT currency; every other level is always current). */
+  currentOnly?: boolean | undefined;
 }
 
 export interface SearchMatch {
@@ -226,6 +228,8 @@ async function rank(db: Db, query: Query, filters: SearchFilters, fuzzy: boolean
     const t = collapse && lv === 'LLT' ? index.find('PT', index.ptCode[m]!) : m;
     if (t < 0) continue;
     if (filters.level && index.levelOf(t) !== filters.level) continue;
+    // On the target: a PT matched through a non-current LLT is itself current and stays.
+    if (filters.currentOnly && index.current[t] !== 1) continue;
     const cand = { t, m, tier, self: m === t };
     const prev = byTarget.get(t);
     if (!prev || betterMatch(query, cand, prev)) byTarget.set(t, cand);
@@ -336,7 +340,7 @@ async function listConcepts(db: Db, releaseId: number, filters: SearchFilters, o
   const collapse = filters.level !== 'LLT';
   const sql = `WITH t AS (
       SELECT c.level AS tlevel, c.code AS tcode FROM concept c
-      WHERE c.release_id = $1 ${collapse ? "AND NOT (c.level = 'LLT' AND c.code = c.pt_code)" : ''}
+      WHERE c.release_id = $1 ${collapse ? "AND NOT (c.level = 'LLT' AND c.code = c.pt_code)" : ''} ${filters.currentOnly ? 'AND c.current' : ''}
     )
     SELECT ${CONCEPT_COLUMNS('c')}, count(*) OVER ()::int AS total
     FROM t JOIN concept c ON c.release_id = $1 AND c.level = t.tlevel AND c.code = t.tcode
