@@ -77,8 +77,10 @@ if (modes.includes('postgresql') && !process.env.DATABASE_URL) usage('--modes po
 if (!(scale > 0) || !(connections > 0) || !(rounds >= 1)) usage('--scale, --connections and --rounds must be positive');
 
 /** Durations and counts: bounded everywhere, so the suite always ends. */
+// A quick run's info rows and warm-ups last no longer than its main runs (--duration).
+const quickS = Number(args.duration ?? 2);
 const P = quick
-  ? { mainS: Number(args.duration ?? 2), sideS: 1, warmS: 0.5, coldRestarts: 1, loop: 30, loopMs: 1_000, warmN: 3, gqlN: 5, codes100N: 3, labelN: 3, labelWarm: 1, migrateFirst: false, watchdogMs: 5 * 60_000, cliMs: 120_000 }
+  ? { mainS: quickS, sideS: Math.min(1, quickS), warmS: Math.min(0.5, quickS / 2), coldRestarts: 1, loop: 30, loopMs: 1_000, warmN: 3, gqlN: 5, codes100N: 3, labelN: 3, labelWarm: 1, migrateFirst: false, watchdogMs: 5 * 60_000, cliMs: 120_000 }
   : { mainS: Number(args.duration ?? 5), sideS: 3, warmS: 2, coldRestarts: 3, loop: 300, loopMs: 30_000, warmN: 20, gqlN: 30, codes100N: 40, labelN: 20, labelWarm: 2, migrateFirst: true, watchdogMs: 40 * 60_000, cliMs: 10 * 60_000 };
 /** Client addresses the limiter sees (X-Forwarded-For behind TRUST_PROXY), and the limit: high enough that a run measures the limiter's cost, never its 429s. */
 const XFF_ADDRESSES = 20_000;

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CALIBRATION } from '../../src/nlp/calibration-params.ts';
+import { createTestDatabase } from '../helpers/db.ts';
 import { defaultTacPath, formatReport, runEvaluation } from '../../tools/eval/run.ts';
 import { defaultCtcaeDir } from '../../tools/eval/run.ts';
 import { FOLDS, foldRelease, goldRelease, groupLabels, readCtcaeTerms, readTac } from '../../tools/eval/tac.ts';
@@ -73,7 +74,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('TAC 2017 ADR evaluation (cr
     if (!existsSync(dataPath)) {
       throw new Error(`TAC 2017 ADR benchmark not found at ${dataPath}: it is expected on every machine (shared/data/tac2017-adr/train.json); set TAC2017_PATH to point at it.`);
     }
-    const report = await runEvaluation({ dataPath, replicates: 300 });
+    // The releases go into a copy of the suite's migrated template: a new PGlite cluster
+    // (initdb) would cost seconds more of this file.
+    const report = await runEvaluation({ dataPath, replicates: 300, openStore: () => createTestDatabase({ template: 'migrated' }) });
     console.log(formatReport(report));
     const h = report.honest;
     const m = h.cv;

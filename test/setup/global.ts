@@ -1,29 +1,47 @@
 // Once per test run: the CLI bundle, then the store templates the test files copy (see
-// templates.ts). Vitest calls this once per project; the embedded templates are shared by
-// the projects that run on PGlite, and removed when the last of them is done.
+// templates.ts). Vitest calls this once per project, one project after the other; the first
+// call starts every build at once (the bundle in a child process, PGlite on this thread,
+// PostgreSQL waiting on its server), so the run waits for the slowest, not for their sum.
+// The embedded templates are shared by the projects that run on PGlite, and removed when the
+// last of them is done.
 import type { TestProject } from 'vitest/node';
 import buildBundle from './bundle.ts';
 import { buildEmbeddedTemplates, buildPostgresTemplates, type Templates } from './templates.ts';
 
 type Built = { templates: Templates; remove: () => void | Promise<void> };
-const shared = globalThis as { __teEmbedded?: Promise<Built>; __teEmbeddedUsers?: number; __teBundle?: boolean };
+const shared = globalThis as {
+  __teEmbedded?: Promise<Built>;
+  __teEmbeddedUsers?: number;
+  __tePostgres?: Promise<Built>;
+  __tePostgresClaimed?: boolean;
+  __teBundle?: Promise<void>;
+};
+
+function startBuilds(project: TestProject): void {
+  shared.__teBundle ??= buildBundle();
+  shared.__teEmbedded ??= buildEmbeddedTemplates();
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (adminUrl && project.vitest.projects.some((p) => p.name === 'postgres')) shared.__tePostgres ??= buildPostgresTemplates(adminUrl);
+  // Awaited below by the project that needs each; a failure surfaces there, not as unhandled.
+  for (const p of [shared.__teBundle, shared.__teEmbedded, shared.__tePostgres]) p?.catch(() => {});
+}
 
 export default async function setup(project: TestProject) {
-  if (!shared.__teBundle) {
-    buildBundle();
-    shared.__teBundle = true;
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (project.name === 'postgres' && adminUrl) {
-    const built = await buildPostgresTemplates(adminUrl);
+  startBuilds(project);
+  await shared.__teBundle;
+  if (project.name === 'postgres' && shared.__tePostgres) {
+    shared.__tePostgresClaimed = true;
+    const built = await shared.__tePostgres;
     project.provide('templates', built.templates);
     return () => built.remove();
   }
-  shared.__teEmbedded ??= buildEmbeddedTemplates();
   shared.__teEmbeddedUsers = (shared.__teEmbeddedUsers ?? 0) + 1;
-  const built = await shared.__teEmbedded;
+  const built = await shared.__teEmbedded!;
   project.provide('templates', built.templates);
-  return () => {
-    if (--shared.__teEmbeddedUsers! === 0) built.remove();
+  return async () => {
+    if (--shared.__teEmbeddedUsers! > 0) return;
+    built.remove();
+    // Built at the start but no PostgreSQL file ran (a filtered run): its templates go too.
+    if (shared.__tePostgres && !shared.__tePostgresClaimed) await (await shared.__tePostgres.catch(() => null))?.remove();
   };
 }

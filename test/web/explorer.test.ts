@@ -272,12 +272,27 @@ describe('explorer in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Vomiting' }).waitFor();
     // The listbox is gone: focus lands on the code's heading.
     await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('code-title');
-    // A code number is not a name: the first option opens that code.
+    // A code number is not a name: the first option opens that code. Its option is there before
+    // the name search answers; the search is held back here so ↓ and Enter land first, and its
+    // answer arriving must not clear the chosen option (it did, under load).
+    let releaseSearch!: () => void;
+    const held = new Promise<void>((r) => (releaseSearch = r));
+    await page.route('**/graphql', async (route) => {
+      if ((route.request().postData() ?? '').includes('10028813')) await held;
+      await route.continue();
+    });
     await input.fill('10028813');
     await page.locator('#hit-0', { hasText: 'Open code 10028813' }).waitFor();
     await page.keyboard.press('ArrowDown');
+    expect(await input.getAttribute('aria-activedescendant')).toBe('hit-0');
+    releaseSearch();
+    await page.locator('#hit-1').waitFor(); // the name search's answer is shown
+    // Preact runs effects after the next paint: let two frames pass before reading.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(() => requestAnimationFrame(() => setTimeout(r, 0)), 0))));
+    expect(await input.getAttribute('aria-activedescendant')).toBe('hit-0');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Nausea' }).waitFor();
+    await page.unroute('**/graphql');
     await page.goBack(); // the search for the number
     await page.locator('#hit-0', { hasText: 'Open code 10028813' }).waitFor();
     expect(await input.inputValue()).toBe('10028813');

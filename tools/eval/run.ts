@@ -20,7 +20,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../../src/db/client.ts';
+import { openDatabase, type Database } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { projectRoot } from '../../src/paths.ts';
@@ -178,6 +178,8 @@ export interface EvaluationOptions {
   replicates?: number;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
+  /** The scratch store the releases are imported into, migrated; default a new in-memory PGlite. */
+  openStore?: () => Promise<Database>;
 }
 
 /** Where the benchmark file is looked for when no path is given. */
@@ -220,8 +222,8 @@ export interface LoadedVocabulary {
  * Writes each release (temp dir), imports them all with the real importer into one in-memory
  * PGlite store (one migration) and loads each vocabulary back from the store, as the service does.
  */
-export async function loadEvaluationVocabularies(contents: readonly ReleaseContent[]): Promise<LoadedVocabulary[]> {
-  const db = await openDatabase({ dataDir: 'memory://' });
+export async function loadEvaluationVocabularies(contents: readonly ReleaseContent[], openStore?: () => Promise<Database>): Promise<LoadedVocabulary[]> {
+  const db = openStore ? await openStore() : await openDatabase({ dataDir: 'memory://' });
   try {
     await migrate(db);
     const out: LoadedVocabulary[] = [];
@@ -589,7 +591,7 @@ export async function runEvaluation(opts: EvaluationOptions = {}): Promise<Evalu
   for (let k = 0; k < FOLDS; k++) {
     contents.push(foldRelease(records, new Set(labels.filter((l) => l.fold === k).map((l) => l.labelId)), outside));
   }
-  const [gold, ...perFold] = await loadEvaluationVocabularies(contents);
+  const [gold, ...perFold] = await loadEvaluationVocabularies(contents, opts.openStore);
   for (const [i, v] of [gold!, ...perFold].entries()) {
     log(`${i === 0 ? 'gold-only release' : `fold ${i - 1} release`}: ${v.pts} PTs (${v.distractors} distractors), ${v.llts} LLTs imported in ${Math.round(v.importMs)} ms; vocabulary built in ${Math.round(v.buildMs)} ms`);
   }

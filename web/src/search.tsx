@@ -31,7 +31,10 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
   const codeLike = /^\d{6,10}$/.test(q.trim());
   const offset = codeLike ? 1 : 0;
   const total = hits.length + offset;
-  useEffect(() => setActive(-1), [results.data]);
+  // A new query clears the active option; its results arriving do not: a code's own option is
+  // there before them, and ↓ Enter pressed meanwhile must still open it.
+  const varsKey = JSON.stringify(vars);
+  useEffect(() => setActive(-1), [varsKey]);
   const expanded = !compact && !!q.trim();
 
   const commit = (value: string) => {
