@@ -1,8 +1,9 @@
 // Start-up with a persisted release index: the demo import writes each release's snapshot,
 // so the server loads the latest release's index at once from it (one read), not after
-// SEARCH_INDEX_WARM_DELAY_MS, and readiness probes keep answering meanwhile.
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+// SEARCH_INDEX_WARM_DELAY_MS, and readiness probes keep answering meanwhile. The store is a
+// copy of the suite's demo template, which that same demo import built (snapshots included).
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { captureLogs } from '../helpers/http.ts';
@@ -11,15 +12,18 @@ import { createLogger } from '../../src/logger.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 
 let server: RunningServer | undefined;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'warm-'));
 afterAll(async () => {
   await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('release index warm-up', () => {
   it('loads the latest release index from its snapshot right after start, not after the delay', async () => {
     const logs = captureLogs();
+    cpSync(inject('templates').dirs!.demo, dataDir, { recursive: true });
     const config = loadConfig({
-      TERMINOLOGY_DATA_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'warm-')), 'db'),
+      TERMINOLOGY_DATA_DIR: dataDir,
       TERMINOLOGY_DEMO: 'true',
       SEARCH_INDEX_WARM_DELAY_MS: '600000',
       NLP_WORKERS: '0',
