@@ -69,7 +69,8 @@ describe('terminology import / releases', () => {
 
   it('an import killed midway leaves no partial release, and the next run succeeds', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'syn-kill-'));
-    await writeMedAscii(generateRelease({ seed: 3, version: '70.0', scale: 0.1, withSmq: false }), path.join(dir, '70.0'));
+    // Scale 0.05: ~13k rows, so the kill lands after the first of three 5,000-row chunks.
+    await writeMedAscii(generateRelease({ seed: 3, version: '70.0', scale: 0.05, withSmq: false }), path.join(dir, '70.0'));
     const child = start(['import', path.join(dir, '70.0')], store.env);
     await new Promise<void>((resolve, reject) => {
       let err = '';
@@ -98,10 +99,10 @@ describe('terminology import / releases', () => {
 
   it('an import killed while computing changes leaves no release, and the re-run stores it with its change set', async () => {
     // The store holds 70.0 (above); an unrelated release differs from it in nearly every concept,
-    // so computing the change set takes long enough to be killed in (2-5 s on either database
-    // with this one at half the scale of 70.0, which halves its write phase and re-run).
+    // so computing the change set takes long enough to be killed in (a second or more on either
+    // database with this one at half the scale of 70.0, which halves its write phase and re-run).
     const dir = mkdtempSync(path.join(tmpdir(), 'syn-kill-changes-'));
-    await writeMedAscii(generateRelease({ seed: 5, version: '71.0', scale: 0.05, withSmq: false }), dir);
+    await writeMedAscii(generateRelease({ seed: 5, version: '71.0', scale: 0.025, withSmq: false }), dir);
     const child = start(['import', dir], store.env);
     await new Promise<void>((resolve, reject) => {
       let err = '';
