@@ -49,6 +49,7 @@ function persistedOperations(path: string | undefined): Record<string, string> |
 export function compose(config: Config, db: Database, log: Logger, hooks: RuntimeHooks = {}): Composition {
   const catalog = new ReleaseCatalog(db.prisma, hooks.catalogTtlMs ?? (db.mode === 'embedded' ? 60_000 : 5_000), {
     searchIndexReleases: config.searchIndexReleases,
+    blobs: db.blobs,
   });
   const limiter =
     config.rateLimitPerMinute > 0

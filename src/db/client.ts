@@ -21,6 +21,14 @@ export interface RawConnection {
   exec(script: string): Promise<void>;
 }
 
+/** Bytes in and out of PGlite without a text step: COPY … TO / FROM '/dev/blob', FORMAT binary. */
+export interface BlobChannel {
+  /** Runs a `COPY … TO '/dev/blob'` and returns what it wrote. */
+  copyOut(sql: string): Promise<Uint8Array>;
+  /** In one transaction: `before` (e.g. a DELETE), then a `COPY … FROM '/dev/blob'` reading `data`. */
+  copyIn(before: string, copy: string, data: Uint8Array): Promise<void>;
+}
+
 export interface Database {
   readonly mode: DbMode;
   /** The primary: every write, and reads that must see the latest writes. */
@@ -29,6 +37,8 @@ export interface Database {
   reader(): PrismaClient;
   /** Runs fn on one dedicated connection (a session: advisory locks and BEGIN/COMMIT hold). */
   withConnection<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
+  /** Embedded only: PGlite's binary COPY channel (see src/domain/search/snapshotStore.ts). */
+  readonly blobs?: BlobChannel;
   /** One round trip (SELECT 1), failing after timeoutMs: start-up and readiness checks. */
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -93,6 +103,18 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
     prisma,
     reader: () => prisma,
     withConnection: (fn) => fn(conn),
+    blobs: {
+      async copyOut(sql) {
+        const blob = (await client.query(sql)).blob;
+        return blob ? new Uint8Array(await blob.arrayBuffer()) : new Uint8Array(0);
+      },
+      async copyIn(before, copy, data) {
+        await client.transaction(async (tx) => {
+          await tx.query(before);
+          await tx.query(copy, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
+        });
+      },
+    },
     async ping() {
       await client.query('SELECT 1');
     },

@@ -6,6 +6,7 @@ import { VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from './formats.ts';
 import { listReleases, type ReleaseInfo } from './releases.ts';
 import type { Level } from './levels.ts';
 import { SearchIndexCache } from './search/indexCache.ts';
+import type { BlobChannel } from '../db/client.ts';
 
 /** How long a failed read of the release list is answered with its error without reading again. */
 const FAILURE_MEMORY_MS = 1_000;
@@ -28,9 +29,9 @@ export class ReleaseCatalog {
     private readonly prisma: PrismaClient,
     /** How long the release list is trusted; another process may import meanwhile (server mode). */
     private readonly ttlMs = 5_000,
-    opts: { searchIndexReleases?: number } = {},
+    opts: { searchIndexReleases?: number; blobs?: BlobChannel | undefined } = {},
   ) {
-    this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma);
+    this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma, opts.blobs);
   }
 
   invalidate(): void {

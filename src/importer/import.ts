@@ -217,7 +217,7 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
   // in one read instead of building it from rows. Optional: without it, it is built on use.
   report({ phase: 'index', done: total, total, message: 'writing the release index snapshot' });
   try {
-    const bytes = await writeSnapshot(db.prisma, await ReleaseIndex.load(db.prisma, releaseId));
+    const bytes = await writeSnapshot({ db: db.prisma, blobs: db.blobs }, await ReleaseIndex.load(db.prisma, releaseId));
     report({ phase: 'index', done: total, total, message: `release index snapshot written (${(bytes / 1048576).toFixed(1)} MB)` });
   } catch (e) {
     report({ phase: 'index', done: total, total, message: `release index snapshot not written (${(e as Error).message}); it is built on first use` });

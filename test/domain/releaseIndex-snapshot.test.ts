@@ -2,7 +2,8 @@
 // snapshot answers exactly as the one built from rows, for every concept of a synthetic
 // release; loading it is one statement; a snapshot of another format or with damaged bytes
 // is ignored, the index rebuilt and the snapshot rewritten; an import writes it. PGlite and
-// PostgreSQL (TEST_DATABASE_URL).
+// PostgreSQL (TEST_DATABASE_URL): each as the product runs it, PGlite through its binary COPY
+// channel with the value stored raw, PostgreSQL as deflated base64 text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +14,10 @@ import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.t
 import { ReleaseIndex } from '../../src/domain/search/releaseIndex.ts';
 import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
 import { searchConcepts } from '../../src/domain/search/search.ts';
-import { CorruptSnapshotError, SNAPSHOT_FORMAT, deserializeIndex, serializeIndex, unpackIndex } from '../../src/domain/search/snapshot.ts';
-import { readSnapshot } from '../../src/domain/search/snapshotStore.ts';
+import { CorruptSnapshotError, SNAPSHOT_FORMAT, deserializeIndex, packIndex, serializeIndex, unpackIndex } from '../../src/domain/search/snapshot.ts';
+import { copyRow, firstField, readSnapshot, writeSnapshot, type SnapshotDb } from '../../src/domain/search/snapshotStore.ts';
+import type { BlobChannel } from '../../src/db/client.ts';
+import { usingPostgres } from '../helpers/db.ts';
 import type { ConceptKey } from '../../src/domain/concepts.ts';
 import { LEVELS } from '../../src/domain/levels.ts';
 
@@ -41,6 +44,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.cleanup();
 });
+
+/** The product's channel for this database (compose.ts passes db.blobs), its statements counted too. */
+const blobs = (): BlobChannel | undefined =>
+  db.blobs && {
+    copyOut: (sql) => (statements.push(sql), db.blobs!.copyOut(sql)),
+    copyIn: (before, copy, data) => (statements.push(before, copy), db.blobs!.copyIn(before, copy, data)),
+  };
+const store = (): SnapshotDb => ({ db: db.prisma, blobs: blobs() });
+const newCache = () => new SearchIndexCache(2, undefined, blobs());
 
 const same = (a: unknown, b: unknown) => expect(JSON.stringify(a)).toBe(JSON.stringify(b));
 const snapshotRow = () =>
@@ -77,6 +89,35 @@ describe('release index snapshot', () => {
     expect(row).toMatchObject({ format: SNAPSHOT_FORMAT });
     expect(row!.bytes).toBe(row!.len);
     expect(row!.bytes).toBeGreaterThan(10_000);
+    // Embedded stores the serialisation itself (it begins with its magic number); server mode deflates it.
+    const [first] = await db.prisma.$queryRawUnsafe<{ head: string }[]>(
+      `SELECT encode(substring(data from 1 for 4), 'hex') AS head FROM release_index_snapshot WHERE release_id = $1`,
+      releaseId,
+    );
+    if (usingPostgres) expect(first!.head).toMatch(/^78/);
+    else expect(first!.head).toBe('52584958');
+  });
+
+  it('reads a snapshot stored either way, and the binary COPY row format round-trips', async () => {
+    expect([...firstField(copyRow([7, 8], new Uint8Array([0, 1, 255])))!]).toEqual([0, 0, 0, 7]);
+    expect(() => firstField(new Uint8Array(30))).toThrow(/not binary COPY/);
+    const mine = (await readSnapshot(store(), releaseId))!;
+    // The other mode's form (deflated on PGlite, raw on PostgreSQL) is read and unpacked alike.
+    const other = usingPostgres ? serializeIndex(sqlBuilt) : await packIndex(sqlBuilt);
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE release_index_snapshot SET data = decode($2, 'base64'), bytes = $3 WHERE release_id = $1`,
+      releaseId,
+      Buffer.from(other).toString('base64'),
+      other.byteLength,
+    );
+    const theirs = (await readSnapshot(store(), releaseId))!;
+    expect(theirs.byteLength).toBe(other.byteLength);
+    expect(theirs.byteLength).not.toBe(mine.byteLength);
+    const soc = keys[0]!;
+    same((await unpackIndex(theirs, releaseId)).children(soc.level, soc.code), sqlBuilt.children(soc.level, soc.code));
+    // The product's own form back, for the tests that follow.
+    await writeSnapshot(store(), sqlBuilt);
+    expect((await readSnapshot(store(), releaseId))!.byteLength).toBe(mine.byteLength);
   });
 
   it('round-trips to an index that answers exactly like the one built from rows, for every concept', async () => {
@@ -86,7 +127,7 @@ describe('release index snapshot', () => {
   });
 
   it('loads from the database in one statement, and answers the same', async () => {
-    const cache = new SearchIndexCache();
+    const cache = newCache();
     statements.length = 0;
     const ix = await cache.get(releaseId, db.prisma);
     await cache.flushed();
@@ -97,13 +138,13 @@ describe('release index snapshot', () => {
 
   it('ignores a snapshot of another format: builds from rows and rewrites it', async () => {
     await db.prisma.$executeRawUnsafe(`UPDATE release_index_snapshot SET format = $2 WHERE release_id = $1`, releaseId, SNAPSHOT_FORMAT + 1);
-    expect(await readSnapshot(db.prisma, releaseId)).toBeNull();
-    const cache = new SearchIndexCache();
+    expect(await readSnapshot(store(), releaseId)).toBeNull();
+    const cache = newCache();
     statements.length = 0;
     const ix = await cache.get(releaseId, db.prisma);
     expect(statements.length).toBeGreaterThan(1);
     await cache.flushed();
-    expect(statements.some((s) => /INSERT INTO release_index_snapshot/.test(s))).toBe(true);
+    expect(statements.some((s) => /(INSERT INTO|COPY) release_index_snapshot/.test(s))).toBe(true);
     expect((await snapshotRow())[0]!.format).toBe(SNAPSHOT_FORMAT);
     same(ix.children('SOC', keys.find((k) => k.level === 'SOC')!.code), sqlBuilt.children('SOC', keys.find((k) => k.level === 'SOC')!.code));
   });
@@ -115,7 +156,7 @@ describe('release index snapshot', () => {
       releaseId,
     );
     expect(() => deserializeIndex(new Uint8Array(0), releaseId)).toThrow(CorruptSnapshotError);
-    const damaged = (await readSnapshot(db.prisma, releaseId))!;
+    const damaged = (await readSnapshot(store(), releaseId))!;
     await expect(unpackIndex(damaged, releaseId)).rejects.toThrow(CorruptSnapshotError);
     await expect(unpackIndex(damaged.subarray(0, 1000), releaseId)).rejects.toThrow(CorruptSnapshotError);
     // Intact deflate data of a damaged serialisation: the checksum tells.
@@ -123,13 +164,13 @@ describe('release index snapshot', () => {
     raw[raw.length >> 1]! ^= 1;
     expect(() => deserializeIndex(raw, releaseId)).toThrow(/checksum/);
     const warnings: string[] = [];
-    const cache = new SearchIndexCache();
+    const cache = newCache();
     cache.onWarning = (message) => warnings.push(message);
     const ix = await cache.get(releaseId, db.prisma);
     await cache.flushed();
     expect(warnings).toEqual([expect.stringMatching(/corrupt/)]);
     expect(ix.size).toBe(sqlBuilt.size);
-    const again = await readSnapshot(db.prisma, releaseId);
+    const again = await readSnapshot(store(), releaseId);
     expect((await unpackIndex(again!, releaseId)).size).toBe(sqlBuilt.size);
     // A snapshot of another release is refused too.
     await expect(unpackIndex(again!, releaseId + 1)).rejects.toThrow(CorruptSnapshotError);

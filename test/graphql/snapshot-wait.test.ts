@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import type { BlobChannel } from '../../src/db/client.ts';
 import { TEST_ENV } from '../helpers/app.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -30,10 +31,13 @@ let wideSoc: string;
 let viaSql: string;
 const closers: (() => Promise<void>)[] = [];
 
-/** A product of its own over the shared database: a new catalog, so no index is loaded yet. */
-async function freshApp() {
+/**
+ * A product of its own over the shared database: a new catalog, so no index is loaded yet.
+ * `blobs`: PGlite's binary channel as the catalog gets it (by default the database's own; null: none).
+ */
+async function freshApp(blobs: BlobChannel | null | undefined = db.blobs) {
   const config = loadConfig(TEST_ENV);
-  const composed = compose(config, db, createLogger('silent'), { catalogTtlMs: 600_000 });
+  const composed = compose(config, { ...db, blobs: blobs ?? undefined }, createLogger('silent'), { catalogTtlMs: 600_000 });
   closers.push(composed.close);
   const app = createApp(composed.services, { ...composed.appOptions, responseCache: false, graphql: { ...composed.appOptions.graphql, resultCache: false } });
   const subtree = async () => {
@@ -51,7 +55,10 @@ async function freshApp() {
   return { indexes: composed.services.catalog.searchIndexes, subtree };
 }
 
-/** The database, except that statements matching `held` wait for `open()`. */
+/**
+ * The database, except that statements matching `held` wait for `open()`: through Prisma, and
+ * through PGlite's binary channel (where the embedded snapshot read goes; counted in `queries`).
+ */
 function gated(held: RegExp) {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
@@ -61,7 +68,15 @@ function gated(held: RegExp) {
       return db.prisma.$queryRawUnsafe(sql, ...args);
     }) as TestDatabase['prisma']['$queryRawUnsafe'],
   };
-  return { read, open };
+  const blobs: BlobChannel | undefined = db.blobs && {
+    copyOut: async (sql) => {
+      if (held.test(sql)) await opened;
+      queries.push(sql);
+      return db.blobs!.copyOut(sql);
+    },
+    copyIn: (before, copy, data) => db.blobs!.copyIn(before, copy, data),
+  };
+  return { read, open, blobs };
 }
 
 const hierarchySql = () => queries.filter((q) => !/release_index_snapshot/.test(q));
@@ -95,9 +110,9 @@ afterAll(async () => {
 
 describe('hierarchy lookups while the index is read from its snapshot', () => {
   it('wait for the read and answer from the index, with no hierarchy SQL', async () => {
-    const { indexes, subtree } = await freshApp();
-    const waits = vi.spyOn(indexes, 'whenLoading');
     const snapshot = gated(/release_index_snapshot/);
+    const { indexes, subtree } = await freshApp(snapshot.blobs);
+    const waits = vi.spyOn(indexes, 'whenLoading');
     const loading = indexes.loadSnapshot(releaseId, snapshot.read);
     queries.length = 0;
     const answer = subtree();
@@ -112,8 +127,8 @@ describe('hierarchy lookups while the index is read from its snapshot', () => {
   });
 
   it('wait for a read that does not settle at most INDEX_SNAPSHOT_WAIT_MS after it started, then answer by SQL', async () => {
-    const { indexes, subtree } = await freshApp();
     const snapshot = gated(/release_index_snapshot/);
+    const { indexes, subtree } = await freshApp(snapshot.blobs);
     try {
       void indexes.loadSnapshot(releaseId, snapshot.read);
       queries.length = 0;
@@ -133,8 +148,9 @@ describe('hierarchy lookups while the index is read from its snapshot', () => {
   }, 60_000);
 
   it('do not wait for an index being built from rows', async () => {
-    const { indexes, subtree } = await freshApp();
-    // No snapshot to read (answered as absent); the build's statements are held until the end.
+    // No snapshot to read (answered as absent, through Prisma: no binary channel here); the
+    // build's statements are held until the end.
+    const { indexes, subtree } = await freshApp(null);
     const build = gated(/./);
     const read = {
       $queryRawUnsafe: (async (sql: string, ...args: unknown[]) =>

@@ -11,6 +11,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { unpackIndex } from './snapshot.ts';
+import type { BlobChannel } from '../../db/client.ts';
 import { readSnapshot, writeSnapshot } from './snapshotStore.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -31,10 +32,13 @@ export class SearchIndexCache {
   /**
    * `max`: releases kept indexed at once (~50 MB each at full size). `writer`: where snapshots
    * are written (the primary); reads may come from a replica, which would refuse the write.
+   * `blobs`: the embedded database's binary channel, which snapshots then go through
+   * (snapshotStore.ts).
    */
   constructor(
     max = 2,
     private readonly writer?: Db,
+    private readonly blobs?: BlobChannel,
   ) {
     this.cache = new LRUCache({ max, dispose: (_p, releaseId) => this.built.delete(releaseId) });
   }
@@ -116,7 +120,7 @@ export class SearchIndexCache {
     const started = performance.now();
     let data: Uint8Array | null = null;
     try {
-      data = await readSnapshot(db, releaseId);
+      data = await readSnapshot({ db, blobs: this.blobs }, releaseId);
     } catch (e) {
       this.warn(releaseId, 'release index snapshot not readable; building the index from rows', e);
     }
@@ -137,7 +141,7 @@ export class SearchIndexCache {
     this.onLoaded(releaseId, 'rows', Math.round(performance.now() - started));
     // In the background: the answer waiting on this index never waits on the write.
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => writeSnapshot(this.writer ?? db, ix))
+      .then(() => writeSnapshot({ db: this.writer ?? db, blobs: this.blobs }, ix))
       .then(
         () => undefined,
         (e: unknown) => this.warn(releaseId, 'release index snapshot not written; the next start builds the index again', e),

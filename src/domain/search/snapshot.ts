@@ -138,13 +138,16 @@ export function deserializeIndex(data: Uint8Array, releaseId: number): ReleaseIn
 const deflated = promisify(deflate);
 const inflated = promisify(inflate);
 
-/** The stored form of an index: serialised, then deflated. */
-export async function packIndex(ix: ReleaseIndex): Promise<Buffer> {
-  return deflated(serializeIndex(ix), { level: 1 });
+/** The stored form of an index: serialised, then deflated unless `compress` is false (embedded: see snapshotStore.ts). */
+export async function packIndex(ix: ReleaseIndex, opts: { compress?: boolean } = {}): Promise<Uint8Array> {
+  const raw = serializeIndex(ix);
+  return opts.compress === false ? raw : deflated(raw, { level: 1 });
 }
 
-/** The index from its stored form; CorruptSnapshotError when it is not one. */
+/** The index from its stored form, deflated or not; CorruptSnapshotError when it is not one. */
 export async function unpackIndex(stored: Uint8Array, releaseId: number): Promise<ReleaseIndex> {
+  // A serialisation begins with its magic number; a deflate stream never does (0x78 first).
+  if (stored.byteLength >= 4 && new DataView(stored.buffer, stored.byteOffset, 4).getUint32(0, true) === MAGIC) return deserializeIndex(stored, releaseId);
   let raw: Buffer;
   try {
     raw = await inflated(stored);
