@@ -27,6 +27,8 @@ export interface BlobChannel {
   copyOut(sql: string): Promise<Uint8Array>;
   /** In one transaction: `before` (e.g. a DELETE), then a `COPY … FROM '/dev/blob'` reading `data`. */
   copyIn(before: string, copy: string, data: Uint8Array): Promise<void>;
+  /** A directory beside the store's files for copies of bulky values (absent in memory). */
+  readonly cacheDir?: string | undefined;
 }
 
 export interface Database {
@@ -108,6 +110,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
         const blob = (await client.query(sql)).blob;
         return blob ? new Uint8Array(await blob.arrayBuffer()) : new Uint8Array(0);
       },
+      cacheDir: inMemory ? undefined : path.join(path.resolve(opts.dataDir!), 'cache'),
       async copyIn(before, copy, data) {
         await client.transaction(async (tx) => {
           await tx.query(before);

@@ -1,11 +1,17 @@
 // Reading and writing a release's index snapshot (snapshot.ts) in release_index_snapshot.
-// One statement each way; a snapshot of another format is not transferred at all.
-// Server mode: the bytes travel as base64 text, decoded by the database and by Buffer (the
-// driver's own bytea conversion was slower), and are stored deflated: less to send.
-// Embedded: PGlite's binary COPY channel (BlobChannel) moves the value with no text step, and
-// it is stored as it is, not deflated: at full size (32 MB) the read takes ~120 ms where
-// base64 and inflating the deflated 14 MB took ~450 ms, most of it inflating. The column is
-// stored uncompressed (STORAGE EXTERNAL): TOAST's own compression only slowed both ways.
+// A snapshot of another format is not transferred at all.
+// Server mode: one statement each way; the bytes travel as base64 text, decoded by the database
+// and by Buffer (the driver's own bytea conversion was slower), and are stored deflated.
+// Embedded: PGlite's binary COPY channel (BlobChannel) moves the value with no text step, and it
+// is stored as it is, not deflated (the column is STORAGE EXTERNAL: TOAST's compression only
+// slowed both ways). PGlite still reads those 32 MB (full size) as ~16k TOAST chunks through its
+// WebAssembly file layer, ~400 ms with the event loop held; so an on-disk store also keeps a
+// copy as a file (BlobChannel.cacheDir), named after the row's release, creation time and size:
+// a start reads the row's metadata (one statement) and then the file, off the event loop. The
+// row stays the source: a copy that is missing, of another row, or damaged is never used
+// (the name must match, the size too, and the snapshot's own checksum is verified on load).
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { BlobChannel } from '../../db/client.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
@@ -27,6 +33,7 @@ function int(n: number): number {
 
 /** The release's stored snapshot (packIndex() output) in the current format, or null when there is none of it. */
 export async function readSnapshot({ db, blobs }: SnapshotDb, releaseId: number): Promise<Uint8Array | null> {
+  if (blobs?.cacheDir) return readThroughFile(db, blobs, blobs.cacheDir, releaseId);
   if (blobs) {
     const out = await blobs.copyOut(
       `COPY (SELECT CASE WHEN format = ${int(SNAPSHOT_FORMAT)} THEN data END FROM release_index_snapshot WHERE release_id = ${int(releaseId)}) TO '/dev/blob' WITH (FORMAT binary)`,
@@ -52,6 +59,10 @@ export async function writeSnapshot({ db, blobs }: SnapshotDb, ix: ReleaseIndex)
       `COPY release_index_snapshot (release_id, format, bytes, data) FROM '/dev/blob' WITH (FORMAT binary)`,
       row,
     );
+    if (blobs.cacheDir) {
+      const meta = await rowMeta(db, ix.releaseId);
+      if (meta) await keepFile(db, blobs.cacheDir, ix.releaseId, meta, data);
+    }
     return data.byteLength;
   }
   await db.$queryRawUnsafe(
@@ -64,6 +75,56 @@ export async function writeSnapshot({ db, blobs }: SnapshotDb, ix: ReleaseIndex)
     Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'),
   );
   return data.byteLength;
+}
+
+// ---- Embedded: the file copy --------------------------------------------------------------
+
+interface RowMeta {
+  format: number;
+  bytes: number;
+  /** created_at in epoch milliseconds, as text. */
+  at: string;
+}
+
+const rowMeta = async (db: Db, releaseId: number): Promise<RowMeta | undefined> =>
+  (
+    await db.$queryRawUnsafe<RowMeta[]>(
+      `SELECT format, bytes, (extract(epoch FROM created_at) * 1000)::bigint::text AS at FROM release_index_snapshot WHERE release_id = $1`,
+      releaseId,
+    )
+  )[0];
+
+const fileName = (releaseId: number, m: RowMeta) => `index-${releaseId}-${m.at}-${m.bytes}.snapshot`;
+
+async function readThroughFile(db: Db, blobs: BlobChannel, dir: string, releaseId: number): Promise<Uint8Array | null> {
+  const meta = await rowMeta(db, releaseId);
+  if (!meta || meta.format !== SNAPSHOT_FORMAT) return null;
+  try {
+    const file = await readFile(path.join(dir, fileName(releaseId, meta)));
+    if (file.byteLength === meta.bytes) return file;
+  } catch {
+    // No copy yet (or unreadable): read the row, and keep a copy for the next start.
+  }
+  const data = firstField(await blobs.copyOut(`COPY (SELECT data FROM release_index_snapshot WHERE release_id = ${int(releaseId)}) TO '/dev/blob' WITH (FORMAT binary)`));
+  if (data && data.byteLength === meta.bytes) await keepFile(db, dir, releaseId, meta, data).catch(() => {});
+  return data;
+}
+
+/** Writes the copy (atomically: a temporary name, then rename) and removes copies no row names any more. */
+async function keepFile(db: Db, dir: string, releaseId: number, meta: RowMeta, data: Uint8Array): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const name = fileName(releaseId, meta);
+  const temp = path.join(dir, `${name}.${process.pid}.tmp`);
+  await writeFile(temp, data);
+  await rename(temp, path.join(dir, name));
+  const rows = await db.$queryRawUnsafe<{ id: number; m: RowMeta }[]>(
+    `SELECT release_id AS id, json_build_object('format', format, 'bytes', bytes, 'at', (extract(epoch FROM created_at) * 1000)::bigint::text) AS m FROM release_index_snapshot`,
+  );
+  const live = new Set(rows.map((r) => fileName(r.id, r.m)));
+  for (const f of await readdir(dir)) {
+    // Copies of rows gone or replaced, and temporaries a killed process left (one process owns the store).
+    if (f.startsWith('index-') && !live.has(f)) await rm(path.join(dir, f), { force: true });
+  }
 }
 
 // ---- PostgreSQL's binary COPY format (one row) ------------------------------------------
