@@ -1,7 +1,8 @@
 // Structured JSON logs (pino). Redaction is belt and braces: code never passes
 // keys or narrative text to the logger in the first place.
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import PinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -20,6 +21,9 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', de
       },
     },
     // Synchronous, in this thread: a transport worker would outlive a crash's last lines.
-    destination ?? (pretty ? PinoPretty({ destination: 2, sync: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss' }) : pino.destination(2)),
+    destination ?? (pretty ? prettyPrinter()({ destination: 2, sync: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss' }) : pino.destination(2)),
   );
 }
+
+/** pino-pretty, loaded only for a terminal: JSON logs (every server and test) never load its ~30 modules. */
+const prettyPrinter = (): typeof PinoPretty => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;

@@ -3,7 +3,7 @@
 // candidate PTs and the JSON schema only admits those codes; every answer is checked
 // again before use. A timeout, rate-limit refusal, server error or malformed output
 // falls back to the lexical result, and the response says why.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 
 export interface OpenAIConfig {
   apiKey?: string | undefined;
@@ -43,7 +43,7 @@ const SYSTEM_IDENTIFY =
   'self-contained (who/what/when as stated). Exclude negated findings ("no rash"), medical history and speculation. ' +
   'Do not output any terminology codes. reasons must be verbatim quotes from the narrative. confidence is 0-1.';
 
-function describe(err: unknown): string {
+function describe(err: unknown, OpenAI: typeof import('openai').default): string {
   // We abort only on our own timeout, so an abort is a timeout.
   if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof OpenAI.APIUserAbortError) return 'the LLM provider timed out';
   if (err instanceof OpenAI.RateLimitError) return 'the LLM provider refused the request (rate limited)';
@@ -55,23 +55,31 @@ function describe(err: unknown): string {
 
 export class OpenAIProvider {
   readonly name = 'openai';
-  private readonly client: OpenAI;
+  private client: Promise<{ client: OpenAI; OpenAI: typeof import('openai').default }> | undefined;
 
-  constructor(private readonly config: OpenAIConfig) {
-    this.client = new OpenAI({
-      apiKey: config.apiKey ?? 'not-needed',
-      baseURL: config.baseURL,
-      timeout: config.timeoutMs,
-      // No retries: a failed call falls back to the lexical result at once.
-      maxRetries: 0,
-    });
+  constructor(private readonly config: OpenAIConfig) {}
+
+  /** The SDK is loaded on the first call (~150 modules): a server with the provider configured but unused starts without them. */
+  private sdk() {
+    this.client ??= import('openai').then(({ default: OpenAI }) => ({
+      OpenAI,
+      client: new OpenAI({
+        apiKey: this.config.apiKey ?? 'not-needed',
+        baseURL: this.config.baseURL,
+        timeout: this.config.timeoutMs,
+        // No retries: a failed call falls back to the lexical result at once.
+        maxRetries: 0,
+      }),
+    }));
+    return this.client;
   }
 
   /** Calls the model with a JSON schema; throws ProviderFallback with a reason on any failure. */
   private async complete(system: string, user: unknown, name: string, schema: Record<string, unknown>): Promise<unknown> {
     let content: string | null | undefined;
+    const { client, OpenAI } = await this.sdk();
     try {
-      const res = await this.client.chat.completions.create(
+      const res = await client.chat.completions.create(
         {
           model: this.config.model,
           temperature: 0,
@@ -86,7 +94,7 @@ export class OpenAIProvider {
       content = res.choices?.[0]?.message?.content;
     } catch (err) {
       if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') throw new ProviderFallback('the LLM provider timed out');
-      throw new ProviderFallback(describe(err));
+      throw new ProviderFallback(describe(err, OpenAI));
     }
     if (!content) throw new ProviderFallback('the LLM provider returned no content');
     try {

@@ -1,9 +1,12 @@
 // Import progress: a bar on a terminal, plain throttled lines otherwise (CI logs, pipes).
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressModule from 'cli-progress';
 import type { ImportProgress } from '../importer/import.ts';
 
 export function progressReporter(label: string, stream: NodeJS.WriteStream = process.stderr) {
   if (stream.isTTY) {
+    // Loaded for a terminal only: every other command (and `serve`) starts without it.
+    const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
     const bar = new cliProgress.SingleBar(
       { format: `${label} [{bar}] {percentage}% | {value}/{total} rows | {phase}`, stream, hideCursor: true },
       cliProgress.Presets.shades_classic,
