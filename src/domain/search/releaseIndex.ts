@@ -58,6 +58,8 @@ export interface EntryColumns {
   current: Uint8Array;
   primarySoc: Int32Array;
   intlOrder: Int32Array;
+  /** Rank by (name_norm, code) in the database's collation (the listing's name order). */
+  nameRank: Int32Array;
   trigramCount: Uint16Array;
   name: string[];
   norm: string[];
@@ -94,6 +96,7 @@ function allocColumns(n: number): EntryColumns {
     current: new Uint8Array(n),
     primarySoc: new Int32Array(n),
     intlOrder: new Int32Array(n),
+    nameRank: new Int32Array(n),
     trigramCount: new Uint16Array(n),
     name: new Array<string>(n),
     norm: new Array<string>(n),
@@ -122,6 +125,9 @@ export class ReleaseIndex {
   readonly trigramCount: Uint16Array;
   private readonly primarySoc: Int32Array;
   private readonly intlOrder: Int32Array;
+  private readonly nameRank: Int32Array;
+  /** Entries in listing order, built on first use (listingOrder()). */
+  private listing: Int32Array | undefined;
   private readonly socAbbrev = new Map<number, string>();
   private readonly byCode: Map<number, number>[] = LEVELS.map(() => new Map());
   /** Trigram → id; entries holding trigram id: post[postStart[id] .. postStart[id + 1]) (ascending). */
@@ -161,6 +167,7 @@ export class ReleaseIndex {
     this.current = c.current;
     this.primarySoc = c.primarySoc;
     this.intlOrder = c.intlOrder;
+    this.nameRank = c.nameRank;
     this.trigramCount = c.trigramCount;
     this.name = c.name;
     this.norm = c.norm;
@@ -182,7 +189,7 @@ export class ReleaseIndex {
       hasHierarchy: this.hasHierarchy,
       columns: {
         level: this.level, code: this.code, ptCode: this.ptCode, current: this.current, primarySoc: this.primarySoc,
-        intlOrder: this.intlOrder, trigramCount: this.trigramCount, name: this.name, norm: this.norm, seqStart: this.seqStart,
+        intlOrder: this.intlOrder, nameRank: this.nameRank, trigramCount: this.trigramCount, name: this.name, norm: this.norm, seqStart: this.seqStart,
         pathHlt: this.pathHlt, pathHlgt: this.pathHlgt, pathSoc: this.pathSoc,
       },
       socAbbrev: [...this.socAbbrev],
@@ -247,6 +254,7 @@ export class ReleaseIndex {
       ix.current[i] = r.current ? 1 : 0;
       ix.primarySoc[i] = r.primary_soc_code ?? NONE;
       ix.intlOrder[i] = r.intl_order ?? NONE;
+      ix.nameRank[i] = r.nr ?? 0;
       if (r.soc_abbrev !== null) ix.socAbbrev.set(i, r.soc_abbrev);
       ix.name[i] = r.name;
       ix.norm[i] = r.name_norm;
@@ -311,12 +319,9 @@ export class ReleaseIndex {
    */
   private addHierarchy(h: HierarchyRows, rows: readonly Row[]): void {
     const n = this.size;
-    const nr = new Int32Array(n);
+    const nr = this.nameRank;
     const ar = new Int32Array(n);
-    rows.forEach((r, i) => {
-      nr[i] = r.nr ?? 0;
-      ar[i] = r.ar ?? 0;
-    });
+    rows.forEach((r, i) => (ar[i] = r.ar ?? 0));
     const down: { from: number; to: number; primary: boolean }[] = [];
     const up: { from: number; to: number; primary: boolean }[] = [];
     for (const r of h.links) {
@@ -427,6 +432,25 @@ export class ReleaseIndex {
     if (!list) return [];
     const own = list.findIndex((i) => this.code[i] === ptCode);
     return own <= 0 ? list : [list[own]!, ...list.slice(0, own), ...list.slice(own + 1)];
+  }
+
+  /**
+   * Every entry in the order of a listing without a query (level, intl_order NULLS LAST,
+   * name_norm, code: the name part as its database rank), sorted once per index.
+   */
+  listingOrder(): Int32Array {
+    if (!this.listing) {
+      const io = (i: number) => (this.intlOrder[i] === NONE ? 2147483647 : this.intlOrder[i]!);
+      const order = Int32Array.from({ length: this.size }, (_, i) => i);
+      order.sort((a, b) => this.level[a]! - this.level[b]! || io(a) - io(b) || this.nameRank[a]! - this.nameRank[b]!);
+      this.listing = order;
+    }
+    return this.listing;
+  }
+
+  /** Every PT path of the release as columns, one row per hierarchy_path row (underNode.ts). */
+  pathRows(): PtPathColumns {
+    return this.ptPaths.columns();
   }
 
   static async load(db: Db, releaseId: number): Promise<ReleaseIndex> {

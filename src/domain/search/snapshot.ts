@@ -13,7 +13,7 @@ import type { ReleaseIndexParts } from './releaseIndex.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 
 /** Bump on any change to the layout or to what the index holds: older snapshots are then ignored and rewritten. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 const MAGIC = 0x58495852; // "RXIX" little-endian
 const HEADER = 32;
@@ -41,7 +41,7 @@ export function serializeIndex(ix: ReleaseIndex): Uint8Array {
   const [norms, normAt] = stringsOf(c.norm);
   const [abbrevs, abbrevAt] = stringsOf(p.socAbbrev.map(([, a]) => a));
   const sections: Typed[] = [
-    c.level, c.code, c.ptCode, c.current, c.primarySoc, c.intlOrder, c.trigramCount, c.seqStart, c.pathHlt, c.pathHlgt, c.pathSoc,
+    c.level, c.code, c.ptCode, c.current, c.primarySoc, c.intlOrder, c.nameRank, c.trigramCount, c.seqStart, c.pathHlt, c.pathHlgt, c.pathSoc,
     names, nameAt, norms, normAt,
     Int32Array.from(p.socAbbrev, ([i]) => i), abbrevs, abbrevAt,
     p.trigrams, p.postStart, p.post, p.seq,
@@ -108,7 +108,7 @@ export function deserializeIndex(data: Uint8Array, releaseId: number): ReleaseIn
   const u8 = () => next<Uint8Array>(Uint8Array);
   const i32 = () => next<Int32Array>(Int32Array);
   const columns = {
-    level: u8(), code: i32(), ptCode: i32(), current: u8(), primarySoc: i32(), intlOrder: i32(),
+    level: u8(), code: i32(), ptCode: i32(), current: u8(), primarySoc: i32(), intlOrder: i32(), nameRank: i32(),
     trigramCount: next<Uint16Array>(Uint16Array), seqStart: i32(), pathHlt: i32(), pathHlgt: i32(), pathSoc: i32(),
     name: strings(), norm: strings(),
   };
@@ -130,7 +130,7 @@ export function deserializeIndex(data: Uint8Array, releaseId: number): ReleaseIn
     llts: { pt: i32(), start: i32(), entries: i32() },
   };
   if (at !== bytes.byteLength) throw new CorruptSnapshotError('trailing bytes');
-  for (const a of [columns.level, columns.code, columns.name, columns.norm]) if (a.length !== size) throw new CorruptSnapshotError('column lengths differ');
+  for (const a of [columns.level, columns.code, columns.nameRank, columns.name, columns.norm]) if (a.length !== size) throw new CorruptSnapshotError('column lengths differ');
   if (columns.seqStart.length !== size + 1 || parts.postStart.length !== parts.trigrams.length + 1) throw new CorruptSnapshotError('offset lengths differ');
   return ReleaseIndex.fromParts(parts);
 }
