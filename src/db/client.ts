@@ -25,8 +25,8 @@ export interface RawConnection {
 export interface BlobChannel {
   /** Runs a `COPY … TO '/dev/blob'` and returns what it wrote. */
   copyOut(sql: string): Promise<Uint8Array>;
-  /** In one transaction: `before` (e.g. a DELETE), then a `COPY … FROM '/dev/blob'` reading `data`. */
-  copyIn(before: string, copy: string, data: Uint8Array): Promise<void>;
+  /** In one transaction: `before` (e.g. a DELETE), then a `COPY … FROM '/dev/blob'` reading `data` (its parts in order). */
+  copyIn(before: string, copy: string, data: Uint8Array[]): Promise<void>;
   /** A directory beside the store's files for copies of bulky values (absent in memory). */
   readonly cacheDir?: string | undefined;
 }
@@ -114,7 +114,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
       async copyIn(before, copy, data) {
         await client.transaction(async (tx) => {
           await tx.query(before);
-          await tx.query(copy, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
+          await tx.query(copy, [], { blob: new Blob(data as Uint8Array<ArrayBuffer>[]) });
         });
       },
     },

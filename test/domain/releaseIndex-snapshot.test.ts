@@ -99,7 +99,7 @@ describe('release index snapshot', () => {
   });
 
   it('reads a snapshot stored either way, and the binary COPY row format round-trips', async () => {
-    expect([...firstField(copyRow([7, 8], new Uint8Array([0, 1, 255])))!]).toEqual([0, 0, 0, 7]);
+    expect([...firstField(Buffer.concat(copyRow([7, 8], new Uint8Array([0, 1, 255]))))!]).toEqual([0, 0, 0, 7]);
     expect(() => firstField(new Uint8Array(30))).toThrow(/not binary COPY/);
     const mine = (await readSnapshot(store(), releaseId))!;
     // The other mode's form (deflated on PGlite, raw on PostgreSQL) is read and unpacked alike.

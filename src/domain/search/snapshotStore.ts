@@ -131,18 +131,22 @@ async function keepFile(db: Db, dir: string, releaseId: number, meta: RowMeta, d
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
-/** One row of int4 columns then a bytea, as binary COPY input: header, the row, the trailer. */
-export function copyRow(ints: number[], bytes: Uint8Array): Uint8Array {
-  const out = Buffer.alloc(SIGNATURE.length + 8 + 2 + ints.length * 8 + 4 + bytes.byteLength + 2);
-  let at = SIGNATURE.copy(out, 0);
-  at = out.writeUInt32BE(0, at); // flags
-  at = out.writeUInt32BE(0, at); // header extension length
-  at = out.writeInt16BE(ints.length + 1, at);
-  for (const n of ints) at = out.writeInt32BE(n, out.writeInt32BE(4, at));
-  at = out.writeInt32BE(bytes.byteLength, at);
-  out.set(bytes, at);
-  out.writeInt16BE(-1, at + bytes.byteLength);
-  return out;
+/**
+ * One row of int4 columns then a bytea, as binary COPY input: header and the row up to the
+ * bytea's length, the bytes themselves, the trailer. Parts, not one buffer: the value (32 MB)
+ * is copied once, into the Blob PGlite reads, not first into a buffer of its own.
+ */
+export function copyRow(ints: number[], bytes: Uint8Array): Uint8Array[] {
+  const head = Buffer.alloc(SIGNATURE.length + 8 + 2 + ints.length * 8 + 4);
+  let at = SIGNATURE.copy(head, 0);
+  at = head.writeUInt32BE(0, at); // flags
+  at = head.writeUInt32BE(0, at); // header extension length
+  at = head.writeInt16BE(ints.length + 1, at);
+  for (const n of ints) at = head.writeInt32BE(n, head.writeInt32BE(4, at));
+  head.writeInt32BE(bytes.byteLength, at);
+  const trailer = Buffer.alloc(2);
+  trailer.writeInt16BE(-1, 0);
+  return [head, bytes, trailer];
 }
 
 /** The first field of the first row of binary COPY output, or null (no row, or NULL). */
