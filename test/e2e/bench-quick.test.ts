@@ -2,7 +2,7 @@
 // complete and report every scenario. Targets are not enforced here: performance claims
 // come from full runs of `npm run bench` (wrk, bench/results.md), never from timed tests, so
 // this smoke run takes the smallest data that still feeds every scenario (scale 0.01:
-// 3 SOCs, ~1,000 LLTs per release) and half-second load runs by autocannon in the bench
+// 3 SOCs, ~1,000 LLTs per release) and 0.3-second load runs by autocannon in the bench
 // process: it needs neither wrk nor haproxy (PATH is emptied of them to prove it).
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -17,7 +17,7 @@ describe('benchmark suite (quick variant)', () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TEST_DB', 'TERMINOLOGY_DATA_DIR', 'REDIS_URL'].includes(k)));
     env.PATH = path.dirname(process.execPath); // node only: no wrk, haproxy or taskset
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--scale', '0.01', '--duration', '0.5', '--json', out], { cwd: projectRoot, env, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) =>
+      execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--scale', '0.01', '--duration', '0.3', '--json', out], { cwd: projectRoot, env, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) =>
         err ? reject(new Error(`bench --quick failed: ${err.message}\n${stderr.slice(-2000)}`)) : resolve(),
       ),
     );

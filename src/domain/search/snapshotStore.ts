@@ -60,8 +60,9 @@ export async function writeSnapshot({ db, blobs }: SnapshotDb, ix: ReleaseIndex)
       row,
     );
     if (blobs.cacheDir) {
+      // The copy is a convenience: without it (a full disk, say) the next load reads the row.
       const meta = await rowMeta(db, ix.releaseId);
-      if (meta) await keepFile(db, blobs.cacheDir, ix.releaseId, meta, data);
+      if (meta) await keepFile(db, blobs.cacheDir, ix.releaseId, meta, data).catch(() => {});
     }
     return data.byteLength;
   }
