@@ -10,7 +10,7 @@ import path from 'node:path';
 import { openDatabase, type BlobChannel, type Database } from '../../src/db/client.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
-import { readSnapshot } from '../../src/domain/search/snapshotStore.ts';
+import { readSnapshot, writeSnapshot } from '../../src/domain/search/snapshotStore.ts';
 import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
 import { usingPostgres } from '../helpers/db.ts';
 
@@ -97,6 +97,15 @@ describe.skipIf(usingPostgres)('release index snapshot: the embedded file copy',
     expect(copies()).toHaveLength(1);
     expect(copies()[0]).not.toBe(before); // the rewritten row has a new creation time
     expect(Buffer.compare(readFileSync(path.join(root, 'cache', copies()[0]!)), await rowBytes())).toBe(0);
+  });
+
+  it('an unwritable copy (here its directory is a file) costs nothing: written and read from the row', async () => {
+    const blocked = path.join(root, 'not-a-dir');
+    writeFileSync(blocked, 'x');
+    const channel: BlobChannel = { ...counted(), cacheDir: blocked };
+    const ix = await new SearchIndexCache(2, undefined, channel).get(releaseId, db.prisma);
+    expect(await writeSnapshot({ db: db.prisma, blobs: channel }, ix)).toBeGreaterThan(1000);
+    expect((await readSnapshot({ db: db.prisma, blobs: channel }, releaseId))!.byteLength).toBe((await rowBytes()).byteLength);
   });
 
   it('a replaced release: the old copy goes, the new one comes', async () => {
