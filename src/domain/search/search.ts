@@ -6,14 +6,13 @@
 // codes of that type), and everything when an index holds no hierarchy.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { CONCEPT_COLUMNS, type Concept } from '../concepts.ts';
-import type { Level } from '../levels.ts';
+import { LEVELS, type Level } from '../levels.ts';
 import { normalizeName } from '../text.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
 import type { SearchIndexCache } from './indexCache.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
 import { isWordChar } from './trigram.ts';
 import { underNode } from './underNode.ts';
-import { LEVELS } from '../levels.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 

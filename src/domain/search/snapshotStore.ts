@@ -87,13 +87,15 @@ interface RowMeta {
   at: string;
 }
 
-const rowMeta = async (db: Db, releaseId: number): Promise<RowMeta | undefined> =>
-  (
-    await db.$queryRawUnsafe<RowMeta[]>(
-      `SELECT format, bytes, (extract(epoch FROM created_at) * 1000)::bigint::text AS at FROM release_index_snapshot WHERE release_id = $1`,
-      releaseId,
-    )
-  )[0];
+/** What names a row's file copy, per row (all rows, or the one of `releaseId`). */
+const rowMetas = (db: Db, releaseId?: number): Promise<(RowMeta & { id: number })[]> =>
+  db.$queryRawUnsafe(
+    `SELECT format, bytes, (extract(epoch FROM created_at) * 1000)::bigint::text AS at, release_id AS id
+     FROM release_index_snapshot ${releaseId === undefined ? '' : 'WHERE release_id = $1'}`,
+    ...(releaseId === undefined ? [] : [releaseId]),
+  );
+
+const rowMeta = async (db: Db, releaseId: number): Promise<RowMeta | undefined> => (await rowMetas(db, releaseId))[0];
 
 const fileName = (releaseId: number, m: RowMeta) => `index-${releaseId}-${m.at}-${m.bytes}.snapshot`;
 
@@ -118,10 +120,7 @@ async function keepFile(db: Db, dir: string, releaseId: number, meta: RowMeta, d
   const temp = path.join(dir, `${name}.${process.pid}.tmp`);
   await writeFile(temp, data);
   await rename(temp, path.join(dir, name));
-  const rows = await db.$queryRawUnsafe<{ id: number; m: RowMeta }[]>(
-    `SELECT release_id AS id, json_build_object('format', format, 'bytes', bytes, 'at', (extract(epoch FROM created_at) * 1000)::bigint::text) AS m FROM release_index_snapshot`,
-  );
-  const live = new Set(rows.map((r) => fileName(r.id, r.m)));
+  const live = new Set((await rowMetas(db)).map((m) => fileName(m.id, m)));
   for (const f of await readdir(dir)) {
     // Copies of rows gone or replaced, and temporaries a killed process left (one process owns the store).
     if (f.startsWith('index-') && !live.has(f)) await rm(path.join(dir, f), { force: true });
