@@ -12,6 +12,7 @@ import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { instrumentAdapter, type QueryListener } from './instrument.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
+import { pgliteBlobs, postgresBlobs, type BlobChannel } from './blobs.ts';
 
 export type DbMode = 'embedded' | 'server';
 
@@ -19,16 +20,6 @@ export type DbMode = 'embedded' | 'server';
 export interface RawConnection {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   exec(script: string): Promise<void>;
-}
-
-/** Bytes in and out of PGlite without a text step: COPY … TO / FROM '/dev/blob', FORMAT binary. */
-export interface BlobChannel {
-  /** Runs a `COPY … TO '/dev/blob'` and returns what it wrote. */
-  copyOut(sql: string): Promise<Uint8Array>;
-  /** In one transaction: `before` (e.g. a DELETE), then a `COPY … FROM '/dev/blob'` reading `data` (its parts in order). */
-  copyIn(before: string, copy: string, data: Uint8Array[]): Promise<void>;
-  /** A directory beside the store's files for copies of bulky values (absent in memory). */
-  readonly cacheDir?: string | undefined;
 }
 
 export interface Database {
@@ -39,8 +30,8 @@ export interface Database {
   reader(): PrismaClient;
   /** Runs fn on one dedicated connection (a session: advisory locks and BEGIN/COMMIT hold). */
   withConnection<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
-  /** Embedded only: PGlite's binary COPY channel (see src/domain/search/snapshotStore.ts). */
-  readonly blobs?: BlobChannel;
+  /** Binary COPY in and out (src/db/blobs.ts): the release index snapshots travel through it. */
+  readonly blobs: BlobChannel;
   /** One round trip (SELECT 1), failing after timeoutMs: start-up and readiness checks. */
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -105,19 +96,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
     prisma,
     reader: () => prisma,
     withConnection: (fn) => fn(conn),
-    blobs: {
-      async copyOut(sql) {
-        const blob = (await client.query(sql)).blob;
-        return blob ? new Uint8Array(await blob.arrayBuffer()) : new Uint8Array(0);
-      },
-      cacheDir: inMemory ? undefined : path.join(path.resolve(opts.dataDir!), 'cache'),
-      async copyIn(before, copy, data) {
-        await client.transaction(async (tx) => {
-          await tx.query(before);
-          await tx.query(copy, [], { blob: new Blob(data as Uint8Array<ArrayBuffer>[]) });
-        });
-      },
-    },
+    blobs: pgliteBlobs(client, inMemory ? undefined : path.join(path.resolve(opts.dataDir!), 'cache')),
     async ping() {
       await client.query('SELECT 1');
     },
@@ -159,10 +138,12 @@ async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<
     return { pool: p, client: prismaWith(new PrismaPg(p), opts.onReplicaQuery) };
   });
   let next = 0;
+  let nextBlob = 0;
   return {
     mode: 'server',
     prisma,
     reader: () => (replicas.length ? replicas[next++ % replicas.length]!.client : prisma),
+    blobs: postgresBlobs(pool, () => (replicas.length ? replicas[nextBlob++ % replicas.length]!.pool : pool), opts.queryTimeoutMs ? opts.queryTimeoutMs + 1_000 : 0),
     async withConnection(fn) {
       const client = await pool.connect();
       // Sessions run migrations and wait on advisory locks (another replica migrating): no

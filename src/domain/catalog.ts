@@ -6,7 +6,7 @@ import { VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from './formats.ts';
 import { listReleases, type ReleaseInfo } from './releases.ts';
 import type { Level } from './levels.ts';
 import { SearchIndexCache } from './search/indexCache.ts';
-import type { BlobChannel } from '../db/client.ts';
+import type { BlobChannel } from '../db/blobs.ts';
 
 /** How long a failed read of the release list is answered with its error without reading again. */
 const FAILURE_MEMORY_MS = 1_000;

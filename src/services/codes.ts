@@ -12,7 +12,7 @@ import type { RequestScope } from './scope.ts';
 
 /** A concept together with the identifier of its release (for ids and nested lookups). */
 export type ReleaseConcept = Concept & { version: string };
-export type ReleaseHierarchyItem = HierarchyItem & { version: string };
+export type ReleaseHierarchyItem = Omit<HierarchyItem, 'concept'> & { concept: ReleaseConcept };
 export type ReleasePath = PathCodes & { version: string };
 
 export const withVersion = (c: Concept, version: string): ReleaseConcept => ({ ...c, version });
@@ -89,17 +89,19 @@ function builtIndex(scope: RequestScope, releaseId: number) {
 
 // Parents and children answer synchronously (a value, not a promise) from a built index:
 // graphql-js then resolves a ~28k-node subtree without a promise and a DataLoader
-// round per node, which was most of its cost once the SQL was gone.
+// round per node, which was most of its cost once the SQL was gone. The index makes each
+// concept with its version already in it (one object per node, no copies).
+const versioned = (items: HierarchyItem[], version: string): ReleaseHierarchyItem[] =>
+  items.map((i) => ({ relationshipType: i.relationshipType, isPrimary: i.isPrimary, concept: withVersion(i.concept, version) }));
+
 export function parentsOf(scope: RequestScope, c: ReleaseConcept): ReleaseHierarchyItem[] | Promise<ReleaseHierarchyItem[]> {
   const ix = builtIndex(scope, c.releaseId);
-  const tag = (items: HierarchyItem[]) => items.map((i) => ({ ...i, version: c.version }));
-  return ix ? tag(ix.parents(c.level, c.code)) : scope.loaders.parents.load(keyOf(c)).then(tag);
+  return ix ? (ix.parents(c.level, c.code, c.version) as ReleaseHierarchyItem[]) : scope.loaders.parents.load(keyOf(c)).then((items) => versioned(items, c.version));
 }
 
 export function childrenOf(scope: RequestScope, c: ReleaseConcept): ReleaseHierarchyItem[] | Promise<ReleaseHierarchyItem[]> {
   const ix = builtIndex(scope, c.releaseId);
-  const tag = (items: HierarchyItem[]) => items.map((i) => ({ ...i, version: c.version }));
-  return ix ? tag(ix.children(c.level, c.code)) : scope.loaders.children.load(keyOf(c)).then(tag);
+  return ix ? (ix.children(c.level, c.code, c.version) as ReleaseHierarchyItem[]) : scope.loaders.children.load(keyOf(c)).then((items) => versioned(items, c.version));
 }
 
 /** Every path up to a SOC, the primary one first. */

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import type { BlobChannel } from '../../src/db/client.ts';
+import type { BlobChannel } from '../../src/db/blobs.ts';
 import { TEST_ENV } from '../helpers/app.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -33,11 +33,11 @@ const closers: (() => Promise<void>)[] = [];
 
 /**
  * A product of its own over the shared database: a new catalog, so no index is loaded yet.
- * `blobs`: PGlite's binary channel as the catalog gets it (by default the database's own; null: none).
+ * `blobs`: the database's binary channel as the catalog gets it (by default the database's own).
  */
-async function freshApp(blobs: BlobChannel | null | undefined = db.blobs) {
+async function freshApp(blobs: BlobChannel = db.blobs) {
   const config = loadConfig(TEST_ENV);
-  const composed = compose(config, { ...db, blobs: blobs ?? undefined }, createLogger('silent'), { catalogTtlMs: 600_000 });
+  const composed = compose(config, { ...db, blobs }, createLogger('silent'), { catalogTtlMs: 600_000 });
   closers.push(composed.close);
   const app = createApp(composed.services, { ...composed.appOptions, responseCache: false, graphql: { ...composed.appOptions.graphql, resultCache: false } });
   const subtree = async () => {
@@ -57,7 +57,7 @@ async function freshApp(blobs: BlobChannel | null | undefined = db.blobs) {
 
 /**
  * The database, except that statements matching `held` wait for `open()`: through Prisma, and
- * through PGlite's binary channel (where the embedded snapshot read goes; counted in `queries`).
+ * through the binary channel (where the snapshot read goes; counted in `queries`).
  */
 function gated(held: RegExp) {
   let open!: () => void;
@@ -68,13 +68,13 @@ function gated(held: RegExp) {
       return db.prisma.$queryRawUnsafe(sql, ...args);
     }) as TestDatabase['prisma']['$queryRawUnsafe'],
   };
-  const blobs: BlobChannel | undefined = db.blobs && {
+  const blobs: BlobChannel = {
     copyOut: async (sql) => {
       if (held.test(sql)) await opened;
       queries.push(sql);
-      return db.blobs!.copyOut(sql);
+      return db.blobs.copyOut(sql);
     },
-    copyIn: (before, copy, data) => db.blobs!.copyIn(before, copy, data),
+    copyIn: (steps, data) => db.blobs.copyIn(steps, data),
   };
   return { read, open, blobs };
 }
@@ -148,9 +148,9 @@ describe('hierarchy lookups while the index is read from its snapshot', () => {
   }, 60_000);
 
   it('do not wait for an index being built from rows', async () => {
-    // No snapshot to read (answered as absent, through Prisma: no binary channel here); the
-    // build's statements are held until the end.
-    const { indexes, subtree } = await freshApp(null);
+    // No snapshot to read (the channel's read finds no row); the build's statements are held
+    // until the end.
+    const { indexes, subtree } = await freshApp({ copyOut: () => db.blobs.copyOut('SELECT NULL::bytea WHERE false'), copyIn: (steps, data) => db.blobs.copyIn(steps, data) });
     const build = gated(/./);
     const read = {
       $queryRawUnsafe: (async (sql: string, ...args: unknown[]) =>

@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { unpackIndex } from './snapshot.ts';
-import type { BlobChannel } from '../../db/client.ts';
+import type { BlobChannel } from '../../db/blobs.ts';
 import { readSnapshot, writeSnapshot } from './snapshotStore.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -30,10 +30,10 @@ export class SearchIndexCache {
   onLoaded: (releaseId: number, source: 'snapshot' | 'rows', ms: number) => void = () => {};
 
   /**
-   * `max`: releases kept indexed at once (~50 MB each at full size). `writer`: where snapshots
-   * are written (the primary); reads may come from a replica, which would refuse the write.
-   * `blobs`: the embedded database's binary channel, which snapshots then go through
-   * (snapshotStore.ts).
+   * `max`: releases kept indexed at once (~50 MB each at full size). `writer`: the primary, for
+   * the statements of a snapshot write; reads may come from a replica, which would refuse them.
+   * `blobs`: the database's binary channel, which snapshots go through (snapshotStore.ts);
+   * without one, indexes are always built from rows and no snapshot is kept.
    */
   constructor(
     max = 2,
@@ -117,6 +117,7 @@ export class SearchIndexCache {
   }
 
   private async readIndex(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
+    if (!this.blobs) return undefined;
     const started = performance.now();
     let data: Uint8Array | null = null;
     try {
@@ -139,9 +140,11 @@ export class SearchIndexCache {
     const started = performance.now();
     const ix = await ReleaseIndex.load(db, releaseId);
     this.onLoaded(releaseId, 'rows', Math.round(performance.now() - started));
+    if (!this.blobs) return ix;
+    const blobs = this.blobs;
     // In the background: the answer waiting on this index never waits on the write.
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => writeSnapshot({ db: this.writer ?? db, blobs: this.blobs }, ix))
+      .then(() => writeSnapshot({ db: this.writer ?? db, blobs }, ix))
       .then(
         () => undefined,
         (e: unknown) => this.warn(releaseId, 'release index snapshot not written; the next start builds the index again', e),

@@ -362,30 +362,30 @@ export class ReleaseIndex {
     return out;
   }
 
-  private items(i: number, g: Csr, down: boolean): HierarchyItem[] {
+  private items(i: number, g: Csr, down: boolean, version: string | undefined): HierarchyItem[] {
     const out: HierarchyItem[] = [];
     for (let k = g.start[i]!; k < g.start[i + 1]!; k++) {
       const j = g.to[k]!;
       const [p, c] = down ? [i, j] : [j, i];
-      out.push({ relationshipType: `${this.levelOf(p)}_TO_${this.levelOf(c)}`, isPrimary: g.primary[k] === 1, concept: this.concept(j) });
+      out.push({ relationshipType: `${this.levelOf(p)}_TO_${this.levelOf(c)}`, isPrimary: g.primary[k] === 1, concept: this.concept(j, version) });
     }
     return out;
   }
 
-  /** As childrenOf() in src/domain/hierarchy.ts. */
-  children(level: Level, code: number): HierarchyItem[] {
+  /** As childrenOf() in src/domain/hierarchy.ts; each concept carries `version` when given (see concept()). */
+  children(level: Level, code: number, version?: string): HierarchyItem[] {
     const i = this.find(level, code);
-    return i < 0 ? [] : this.items(i, this.down, true);
+    return i < 0 ? [] : this.items(i, this.down, true, version);
   }
 
   /** As parentsOf(): a PT's primary SOC (SOC_TO_PT) first, then its links. */
-  parents(level: Level, code: number): HierarchyItem[] {
+  parents(level: Level, code: number, version?: string): HierarchyItem[] {
     const i = this.find(level, code);
     if (i < 0) return [];
-    const out = this.items(i, this.up, false);
+    const out = this.items(i, this.up, false, version);
     if (level === 'PT' && this.primarySoc[i] !== NONE) {
       const s = this.find('SOC', this.primarySoc[i]!);
-      if (s >= 0) out.unshift({ relationshipType: 'SOC_TO_PT', isPrimary: true, concept: this.concept(s) });
+      if (s >= 0) out.unshift({ relationshipType: 'SOC_TO_PT', isPrimary: true, concept: this.concept(s, version) });
     }
     return out;
   }
@@ -515,7 +515,14 @@ export class ReleaseIndex {
     return this.byCode[LEVELS.indexOf(level)]!.get(code) ?? -1;
   }
 
-  concept(i: number): Concept {
+  /**
+   * The concept at entry i, a new object. With `version` it also carries its release's version
+   * (the shape the API layers hand around), made in the same literal: a 28k-node subtree then
+   * costs one object per node, not a copy per layer.
+   */
+  concept(i: number): Concept;
+  concept<V extends string | undefined>(i: number, version: V): V extends string ? Concept & { version: string } : Concept;
+  concept(i: number, version?: string): Concept & { version?: string | undefined } {
     const opt = (v: number) => (v === NONE ? null : v);
     return {
       releaseId: this.releaseId,
@@ -527,6 +534,7 @@ export class ReleaseIndex {
       primarySocCode: opt(this.primarySoc[i]!),
       socAbbrev: this.socAbbrev.get(i) ?? null,
       intlOrder: opt(this.intlOrder[i]!),
+      version,
     };
   }
 

@@ -5,10 +5,9 @@
 // data padded to 8 bytes, so typed arrays are views on the value as read: no per-element
 // decoding except the maps (code → entry, trigram → id) and the string arrays, which
 // JavaScript needs as such. Strings are one UTF-8 buffer plus UTF-16 offsets of each.
-// Stored deflated (level 1, in libuv's thread pool, off the event loop): 32 MB → 14 MB at
-// full size, so less to transfer and to decode as text (snapshotStore.ts).
+// Stored as it is (snapshotStore.ts); earlier versions stored it deflated, which is still read.
 import { promisify } from 'node:util';
-import { crc32, deflate, inflate } from 'node:zlib';
+import { crc32, inflate } from 'node:zlib';
 import type { ReleaseIndexParts } from './releaseIndex.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 
@@ -77,7 +76,7 @@ export function serializeIndex(ix: ReleaseIndex): Uint8Array {
 export function deserializeIndex(data: Uint8Array, releaseId: number): ReleaseIndex {
   if (data.byteLength < HEADER) throw new CorruptSnapshotError('shorter than its header');
   // Views need 8-byte alignment: one copy of the whole value when the driver's buffer is not.
-  const bytes = data.byteOffset % 8 === 0 ? data : data.slice();
+  const bytes = data.byteOffset % 8 === 0 ? data : new Uint8Array(data); // a copy (a Buffer's slice() is a view)
   const buf = bytes.buffer as ArrayBuffer;
   const dv = new DataView(buf, bytes.byteOffset, bytes.byteLength);
   if (dv.getUint32(0, true) !== MAGIC) throw new CorruptSnapshotError('not a release index snapshot');
@@ -135,16 +134,9 @@ export function deserializeIndex(data: Uint8Array, releaseId: number): ReleaseIn
   return ReleaseIndex.fromParts(parts);
 }
 
-const deflated = promisify(deflate);
 const inflated = promisify(inflate);
 
-/** The stored form of an index: serialised, then deflated unless `compress` is false (embedded: see snapshotStore.ts). */
-export async function packIndex(ix: ReleaseIndex, opts: { compress?: boolean } = {}): Promise<Uint8Array> {
-  const raw = serializeIndex(ix);
-  return opts.compress === false ? raw : deflated(raw, { level: 1 });
-}
-
-/** The index from its stored form, deflated or not; CorruptSnapshotError when it is not one. */
+/** The index from its stored form (serializeIndex() output, or that deflated by an earlier version); CorruptSnapshotError when it is not one. */
 export async function unpackIndex(stored: Uint8Array, releaseId: number): Promise<ReleaseIndex> {
   // A serialisation begins with its magic number; a deflate stream never does (0x78 first).
   if (stored.byteLength >= 4 && new DataView(stored.buffer, stored.byteOffset, 4).getUint32(0, true) === MAGIC) return deserializeIndex(stored, releaseId);

@@ -1,28 +1,29 @@
 // Reading and writing a release's index snapshot (snapshot.ts) in release_index_snapshot.
 // A snapshot of another format is not transferred at all.
-// Server mode: one statement each way; the bytes travel as base64 text, decoded by the database
-// and by Buffer (the driver's own bytea conversion was slower), and are stored deflated.
-// Embedded: PGlite's binary COPY channel (BlobChannel) moves the value with no text step, and it
-// is stored as it is, not deflated (the column is STORAGE EXTERNAL: TOAST's compression only
-// slowed both ways). PGlite still reads those 32 MB (full size) as ~16k TOAST chunks through its
-// WebAssembly file layer, ~400 ms with the event loop held; so an on-disk store also keeps a
-// copy as a file (BlobChannel.cacheDir), named after the row's release, creation time and size:
-// a start reads the row's metadata (one statement) and then the file, off the event loop. The
-// row stays the source: a copy that is missing, of another row, or damaged is never used
-// (the name must match, the size too, and the snapshot's own checksum is verified on load).
+// Both databases move the value through their binary COPY channel (src/db/blobs.ts) with no
+// text step, and it is stored as it is, not deflated: at full size a raw read is ~50 ms on
+// PostgreSQL, where base64 text plus inflating took ~180 ms (the column is STORAGE EXTERNAL:
+// TOAST's compression only slowed both ways). Rows written deflated by earlier versions are
+// still read (unpackIndex inflates them) until the next write replaces them.
+// Embedded, PGlite still reads those 32 MB as ~16k TOAST chunks through its WebAssembly file
+// layer, ~400 ms with the event loop held; so an on-disk store also keeps a copy as a file
+// (BlobChannel.cacheDir), named after the row's release, creation time and size: a start reads
+// the row's metadata (one statement) and then the file, off the event loop. The row stays the
+// source: a copy that is missing, of another row, or damaged is never used (the name must
+// match, the size too, and the snapshot's own checksum is verified on load).
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobChannel } from '../../db/client.ts';
+import type { BlobChannel } from '../../db/blobs.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { SNAPSHOT_FORMAT, packIndex } from './snapshot.ts';
+import { SNAPSHOT_FORMAT, serializeIndex } from './snapshot.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
-/** Where snapshots are read and written: the database, and on PGlite its binary channel. */
+/** Where snapshots are read and written: the database (metadata of the embedded file copy) and its binary channel. */
 export interface SnapshotDb {
   db: Db;
-  blobs?: BlobChannel | undefined;
+  blobs: BlobChannel;
 }
 
 /** COPY takes no parameters: the values written into these statements are integers of ours. */
@@ -31,50 +32,37 @@ function int(n: number): number {
   return n;
 }
 
-/** The release's stored snapshot (packIndex() output) in the current format, or null when there is none of it. */
+/** The release's stored snapshot (serializeIndex() output, or an earlier version's deflated form) in the current format, or null when there is none of it. */
 export async function readSnapshot({ db, blobs }: SnapshotDb, releaseId: number): Promise<Uint8Array | null> {
-  if (blobs?.cacheDir) return readThroughFile(db, blobs, blobs.cacheDir, releaseId);
-  if (blobs) {
-    const out = await blobs.copyOut(
-      `COPY (SELECT CASE WHEN format = ${int(SNAPSHOT_FORMAT)} THEN data END FROM release_index_snapshot WHERE release_id = ${int(releaseId)}) TO '/dev/blob' WITH (FORMAT binary)`,
-    );
-    return firstField(out);
-  }
-  const rows = await db.$queryRawUnsafe<{ data: string | null }[]>(
-    `SELECT CASE WHEN format = $2 THEN encode(data, 'base64') END AS data FROM release_index_snapshot WHERE release_id = $1`,
-    releaseId,
-    SNAPSHOT_FORMAT,
+  if (blobs.cacheDir) return readThroughFile(db, blobs, blobs.cacheDir, releaseId);
+  return firstField(
+    await blobs.copyOut(`SELECT CASE WHEN format = ${int(SNAPSHOT_FORMAT)} THEN data END FROM release_index_snapshot WHERE release_id = ${int(releaseId)}`),
   );
-  const text = rows[0]?.data;
-  return text ? Buffer.from(text, 'base64') : null;
 }
 
-/** Writes (or replaces) the snapshot of a built index; returns its stored size in bytes. */
+/**
+ * Writes (or replaces) the snapshot of a built index; returns its stored size in bytes. Through
+ * a temporary table and an upsert: two processes writing the same release's snapshot at once
+ * (replicas warming up together) both succeed, the later one's row stays.
+ */
 export async function writeSnapshot({ db, blobs }: SnapshotDb, ix: ReleaseIndex): Promise<number> {
-  const data = await packIndex(ix, { compress: !blobs });
-  if (blobs) {
-    const row = copyRow([int(ix.releaseId), int(SNAPSHOT_FORMAT), int(data.byteLength)], data);
-    await blobs.copyIn(
-      `DELETE FROM release_index_snapshot WHERE release_id = ${int(ix.releaseId)}`,
-      `COPY release_index_snapshot (release_id, format, bytes, data) FROM '/dev/blob' WITH (FORMAT binary)`,
-      row,
-    );
-    if (blobs.cacheDir) {
-      // The copy is a convenience: without it (a full disk, say) the next load reads the row.
-      const meta = await rowMeta(db, ix.releaseId);
-      if (meta) await keepFile(db, blobs.cacheDir, ix.releaseId, meta, data).catch(() => {});
-    }
-    return data.byteLength;
-  }
-  await db.$queryRawUnsafe(
-    `INSERT INTO release_index_snapshot (release_id, format, bytes, data) VALUES ($1, $2, $3, decode($4, 'base64'))
-     ON CONFLICT (release_id) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, data = EXCLUDED.data, created_at = now()
-     RETURNING release_id`,
-    ix.releaseId,
-    SNAPSHOT_FORMAT,
-    data.byteLength,
-    Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'),
+  const data = serializeIndex(ix);
+  await blobs.copyIn(
+    {
+      before: [`CREATE TEMPORARY TABLE snapshot_in (release_id integer, format integer, bytes integer, data bytea) ON COMMIT DROP`],
+      into: 'snapshot_in (release_id, format, bytes, data)',
+      after: [
+        `INSERT INTO release_index_snapshot (release_id, format, bytes, data) SELECT release_id, format, bytes, data FROM snapshot_in
+         ON CONFLICT (release_id) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, data = EXCLUDED.data, created_at = now()`,
+      ],
+    },
+    copyRow([int(ix.releaseId), int(SNAPSHOT_FORMAT), int(data.byteLength)], data),
   );
+  if (blobs.cacheDir) {
+    // The copy is a convenience: without it (a full disk, say) the next load reads the row.
+    const meta = await rowMeta(db, ix.releaseId);
+    if (meta) await keepFile(db, blobs.cacheDir, ix.releaseId, meta, data).catch(() => {});
+  }
   return data.byteLength;
 }
 
@@ -108,7 +96,7 @@ async function readThroughFile(db: Db, blobs: BlobChannel, dir: string, releaseI
   } catch {
     // No copy yet (or unreadable): read the row, and keep a copy for the next start.
   }
-  const data = firstField(await blobs.copyOut(`COPY (SELECT data FROM release_index_snapshot WHERE release_id = ${int(releaseId)}) TO '/dev/blob' WITH (FORMAT binary)`));
+  const data = firstField(await blobs.copyOut(`SELECT data FROM release_index_snapshot WHERE release_id = ${int(releaseId)}`));
   if (data && data.byteLength === meta.bytes) await keepFile(db, dir, releaseId, meta, data).catch(() => {});
   return data;
 }

@@ -14,7 +14,7 @@ const HierarchyItemRef = builder.objectRef<ReleaseHierarchyItem>('HierarchyItem'
   fields: (t) => ({
     relationshipType: t.field({ type: RelationshipTypeEnum, resolve: (i) => i.relationshipType as typeof RelationshipTypeEnum.$inferType }),
     isPrimary: t.exposeBoolean('isPrimary', { description: 'The edge lies on the primary path (for PTs: the primary SOC).' }),
-    code: t.field({ type: CodeRef, resolve: (i) => codes.withVersion(i.concept, i.version) }),
+    code: t.field({ type: CodeRef, resolve: (i) => i.concept }),
   }),
 });
 
