@@ -25,6 +25,13 @@ export interface RunningServer {
 const DRAIN_IDLE_GRACE_MS = 500;
 /** Embedded: the index snapshot read waits for the first request to be answered at most this long after listening. */
 const FIRST_REQUEST_WAIT_MS = 250;
+/**
+ * The change set is read this long after the latest release's index is ready: the requests that
+ * arrive with a start (probes, a first page, a whole subtree) are answered first. Embedded, its
+ * rows are read on this thread (PGlite), ~100 ms at full size that would otherwise stall them.
+ * Meanwhile a code page reads its change record by SQL, as it does whenever the set is not loaded.
+ */
+const CHANGE_SET_WARM_DELAY_MS = 1_000;
 
 export async function startServer(config: Config, opts: { log?: Logger; handleSignals?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel, undefined, config.logFormat);
@@ -86,12 +93,22 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
         if (!r) return;
         const t0 = performance.now();
         await catalog.searchIndexes.get(r.id, db.reader());
+        await new Promise<void>((resolve) => {
+          warm = setTimeout(resolve, CHANGE_SET_WARM_DELAY_MS);
+          warm.unref();
+        });
+        if (shuttingDown) return;
+        const indexMs = Math.round(performance.now() - t0 - CHANGE_SET_WARM_DELAY_MS);
+        const t1 = performance.now();
         const prev = await catalog.previous(r);
         const pair = prev && (await services.changeSets.get(prev.id, r.id, db.prisma).catch((e: Error) => {
           log.warn({ err: { message: e.message } }, 'change set warm-up failed; code pages read their change record by SQL until it loads');
           return null;
         }));
-        log.info({ release: r.version, against: prev?.version ?? null, changes: pair ? pair.size : null, ms: Math.round(performance.now() - t0) }, 'warmed the latest release (index and change set)');
+        log.info(
+          { release: r.version, against: prev?.version ?? null, changes: pair ? pair.size : null, indexMs, changesMs: Math.round(performance.now() - t1) },
+          'warmed the latest release (index and change set)',
+        );
       })
       .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
   if (config.searchIndexWarmDelayMs >= 0) {

@@ -19,8 +19,8 @@ export interface CopyInSteps {
 }
 
 export interface BlobChannel {
-  /** The binary COPY output of a query: `COPY (select) TO … WITH (FORMAT binary)`. */
-  copyOut(select: string): Promise<Uint8Array>;
+  /** The binary COPY output of a query (`COPY (select) TO … WITH (FORMAT binary)`), as the parts it arrived in. */
+  copyOut(select: string): Promise<Uint8Array[]>;
   /** Binary COPY input (`data`: its parts in order) within the statements of `steps`, as one transaction. */
   copyIn(steps: CopyInSteps, data: Uint8Array[]): Promise<void>;
   /** A directory beside the store's files for copies of bulky values (embedded on disk only). */
@@ -35,7 +35,7 @@ export function pgliteBlobs(client: PGlite, cacheDir: string | undefined): BlobC
     cacheDir,
     async copyOut(select) {
       const blob = (await client.query(copyOutSql(select, `'/dev/blob'`))).blob;
-      return blob ? new Uint8Array(await blob.arrayBuffer()) : new Uint8Array(0);
+      return blob ? [new Uint8Array(await blob.arrayBuffer())] : [];
     },
     async copyIn({ before, into, after }, data) {
       await client.transaction(async (tx) => {
@@ -72,11 +72,12 @@ export function postgresBlobs(writer: pg.Pool, reader: () => pg.Pool, timeoutMs:
   return {
     copyOut: (select) =>
       guarded(reader(), async (client, signal) => {
-        const parts: Buffer[] = [];
+        // Not concatenated here: the reader copies the value it wants out of them once.
+        const parts: Uint8Array[] = [];
         const stream = client.query(copyTo(copyOutSql(select, 'STDOUT')));
         signal.addEventListener('abort', () => stream.destroy(signal.reason as Error), { once: true });
         for await (const part of stream) parts.push(part as Buffer);
-        return Buffer.concat(parts);
+        return parts;
       }),
     copyIn: ({ before, into, after }, data) =>
       guarded(writer, async (client, signal) => {

@@ -97,8 +97,15 @@ describe('release index snapshot', () => {
   });
 
   it('reads a snapshot stored either way, and the binary COPY row format round-trips', async () => {
-    expect([...firstField(Buffer.concat(copyRow([7, 8], new Uint8Array([0, 1, 255]))))!]).toEqual([0, 0, 0, 7]);
-    expect(() => firstField(new Uint8Array(30))).toThrow(/not binary COPY/);
+    const row = Buffer.concat(copyRow([7, 8], new Uint8Array([0, 1, 255])));
+    expect([...firstField([row])!]).toEqual([0, 0, 0, 7]);
+    // However the output is cut into parts (as it arrives from a socket), the same field.
+    for (const cut of [1, 3, 20, 25, 27, 29]) expect([...firstField([row.subarray(0, cut), row.subarray(cut)])!]).toEqual([0, 0, 0, 7]);
+    expect([...firstField([...row].map((x) => new Uint8Array([x])))!]).toEqual([0, 0, 0, 7]);
+    expect(firstField([row.subarray(0, 19), Buffer.from([0xff, 0xff])])).toBeNull();
+    expect(() => firstField([row.subarray(0, 27)])).toThrow(/truncated/);
+    expect(() => firstField([row.subarray(0, 22)])).toThrow(/truncated/);
+    expect(() => firstField([new Uint8Array(30)])).toThrow(/not binary COPY/);
     const mine = (await readSnapshot(store(), releaseId))!;
     // The form earlier versions wrote on PostgreSQL (deflated) is read and unpacked alike.
     const other = deflateSync(serializeIndex(sqlBuilt), { level: 1 });

@@ -6,6 +6,9 @@ import { createFreshPostgres } from '../helpers/db.ts';
 import { openMigrated } from '../../src/db/open.ts';
 import type { Database } from '../../src/db/client.ts';
 import { isDatabaseUnavailable } from '../../src/db/errors.ts';
+import { postgresBlobs } from '../../src/db/blobs.ts';
+import { firstField } from '../../src/domain/search/snapshotStore.ts';
+import pg from 'pg';
 
 let pgdb: Awaited<ReturnType<typeof createFreshPostgres>>;
 let db: Database;
@@ -31,5 +34,26 @@ describe('statement limit', () => {
     await db.withConnection((c) => c.query('SELECT pg_sleep(0.5)'));
     const [row] = await db.prisma.$queryRawUnsafe<{ statement_timeout: string }[]>('SHOW statement_timeout');
     expect(row!.statement_timeout).toBe('300ms');
+  });
+
+  it('cancels a binary COPY over the limit too, and the pool is usable after it (one pooled connection)', async () => {
+    const started = Date.now();
+    await expect(db.blobs.copyOut(`SELECT convert_to(pg_sleep(2)::text, 'UTF8')`)).rejects.toThrow(/statement timeout/);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Buffer.from(firstField(await db.blobs.copyOut(`SELECT convert_to('ok', 'UTF8')`))!).toString()).toBe('ok');
+  });
+
+  it('ends a binary COPY on its own deadline when the server does not cancel it (no statement_timeout)', async () => {
+    const pool = new pg.Pool({ connectionString: pgdb.url, max: 1 });
+    try {
+      const blobs = postgresBlobs(pool, () => pool, 300);
+      const started = Date.now();
+      await expect(blobs.copyOut(`SELECT convert_to(pg_sleep(3)::text, 'UTF8')`)).rejects.toThrow(/took over 300 ms/);
+      expect(Date.now() - started).toBeLessThan(1_500);
+      // The connection it was on is discarded, not handed out mid-COPY: the next COPY works.
+      expect(Buffer.from(firstField(await blobs.copyOut(`SELECT convert_to('ok', 'UTF8')`))!).toString()).toBe('ok');
+    } finally {
+      await pool.end();
+    }
   });
 });

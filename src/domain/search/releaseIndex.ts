@@ -145,8 +145,12 @@ export class ReleaseIndex {
   private down: Csr = csr(0, []);
   private up: Csr = csr(0, []);
   private ptPaths = PtPaths.of([]);
-  /** A PT code's LLT entries: current before non-current, by name (its own LLT is moved first on read). */
-  private readonly llts = new Map<number, number[]>();
+  /**
+   * A PT code's LLT entries as compressed rows: those of the PT at row `at.get(pt)` are
+   * entries[start[k] .. start[k + 1]), current before non-current, by name (its own LLT is moved
+   * first on read). Rows, not an array per PT: a snapshot load then makes one map, not 26k arrays.
+   */
+  private llts: { at: Map<number, number>; start: Int32Array; entries: Int32Array } = { at: new Map(), start: new Int32Array(1), entries: new Int32Array(0) };
   /** Whether hierarchy data was loaded (indexes built from names alone answer search only). */
   hasHierarchy = false;
   // Scratch for scoring: a stamp per trigram id marks "seen in this pass" without clearing.
@@ -180,9 +184,8 @@ export class ReleaseIndex {
 
   /** Everything the index holds, as arrays (snapshot.ts writes them as they are). */
   parts(): ReleaseIndexParts {
-    const llt = [...this.llts];
-    const lltStart = new Int32Array(llt.length + 1);
-    llt.forEach(([, l], k) => (lltStart[k + 1] = lltStart[k]! + l.length));
+    const lltPt = new Int32Array(this.llts.at.size);
+    for (const [pt, k] of this.llts.at) lltPt[k] = pt;
     return {
       releaseId: this.releaseId,
       size: this.size,
@@ -200,7 +203,7 @@ export class ReleaseIndex {
       down: this.down,
       up: this.up,
       ptPaths: this.ptPaths.columns(),
-      llts: { pt: Int32Array.from(llt, ([pt]) => pt), start: lltStart, entries: Int32Array.from(llt.flatMap(([, l]) => l)) },
+      llts: { pt: lltPt, start: this.llts.start, entries: this.llts.entries },
     };
   }
 
@@ -221,7 +224,9 @@ export class ReleaseIndex {
     ix.up = p.up;
     ix.ptPaths = PtPaths.fromColumns(p.ptPaths);
     const { pt, start, entries } = p.llts;
-    for (let k = 0; k < pt.length; k++) ix.llts.set(pt[k]!, Array.from(entries.subarray(start[k]!, start[k + 1]!)));
+    const at = new Map<number, number>();
+    for (let k = 0; k < pt.length; k++) at.set(pt[k]!, k);
+    ix.llts = { at, start, entries };
     ix.hasHierarchy = p.hasHierarchy;
     return ix;
   }
@@ -344,11 +349,22 @@ export class ReleaseIndex {
     const llts: number[] = [];
     for (let i = 0; i < n; i++) if (this.level[i] === llt && this.ptCode[i] !== NONE) llts.push(i);
     llts.sort((x, y) => this.current[y]! - this.current[x]! || nr[x]! - nr[y]!);
+    const byPt = new Map<number, number[]>();
     for (const i of llts) {
-      const list = this.llts.get(this.ptCode[i]!);
+      const list = byPt.get(this.ptCode[i]!);
       if (list) list.push(i);
-      else this.llts.set(this.ptCode[i]!, [i]);
+      else byPt.set(this.ptCode[i]!, [i]);
     }
+    const at = new Map<number, number>();
+    const start = new Int32Array(byPt.size + 1);
+    const entries = new Int32Array(llts.length);
+    for (const [pt, list] of byPt) {
+      const k = at.size;
+      at.set(pt, k);
+      entries.set(list, start[k]!);
+      start[k + 1] = start[k]! + list.length;
+    }
+    this.llts = { at, start, entries };
     this.hasHierarchy = true;
   }
 
@@ -428,8 +444,9 @@ export class ReleaseIndex {
 
   /** LLT entries of a PT code: its own LLT first, then current before non-current, by name. */
   synonyms(ptCode: number): number[] {
-    const list = this.llts.get(ptCode);
-    if (!list) return [];
+    const k = this.llts.at.get(ptCode);
+    if (k === undefined) return [];
+    const list = Array.from(this.llts.entries.subarray(this.llts.start[k], this.llts.start[k + 1]));
     const own = list.findIndex((i) => this.code[i] === ptCode);
     return own <= 0 ? list : [list[own]!, ...list.slice(0, own), ...list.slice(own + 1)];
   }

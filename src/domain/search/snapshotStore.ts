@@ -137,15 +137,47 @@ export function copyRow(ints: number[], bytes: Uint8Array): Uint8Array[] {
   return [head, bytes, trailer];
 }
 
-/** The first field of the first row of binary COPY output, or null (no row, or NULL). */
-export function firstField(copy: Uint8Array): Uint8Array | null {
-  const b = Buffer.from(copy.buffer, copy.byteOffset, copy.byteLength);
+/**
+ * The first field of the first row of binary COPY output (its parts in order), or null (no row,
+ * or NULL): copied once into a new buffer of its own, so typed arrays can view it at any
+ * alignment (snapshot.ts) without another 32 MB copy.
+ */
+export function firstField(parts: Uint8Array[]): Uint8Array | null {
+  const total = parts.reduce((n, p) => n + p.byteLength, 0);
+  // The header and the row's first length word lie in the first few dozen bytes (more only with a header extension).
+  const headOf = (n: number) => {
+    const out = Buffer.alloc(Math.min(n, total));
+    let at = 0;
+    for (const p of parts) {
+      if (at >= out.length) break;
+      at += Buffer.from(p.buffer, p.byteOffset, Math.min(p.byteLength, out.length - at)).copy(out, at);
+    }
+    return out;
+  };
+  let b = headOf(64);
   if (b.length < 21 || !b.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error('not binary COPY output');
   let at = 19 + b.readUInt32BE(15); // after the flags and the header extension
+  if (at + 6 > b.length) b = headOf(at + 6);
+  if (at + 2 > b.length) throw new Error('binary COPY output is truncated');
   if (b.readInt16BE(at) < 1) return null; // the trailer (-1): no row
+  if (at + 6 > b.length) throw new Error('binary COPY output is truncated');
   const len = b.readInt32BE(at + 2);
   at += 6;
   if (len < 0) return null;
-  if (at + len > b.length) throw new Error('binary COPY output is truncated');
-  return copy.subarray(at, at + len);
+  if (at + len > total) throw new Error('binary COPY output is truncated');
+  // Not zero-filled (every byte is written below), and a buffer of its own at offset 0.
+  const out = Buffer.allocUnsafeSlow(len);
+  let filled = 0;
+  let offset = 0; // of the current part in the whole output
+  for (const p of parts) {
+    const from = Math.max(at + filled - offset, 0);
+    if (from < p.byteLength && filled < len) {
+      const take = Math.min(p.byteLength - from, len - filled);
+      out.set(p.subarray(from, from + take), filled);
+      filled += take;
+    }
+    offset += p.byteLength;
+    if (filled === len) break;
+  }
+  return out;
 }
