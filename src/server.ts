@@ -12,6 +12,7 @@ import { trackConnections } from './http/drain.ts';
 import { onAdapterError, onClientError } from './http/clientError.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
+import { latestReleaseId } from './domain/search/snapshotStore.ts';
 
 export interface RunningServer {
   url: string;
@@ -78,7 +79,8 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // The latest release's in-memory index (search, and concepts/paths of catalog reads), then
   // its change set against the previous release (a code page's last statement). From its
   // snapshot (one read, see src/domain/search/snapshot.ts) the index loads at once: the read
-  // starts as soon as the release list is known (embedded: and the first request answered),
+  // starts right after listening (embedded: once the first request is answered), the latest
+  // release's id read without waiting for Prisma's first query (latestReleaseId),
   // so the next requests find it in flight and their hierarchy lookups wait for it rather
   // than go to SQL.
   // Built from rows it waits a few seconds: those reads would otherwise queue ahead of the
@@ -112,8 +114,8 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       })
       .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
   if (config.searchIndexWarmDelayMs >= 0) {
-    void Promise.all([catalog.latest(), firstAnswered])
-      .then(([r]) => (r && !shuttingDown ? catalog.searchIndexes.loadSnapshot(r.id, db.reader()) : undefined))
+    void Promise.all([latestReleaseId(db.blobs), firstAnswered])
+      .then(([id]) => (id !== undefined && !shuttingDown ? catalog.searchIndexes.loadSnapshot(id, db.reader()) : undefined))
       .catch(() => undefined)
       .then((loaded) => {
         if (shuttingDown) return;

@@ -17,6 +17,7 @@ import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.t
 let pgdb: Awaited<ReturnType<typeof createFreshPostgres>>;
 let server: RunningServer;
 let stored: number;
+let latestId: number;
 const logs = captureLogs();
 
 beforeAll(async () => {
@@ -32,6 +33,7 @@ beforeAll(async () => {
     await importRelease(db, path.join(dir, '83.1'));
     const [row] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM release_change`);
     stored = row!.n;
+    latestId = (await db.prisma.release.findUniqueOrThrow({ where: { version: '83.1' } })).id;
   } finally {
     await db.close();
   }
@@ -50,6 +52,9 @@ describe('warm-up', () => {
     for (let i = 0; i < 300 && !warmed(); i++) await new Promise((r) => setTimeout(r, 100));
     expect(stored).toBeGreaterThan(0);
     expect(warmed()).toMatchObject({ release: '83.1', against: '83.0', changes: stored });
+    // The first index made ready is the latest release's, from the snapshot its import wrote
+    // (read at start, its id found without Prisma: latestReleaseId).
+    expect(logs.lines().find((l) => l.msg === 'release index ready')).toMatchObject({ release: latestId, source: 'snapshot' });
     expect(logs.lines().filter((l) => l.level === 'warn' || l.level === 40)).toEqual([]);
     expect((await fetch(`${server.url}/codes?q=pain`)).status).toBe(200);
   });

@@ -14,12 +14,14 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Concept } from '../concepts.ts';
 import { LEVELS, type Level } from '../levels.ts';
-import type { HierarchyItem } from '../hierarchy.ts';
+import type { HierarchyItem, RelationshipType } from '../hierarchy.ts';
 import { csr, PtPaths, type Csr, type LinkRow, type PtPathColumns, type PtPathRow } from './hierarchyIndex.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
+/** Edge type names by (parent level, child level) index: made once, not a new string per item of a subtree. */
+const EDGE_NAMES = LEVELS.map((p) => LEVELS.map((c) => `${p}_TO_${c}` as RelationshipType));
 const NONE = -2147483648;
 
 interface PathRow {
@@ -383,7 +385,7 @@ export class ReleaseIndex {
     for (let k = g.start[i]!; k < g.start[i + 1]!; k++) {
       const j = g.to[k]!;
       const [p, c] = down ? [i, j] : [j, i];
-      out.push({ relationshipType: `${this.levelOf(p)}_TO_${this.levelOf(c)}`, isPrimary: g.primary[k] === 1, concept: this.concept(j, version) });
+      out.push({ relationshipType: EDGE_NAMES[this.level[p]!]![this.level[c]!]!, isPrimary: g.primary[k] === 1, concept: this.concept(j, version) });
     }
     return out;
   }

@@ -41,6 +41,16 @@ export async function readSnapshot({ db, blobs }: SnapshotDb, releaseId: number)
 }
 
 /**
+ * The latest release's id (highest ordinal, as listReleases() orders them), or undefined with
+ * none. Through the binary channel, not Prisma: at start Prisma's first query also instantiates
+ * its query compiler (~0.15 s of this thread), and the snapshot read can start meanwhile.
+ */
+export async function latestReleaseId(blobs: BlobChannel): Promise<number | undefined> {
+  const id = firstField(await blobs.copyOut('SELECT id FROM release ORDER BY ordinal DESC LIMIT 1'));
+  return id?.byteLength === 4 ? Buffer.from(id.buffer, id.byteOffset, 4).readInt32BE(0) : undefined;
+}
+
+/**
  * Writes (or replaces) the snapshot of a built index; returns its stored size in bytes. Through
  * a temporary table and an upsert: two processes writing the same release's snapshot at once
  * (replicas warming up together) both succeed, the later one's row stays.
