@@ -1,6 +1,6 @@
 // Starts the service: database (migrated), demo releases on an empty store, the HTTP
 // app with its protections, and a graceful shutdown on SIGTERM/SIGINT.
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { describeTarget, openMigrated } from './db/open.ts';
@@ -24,8 +24,8 @@ export interface RunningServer {
 
 /** During the shutdown drain, a keep-alive socket idle this long is closed (a busy client's pause is far shorter). */
 const DRAIN_IDLE_GRACE_MS = 500;
-/** Embedded: the index snapshot read waits for the first request to be answered at most this long after listening. */
-const FIRST_REQUEST_WAIT_MS = 250;
+/** Longest wait before listening for the latest release's index snapshot read (it goes on in the background after). */
+const START_WARM_MAX_MS = 2_000;
 /**
  * The change set is read this long after the latest release's index is ready: the requests that
  * arrive with a start (probes, a first page, a whole subtree) are answered first. Embedded, its
@@ -59,6 +59,29 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const { catalog, assessment } = services;
   const app = createApp(services, appOptions);
 
+  catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
+  catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');
+  // Before listening: the latest release's index from its snapshot (one read, 0.1–0.3 s at full
+  // size), so the first requests (a whole subtree, say) find it ready; for PGlite, which runs
+  // statements on this thread, no request waits behind the read either. And one Prisma query,
+  // whose first use instantiates the query compiler (WebAssembly, ~0.15 s, then optimised on
+  // background threads). Not the catalog's release list: it would be cached before anything
+  // imported right after the start.
+  // Bounded: a read still going after START_WARM_MAX_MS goes on in the background, and hierarchy
+  // lookups arriving meanwhile wait for it (INDEX_SNAPSHOT_WAIT_MS) rather than go to SQL.
+  const preloaded =
+    config.searchIndexWarmDelayMs >= 0
+      ? latestReleaseId(db.blobs)
+          .then((id) => (id === undefined ? undefined : catalog.searchIndexes.loadSnapshot(id, db.reader())))
+          .catch(() => undefined)
+      : Promise.resolve(undefined);
+  let startWait: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all([preloaded, db.prisma.release.findFirst({ select: { id: true } }).catch(() => undefined)]),
+    new Promise<void>((resolve) => (startWait = setTimeout(resolve, START_WARM_MAX_MS))),
+  ]);
+  clearTimeout(startWait);
+
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
   // target with an empty 400), behind the fast path for warm answers.
   const server: Server = createServer(nodeListener(app, { hostname: config.host, errorHandler: onAdapterError(log) }));
@@ -66,27 +89,13 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));
   const connections = trackConnections(server);
-  // PGlite runs a statement on this thread, one at a time: the index snapshot read holds the
-  // store and the event loop for a few hundred ms at full size. The first request (as a rule a
-  // readiness probe) is answered before it starts, and the requests after it find it in flight.
-  const firstAnswered =
-    db.mode === 'embedded'
-      ? new Promise<void>((resolve) => {
-          server.once('request', (_req, res: ServerResponse) => res.once('close', () => resolve()));
-          setTimeout(resolve, FIRST_REQUEST_WAIT_MS).unref();
-        })
-      : undefined;
   // The latest release's in-memory index (search, and concepts/paths of catalog reads), then
   // its change set against the previous release (a code page's last statement). From its
-  // snapshot (one read, see src/domain/search/snapshot.ts) the index loads at once: the read
-  // starts right after listening (embedded: once the first request is answered), the latest
-  // release's id read without waiting for Prisma's first query (latestReleaseId),
-  // so the next requests find it in flight and their hierarchy lookups wait for it rather
-  // than go to SQL.
+  // snapshot (one read, see src/domain/search/snapshot.ts) the index loads before listening
+  // (above; the latest release's id read without waiting for Prisma's first query:
+  // latestReleaseId).
   // Built from rows it waits a few seconds: those reads would otherwise queue ahead of the
   // first readiness probes (PGlite answers one query at a time).
-  catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
-  catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');
   let warm: NodeJS.Timeout | undefined;
   const warmUp = () =>
     void catalog
@@ -114,14 +123,11 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       })
       .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
   if (config.searchIndexWarmDelayMs >= 0) {
-    void Promise.all([latestReleaseId(db.blobs), firstAnswered])
-      .then(([id]) => (id !== undefined && !shuttingDown ? catalog.searchIndexes.loadSnapshot(id, db.reader()) : undefined))
-      .catch(() => undefined)
-      .then((loaded) => {
-        if (shuttingDown) return;
-        warm = setTimeout(warmUp, loaded ? 0 : config.searchIndexWarmDelayMs);
-        warm.unref();
-      });
+    void preloaded.then((loaded) => {
+      if (shuttingDown) return;
+      warm = setTimeout(warmUp, loaded ? 0 : config.searchIndexWarmDelayMs);
+      warm.unref();
+    });
   }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;

@@ -4,6 +4,9 @@
 // PostgreSQL waiting on its server), so the run waits for the slowest, not for their sum.
 // The embedded templates are shared by the projects that run on PGlite, and removed when the
 // last of them is done.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import buildBundle from './bundle.ts';
 import { buildEmbeddedTemplates, buildPostgresTemplates, type Templates } from './templates.ts';
@@ -17,7 +20,21 @@ const shared = globalThis as {
   __teBundle?: Promise<void>;
 };
 
+/**
+ * Every temporary file of the run (test files' fixtures and stores, the processes they start)
+ * under one directory of this run, removed when the run ends however it ends: test files create
+ * theirs with os.tmpdir(), which reads TMPDIR, and the workers inherit this process's environment.
+ */
+function runTempDir(): void {
+  if (process.env.TE_RUN_TMPDIR) return;
+  const dir = mkdtempSync(path.join(tmpdir(), 'te-run-'));
+  process.env.TE_RUN_TMPDIR = dir;
+  process.env.TMPDIR = dir;
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+}
+
 function startBuilds(project: TestProject): void {
+  runTempDir();
   shared.__teBundle ??= buildBundle();
   shared.__teEmbedded ??= buildEmbeddedTemplates();
   const adminUrl = process.env.TEST_DATABASE_URL;

@@ -24,6 +24,8 @@ export class SearchIndexCache {
   /** Snapshot reads in flight and when each started (whenLoading waits on them; a build from rows is not among them). */
   private readonly reading = new Map<number, { read: Promise<ReleaseIndex | undefined>; started: number }>();
   private writes = new Set<Promise<void>>();
+  /** Releases whose snapshot read found none usable: the next get() builds at once instead of reading (and warning) again. */
+  private readonly unusable = new Set<number>();
   /** Where snapshot problems are reported (the server sets its logger); they never fail a request. */
   onWarning: IndexWarning = () => {};
   /** Told of each index made ready, where it came from and how long it took (the server logs it). */
@@ -47,7 +49,8 @@ export class SearchIndexCache {
   get(releaseId: number, db: Db): Promise<ReleaseIndex> {
     let p = this.cache.get(releaseId);
     if (!p) {
-      const loading = this.fromSnapshot(releaseId, db).then((ix) => ix ?? this.build(releaseId, db));
+      const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : this.fromSnapshot(releaseId, db);
+      const loading = snapshot.then((ix) => ix ?? this.build(releaseId, db));
       p = loading;
       this.cache.set(releaseId, loading);
       loading.then(
@@ -103,7 +106,10 @@ export class SearchIndexCache {
     this.reading.set(releaseId, { read: reading, started: performance.now() });
     void reading.then((ix) => {
       if (this.reading.get(releaseId)?.read === reading) this.reading.delete(releaseId);
-      if (!ix) return;
+      if (!ix) {
+        if (this.blobs) this.unusable.add(releaseId);
+        return;
+      }
       // Kept at once, before the entry chained on this read settles: a request that waited
       // for it (whenLoading) finds it with peek() from its next field on.
       if (!this.cache.has(releaseId)) this.cache.set(releaseId, reading as Promise<ReleaseIndex>);
@@ -146,7 +152,7 @@ export class SearchIndexCache {
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => writeSnapshot({ db: this.writer ?? db, blobs }, ix))
       .then(
-        () => undefined,
+        () => void this.unusable.delete(releaseId),
         (e: unknown) => this.warn(releaseId, 'release index snapshot not written; the next start builds the index again', e),
       )
       .finally(() => this.writes.delete(writing));
