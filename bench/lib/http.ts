@@ -101,6 +101,46 @@ export function stats(samples: number[], wallMs: number, bytes: number): Latency
 }
 
 /**
+ * Two kinds of request over the same inputs, interleaved per input on one keep-alive connection
+ * (which goes first alternates), so both see the same moments of the machine: run one after the
+ * other, the first loop took every hiccup of the seconds it ran in. Returns [a's stats, b's stats].
+ */
+export async function interleavedLatencyLoops(
+  base: string,
+  pairs: [Req, Req][],
+  opts: { warmupPairs?: [Req, Req][]; maxMs: number; timeoutMs?: number },
+): Promise<[LatencyStats, LatencyStats]> {
+  if (pairs.length === 0) throw new Error('interleavedLatencyLoops: no requests');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    for (const [a, b] of opts.warmupPairs ?? []) {
+      await capture(base, a, opts.timeoutMs);
+      await capture(base, b, opts.timeoutMs);
+    }
+    const samples: [number[], number[]] = [[], []];
+    const bytes = [0, 0];
+    const t0 = performance.now();
+    for (let i = 0; i < pairs.length; i++) {
+      if (i >= 3 && performance.now() - t0 > opts.maxMs) break;
+      for (const k of i % 2 === 0 ? [0, 1] : [1, 0]) {
+        const r = pairs[i]![k]!;
+        const res = await request(base, r, { agent, timeoutMs: opts.timeoutMs });
+        if (res.status < 200 || res.status > 299) {
+          throw new BenchRequestError(`${r.method ?? 'GET'} ${r.path.slice(0, 120)} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+        }
+        samples[k]!.push(res.ms);
+        bytes[k]! += res.body.length;
+      }
+    }
+    const elapsed = performance.now() - t0;
+    const of = (k: 0 | 1) => stats(samples[k], elapsed, Math.round(bytes[k]! / (samples[k].length || 1)));
+    return [of(0), of(1)];
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
  * Sequential requests over one keep-alive connection: `warmup` unmeasured requests, then
  * up to `count` measured ones, stopping early after `maxMs` (at least `minCount` are made).
  * `reqs` are used in turn (request i uses reqs[i % reqs.length]). Non-2xx throws.
