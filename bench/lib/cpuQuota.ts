@@ -14,7 +14,7 @@ export interface CpuQuota {
 }
 
 const V1 = '/sys/fs/cgroup/cpu';
-const V2 = '/sys/fs/cgroup/unified';
+const V2 = ['/sys/fs/cgroup/unified', '/sys/fs/cgroup'];
 
 /** A group holding its processes to `cores` of one core (e.g. 0.3), or a reason why none can be made here. */
 export function cpuQuota(name: string, cores: number): CpuQuota | string {
@@ -30,8 +30,12 @@ export function cpuQuota(name: string, cores: number): CpuQuota | string {
       writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(quota));
       return { add: (pid) => writeFileSync(path.join(dir, 'cgroup.procs'), String(pid)), remove: () => rmdirSync(dir) };
     }
-    if (existsSync(path.join(V2, 'cgroup.controllers')) && readFileSync(path.join(V2, 'cgroup.controllers'), 'utf8').includes('cpu')) {
-      const dir = path.join(V2, name);
+    // cgroup v2: beside v1 (hybrid, /sys/fs/cgroup/unified) or alone (/sys/fs/cgroup); the cpu
+    // controller must be enabled for the children of the parent group.
+    for (const root of V2) {
+      if (!existsSync(path.join(root, 'cgroup.controllers')) || !readFileSync(path.join(root, 'cgroup.controllers'), 'utf8').includes('cpu')) continue;
+      if (!readFileSync(path.join(root, 'cgroup.subtree_control'), 'utf8').includes('cpu')) writeFileSync(path.join(root, 'cgroup.subtree_control'), '+cpu');
+      const dir = path.join(root, name);
       mkdirSync(dir);
       writeFileSync(path.join(dir, 'cpu.max'), `${quota} ${period}`);
       return { add: (pid) => writeFileSync(path.join(dir, 'cgroup.procs'), String(pid)), remove: () => rmdirSync(dir) };

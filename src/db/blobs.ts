@@ -27,6 +27,9 @@ export interface BlobChannel {
   readonly cacheDir?: string | undefined;
 }
 
+/** The socket under a pg client (not in pg's types). */
+const socketOf = (client: pg.PoolClient) => (client as unknown as { connection?: { stream?: { destroy(e?: Error): void } } }).connection?.stream;
+
 const copyOutSql = (select: string, target: string) => `COPY (${select}) TO ${target} WITH (FORMAT binary)`;
 const copyInSql = (into: string, source: string) => `COPY ${into} FROM ${source} WITH (FORMAT binary)`;
 
@@ -56,17 +59,28 @@ export function postgresBlobs(writer: pg.Pool, reader: () => pg.Pool, timeoutMs:
   const guarded = async <T>(pool: pg.Pool, work: (client: pg.PoolClient, abort: AbortSignal) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
     const abort = new AbortController();
+    // A checked-out client has no 'error' listener of the pool's: without this one, a connection
+    // dropped mid-COPY (a restart, a failover, a terminated backend) would be an uncaught exception.
+    const onError = (e: Error) => abort.abort(e);
+    client.on('error', onError);
+    // On abort (deadline or error) the socket goes too: a COPY stream being destroyed may wait for
+    // the server's answer, which a server that stopped answering never sends.
+    abort.signal.addEventListener('abort', () => socketOf(client)?.destroy(abort.signal.reason as Error), { once: true });
     const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(new Error(`binary COPY took over ${timeoutMs} ms`)), timeoutMs) : undefined;
     let failed: Error | undefined;
     try {
       return await work(client, abort.signal);
     } catch (e) {
-      failed = e as Error;
-      throw e;
+      failed = abort.signal.aborted ? (abort.signal.reason as Error) : (e as Error);
+      throw failed;
     } finally {
       clearTimeout(timer);
+      client.off('error', onError);
+      const broken = failed ?? (abort.signal.aborted ? (abort.signal.reason as Error) : undefined);
+      // A broken connection is discarded, and a late error from it has a listener.
+      if (broken) client.on('error', () => {});
       // A connection that failed mid-COPY may still be in copy mode: never reuse it.
-      client.release(failed);
+      client.release(broken);
     }
   };
   return {
@@ -76,7 +90,15 @@ export function postgresBlobs(writer: pg.Pool, reader: () => pg.Pool, timeoutMs:
         const parts: Uint8Array[] = [];
         const stream = client.query(copyTo(copyOutSql(select, 'STDOUT')));
         signal.addEventListener('abort', () => stream.destroy(signal.reason as Error), { once: true });
-        for await (const part of stream) parts.push(part as Buffer);
+        try {
+          for await (const part of stream) parts.push(part as Buffer);
+        } finally {
+          // pg arms its per-query read timer around the stream and clears it only through the
+          // query's callback, which a COPY TO stream never calls: clear it, and keep a late error
+          // (the timer's, on a finished stream) from being an uncaught one.
+          stream.on('error', () => {});
+          (stream as unknown as { callback?: () => void }).callback?.();
+        }
         return parts;
       }),
     copyIn: ({ before, into, after }, data) =>

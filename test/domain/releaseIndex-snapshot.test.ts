@@ -134,6 +134,23 @@ describe('release index snapshot', () => {
     expect((await unpackIndex((await readSnapshot(store(), releaseId))!, releaseId)).size).toBe(sqlBuilt.size);
   });
 
+  it('a read that failed is tried again by the next get(), not taken for a missing snapshot', async () => {
+    let fail = true;
+    const flaky: BlobChannel = {
+      copyOut: (sql) => (fail ? ((fail = false), Promise.reject(new Error('connection reset'))) : db.blobs.copyOut(sql)),
+      copyIn: (steps, data) => db.blobs.copyIn(steps, data),
+    };
+    const cache = new SearchIndexCache(2, undefined, flaky);
+    const warnings: string[] = [];
+    const sources: string[] = [];
+    cache.onWarning = (message) => warnings.push(message);
+    cache.onLoaded = (_id, source) => sources.push(source);
+    expect(await cache.loadSnapshot(releaseId, db.prisma)).toBeUndefined();
+    expect((await cache.get(releaseId, db.prisma)).size).toBe(sqlBuilt.size);
+    expect(warnings).toEqual([expect.stringMatching(/not readable/)]);
+    expect(sources).toEqual(['snapshot']);
+  });
+
   it('round-trips to an index that answers exactly like the one built from rows, for every concept', async () => {
     expect(keys.length).toBeGreaterThan(1000);
     expect(new Set(keys.map((k) => k.level))).toEqual(new Set(LEVELS));

@@ -24,7 +24,7 @@ export class SearchIndexCache {
   /** Snapshot reads in flight and when each started (whenLoading waits on them; a build from rows is not among them). */
   private readonly reading = new Map<number, { read: Promise<ReleaseIndex | undefined>; started: number }>();
   private writes = new Set<Promise<void>>();
-  /** Releases whose snapshot read found none usable: the next get() builds at once instead of reading (and warning) again. */
+  /** Releases whose snapshot was read and found missing, of another format or corrupt: the next get() builds at once instead of reading (and warning) again; a snapshot written clears the mark. */
   private readonly unusable = new Set<number>();
   /** Where snapshot problems are reported (the server sets its logger); they never fail a request. */
   onWarning: IndexWarning = () => {};
@@ -106,10 +106,7 @@ export class SearchIndexCache {
     this.reading.set(releaseId, { read: reading, started: performance.now() });
     void reading.then((ix) => {
       if (this.reading.get(releaseId)?.read === reading) this.reading.delete(releaseId);
-      if (!ix) {
-        if (this.blobs) this.unusable.add(releaseId);
-        return;
-      }
+      if (!ix) return;
       // Kept at once, before the entry chained on this read settles: a request that waited
       // for it (whenLoading) finds it with peek() from its next field on.
       if (!this.cache.has(releaseId)) this.cache.set(releaseId, reading as Promise<ReleaseIndex>);
@@ -126,17 +123,24 @@ export class SearchIndexCache {
     if (!this.blobs) return undefined;
     const started = performance.now();
     let data: Uint8Array | null = null;
+    let readFailed = false;
     try {
       data = await readSnapshot({ db, blobs: this.blobs }, releaseId);
     } catch (e) {
+      readFailed = true;
       this.warn(releaseId, 'release index snapshot not readable; building the index from rows', e);
     }
-    if (!data) return undefined;
+    if (!data) {
+      // Read, and none of the current format (a read that failed is not marked: the next get() tries again).
+      if (!readFailed) this.unusable.add(releaseId);
+      return undefined;
+    }
     try {
       const ix = await unpackIndex(data, releaseId);
       this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started));
       return ix;
     } catch (e) {
+      this.unusable.add(releaseId);
       this.warn(releaseId, 'release index snapshot is corrupt; rebuilding it from rows', e);
       return undefined;
     }
