@@ -127,3 +127,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
   };
 }
+
+/** A proxy in front of the PostgreSQL server of `databaseUrl`, and that URL through it. */
+export async function proxiedPostgres(databaseUrl: string): Promise<{ proxy: TcpProxy; url: URL }> {
+  const target = new URL(databaseUrl);
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return { proxy, url };
+}

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createFreshPostgres } from '../helpers/db.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.ts';
+import { proxiedPostgres, type TcpProxy } from '../helpers/tcpProxy.ts';
 import { postgresBlobs, type BlobChannel } from '../../src/db/blobs.ts';
 import { copyRow, firstField } from '../../src/domain/search/snapshotStore.ts';
 
@@ -16,11 +16,8 @@ let blobs: BlobChannel;
 
 beforeAll(async () => {
   pgdb = await createFreshPostgres();
-  const target = new URL(pgdb.url);
-  proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  const via = new URL(pgdb.url);
-  via.hostname = '127.0.0.1';
-  via.port = String(proxy.port);
+  let via: URL;
+  ({ proxy, url: via } = await proxiedPostgres(pgdb.url));
   // No statement_timeout and no query_timeout: only the channel's own deadline ends a wait.
   pool = new pg.Pool({ connectionString: via.toString(), max: 1, connectionTimeoutMillis: 1_000 });
   pool.on('error', () => {});

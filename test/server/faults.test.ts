@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createFreshPostgres } from '../helpers/db.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.ts';
+import { proxiedPostgres, startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.ts';
 import { captureLogs } from '../helpers/http.ts';
 import { miniSpec, writeFixture } from '../helpers/medascii.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -29,12 +29,9 @@ const logs = captureLogs();
 
 beforeAll(async () => {
   pgdb = await createFreshPostgres();
-  const target = new URL(pgdb.url);
-  pgProxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  let viaProxy: URL;
+  ({ proxy: pgProxy, url: viaProxy } = await proxiedPostgres(pgdb.url));
   redisProxy = await startTcpProxy(REDIS.hostname, Number(REDIS.port || 6379));
-  const viaProxy = new URL(pgdb.url);
-  viaProxy.hostname = '127.0.0.1';
-  viaProxy.port = String(pgProxy.port);
   const config = loadConfig({
     DATABASE_URL: viaProxy.toString(),
     DATABASE_POOL_SIZE: '4',

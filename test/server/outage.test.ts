@@ -3,7 +3,7 @@
 // and the service recovers by itself when the database returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFreshPostgres } from '../helpers/db.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.ts';
+import { proxiedPostgres, type TcpProxy } from '../helpers/tcpProxy.ts';
 import { openMigrated } from '../../src/db/open.ts';
 import type { Database } from '../../src/db/client.ts';
 import { importRelease } from '../../src/importer/import.ts';
@@ -19,11 +19,8 @@ let app: App;
 
 beforeAll(async () => {
   pgdb = await createFreshPostgres();
-  const target = new URL(pgdb.url);
-  proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  const viaProxy = new URL(pgdb.url);
-  viaProxy.hostname = '127.0.0.1';
-  viaProxy.port = String(proxy.port);
+  let viaProxy: URL;
+  ({ proxy, url: viaProxy } = await proxiedPostgres(pgdb.url));
   // Short connection timeout so the outage is noticed quickly.
   viaProxy.searchParams.set('connect_timeout', '2');
   db = await openMigrated({ databaseUrl: viaProxy.toString(), dataDir: 'memory://', poolSize: 4 });

@@ -4,7 +4,7 @@
 // database starts answering within the budget, the server comes up without a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFreshPostgres } from '../helpers/db.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.ts';
+import { proxiedPostgres, type TcpProxy } from '../helpers/tcpProxy.ts';
 import { run } from '../helpers/cli.ts';
 import { startServerProcess } from '../helpers/server.ts';
 
@@ -14,11 +14,7 @@ let url: URL;
 
 beforeAll(async () => {
   pgdb = await createFreshPostgres();
-  const target = new URL(pgdb.url);
-  proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  url = new URL(pgdb.url);
-  url.hostname = '127.0.0.1';
-  url.port = String(proxy.port);
+  ({ proxy, url } = await proxiedPostgres(pgdb.url));
   url.password = 'sentinel-password';
 });
 afterAll(async () => {
