@@ -85,11 +85,10 @@ export function postgresBlobs(writer: pg.Pool, reader: () => pg.Pool, timeoutMs:
   };
   return {
     copyOut: (select) =>
-      guarded(reader(), async (client, signal) => {
+      guarded(reader(), async (client) => {
         // Not concatenated here: the reader copies the value it wants out of them once.
         const parts: Uint8Array[] = [];
         const stream = client.query(copyTo(copyOutSql(select, 'STDOUT')));
-        signal.addEventListener('abort', () => stream.destroy(signal.reason as Error), { once: true });
         try {
           for await (const part of stream) parts.push(part as Buffer);
         } finally {
