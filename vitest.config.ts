@@ -14,6 +14,11 @@ const postgres = process.env.TEST_DATABASE_URL;
 
 const ALONE = ['test/shipped/hostile.test.ts', 'test/e2e/engine-pool.test.ts'];
 
+// The benchmark smoke test (test/bench/) starts the bench script with its own stores and servers:
+// a minute of process start-ups that proves the bench still runs, not that the product works. It
+// is out of `npm test` and runs as `npm run test:bench` (TE_SUITE=bench), which .ci/run calls too.
+const benchOnly = process.env.TE_SUITE === 'bench';
+
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
@@ -26,28 +31,30 @@ export default defineConfig({
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    projects: [
-      { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', ...ALONE], env: { TEST_DB: 'pglite' } } },
-      // Files whose assertions include latency under load: run after everything else, one at a
-      // time, so the other core is not busy with another test file.
-      {
-        extends: true as const,
-        test: { name: 'pglite-alone', include: ALONE, env: { TEST_DB: 'pglite' }, fileParallelism: false, sequence: { groupOrder: 1 } },
-      },
-      ...(postgres
-        ? [
-            {
-              extends: true as const,
-              test: {
-                name: 'postgres',
-                include: ['test/**/*.test.ts'],
-                // No database in these: the pglite pass runs them once.
-                exclude: ['test/e2e/**', 'test/web/**', 'test/architecture.test.ts'],
-                env: { TEST_DB: 'postgres' },
-              },
-            },
-          ]
-        : []),
-    ],
+    projects: benchOnly
+      ? [{ extends: true as const, test: { name: 'bench', include: ['test/bench/**/*.test.ts'], env: { TEST_DB: 'pglite' } } }]
+      : [
+          { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', 'test/bench/**', ...ALONE], env: { TEST_DB: 'pglite' } } },
+          // Files whose assertions include latency under load: run after everything else, one at a
+          // time, so the other core is not busy with another test file.
+          {
+            extends: true as const,
+            test: { name: 'pglite-alone', include: ALONE, env: { TEST_DB: 'pglite' }, fileParallelism: false, sequence: { groupOrder: 1 } },
+          },
+          ...(postgres
+            ? [
+                {
+                  extends: true as const,
+                  test: {
+                    name: 'postgres',
+                    include: ['test/**/*.test.ts'],
+                    // No database in these: the pglite pass runs them once.
+                    exclude: ['test/e2e/**', 'test/web/**', 'test/bench/**', 'test/architecture.test.ts'],
+                    env: { TEST_DB: 'postgres' },
+                  },
+                },
+              ]
+            : []),
+        ],
   },
 });
