@@ -4,7 +4,9 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './net/trustProxy.ts';
-import { IMPACT_BODY_BYTES } from './services/limits.ts';
+
+/** Request body of POST /impact (MAX_IMPACT_BODY_BYTES, default): 100,000 rows with long terms fit. */
+export const IMPACT_BODY_BYTES = 32 * 1024 * 1024;
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 const port = z.coerce.number().int().min(0).max(65535);

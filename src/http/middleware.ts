@@ -12,7 +12,7 @@ import type { AppOptions } from './options.ts';
 import { requestIdFrom } from './requestId.ts';
 import { requestHeadersMiddleware } from './requestHeaders.ts';
 import { clientIpFor } from './clientIp.ts';
-import { IMPACT_BODY_BYTES } from '../services/limits.ts';
+import { IMPACT_BODY_BYTES } from '../config.ts';
 import { bodyLimitMiddleware, corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
 
 /** Which proxies' X-Forwarded-For to honour: the rate limiter's setting, else the app's, else none. */

@@ -60,8 +60,6 @@ export const MAX_ROW_ID_LENGTH = 100;
 export const MAX_RECORDED_TERM_LENGTH = 500;
 /** Rows analysed between two yields to the event loop (a 100k-row upload never stalls other requests). */
 export const IMPACT_SLICE_ROWS = 2_000;
-/** Request body of POST /impact (MAX_IMPACT_BODY_BYTES, default): 100,000 rows with long terms fit. */
-export const IMPACT_BODY_BYTES = 32 * 1024 * 1024;
 /** Items of a coded list for POST /codes/validate and /codes/analyse. */
 export const MAX_CODE_LIST = 10_000;
 /** Distinct recorded terms of retired codes searched per analysis; beyond, the suggestion is left to review. */

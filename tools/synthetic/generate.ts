@@ -15,6 +15,7 @@ import { addNewPt, addSecondaryLinks, addVariantLlt } from './build.ts';
 import { generateSmqs } from './smq.ts';
 import { nextRelease } from './next.ts';
 import { THEMES, type Theme } from './words.ts';
+import type { SyntheticOptions } from './options.ts';
 
 export type {
   ReleaseChanges,
@@ -31,18 +32,7 @@ export type {
 export { checkRelease } from './check.ts';
 export { writeMedAscii } from './write.ts';
 
-export interface SyntheticOptions {
-  /** Same seed (and options) → byte-identical output. */
-  seed: number;
-  /** Written to meddra_release.asc, e.g. '90.0'. */
-  version: string;
-  /** 1 = full MedDRA-27 size (default); 0.01 = tiny. Every level scales (≥ 3 SOCs, ≤ 27 SOCs). */
-  scale?: number;
-  /** When given, produce the NEXT release of that one with realistic changes. */
-  changesFrom?: SyntheticRelease;
-  /** Generate smq_list.asc / smq_content.asc (default true). */
-  withSmq?: boolean;
-}
+export type { SyntheticOptions } from './options.ts';
 
 export type Level = 'SOC' | 'HLGT' | 'HLT' | 'PT' | 'LLT';
 

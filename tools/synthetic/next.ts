@@ -18,7 +18,7 @@ import {
 } from './model.ts';
 import { addNewPt, addSecondaryLinks, addVariantLlt } from './build.ts';
 import { generateSmqs } from './smq.ts';
-import type { SyntheticOptions } from './generate.ts';
+import type { SyntheticOptions } from './options.ts';
 import { FULL_SIZE_CHANGES } from './rates.ts';
 import type { Theme } from './words.ts';
 
