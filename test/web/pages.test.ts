@@ -305,9 +305,16 @@ describe('explorer pages in a browser', () => {
     await page.getByRole('link', { name: 'Research bin (0)' }).waitFor();
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     await page.selectOption('#bin-against', '5.0.1');
-    await page.getByLabel('…or paste codes').fill('code,term\n10028813,Nausea\n99999999,Nothing');
+    await page.getByLabel('…or paste codes').fill('code,term\n10028813,Nausea\n99999999,=cmd|x');
     await page.getByRole('button', { name: 'Check the list' }).click();
     await poll(statuses).toEqual(['10028813:current', '99999999:missing']);
+    // The check as CSV: a formula-looking term from the list is defused.
+    const [checkDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the check (CSV)' }).click()]);
+    expect(checkDl.suggestedFilename()).toBe('research-bin-check-5.0.1.csv');
+    const checkCsv = readFileSync((await checkDl.path())!, 'utf8').slice(1).trim().split('\r\n');
+    expect(checkCsv[0]).toBe('code,term,level,collectedIn,status,notes,termInRelease,levelInRelease,release');
+    expect(checkCsv[1]).toBe('10028813,Nausea,,,current,,Nausea,PT,5.0.1');
+    expect(checkCsv[2]).toBe("99999999,'=cmd|x,,,missing,not in the release,,,5.0.1");
     await page.setInputFiles('#bin-file', jsonPath);
     await poll(() => page.locator('.research-bin [role=status]').first().textContent()).toMatch(/: 3 terms read/);
     await page.getByRole('button', { name: 'Check the list' }).click();
