@@ -105,7 +105,7 @@ export class AssessmentService {
           value: events.map((e) => {
             const first = e.reasons[0]!;
             const start = info.text.indexOf(first);
-            return { ...e, start, end: start + first.length };
+            return { ...e, start, end: start + first.length, mentions: start < 0 ? [] : [{ start, end: start + first.length }] };
           }),
           provider: 'openai',
           fallbackReason: null,

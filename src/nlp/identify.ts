@@ -24,6 +24,8 @@ export interface IdentifiedEvent {
   /** Span of the narrative the statement comes from (the clause; the finding itself in a list). */
   start: number;
   end: number;
+  /** Spans of the finding as written, each mention merged into the event (the matched words), in order. */
+  mentions: { start: number; end: number }[];
 }
 
 const SKIP_HYPOTHETICAL = new Set([
@@ -215,8 +217,10 @@ export function identifyEventDetails(text: string, vocab: Vocabulary): Identifie
           confidence: round(f.confidence),
           start: span.start,
           end: span.end,
+          mentions: [{ start: f.mentionStart, end: f.mentionEnd }],
         };
-        const detail = { event: ev, features: { ...f.features, mentions: 1 }, mentions: [{ start: f.mentionStart, end: f.mentionEnd }], strength: f.confidence };
+        // One list: a repeated mention pushed on the detail is on the event too.
+        const detail = { event: ev, features: { ...f.features, mentions: 1 }, mentions: ev.mentions, strength: f.confidence };
         byPt.set(f.ptCode, detail);
         events.push(detail);
       }

@@ -16,7 +16,8 @@ export interface AssessmentHead {
   fallbackReason: string | null;
 }
 
-export type Identification = AssessmentHead & { events: IdentifiedEvent[] };
+/** `text`: the narrative the events' offsets refer to. */
+export type Identification = AssessmentHead & { events: IdentifiedEvent[]; text: string };
 export type ClassificationResult = AssessmentHead & { result: Classification };
 export type LabelClassification = AssessmentHead & { codes: LabelPrediction[] };
 
@@ -80,7 +81,7 @@ const head = (info: { requestId: string; release: ReleaseInfo }, out: { provider
 export async function identify(scope: RequestScope, args: { description: string; version?: string | null | undefined }): Promise<Identification> {
   const info = await prepare(scope, 'identify', args.description, MAX_NARRATIVE, args.version);
   const out = await assessmentService(scope).identify(info);
-  return { ...head(info, out), events: out.value };
+  return { ...head(info, out), events: out.value, text: info.text };
 }
 
 export async function classify(scope: RequestScope, args: ClassifyArgs): Promise<ClassificationResult> {

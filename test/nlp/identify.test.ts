@@ -66,7 +66,7 @@ describe('identifyEvents (demo release)', () => {
     expect(events.length).toBeGreaterThanOrEqual(2);
     const json = JSON.stringify(events);
     expect(json).not.toMatch(/\d{8}/);
-    expect(Object.keys(events[0]!).sort()).toEqual(['confidence', 'description', 'end', 'reasons', 'start']);
+    expect(Object.keys(events[0]!).sort()).toEqual(['confidence', 'description', 'end', 'mentions', 'reasons', 'start']);
   });
 
   it('catches an unknown finding stated with a reporting verb, at lower confidence', () => {

@@ -20,6 +20,23 @@ async function post(path: string, body: unknown, headers: Record<string, string>
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
+describe('identify: where each event is named', () => {
+  it('GraphQL EventStatement.mentions are the matched words, every mention merged into the event, as offsets into the narrative; REST /identify is unchanged', async () => {
+    const text = 'Two days after the second dose the patient vomited repeatedly; no rash. The next morning she vomited again and complained of a pounding headache.';
+    const g = await t.graphql('query($d: String!) { identify(description: $d) { events(first: 10) { edges { node { description reasons mentions { start end text } } } } } }', { d: text }, { 'X-API-Key': key });
+    expect(g.body.errors).toBeUndefined();
+    const events = g.body.data.identify.events.edges.map((e: any) => e.node);
+    expect(events.map((e: any) => e.mentions.map((m: any) => m.text))).toEqual([['vomited', 'vomited'], ['headache']]);
+    for (const e of events) for (const m of e.mentions) expect(text.slice(m.start, m.end)).toBe(m.text);
+    expect(events[0].mentions[1].start).toBeGreaterThan(events[0].mentions[0].end);
+    // The clause is still quoted among the reasons: the mentions are the narrower evidence.
+    expect(events[1].reasons.some((r: string) => r.length > 'headache'.length && r.includes('headache'))).toBe(true);
+    const rest = await post('/identify', { description: text });
+    expect(rest.status).toBe(200);
+    expect(Object.keys(rest.body.results[0]).sort()).toEqual(['confidence', 'description', 'reasons']);
+  });
+});
+
 describe('API keys', () => {
   it.each(['/identify', '/classify', '/labels/classify'])('%s needs a valid key: 401 with the error object', async (path) => {
     const none = await post(path, { description: 'nausea' }, {});

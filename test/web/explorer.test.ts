@@ -40,6 +40,18 @@ async function audit(page: Page, name: string, opts: { dark?: boolean } = {}): P
   await narrow.page.context().close();
 }
 
+/** axe and the 360 px check on the page as it is, resized in place (its state is not in the URL). */
+async function auditInPlace(page: Page, name: string): Promise<void> {
+  await axe(page, `${name} (desktop)`);
+  await shoot(page, name);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await axe(page, `${name} (360 px)`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} overflows at 360 px`).toBeLessThanOrEqual(0);
+  await shoot(page, name);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** expect.poll with room for a busy machine (two cores shared with other work). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000, interval: 50 });
 
@@ -194,6 +206,85 @@ describe('explorer in a browser', () => {
     const rows = lines.slice(1);
     expect(rows.every((r) => r.includes(',PT,UPDATED,') && r.endsWith(',5.0,5.0.1'))).toBe(true);
     expect(rows.some((r) => r.startsWith('10008661,PT,UPDATED,renamed,Blood cholesterol increased,Cholesterol high,'))).toBe(true);
+    // Before/after in words in the CSV too (the page's cells, below, say the same).
+    const moved = rows.find((r) => r.startsWith('10001723,'))!;
+    expect(moved).toContain('primary SOC: Respiratory, thoracic and mediastinal disorders (10038738)');
+    expect(moved).toContain('primary SOC: Immune system disorders (10021428)');
+    expect(csv).not.toMatch(/primarySocCode|ptCode/);
+    expect(problems).toEqual([]);
+  });
+
+  it('compare: before/after in words (names and codes, not field names), whether metadata codes are numbers or strings', async () => {
+    const check = async (page: Page) => {
+      await page.getByRole('table', { name: /Changes from 5.0 to 5.0.1/ }).waitFor();
+      const cell = (code: string) => page.locator('.changes-table tbody tr', { has: page.locator(`td:first-child a`, { hasText: new RegExp(`^${code}$`) }) }).locator('.ba');
+      // Primary SOC moved: both SOCs by name, each with its code.
+      await poll(() => cell('10001723').textContent()).toContain('primary SOC: Respiratory, thoracic and mediastinal disorders (10038738)');
+      expect(await cell('10001723').locator('dd').first().textContent()).toBe('primary SOC: Respiratory, thoracic and mediastinal disorders (10038738)');
+      expect(await cell('10001723').locator('dd').last().textContent()).toBe('primary SOC: Immune system disorders (10021428)');
+      // Demoted: the level and the PT it now belongs to, named in the target release.
+      expect(await cell('10066480').locator('dd').last().textContent()).toMatch(/^level: LLT · PT: \S.* \(10031264\)$/);
+      // Parents: a PT's parents are HLTs, each named.
+      expect(await cell('10014678').locator('dd').first().textContent()).toMatch(/^HLTs: \S.* \(90200002\); \S.* \(90200097\)$/);
+      expect(await page.locator('.changes-table').textContent()).not.toMatch(/primarySocCode|ptCode|parents:/);
+    };
+    const { page, problems } = await open('/?view=compare&from=5.0&to=5.0.1&level=PT&ct=UPDATED');
+    await check(page);
+    // Change-record metadata with codes as strings ("ptCode": "10031264") reads the same.
+    await page.waitForLoadState('networkidle');
+    let rewritten = 0;
+    await page.route('**/graphql', async (route) => {
+      if (!(route.request().postData() ?? '').includes('query ExplorerChanges')) return route.continue();
+      const res = await route.fetch();
+      const body = await res.json();
+      const stringify = (v: unknown): unknown => (typeof v === 'number' ? String(v) : Array.isArray(v) ? v.map(stringify) : v);
+      for (const e of body.data.version.changes.edges) {
+        for (const side of ['before', 'after']) {
+          const m = e.node.metadata[side];
+          for (const k of Object.keys(m)) if (k !== 'internationalOrder') m[k] = stringify(m[k]);
+        }
+        rewritten++;
+      }
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.reload();
+    await check(page);
+    expect(rewritten).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+
+  it("Enter on a lone search result opens it; a PT's parents are its HLTs (the primary SOC is in the header)", async () => {
+    const { page, problems } = await open('/');
+    const input = page.getByRole('combobox', { name: 'Term, synonym or code' });
+    await input.fill('hay fever');
+    await poll(() => page.locator('.results .count').textContent()).toBe('1 result');
+    // No arrow key: the one result opens on Enter, and focus lands on its heading.
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Allergic rhinitis' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('code')).toBe('10001723');
+    await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('code-title');
+    // Several results: Enter without a chosen option opens nothing.
+    await input.fill('vomiting');
+    await poll(() => page.locator('.results .count').textContent()).toMatch(/^[2-9]\d* results$/);
+    await page.keyboard.press('Enter');
+    await page.locator('#search-results [role=option]').first().waitFor();
+    expect(new URL(page.url()).searchParams.get('code')).toBeNull();
+
+    // The PT's parents: its two HLTs (the primary one marked), not its primary SOC.
+    await page.goto(`${base}/?code=10001723`);
+    const parents = page.locator('section[aria-labelledby=parents-heading]');
+    await parents.waitFor();
+    expect(await parents.locator('h2').textContent()).toBe('Parents (2)');
+    expect(await parents.locator('li abbr.badge').allTextContents()).toEqual(['HLT', 'HLT']);
+    const items = await parents.locator('li').allTextContents();
+    expect(items.join(' | ')).not.toContain('Immune system disorders');
+    expect(items.find((t) => t.includes('Allergic and anaphylactic reactions'))).toContain('primary');
+    expect(items.some((t) => t.includes('Nasal and sinus conditions'))).toBe(true);
+    expect(await page.locator('.code-head').textContent()).toContain('Primary SOC: Immune system disorders');
+    // An HLT's parents are unchanged: its HLGT.
+    await page.goto(`${base}/?code=90200027`);
+    await parents.waitFor();
+    expect(await parents.locator('li abbr.badge').allTextContents()).toEqual(['HLGT']);
     expect(problems).toEqual([]);
   });
 
@@ -251,6 +342,84 @@ describe('explorer in a browser', () => {
     expect(labelMarks).toContain('nausea');
     expect(new URL(page.url()).searchParams.get('mode')).toBe('label');
     expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
+  });
+
+  it('workbench review: the matched words marked, a confidence floor, accept / reject / another code, CSV and JSON of the coded events with offsets', async () => {
+    const { page, problems } = await open('/?view=workbench');
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Use key' }).click();
+    const narrative = 'Two days after the second dose the patient vomited repeatedly and was admitted overnight; no rash. She also complained of a pounding headache the next morning.';
+    await page.getByLabel('Narrative text').fill(narrative);
+    await page.getByRole('button', { name: 'Code the narrative' }).click();
+    await page.locator('.wb-result .events').waitFor({ timeout: 30_000 });
+    // The words that matched, not the clauses around them.
+    expect(await page.locator('.evidence mark').allTextContents()).toEqual(['vomited', 'headache']);
+    const ev1 = page.locator('.event').nth(0);
+    const ev2 = page.locator('.event').nth(1);
+    expect(await ev1.locator('h3').textContent()).toContain('vomited');
+
+    // Candidates under the floor (20 %) are hidden unless asked for.
+    expect(await ev1.locator('.predictions > li').count()).toBe(1);
+    expect(await ev1.locator('.below-floor').textContent()).toMatch(/^\d+ candidates? below 20 % hidden\.$/);
+    const hidden = Number(/^(\d+)/.exec((await ev2.locator('.below-floor').textContent())!)![1]);
+    await page.getByLabel('Show candidates below the floor').check();
+    await poll(() => ev2.locator('.predictions > li').count()).toBe(1 + hidden);
+    expect(new URL(page.url()).searchParams.get('all')).toBe('1');
+    await page.getByLabel('Show candidates below the floor').uncheck();
+    await poll(() => ev2.locator('.predictions > li').count()).toBe(1);
+    await page.getByLabel('Hide candidates below (%)').fill('0');
+    await page.keyboard.press('Tab');
+    await poll(() => ev2.locator('.predictions > li').count()).toBe(1 + hidden);
+    expect(new URL(page.url()).searchParams.get('floor')).toBe('0');
+
+    // Accept a proposal; reject both of another event's, then choose another code, by keyboard.
+    const accept = ev1.getByRole('button', { name: 'Accept Vomiting for event 1' });
+    await accept.click();
+    expect(await accept.getAttribute('aria-pressed')).toBe('true');
+    expect(await ev1.locator('.coded').textContent()).toBe('Coded: Vomiting 10047700 (proposal accepted)');
+    const ev2Codes = await ev2.locator('.predictions > li .pred-head a').allTextContents();
+    expect(ev2Codes[0]).toBe('Headache');
+    for (const term of [...ev2Codes].reverse()) await ev2.getByRole('button', { name: `Reject ${term} for event 2` }).click();
+    expect(await ev2.locator('.coded').textContent()).toBe('Not coded: every proposal rejected.');
+    await ev2.getByRole('button', { name: 'Choose another code for event 2' }).focus();
+    await page.keyboard.press('Enter');
+    await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('pick-2-q');
+    await page.keyboard.type('nausea');
+    const nausea = ev2.getByRole('button', { name: /^PT Nausea 10028813/ });
+    await nausea.waitFor();
+    await nausea.focus();
+    await page.keyboard.press('Enter');
+    expect(await ev2.locator('.coded').textContent()).toBe('Coded: Nausea 10028813 (chosen by you) Clear the code of event 2');
+    await poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Choose another code for event 2');
+    expect(await page.locator('.export [role=status]').textContent()).toBe('2 of 2 events coded');
+    await auditInPlace(page, 'workbench-review');
+
+    // The exports: one line / object per event, the decision, the code and the evidence offsets.
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.locator('.export').getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(csvDownload.suggestedFilename()).toBe('coded-events-5.0.1.csv');
+    const csv = readFileSync((await csvDownload.path())!, 'utf8');
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const lines = csv.slice(1).trim().split('\r\n');
+    expect(lines[0]).toBe('event,description,event_confidence,decision,code,term,level,code_confidence,evidence_offsets,evidence_text,rejected_codes,release,request_id');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^1,Two days after the second dose the patient vomited repeatedly and was admitted overnight\.,0\.\d+,accepted,10047700,Vomiting,PT,0\.\d+,43-50,vomited,,5\.0\.1,\S+$/);
+    // The rejected codes in the order proposed (they were rejected in the reverse order).
+    const rejected = (await ev2.locator('.predictions > li .pred-head .muted').allTextContents()).join(';');
+    expect(lines[2]).toMatch(new RegExp(`^2,She also complained of a pounding headache the next morning\\.,0\\.\\d+,edited,10028813,Nausea,PT,,133-141,headache,${rejected},5\\.0\\.1,\\S+$`));
+    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
+    expect(jsonDownload.suggestedFilename()).toBe('coded-events-5.0.1.json');
+    const exported = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8'));
+    expect(exported.release).toBe('5.0.1');
+    expect(exported.events.map((e: any) => [e.decision, e.code?.code, e.evidence.map((m: any) => m.text)])).toEqual([
+      ['accepted', '10047700', ['vomited']],
+      ['edited', '10028813', ['headache']],
+    ]);
+    for (const e of exported.events) for (const m of e.evidence) expect(narrative.slice(m.start, m.end)).toBe(m.text);
+    expect(exported.events[1].rejected.map((r: any) => r.code).join(';')).toBe(rejected);
+    // Decisions are client data like the narrative: not in the URL, not in storage.
+    expect(page.url()).not.toMatch(/10047700|10028813|vomit/);
+    expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
+    expect(problems).toEqual([]);
   });
 
   it('keyboard only: search with arrows and Enter, then the tree with arrows, Home/End and type-ahead', async () => {

@@ -195,4 +195,132 @@ describe('explorer pages in a browser', () => {
     expect(await page.locator('.smq-terms thead').textContent()).toContain('Category');
     expect(problems).toEqual([]);
   });
+  it('SMQ page: apply the SMQ to coded rows — the counts of POST /smqs/{code}/apply, the matches, the cases, a CSV', async () => {
+    const rows = [
+      { rowId: '1', caseId: 'A', code: '10006482' },
+      { rowId: '2', caseId: 'A', code: '10046735' },
+      { rowId: '3', code: '90300062' },
+      { rowId: '=HYPERLINK("http://x")', code: '10028813' },
+      { rowId: 'hlt', code: '90200027' },
+      { rowId: 'unknown', code: '99999999' },
+    ];
+    const res = await fetch(`${base}/smqs/90500005/apply`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ rows }) });
+    expect(res.status).toBe(200);
+    const expected = await res.json();
+    const pasted = ['rowId,code,caseId', ...rows.map((r) => [r.rowId.includes('"') ? `"${r.rowId.replace(/"/g, '""')}"` : r.rowId, r.code, r.caseId ?? ''].join(','))].join('\n');
+
+    const { page, problems } = await open('/?view=smqs&smq=90500005');
+    await page.getByRole('heading', { level: 1, name: 'Demo anaphylactic reaction (demo SMQ)' }).waitFor();
+    const section = page.locator('.smq-apply');
+    expect(await section.getByRole('button', { name: 'Apply the SMQ' }).isDisabled()).toBe(true);
+    await section.getByLabel('API key').fill(key);
+    await section.getByRole('button', { name: 'Use key' }).click();
+    await section.getByLabel('…or paste rows').fill(pasted);
+    await section.getByRole('button', { name: 'Apply the SMQ' }).click();
+    await section.locator('.impact-summary').waitFor({ timeout: 20_000 });
+    const dd = (k: string) => section.locator(`dd[data-k=${k}]`).textContent();
+    for (const k of ['rows', 'narrow', 'broad', 'broadSearch', 'unmatched', 'problems']) expect(await dd(k), k).toBe(String(expected.counts[k]));
+    expect(expected.counts).toMatchObject({ rows: 6, problems: 2 });
+    expect(await section.locator('.smq-matches tbody tr').count()).toBe(expected.narrow.length + expected.broad.length);
+    expect(await section.locator('.bad-rows').textContent()).toMatch(/unknown.*99999999.*not in release 5\.0\.1/);
+    // The algorithm's verdict per case, as the API gives it.
+    expect(await section.locator('.smq-cases [role=status]').textContent()).toBe(`${expected.algorithm.matchedCases} of ${expected.algorithm.cases.length} cases with a matching row meet the rule.`);
+    expect(await section.locator('.smq-cases li').count()).toBe(expected.algorithm.cases.length);
+
+    // The CSV: every row sent, in order, with its outcome; formula-looking cells defused.
+    const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('smq-90500005-5.0.1.csv');
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const lines = csv.slice(1).trim().split('\r\n');
+    expect(lines[0]).toBe('rowId,caseId,code,outcome,scope,matchedCode,matchedTerm,matchedLevel,smqCode,category,weight,problem,smq,release');
+    expect(lines).toHaveLength(7);
+    const outcome = (id: string) => (expected.narrow.some((m: any) => m.rowId === id) ? 'narrow' : expected.broad.some((m: any) => m.rowId === id) ? 'broad' : expected.problems.some((p: any) => p.rowId === id) ? 'problem' : 'unmatched');
+    expect(lines[1]!.split(',').slice(0, 4)).toEqual(['1', 'A', '10006482', outcome('1')]);
+    expect(lines[4]!.startsWith(`"'=HYPERLINK(""http://x"")",,10028813,${outcome('=HYPERLINK("http://x")')},`)).toBe(true);
+    expect(lines[6]).toMatch(/^unknown,,99999999,problem,.*UNKNOWN_CODE,90500005,5\.0\.1$/);
+    await auditInPlace(page, 'smq-apply');
+    // The rows never reach the URL or storage.
+    expect(page.url()).not.toMatch(/10006482|HYPERLINK/);
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('10006482');
+    expect(problems).toEqual([]);
+  });
+
+  it('research bin: collect terms while browsing (localStorage), export CSV and JSON, check the bin or an imported list against a release', async () => {
+    const { page, problems } = await open('/?code=10001723&v=5.0');
+    await page.waitForLoadState('networkidle');
+    const add = async (url: string, term: string) => {
+      await page.goto(`${base}${url}`);
+      await page.getByRole('heading', { level: 1, name: term }).waitFor();
+      await page.getByRole('button', { name: 'Add to research bin' }).click();
+      await page.getByRole('button', { name: 'Remove from research bin' }).waitFor();
+      // Nothing in flight when the next page loads (an aborted request counts as a failure).
+      await page.waitForLoadState('networkidle');
+    };
+    await add('/?code=10001723&v=5.0', 'Allergic rhinitis');
+    await add('/?code=90301218&lvl=LLT&v=5.0', 'Cold');
+    await add('/?code=90300351&lvl=LLT&v=5.0', (await (await fetch(`${base}/codes/90300351?version=5.0`)).json()).term);
+    // Kept across page loads, in this browser only.
+    await page.reload();
+    const nav = page.getByRole('link', { name: 'Research bin (3)' });
+    await nav.waitFor();
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('terminology-explorer.researchBin') ?? '[]'));
+    expect(stored.map((i: any) => [i.code, i.level, i.release])).toEqual([
+      ['10001723', 'PT', '5.0'],
+      ['90301218', 'LLT', '5.0'],
+      ['90300351', 'LLT', '5.0'],
+    ]);
+    expect(stored[0].primarySocCode).toBe('10038738');
+    await nav.click();
+    await page.getByRole('heading', { level: 1, name: 'Research bin' }).waitFor();
+    expect(await page.locator('.bin-items li').count()).toBe(3);
+
+    // Exports.
+    const [csvDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(csvDl.suggestedFilename()).toBe('research-bin.csv');
+    const csv = readFileSync((await csvDl.path())!, 'utf8').slice(1).trim().split('\r\n');
+    expect(csv[0]).toBe('code,term,level,release,ptCode,primarySocCode');
+    expect(csv[1]).toBe('10001723,Allergic rhinitis,PT,5.0,,10038738');
+    expect(csv[2]).toMatch(/^90301218,Cold,LLT,5\.0,\d+,\d+$/);
+    const [jsonDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
+    const jsonPath = (await jsonDl.path())!;
+    expect(JSON.parse(readFileSync(jsonPath, 'utf8')).researchBin.map((i: any) => i.code)).toEqual(['10001723', '90301218', '90300351']);
+
+    // The bin against 5.0.1 (the latest): a primary SOC moved, an LLT made non-current, an LLT moved to another PT.
+    const statuses = () => page.locator('.bin-table tbody tr').evaluateAll((trs) => trs.map((tr) => `${tr.querySelector('td .muted')?.textContent}:${tr.getAttribute('data-status')}`));
+    await page.getByRole('button', { name: 'Check the bin' }).click();
+    await poll(statuses).toEqual(['10001723:moved', '90301218:non-current', '90300351:moved']);
+    expect(await page.locator('.bin-counts').textContent()).toBe('0 current · 1 non-current · 2 moved · 0 missing');
+    expect(await page.locator('.bin-table tbody tr').first().textContent()).toContain('primary SOC now Immune system disorders (10021428), was 10038738');
+    expect(await page.locator('.bin-table tbody tr').last().textContent()).toMatch(/now under PT .* \(10066874\), was 10013946/);
+    await auditInPlace(page, 'research-bin');
+    // Against the release they were collected from: all current.
+    await page.selectOption('#bin-against', '5.0');
+    expect(new URL(page.url()).searchParams.get('against')).toBe('5.0');
+    await page.getByRole('button', { name: 'Check the bin' }).click();
+    await poll(() => page.locator('.bin-counts').textContent()).toBe('3 current · 0 non-current · 0 moved · 0 missing');
+
+    // Emptied, then a pasted list and the exported file re-imported and checked against 5.0.1.
+    await page.getByRole('button', { name: 'Empty the bin' }).click();
+    await page.getByRole('link', { name: 'Research bin (0)' }).waitFor();
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    await page.selectOption('#bin-against', '5.0.1');
+    await page.getByLabel('…or paste codes').fill('code,term\n10028813,Nausea\n99999999,=cmd|x');
+    await page.getByRole('button', { name: 'Check the list' }).click();
+    await poll(statuses).toEqual(['10028813:current', '99999999:missing']);
+    // The check as CSV: a formula-looking term from the list is defused.
+    const [checkDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the check (CSV)' }).click()]);
+    expect(checkDl.suggestedFilename()).toBe('research-bin-check-5.0.1.csv');
+    const checkCsv = readFileSync((await checkDl.path())!, 'utf8').slice(1).trim().split('\r\n');
+    expect(checkCsv[0]).toBe('code,term,level,collectedIn,status,notes,termInRelease,levelInRelease,release');
+    expect(checkCsv[1]).toBe('10028813,Nausea,,,current,,Nausea,PT,5.0.1');
+    expect(checkCsv[2]).toBe("99999999,'=cmd|x,,,missing,not in the release,,,5.0.1");
+    await page.setInputFiles('#bin-file', jsonPath);
+    await poll(() => page.locator('.research-bin [role=status]').first().textContent()).toMatch(/: 3 terms read/);
+    await page.getByRole('button', { name: 'Check the list' }).click();
+    await poll(statuses).toEqual(['10001723:moved', '90301218:non-current', '90300351:moved']);
+    await page.getByRole('button', { name: 'Add the list to the bin' }).click();
+    await page.getByRole('link', { name: 'Research bin (3)' }).waitFor();
+    expect(problems).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ExplorerCodeDocument, type Level } from './operations/generated.ts';
 import { focusRequest } from './router.ts';
 import { CodeSmqs } from './smq.tsx';
+import { BinButton } from './binButton.tsx';
 import { CopyButton, ErrorBox, Link, LevelBadge, Loading, StatusBadge, useQuery } from './ui.tsx';
 
 type Node = { code: string; term: string; level: string; status?: string };
@@ -37,6 +38,9 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
   const synonyms = c.synonyms.edges.map((e) => e.node);
   const shownSynonyms = hideNonCurrent ? synonyms.filter((s) => s.status !== 'NON_CURRENT') : synonyms;
   const nonCurrent = synonyms.filter((s) => s.status === 'NON_CURRENT').length;
+  // The API lists a PT's primary SOC among its parents (SOC_TO_PT, as the contract has it); the
+  // header shows it as the primary SOC, so the parents here are the hierarchy's: a PT's HLTs.
+  const parents = c.parents.filter((p) => p.relationshipType !== 'SOC_TO_PT');
 
   return (
     <article class="code-page" aria-labelledby="code-title">
@@ -54,6 +58,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
           </span>
           <span class="status">Status: {c.status === 'NON_CURRENT' ? 'non-current' : 'current'}</span>
           <span>Release {c.release.version}</span>
+          <BinButton item={{ code: c.code, term: c.term, level: c.level, release: c.release.version, ptCode: c.level === 'LLT' ? c.pt?.code : undefined, primarySocCode: c.primarySoc?.code }} />
         </p>
         {c.primarySoc ? (
           <p>
@@ -134,11 +139,11 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
               ))}
             </ul>
           </section>
-          {c.parents.length ? (
+          {parents.length ? (
             <section aria-labelledby="parents-heading">
-              <h2 id="parents-heading">Parents</h2>
+              <h2 id="parents-heading">Parents ({parents.length})</h2>
               <ul class="links">
-                {c.parents.map((p) => (
+                {parents.map((p) => (
                   <li key={p.code.code + p.relationshipType}>
                     <LevelBadge level={p.code.level} /> <CodeLink n={p.code} /> <span class="muted">{p.code.code}</span>
                     {p.isPrimary ? <span class="badge primary">primary</span> : null}

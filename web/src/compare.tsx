@@ -1,10 +1,11 @@
 // Compare two releases: counts by change type and level, a filterable, paged list of changes
 // with before/after, and a CSV of the filtered list (every page, fetched on demand).
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api.ts';
 import { ExplorerChangesDocument, type ChangeType, type Level } from './operations/generated.ts';
 import { navigate } from './router.ts';
 import { csvText, downloadText } from './csv.ts';
+import { codesOf, describeSide, namesIn, type Meta, type Names } from './changeWords.ts';
 import { ErrorBox, LevelBadge, Link, Loading, toApiError, useQuery } from './ui.tsx';
 import type { ApiError } from './api.ts';
 import type { Release } from './main.tsx';
@@ -13,17 +14,24 @@ const PAGE = 25;
 const LEVELS = ['SOC', 'HLGT', 'HLT', 'PT', 'LLT'] as const;
 const TYPES: ChangeType[] = ['ADDED', 'UPDATED', 'RETIRED'];
 
-interface Meta {
-  before?: Record<string, unknown>;
-  after?: Record<string, unknown>;
-}
-
-function describe(v: Record<string, unknown> | undefined): string {
-  if (!v) return '';
-  return Object.entries(v)
-    .filter(([, x]) => x !== null && x !== undefined && !(Array.isArray(x) && !x.length))
-    .map(([k, x]) => `${k}: ${Array.isArray(x) ? x.join(', ') : typeof x === 'object' ? JSON.stringify(x) : String(x)}`)
-    .join('; ');
+/** Names of the codes the listed changes refer to: before-codes in `from`, after-codes in `to`. */
+function useSideNames(from: string, to: string, metas: Meta[]): { before: Names; after: Names } {
+  const beforeCodes = [...new Set(metas.flatMap((m) => codesOf(m.before)))].sort();
+  const afterCodes = [...new Set(metas.flatMap((m) => codesOf(m.after)))].sort();
+  const key = JSON.stringify([from, to, beforeCodes, afterCodes]);
+  const [names, setNames] = useState<{ key: string; before: Names; after: Names }>();
+  useEffect(() => {
+    let live = true;
+    Promise.all([namesIn(from, beforeCodes), namesIn(to, afterCodes)]).then(
+      ([before, after]) => live && setNames({ key, before, after }),
+      // Without names the codes still show (as numbers): the list stays usable.
+      () => live && setNames({ key, before: new Map(), after: new Map() }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return names?.key === key ? names : { before: new Map(), after: new Map() };
 }
 
 export function Compare({ params, releases }: { params: URLSearchParams; releases: Release[] }) {
@@ -41,6 +49,7 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
   const [csv, setCsv] = useState<{ busy: boolean; error?: ApiError; done?: string }>({ busy: false });
   const v = q.data?.version;
   const conn = v?.changes;
+  const names = useSideNames(from, to, (conn?.edges ?? []).map((e) => (e.node.metadata ?? {}) as Meta));
 
   const set = (changes: Record<string, string | undefined>) => navigate({ ...changes, after: undefined, before: undefined });
 
@@ -52,10 +61,12 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
       for (;;) {
         const d = await gql(ExplorerChangesDocument, { to, from, level, changeType: ct, first: 200, after: cursor });
         const c = d.version.changes;
-        for (const e of c.edges) {
-          const m = (e.node.metadata ?? {}) as Meta;
-          rows.push([e.node.code, e.node.level, e.node.changeType, e.node.kinds.join(' '), e.node.term, e.node.previousTerm ?? '', e.node.details, describe(m.before), describe(m.after), c.from.version, c.to.version]);
-        }
+        const metas = c.edges.map((e) => (e.node.metadata ?? {}) as Meta);
+        const [bn, an] = await Promise.all([namesIn(from, metas.flatMap((m) => codesOf(m.before))), namesIn(to, metas.flatMap((m) => codesOf(m.after)))]);
+        c.edges.forEach((e, k) => {
+          const m = metas[k]!;
+          rows.push([e.node.code, e.node.level, e.node.changeType, e.node.kinds.join(' '), e.node.term, e.node.previousTerm ?? '', e.node.details, describeSide(m.before, e.node.level, bn), describeSide(m.after, e.node.level, an), c.from.version, c.to.version]);
+        });
         if (!c.pageInfo.hasNextPage || !c.pageInfo.endCursor) break;
         cursor = c.pageInfo.endCursor;
       }
@@ -198,9 +209,9 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
                           {m.before || m.after ? (
                             <dl class="ba">
                               <dt>before</dt>
-                              <dd>{describe(m.before) || '—'}</dd>
+                              <dd>{describeSide(m.before, n.level, names.before) || '—'}</dd>
                               <dt>after</dt>
-                              <dd>{describe(m.after) || '—'}</dd>
+                              <dd>{describeSide(m.after, n.level, names.after) || '—'}</dd>
                             </dl>
                           ) : null}
                           <span class="details">{n.details}</span>

@@ -5,6 +5,8 @@ export interface CodedRow {
   rowId: string;
   code: string;
   term?: string;
+  /** SMQ application groups rows into cases (a `caseId` column; absent in the impact format). */
+  caseId?: string;
   /** Line of the text where the record ends (as the server's CSV reader counts). */
   line: number;
 }
@@ -19,7 +21,8 @@ export interface ParseProblem {
 
 export class TooManyRows extends Error {}
 
-const ALIASES: Record<string, 'rowId' | 'code' | 'term'> = { rowid: 'rowId', row_id: 'rowId', id: 'rowId', code: 'code', term: 'term' };
+type Column = 'rowId' | 'code' | 'term' | 'caseId';
+const ALIASES: Record<string, Column> = { rowid: 'rowId', row_id: 'rowId', id: 'rowId', code: 'code', term: 'term', caseid: 'caseId', case_id: 'caseId' };
 
 /** RFC 4180 records of `text` with the line each ends on; `sep` is ',' or a tab (pasted from a spreadsheet). */
 function* records(text: string, sep: string): Generator<{ fields: string[]; line: number }> {
@@ -90,7 +93,7 @@ export function parseCodedRows(text: string, maxRows: number): { rows: CodedRow[
   const sep = firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',';
   const rows: CodedRow[] = [];
   const problems: ParseProblem[] = [];
-  let columns: ('rowId' | 'code' | 'term' | null)[] | null = null;
+  let columns: (Column | null)[] | null = null;
   let header = false;
   let position = 0;
   for (const { fields, line } of records(text, sep)) {
@@ -105,7 +108,7 @@ export function parseCodedRows(text: string, maxRows: number): { rows: CodedRow[
     }
     position++;
     if (position > maxRows) throw new TooManyRows(`more than ${maxRows.toLocaleString('en')} rows`);
-    const row: { rowId: string; code: string; term?: string } = { rowId: '', code: '' };
+    const row: { rowId: string; code: string; term?: string; caseId?: string } = { rowId: '', code: '' };
     fields.forEach((v, k) => {
       const col = columns![k];
       if (col) row[col] = col === 'term' ? v : v.trim();
@@ -114,9 +117,16 @@ export function parseCodedRows(text: string, maxRows: number): { rows: CodedRow[
       problems.push({ rowId: row.rowId || null, position, line, field: 'row', reason: `more fields than the ${columns.length} columns of the header` });
       continue;
     }
-    rows.push({ rowId: row.rowId, code: row.code, term: row.term === undefined || row.term === '' ? undefined : row.term, line });
+    rows.push({ rowId: row.rowId, code: row.code, term: row.term === undefined || row.term === '' ? undefined : row.term, ...(row.caseId ? { caseId: row.caseId } : {}), line });
   }
   return { rows, problems, header };
+}
+
+/** Every record of CSV text (comma- or, for a header with tabs and no commas, tab-separated), blank lines skipped. */
+export function csvRecords(text: string): string[][] {
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  const sep = firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',';
+  return [...records(text, sep)].map((r) => r.fields);
 }
 
 /** One CSV cell: a leading =, +, -, @, tab or CR defused with an apostrophe; quoted when needed. */

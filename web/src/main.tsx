@@ -10,6 +10,8 @@ import { Compare } from './compare.tsx';
 import { Workbench } from './workbench.tsx';
 import { Smqs } from './smq.tsx';
 import { ImpactPage } from './impact.tsx';
+import { BinPage } from './binPage.tsx';
+import { useBin } from './bin.ts';
 
 export interface Release {
   version: string;
@@ -24,9 +26,10 @@ function App() {
   const releases: Release[] = versions.data?.versions.edges.map((e) => e.node) ?? [];
   const latest = releases.find((r) => r.isLatest)?.version ?? releases[0]?.version;
   const selected = params.get('v') ?? latest;
+  const binSize = useBin().length;
 
   useEffect(() => {
-    const names = { browse: 'Browse and search', compare: 'Compare releases', workbench: 'Coding workbench', smqs: 'SMQs', impact: 'Upgrade impact' };
+    const names = { browse: 'Browse and search', compare: 'Compare releases', workbench: 'Coding workbench', smqs: 'SMQs', impact: 'Upgrade impact', bin: 'Research bin' };
     document.title = `${names[view]} — Terminology Explorer`;
   }, [view]);
 
@@ -66,6 +69,11 @@ function App() {
                 Upgrade impact
               </Link>
             </li>
+            <li>
+              <Link to={{ view: 'bin' }} aria-current={view === 'bin' ? 'page' : undefined}>
+                Research bin <span class="bin-count">({binSize})</span>
+              </Link>
+            </li>
           </ul>
         </nav>
         <div class="release">
@@ -101,6 +109,14 @@ function App() {
         ) : view === 'impact' ? (
           releases.length ? (
             <ImpactPage params={params} releases={releases} />
+          ) : versions.loading ? (
+            <p class="loading" role="status">
+              Loading releases…
+            </p>
+          ) : null
+        ) : view === 'bin' ? (
+          releases.length ? (
+            <BinPage params={params} releases={releases} />
           ) : versions.loading ? (
             <p class="loading" role="status">
               Loading releases…

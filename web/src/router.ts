@@ -8,12 +8,13 @@ export type Params = Record<string, string | undefined>;
 const VIEW_KEYS: Record<string, string[]> = {
   browse: ['q', 'level', 'soc', 'after', 'before', 'code', 'lvl', 'path', 'tab', 'nc'],
   compare: ['from', 'to', 'ct', 'level', 'after', 'before'],
-  workbench: ['mode'],
+  workbench: ['mode', 'floor', 'all'],
   smqs: ['sq', 'smq', 'scope', 'after', 'before'],
   impact: ['from', 'to'],
+  bin: ['against'],
 };
 
-export type View = 'browse' | 'compare' | 'workbench' | 'smqs' | 'impact';
+export type View = 'browse' | 'compare' | 'workbench' | 'smqs' | 'impact' | 'bin';
 
 export function current(): URLSearchParams {
   return new URLSearchParams(location.search);
@@ -21,7 +22,7 @@ export function current(): URLSearchParams {
 
 export function viewOf(p: URLSearchParams): View {
   const v = p.get('view');
-  return v === 'compare' || v === 'workbench' || v === 'smqs' || v === 'impact' ? v : 'browse';
+  return v === 'compare' || v === 'workbench' || v === 'smqs' || v === 'impact' || v === 'bin' ? v : 'browse';
 }
 
 /** The URL for `changes` applied over the current state (undefined or '' removes a key). */

@@ -81,6 +81,8 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
     } else if (e.key === 'Enter') {
       e.preventDefault();
       if (active >= 0) open(active);
+      // A lone result of what the field says (its answer, not a previous query's) opens on Enter.
+      else if (total === 1 && text === q && results.data) open(0);
       else commit(text);
     } else if (e.key === 'Escape') {
       setActive(-1);
@@ -120,7 +122,7 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
             onKeyDown={onKeyDown}
           />
           <p id="search-help" class="help">
-            Results appear as you type; ↑ ↓ choose, Enter opens.
+            Results appear as you type; ↑ ↓ choose, Enter opens (a lone result opens at once).
           </p>
         </div>
         <div class="field">

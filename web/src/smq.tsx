@@ -1,11 +1,12 @@
 // SMQs: the list of a release's standardised queries (search by name, paged) and one SMQ's page
 // (definition, level, parent and sub-SMQs, the algorithm of an algorithmic one, its terms by
-// scope, paged, each linking to its code page). Also the code page's "In SMQs" section.
+// scope, paged, each linking to its code page; applying it to coded rows). Also the code page's "In SMQs" section.
 // Names are shown as the API gives them (the demo releases' SMQs say "(demo SMQ)").
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { ExplorerCodeSmqsDocument, ExplorerSmqDocument, ExplorerSmqsDocument, type Level, type SmqScope } from './operations/generated.ts';
 import { navigate } from './router.ts';
 import { ErrorBox, LevelBadge, Link, Loading, useQuery } from './ui.tsx';
+import { SmqApply } from './smqApply.tsx';
 
 const LIST_PAGE = 25;
 const TERM_PAGE = 25;
@@ -216,6 +217,7 @@ function SmqPage({ code, params, version }: { code: string; params: URLSearchPar
         )}
         <Pager info={terms.pageInfo} label="Term pages" noun="terms" />
       </section>
+      <SmqApply code={s.code} name={s.name} version={version} isAlgorithmic={s.isAlgorithmic} />
     </article>
   );
 }

@@ -16,6 +16,9 @@ import { navigate } from './router.ts';
 import { ErrorBox, Highlighted, LevelBadge, Link, findAll, pct, toApiError, type Range } from './ui.tsx';
 import type { ApiError } from './api.ts';
 import { KeyBox, useApiKey } from './apiKey.tsx';
+import { CodePicker } from './codePicker.tsx';
+import { codedEventsCsv, codedEventsJson, stateOf, type Decision, type ExportEvent, type PickedCode } from './codingExport.ts';
+import { downloadText } from './csv.ts';
 
 type Classified = ExplorerClassifyQuery['classify'];
 type Prediction = Classified['terminologyCodes'][number];
@@ -23,9 +26,13 @@ interface EventResult {
   description: string;
   confidence: number;
   reasons: string[];
+  mentions: { start: number; end: number; text: string }[];
   coding?: Classified;
   error?: ApiError;
 }
+
+/** Candidates under this confidence (percent) are hidden unless asked for. */
+export const DEFAULT_FLOOR = 20;
 type Result =
   | { mode: 'narrative'; text: string; identify: ExplorerIdentifyQuery['identify']; events: EventResult[]; overall?: Classified; overallError?: ApiError }
   | { mode: 'label'; text: string; label: ExplorerClassifyLabelQuery['classifyLabel'] };
@@ -39,46 +46,111 @@ const CRITERIA: [keyof NonNullable<Classified['seriousness']>['criteria'], strin
   ['medically_important', 'medically important'],
 ];
 
-function Predictions({ list, text }: { list: (Prediction & { supportingSnippets?: { start: number; end: number; text: string; section: string; confidence: number }[] | null })[]; text?: string }) {
+type Listed = Prediction & { supportingSnippets?: { start: number; end: number; text: string; section: string; confidence: number }[] | null };
+
+interface Review {
+  decision: Decision;
+  label: string;
+  onAccept: (p: Prediction) => void;
+  onReject: (p: Prediction) => void;
+}
+
+function Predictions({ list, text, floor, review }: { list: Listed[]; text?: string; floor: Floor; review?: Review }) {
   if (!list.length) return <p class="empty">No code reaches the confidence threshold.</p>;
+  const shown = floor.showAll ? list : list.filter((p) => p.confidence * 100 >= floor.percent);
+  const hidden = list.length - shown.length;
   return (
-    <ol class="predictions">
-      {list.map((p) => (
-        <li key={p.code.code}>
-          <p class="pred-head">
-            <LevelBadge level={p.code.level} />{' '}
-            <Link to={{ view: 'browse', code: p.code.code, lvl: undefined, path: undefined, tab: undefined }}>{p.code.term}</Link> <span class="muted">{p.code.code}</span>{' '}
-            <span class="confidence">
-              confidence <strong>{pct(p.confidence)}</strong>
-            </span>
-            <meter min={0} max={1} value={p.confidence} aria-label={`Confidence ${pct(p.confidence)}`} />
-          </p>
-          {p.matchedTerm && p.matchedTerm.term !== p.code.term ? <p class="muted">via LLT “{p.matchedTerm.term}”</p> : null}
-          {p.code.primaryPath ? <p class="path">{p.code.primaryPath.nodes.map((n) => n.term).join(' › ')}</p> : null}
-          {p.reasons.length ? (
-            <ul class="reasons">
-              {p.reasons.map((r, i) => (
-                <li key={i}>{r}</li>
-              ))}
-            </ul>
-          ) : null}
-          {text && p.supportingSnippets?.length ? (
-            <ul class="snippets">
-              {p.supportingSnippets.map((s, i) => (
-                <li key={i}>
-                  <span class="muted">
-                    {s.section} · {pct(s.confidence)}:
-                  </span>{' '}
-                  <q>
-                    <mark>{text.slice(s.start, s.end)}</mark>
-                  </q>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </li>
-      ))}
-    </ol>
+    <>
+      <ol class="predictions">
+        {shown.map((p) => {
+          const accepted = review?.decision.chosen?.source === 'proposed' && review.decision.chosen.code === p.code.code;
+          const rejected = !!review?.decision.rejected.includes(p.code.code);
+          return (
+            <li key={p.code.code} class={accepted ? 'accepted' : rejected ? 'rejected' : undefined}>
+              <p class="pred-head">
+                <LevelBadge level={p.code.level} />{' '}
+                <Link to={{ view: 'browse', code: p.code.code, lvl: undefined, path: undefined, tab: undefined }}>{p.code.term}</Link> <span class="muted">{p.code.code}</span>{' '}
+                <span class="confidence">
+                  confidence <strong>{pct(p.confidence)}</strong>
+                </span>
+                <meter min={0} max={1} value={p.confidence} aria-label={`Confidence ${pct(p.confidence)}`} />
+                {accepted ? <span class="badge decision">accepted</span> : rejected ? <span class="badge decision">rejected</span> : null}
+              </p>
+              {review ? (
+                <p class="decide">
+                  <button type="button" aria-pressed={accepted} onClick={() => review.onAccept(p)}>
+                    Accept<span class="sr-only"> {p.code.term} for {review.label}</span>
+                  </button>{' '}
+                  <button type="button" aria-pressed={rejected} onClick={() => review.onReject(p)}>
+                    Reject<span class="sr-only"> {p.code.term} for {review.label}</span>
+                  </button>
+                </p>
+              ) : null}
+              {p.matchedTerm && p.matchedTerm.term !== p.code.term ? <p class="muted">via LLT “{p.matchedTerm.term}”</p> : null}
+              {p.code.primaryPath ? <p class="path">{p.code.primaryPath.nodes.map((n) => n.term).join(' › ')}</p> : null}
+              {p.reasons.length ? (
+                <ul class="reasons">
+                  {p.reasons.map((r, i) => (
+                    <li key={i}>{r}</li>
+                  ))}
+                </ul>
+              ) : null}
+              {text && p.supportingSnippets?.length ? (
+                <ul class="snippets">
+                  {p.supportingSnippets.map((s, i) => (
+                    <li key={i}>
+                      <span class="muted">
+                        {s.section} · {pct(s.confidence)}:
+                      </span>{' '}
+                      <q>
+                        <mark>{text.slice(s.start, s.end)}</mark>
+                      </q>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          );
+        })}
+      </ol>
+      {hidden ? (
+        <p class="muted small below-floor">
+          {hidden} {hidden === 1 ? 'candidate' : 'candidates'} below {floor.percent} % hidden.
+        </p>
+      ) : null}
+      {!shown.length ? <p class="empty">No candidate reaches {floor.percent} %.</p> : null}
+    </>
+  );
+}
+
+interface Floor {
+  percent: number;
+  showAll: boolean;
+}
+
+/** The confidence floor and "show all", kept in the URL like every view setting. */
+function FloorControl({ floor }: { floor: Floor }) {
+  return (
+    <div class="filters floor">
+      <div class="field">
+        <label for="wb-floor">Hide candidates below (%)</label>
+        <input
+          id="wb-floor"
+          type="number"
+          min={0}
+          max={100}
+          step={5}
+          value={floor.percent}
+          onChange={(e) => {
+            const v = Math.round(Number((e.currentTarget as HTMLInputElement).value));
+            navigate({ floor: Number.isFinite(v) && v >= 0 && v <= 100 && v !== DEFAULT_FLOOR ? String(v) : undefined }, { replace: true });
+          }}
+        />
+      </div>
+      <label class="check">
+        <input type="checkbox" checked={floor.showAll} onChange={(e) => navigate({ all: (e.currentTarget as HTMLInputElement).checked ? '1' : undefined }, { replace: true })} /> Show candidates below the floor
+      </label>
+    </div>
   );
 }
 
@@ -140,19 +212,119 @@ function Assessments({ c }: { c: Classified }) {
   );
 }
 
+/** One identified event: its evidence, its proposed codes to accept or reject, another code to pick. */
+function EventCard({ ev, n, floor, decision, version, onDecide }: { ev: EventResult; n: number; floor: Floor; decision: Decision; version?: string; onDecide: (d: Decision) => void }) {
+  const label = `event ${n}`;
+  const proposals = ev.coding?.terminologyCodes ?? [];
+  const state = stateOf(decision, proposals.map((p) => ({ code: p.code.code })));
+  const accept = (p: Prediction) => {
+    const again = decision.chosen?.source === 'proposed' && decision.chosen.code === p.code.code;
+    onDecide({
+      chosen: again ? undefined : { code: p.code.code, term: p.code.term, level: p.code.level, source: 'proposed', confidence: p.confidence },
+      rejected: decision.rejected.filter((c) => c !== p.code.code),
+    });
+  };
+  const reject = (p: Prediction) => {
+    const was = decision.rejected.includes(p.code.code);
+    onDecide({
+      chosen: decision.chosen?.code === p.code.code && decision.chosen.source === 'proposed' ? undefined : decision.chosen,
+      rejected: was ? decision.rejected.filter((c) => c !== p.code.code) : [...decision.rejected, p.code.code],
+    });
+  };
+  const pick = (c: PickedCode) => onDecide({ ...decision, chosen: { ...c, source: 'edited' } });
+  return (
+    <li class="event">
+      <h3>
+        Event {n}: {ev.description} <span class="muted">· {pct(ev.confidence)}</span>
+      </h3>
+      {ev.mentions.length || ev.reasons.length ? (
+        <p>
+          Evidence:{' '}
+          {(ev.mentions.length ? ev.mentions.map((m) => m.text) : ev.reasons.slice(0, 1)).map((r, j) => (
+            <q key={j}>
+              <mark>{r}</mark>
+            </q>
+          ))}
+          {ev.mentions.length ? <span class="muted small"> (characters {ev.mentions.map((m) => `${m.start}–${m.end}`).join(', ')})</span> : null}
+          {ev.reasons.length > 1 ? (
+            <span class="muted small">
+              {' '}
+              in <q>{ev.reasons[ev.reasons.length - 1]}</q>
+            </span>
+          ) : null}
+        </p>
+      ) : null}
+      <p class={`coded coded-${state}`} role="status">
+        {decision.chosen ? (
+          <>
+            Coded: <strong>{decision.chosen.term}</strong> <span class="muted">{decision.chosen.code}</span> ({state === 'edited' ? 'chosen by you' : 'proposal accepted'})
+            {state === 'edited' ? (
+              <>
+                {' '}
+                <button type="button" onClick={() => onDecide({ ...decision, chosen: undefined })}>
+                  Clear<span class="sr-only"> the code of {label}</span>
+                </button>
+              </>
+            ) : null}
+          </>
+        ) : state === 'rejected' ? (
+          'Not coded: every proposal rejected.'
+        ) : (
+          'Not coded yet.'
+        )}
+      </p>
+      {ev.error ? <ErrorBox error={ev.error} title="This event could not be coded" /> : null}
+      {ev.coding ? <Predictions list={ev.coding.terminologyCodes} floor={floor} review={{ decision, label, onAccept: accept, onReject: reject }} /> : null}
+      <CodePicker id={`pick-${n}`} label={label} version={version} onPick={pick} />
+    </li>
+  );
+}
+
+function CodedEventsExport({ events, decisions, meta }: { events: EventResult[]; decisions: Decision[]; meta: { release: string; requestId: string } }) {
+  const list: ExportEvent[] = events.map((e, i) => ({
+    description: e.description,
+    confidence: e.confidence,
+    mentions: e.mentions,
+    proposals: (e.coding?.terminologyCodes ?? []).map((p) => ({ code: p.code.code, term: p.code.term, level: p.code.level, confidence: p.confidence })),
+    decision: decisions[i] ?? { rejected: [] },
+  }));
+  const coded = list.filter((e) => e.decision.chosen).length;
+  const base = `coded-events-${meta.release}`;
+  return (
+    <div class="list-head export">
+      <p role="status">
+        {coded} of {list.length} {list.length === 1 ? 'event' : 'events'} coded
+      </p>
+      <p>
+        <button type="button" onClick={() => downloadText(`${base}.csv`, codedEventsCsv(list, meta))}>
+          Download CSV
+        </button>{' '}
+        <button type="button" onClick={() => downloadText(`${base}.json`, codedEventsJson(list, meta), 'application/json')}>
+          Download JSON
+        </button>
+      </p>
+    </div>
+  );
+}
+
 export function Workbench({ params, version }: { params: URLSearchParams; version?: string }) {
   const mode = params.get('mode') === 'label' ? 'label' : 'narrative';
+  const floorParam = Number(params.get('floor'));
+  const floor: Floor = { percent: params.get('floor') !== null && floorParam >= 0 && floorParam <= 100 ? floorParam : DEFAULT_FLOOR, showAll: params.get('all') === '1' };
   const [key, saveKey] = useApiKey();
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const [result, setResult] = useState<Result>();
+  // The coder's decisions, one per event; client data like the text: never in the URL or storage.
+  const [decisions, setDecisions] = useState<Decision[]>([]);
 
   async function run() {
     if (!text.trim() || !key) return;
     setBusy(true);
     setError(undefined);
     setResult(undefined);
+    setDecisions([]);
     const opts = { apiKey: key, cache: false };
     try {
       if (mode === 'label') {
@@ -177,6 +349,7 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
             }
           }),
         );
+        setDecisions(events.map(() => ({ rejected: [] })));
         setResult({ mode, text, identify: id.identify, events, overall: 'ok' in overall ? overall.ok : undefined, overallError: 'err' in overall ? overall.err : undefined });
       }
     } catch (e) {
@@ -186,9 +359,13 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
     }
   }
 
+  // The matched words of each event (the API's mention spans), not the whole clause; an answer
+  // without them (a model's) falls back to the first quote found in the text.
   const evidence: Range[] =
     result?.mode === 'narrative'
-      ? result.events.flatMap((e, i) => findAll(result.text, e.reasons.length ? e.reasons : [e.description], `event ${i + 1}`))
+      ? result.events.flatMap((e, i) =>
+          e.mentions.length ? e.mentions.map((m) => ({ start: m.start, end: m.end, label: `event ${i + 1}` })) : findAll(result.text, e.reasons.slice(0, 1), `event ${i + 1}`),
+        )
       : result?.mode === 'label'
         ? result.label.terminologyCodes.flatMap((p) => (p.supportingSnippets ?? []).map((s) => ({ start: s.start, end: s.end, label: p.code.term })))
         : [];
@@ -242,32 +419,32 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
                 {result.overallError ? <ErrorBox error={result.overallError} title="Seriousness and severity could not be assessed" /> : null}
                 <h2>Events ({result.events.length})</h2>
                 {!result.events.length ? <p class="empty">No adverse event was identified.</p> : null}
-                <ol class="events">
-                  {result.events.map((ev, i) => (
-                    <li key={i} class="event">
-                      <h3>
-                        Event {i + 1}: {ev.description} <span class="muted">· {pct(ev.confidence)}</span>
-                      </h3>
-                      {ev.reasons.length ? (
-                        <p>
-                          Evidence:{' '}
-                          {ev.reasons.map((r, j) => (
-                            <q key={j}>
-                              <mark>{r}</mark>
-                            </q>
-                          ))}
-                        </p>
-                      ) : null}
-                      {ev.error ? <ErrorBox error={ev.error} title="This event could not be coded" /> : null}
-                      {ev.coding ? <Predictions list={ev.coding.terminologyCodes} /> : null}
-                    </li>
-                  ))}
-                </ol>
+                {result.events.length ? (
+                  <>
+                    <FloorControl floor={floor} />
+                    <p class="muted small">Accept or reject each proposed code, or choose another; then download the coded events with their evidence offsets.</p>
+                    <ol class="events">
+                      {result.events.map((ev, i) => (
+                        <EventCard
+                          key={i}
+                          ev={ev}
+                          n={i + 1}
+                          floor={floor}
+                          version={result.identify.version}
+                          decision={decisions[i] ?? { rejected: [] }}
+                          onDecide={(d) => setDecisions((all) => all.map((x, k) => (k === i ? d : x)))}
+                        />
+                      ))}
+                    </ol>
+                    <CodedEventsExport events={result.events} decisions={decisions} meta={{ release: result.identify.version, requestId: result.identify.requestId }} />
+                  </>
+                ) : null}
               </>
             ) : (
               <>
                 <h2>Adverse reactions ({result.label.terminologyCodes.length})</h2>
-                <Predictions list={result.label.terminologyCodes} text={result.text} />
+                {result.label.terminologyCodes.length ? <FloorControl floor={floor} /> : null}
+                <Predictions list={result.label.terminologyCodes} text={result.text} floor={floor} />
               </>
             )}
           </div>

@@ -24,12 +24,29 @@ const AssessmentInterface = builder.interfaceRef<AssessmentHead>('Assessment').i
   }),
 });
 
-const EventRef = builder.objectRef<IdentifiedEvent>('EventStatement').implement({
+type Mention = IdentifiedEvent['mentions'][number] & { text: string };
+const MentionRef = builder.objectRef<Mention>('EventMention').implement({
+  description: 'Where the narrative names the finding: the matched words, as UTF-16 offsets [start, end).',
+  fields: (t) => ({
+    start: t.exposeInt('start'),
+    end: t.exposeInt('end'),
+    text: t.exposeString('text', { description: 'Exactly description[start:end] of the narrative sent.' }),
+  }),
+});
+
+// The narrative travels with the events so that each mention can quote its words.
+type EventShape = IdentifiedEvent & { narrative: string };
+const EventRef = builder.objectRef<EventShape>('EventStatement').implement({
   description: 'A discrete, self-contained adverse-event statement (never a terminology code).',
   fields: (t) => ({
     description: t.exposeString('description'),
     reasons: t.exposeStringList('reasons', { description: 'Quotes of the evidence in the narrative.' }),
     confidence: t.exposeFloat('confidence'),
+    mentions: t.field({
+      type: [MentionRef],
+      description: 'The matched words of each mention merged into the event, in the narrative sent (reasons quote whole clauses).',
+      resolve: (e) => (e.mentions ?? []).map((m) => ({ ...m, text: e.narrative.slice(m.start, m.end) })),
+    }),
   }),
 });
 
@@ -131,7 +148,11 @@ const IdentifyRef = builder.objectRef<Identification>('IdentifyAssessment').impl
       {
         type: EventRef,
         complexity: (args) => ({ field: 1, multiplier: args.first ?? PAGES.events.default }),
-        resolve: (a, args) => offsetConnection(args, PAGES.events, async (page) => slicePage(a.events, page)),
+        resolve: (a, args) =>
+          offsetConnection(args, PAGES.events, async (page) => {
+            const p = slicePage(a.events, page);
+            return { ...p, items: p.items.map((e) => ({ ...e, narrative: a.text })) };
+          }),
       },
       { name: 'EventConnection', fields: (f) => ({ totalCount: f.int({ resolve: totalCount }) }) },
     ),

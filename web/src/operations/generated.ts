@@ -26,6 +26,12 @@ export type ClassifyInput = {
   version?: string | null | undefined;
 };
 
+export type CodeListItemInput = {
+  code: string;
+  /** The term as recorded. */
+  term?: string | null | undefined;
+};
+
 /** Lifecycle state. Only LLTs become non-current; every other level is always current. */
 export type CodeStatus =
   | 'CURRENT'
@@ -125,6 +131,12 @@ export type SeveritySystem =
   /** mild / moderate / severe */
   | 'THREE_LEVEL';
 
+export type SmqRowProblemReason =
+  /** the code is a SOC, HLGT or HLT */
+  | 'NOT_PT_OR_LLT'
+  /** the code does not exist in the release */
+  | 'UNKNOWN_CODE';
+
 /** Scope of an SMQ term (smq_content term_scope): NARROW (2) finds cases highly likely to be the condition; BROAD (1) adds those that may be. A broad search runs both. */
 export type SmqScope =
   | 'BROAD'
@@ -154,6 +166,22 @@ export type ExplorerChangesQueryVariables = Exact<{
 
 
 export type ExplorerChangesQuery = { version: { version: string, soc: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlgt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, pt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, llt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, changes: { totalCount: number, counts: { added: number, updated: number, retired: number }, from: { version: string }, to: { version: string }, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { code: string, level: Level, term: string, previousTerm: string | null, changeType: ChangeType, kinds: Array<string>, details: string, metadata: unknown } }> } } };
+
+export type ExplorerCodeNamesQueryVariables = Exact<{
+  codes: Array<CodeListItemInput> | CodeListItemInput;
+  version?: string | null | undefined;
+}>;
+
+
+export type ExplorerCodeNamesQuery = { validateCodes: { items: Array<{ code: string, term: string | null, level: Level | null }> } };
+
+export type ExplorerCheckCodesQueryVariables = Exact<{
+  codes: Array<CodeListItemInput> | CodeListItemInput;
+  version?: string | null | undefined;
+}>;
+
+
+export type ExplorerCheckCodesQuery = { validateCodes: { version: string, items: Array<{ code: string, exists: boolean, level: Level | null, term: string | null, current: boolean | null, pt: { code: string, term: string } | null, primaryPath: Array<{ code: string, term: string, level: Level }> }> } };
 
 export type ExplorerChildrenQueryVariables = Exact<{
   code: string;
@@ -236,6 +264,17 @@ export type ExplorerCodeSmqsQueryVariables = Exact<{
 
 export type ExplorerCodeSmqsQuery = { code: { code: string, level: Level, smqs: Array<{ scope: SmqScope | null, category: string, weight: number, status: SmqStatus, direct: boolean, termCode: string, termLevel: SmqTermLevel, smq: { code: string, name: string, level: number, parent: { code: string, name: string } | null } }> } };
 
+export type ExplorerSmqRowMatchFragment = { rowId: string, caseId: string | null, code: string, term: string, level: SmqTermLevel, matchedCode: string, matchedTerm: string | null, matchedLevel: SmqTermLevel, scope: SmqScope, smqCode: string, category: string, weight: number };
+
+export type ExplorerApplySmqQueryVariables = Exact<{
+  code: string;
+  version?: string | null | undefined;
+  rowsData?: unknown;
+}>;
+
+
+export type ExplorerApplySmqQuery = { applySmq: { version: { version: string }, counts: { rows: number, narrow: number, broad: number, broadSearch: number, unmatched: number, problems: number }, narrow: Array<{ rowId: string, caseId: string | null, code: string, term: string, level: SmqTermLevel, matchedCode: string, matchedTerm: string | null, matchedLevel: SmqTermLevel, scope: SmqScope, smqCode: string, category: string, weight: number }>, broad: Array<{ rowId: string, caseId: string | null, code: string, term: string, level: SmqTermLevel, matchedCode: string, matchedTerm: string | null, matchedLevel: SmqTermLevel, scope: SmqScope, smqCode: string, category: string, weight: number }>, problems: Array<{ rowId: string, code: string, reason: SmqRowProblemReason }>, algorithm: { expression: string, error: string | null, matchedCases: number | null, cases: Array<{ caseId: string | null, rowIds: Array<string>, weight: number, matched: boolean | null, categories: Array<{ category: string, weight: number }> }> } | null } };
+
 export type ExplorerSocsQueryVariables = Exact<{
   version?: string | null | undefined;
 }>;
@@ -258,7 +297,7 @@ export type ExplorerIdentifyQueryVariables = Exact<{
 }>;
 
 
-export type ExplorerIdentifyQuery = { identify: { requestId: string, version: string, provider: string, fallbackReason: string | null, notice: string, events: { totalCount: number, edges: Array<{ node: { description: string, confidence: number, reasons: Array<string> } }> } } };
+export type ExplorerIdentifyQuery = { identify: { requestId: string, version: string, provider: string, fallbackReason: string | null, notice: string, events: { totalCount: number, edges: Array<{ node: { description: string, confidence: number, reasons: Array<string>, mentions: Array<{ start: number, end: number, text: string }> } }> } } };
 
 export type ExplorerClassifyQueryVariables = Exact<{
   input: ClassifyInput;
@@ -343,6 +382,22 @@ export const ExplorerSmqSummaryFragmentDoc = new TypedDocumentString(`
   isAlgorithmic
 }
     `, {"fragmentName":"ExplorerSmqSummary"}) as unknown as TypedDocumentString<ExplorerSmqSummaryFragment, unknown>;
+export const ExplorerSmqRowMatchFragmentDoc = new TypedDocumentString(`
+    fragment ExplorerSmqRowMatch on SmqRowMatch {
+  rowId
+  caseId
+  code
+  term
+  level
+  matchedCode
+  matchedTerm
+  matchedLevel
+  scope
+  smqCode
+  category
+  weight
+}
+    `, {"fragmentName":"ExplorerSmqRowMatch"}) as unknown as TypedDocumentString<ExplorerSmqRowMatchFragment, unknown>;
 export const ExplorerPredictionFragmentDoc = new TypedDocumentString(`
     fragment ExplorerPrediction on CodePrediction {
   confidence
@@ -442,6 +497,40 @@ export const ExplorerChangesDocument = new TypedDocumentString(`
     retired
   }
 }`) as unknown as TypedDocumentString<ExplorerChangesQuery, ExplorerChangesQueryVariables>;
+export const ExplorerCodeNamesDocument = new TypedDocumentString(`
+    query ExplorerCodeNames($codes: [CodeListItemInput!]!, $version: String) {
+  validateCodes(codes: $codes, version: $version) {
+    items {
+      code
+      term
+      level
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerCodeNamesQuery, ExplorerCodeNamesQueryVariables>;
+export const ExplorerCheckCodesDocument = new TypedDocumentString(`
+    query ExplorerCheckCodes($codes: [CodeListItemInput!]!, $version: String) {
+  validateCodes(codes: $codes, version: $version) {
+    version
+    items {
+      code
+      exists
+      level
+      term
+      current
+      pt {
+        code
+        term
+      }
+      primaryPath {
+        code
+        term
+        level
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerCheckCodesQuery, ExplorerCheckCodesQueryVariables>;
 export const ExplorerChildrenDocument = new TypedDocumentString(`
     query ExplorerChildren($code: String!, $level: Level, $version: String) {
   code(code: $code, level: $level, version: $version) {
@@ -782,6 +871,62 @@ export const ExplorerCodeSmqsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ExplorerCodeSmqsQuery, ExplorerCodeSmqsQueryVariables>;
+export const ExplorerApplySmqDocument = new TypedDocumentString(`
+    query ExplorerApplySmq($code: String!, $version: String, $rowsData: JSON) {
+  applySmq(code: $code, version: $version, rowsData: $rowsData) {
+    version {
+      version
+    }
+    counts {
+      rows
+      narrow
+      broad
+      broadSearch
+      unmatched
+      problems
+    }
+    narrow {
+      ...ExplorerSmqRowMatch
+    }
+    broad {
+      ...ExplorerSmqRowMatch
+    }
+    problems {
+      rowId
+      code
+      reason
+    }
+    algorithm {
+      expression
+      error
+      matchedCases
+      cases {
+        caseId
+        rowIds
+        categories {
+          category
+          weight
+        }
+        weight
+        matched
+      }
+    }
+  }
+}
+    fragment ExplorerSmqRowMatch on SmqRowMatch {
+  rowId
+  caseId
+  code
+  term
+  level
+  matchedCode
+  matchedTerm
+  matchedLevel
+  scope
+  smqCode
+  category
+  weight
+}`) as unknown as TypedDocumentString<ExplorerApplySmqQuery, ExplorerApplySmqQueryVariables>;
 export const ExplorerSocsDocument = new TypedDocumentString(`
     query ExplorerSocs($version: String) {
   codes(level: SOC, version: $version, first: 100) {
@@ -843,6 +988,11 @@ export const ExplorerIdentifyDocument = new TypedDocumentString(`
           description
           confidence
           reasons
+          mentions {
+            start
+            end
+            text
+          }
         }
       }
     }

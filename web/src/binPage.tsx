@@ -1,0 +1,278 @@
+// The research bin's page: the terms collected (remove, clear), their export as CSV or JSON, and
+// a check of the bin — or of a list imported from a file or pasted — against any hosted release:
+// each term current, non-current, moved (another PT, primary SOC or level than when it was
+// collected) or missing, through the public `validateCodes`.
+import { useState } from 'preact/hooks';
+import { gql, type ApiError } from './api.ts';
+import { bin, binCsv, binJson, MAX_BIN, parseBinList, useBin, type BinItem } from './bin.ts';
+import { csvText, downloadText } from './csv.ts';
+import { ExplorerCheckCodesDocument, type ExplorerCheckCodesQuery } from './operations/generated.ts';
+import { navigate } from './router.ts';
+import { ErrorBox, LevelBadge, Link, toApiError } from './ui.tsx';
+import type { Release } from './main.tsx';
+
+type Checked = ExplorerCheckCodesQuery['validateCodes']['items'][number];
+export type CheckStatus = 'current' | 'non-current' | 'moved' | 'missing';
+
+export interface CheckRow {
+  item: BinItem;
+  status: CheckStatus;
+  notes: string[];
+  found: Checked;
+}
+
+const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/** Where the term stands in the release, against where it stood when collected (when that is known). */
+export function checkOne(item: BinItem, c: Checked): CheckRow {
+  if (!c.exists) return { item, status: 'missing', notes: ['not in the release'], found: c };
+  const notes: string[] = [];
+  let moved = false;
+  const soc = c.primaryPath[0];
+  if (item.level && c.level && item.level !== c.level) {
+    moved = true;
+    notes.push(`now a${c.level === 'LLT' ? 'n' : ''} ${c.level} (was ${item.level})`);
+  }
+  if (item.ptCode && c.level === 'LLT' && c.pt && c.pt.code !== item.ptCode) {
+    moved = true;
+    notes.push(`now under PT ${c.pt.term} (${c.pt.code}), was ${item.ptCode}`);
+  }
+  if (item.primarySocCode && soc && soc.code !== item.primarySocCode) {
+    moved = true;
+    notes.push(`primary SOC now ${soc.term} (${soc.code}), was ${item.primarySocCode}`);
+  }
+  if (item.term && c.term && norm(item.term) !== norm(c.term)) notes.push(`named “${c.term}” here`);
+  const status: CheckStatus = c.current === false ? 'non-current' : moved ? 'moved' : 'current';
+  if (status === 'non-current') notes.unshift('non-current');
+  return { item, status, notes, found: c };
+}
+
+const STATUSES: CheckStatus[] = ['current', 'non-current', 'moved', 'missing'];
+
+function BinList({ items }: { items: BinItem[] }) {
+  if (!items.length)
+    return (
+      <p class="empty">
+        The bin is empty. Open a term (search or the hierarchy) and choose “Add to research bin” on its page; or import a list below.
+      </p>
+    );
+  return (
+    <>
+      <ul class="links bin-items">
+        {items.map((i) => (
+          <li key={`${i.level}-${i.code}`}>
+            {i.level ? <LevelBadge level={i.level} /> : null}{' '}
+            <Link to={{ view: 'browse', code: i.code, lvl: i.level === 'LLT' ? 'LLT' : undefined, v: i.release, q: undefined, path: undefined, tab: undefined }}>{i.term || i.code}</Link>{' '}
+            <span class="muted">
+              {i.code}
+              {i.release ? ` · collected in ${i.release}` : ''}
+            </span>{' '}
+            <button type="button" class="copy" onClick={() => bin.remove(i)}>
+              Remove<span class="sr-only"> {i.term || i.code}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <p class="list-head">
+        <span>
+          <button type="button" onClick={() => downloadText('research-bin.csv', binCsv(items))}>
+            Download CSV
+          </button>{' '}
+          <button type="button" onClick={() => downloadText('research-bin.json', binJson(items), 'application/json')}>
+            Download JSON
+          </button>
+        </span>
+        <button type="button" onClick={() => bin.clear()}>
+          Empty the bin
+        </button>
+      </p>
+    </>
+  );
+}
+
+function CheckTable({ rows, version, source }: { rows: CheckRow[]; version: string; source: string }) {
+  const counts = STATUSES.map((s) => [s, rows.filter((r) => r.status === s).length] as const);
+  const csv = () =>
+    csvText([
+      ['code', 'term', 'level', 'collectedIn', 'status', 'notes', 'termInRelease', 'levelInRelease', 'release'],
+      ...rows.map((r) => [r.item.code, r.item.term, r.item.level, r.item.release ?? '', r.status, r.notes.join('; '), r.found.term ?? '', r.found.level ?? '', version]),
+    ]);
+  return (
+    <div class="bin-check">
+      <h3>
+        {source} against release {version}
+      </h3>
+      <p role="status" class="bin-counts">
+        {counts.map(([s, n]) => `${n} ${s}`).join(' · ')}
+      </p>
+      <p>
+        <button type="button" onClick={() => downloadText(`research-bin-check-${version}.csv`, csv())}>
+          Download the check (CSV)
+        </button>
+      </p>
+      <div class="table-scroll" tabIndex={0} role="region" aria-label={`Check against ${version}`}>
+        <table class="bin-table">
+          <thead>
+            <tr>
+              <th scope="col">Term</th>
+              <th scope="col">Status in {version}</th>
+              <th scope="col">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, k) => (
+              <tr key={k} data-status={r.status}>
+                <td>
+                  {r.item.level ? <LevelBadge level={r.item.level} /> : null} {r.item.term || r.found.term || r.item.code} <span class="muted">{r.item.code}</span>
+                </td>
+                <td>
+                  <strong>{r.status}</strong>
+                </td>
+                <td>
+                  {r.status !== 'missing' ? (
+                    <Link to={{ view: 'browse', code: r.item.code, lvl: r.found.level === 'LLT' ? 'LLT' : undefined, v: version, q: undefined, path: undefined, tab: undefined }}>open in {version}</Link>
+                  ) : null}
+                  {r.notes.length ? <span class="muted block">{r.notes.join('; ')}</span> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+export function BinPage({ params, releases }: { params: URLSearchParams; releases: Release[] }) {
+  const items = useBin();
+  const latest = releases.find((r) => r.isLatest)?.version ?? releases[0]?.version ?? '';
+  const against = params.get('against') ?? latest;
+  const [text, setText] = useState('');
+  const [imported, setImported] = useState<{ source: string; items: BinItem[]; skipped: number }>();
+  const [readError, setReadError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const [check, setCheck] = useState<{ rows: CheckRow[]; version: string; source: string }>();
+
+  function read(t: string, source: string) {
+    try {
+      const r = parseBinList(t);
+      if (!r.items.length) throw new Error('no codes found (a header naming “code”, or one code per line)');
+      setReadError(undefined);
+      return { source, ...r };
+    } catch (e) {
+      setReadError(`${source} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  }
+
+  async function run(list: BinItem[], source: string) {
+    setBusy(true);
+    setError(undefined);
+    setCheck(undefined);
+    try {
+      const d = await gql(ExplorerCheckCodesDocument, { codes: list.map((i) => ({ code: i.code })), version: against });
+      setCheck({ rows: list.map((i, k) => checkOne(i, d.validateCodes.items[k]!)), version: d.validateCodes.version, source });
+    } catch (e) {
+      setError(toApiError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section class="research-bin" aria-labelledby="bin-heading">
+      <h1 id="bin-heading">Research bin</h1>
+      <p class="muted">
+        Terms collected while browsing, kept in this browser (local storage) until you remove them. Export them, or check them — or a list you import — against any release.
+      </p>
+      <h2>In the bin ({items.length})</h2>
+      <BinList items={items} />
+      <h2>Check against a release</h2>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="bin-against">Release</label>
+          <select id="bin-against" value={against} onChange={(e) => navigate({ against: (e.currentTarget as HTMLSelectElement).value === latest ? undefined : (e.currentTarget as HTMLSelectElement).value }, { replace: true })}>
+            {releases.map((r) => (
+              <option key={r.version} value={r.version}>
+                {r.version}
+                {r.isLatest ? ' (latest)' : ''}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <span class="label-spacer" aria-hidden="true">
+            &nbsp;
+          </span>
+          <button type="button" class="primary" disabled={busy || !items.length} onClick={() => void run(items, 'The bin')}>
+            Check the bin
+          </button>
+        </div>
+      </form>
+      <form
+        class="impact-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const src = imported ?? (text.trim() ? read(text, 'The pasted list') : undefined);
+          if (src) void run(src.items, src.source);
+        }}
+      >
+        <div class="field">
+          <label for="bin-file">Import a list (CSV or JSON)</label>
+          <input
+            id="bin-file"
+            type="file"
+            accept=".csv,.json,text/csv,application/json,text/plain"
+            aria-describedby="bin-file-help"
+            onChange={async (e) => {
+              const f = (e.currentTarget as HTMLInputElement).files?.[0];
+              setCheck(undefined);
+              if (!f) return setImported(undefined);
+              if (f.size > 2 * 1024 * 1024) {
+                setImported(undefined);
+                return setReadError(`${f.name} is over 2 MB: the bin holds at most ${MAX_BIN.toLocaleString('en')} terms.`);
+              }
+              setImported(read(await f.text(), f.name));
+            }}
+          />
+          <p id="bin-file-help" class="help">
+            A bin exported here (CSV or JSON), or any CSV whose header names <code>code</code> (and optionally <code>term</code>, <code>level</code>, <code>release</code>,{' '}
+            <code>ptCode</code>, <code>primarySocCode</code>: where the term stood, to tell if it moved).
+          </p>
+        </div>
+        <label for="bin-text">…or paste codes</label>
+        <textarea id="bin-text" rows={3} value={text} disabled={!!imported} placeholder={'code,term\n10047700,Vomiting'} onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
+        {imported ? (
+          <p class="muted" role="status">
+            {imported.source}: {imported.items.length} {imported.items.length === 1 ? 'term' : 'terms'} read{imported.skipped ? `, ${imported.skipped} lines without a code skipped` : ''}.
+          </p>
+        ) : null}
+        {readError ? (
+          <div class="error" role="alert">
+            <p>{readError}</p>
+          </div>
+        ) : null}
+        <p>
+          <button type="submit" disabled={busy || (!imported && !text.trim())}>
+            Check the list
+          </button>{' '}
+          {imported ? (
+            <button type="button" onClick={() => bin.addAll(imported.items)}>
+              Add the list to the bin
+            </button>
+          ) : null}
+        </p>
+      </form>
+      <div aria-live="polite">
+        {busy ? (
+          <p class="loading" role="status">
+            Checking…
+          </p>
+        ) : null}
+        {error ? <ErrorBox error={error} title="The check failed" /> : null}
+      </div>
+      {check ? <CheckTable rows={check.rows} version={check.version} source={check.source} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,235 @@
+// The SMQ page's "Apply to coded rows": rows (rowId,code[,caseId]) from a file or pasted, run
+// through `applySmq` with the API key — counts, the narrow and broad matches, the rows that
+// could not be matched, an algorithmic SMQ's cases — and a CSV of every row with its outcome.
+// The rows are client data: they stay in this page's memory and go only to `applySmq`.
+import { useState } from 'preact/hooks';
+import { gql, type ApiError } from './api.ts';
+import { KeyBox, useApiKey } from './apiKey.tsx';
+import { csvText, downloadText } from './csv.ts';
+import { ExplorerApplySmqDocument, type ExplorerApplySmqQuery } from './operations/generated.ts';
+import { readRows, RowsInput, MAX_ROWS, type RowsRead } from './rowsInput.tsx';
+import { ErrorBox, LevelBadge, toApiError } from './ui.tsx';
+
+type Application = ExplorerApplySmqQuery['applySmq'];
+type Match = Application['narrow'][number];
+/** Matches shown per table; the CSV has them all. */
+const SHOWN = 100;
+const COLUMNS = 'rowId,code[,caseId]';
+
+export const SMQ_CSV_HEADER = ['rowId', 'caseId', 'code', 'outcome', 'scope', 'matchedCode', 'matchedTerm', 'matchedLevel', 'smqCode', 'category', 'weight', 'problem', 'smq', 'release'];
+
+/** One line per row sent, in its order: narrow, broad, unmatched or problem. */
+export function smqCsvLines(rows: RowsRead['rows'], a: Application, smq: string): unknown[][] {
+  const byRow = new Map<string, { outcome: string; m?: Match; problem?: string }>();
+  for (const m of a.narrow) byRow.set(m.rowId, { outcome: 'narrow', m });
+  for (const m of a.broad) byRow.set(m.rowId, { outcome: 'broad', m });
+  for (const p of a.problems) byRow.set(p.rowId, { outcome: 'problem', problem: p.reason });
+  const lines: unknown[][] = [SMQ_CSV_HEADER];
+  for (const r of rows) {
+    const o = byRow.get(r.rowId) ?? { outcome: 'unmatched' };
+    const m = o.m;
+    lines.push([r.rowId, r.caseId ?? '', r.code, o.outcome, m?.scope.toLowerCase() ?? '', m?.matchedCode ?? '', m?.matchedTerm ?? '', m?.matchedLevel ?? '', m?.smqCode ?? '', m?.category ?? '', m?.weight ?? '', o.problem ?? '', smq, a.version.version]);
+  }
+  return lines;
+}
+
+function Matches({ list, caption }: { list: Match[]; caption: string }) {
+  if (!list.length) return null;
+  return (
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={caption}>
+      <table class="smq-matches">
+        <caption>
+          {caption} ({list.length}
+          {list.length > SHOWN ? `, the first ${SHOWN} shown` : ''})
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Row</th>
+            <th scope="col">Case</th>
+            <th scope="col">Code</th>
+            <th scope="col">Matched term</th>
+            <th scope="col">Category (weight)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.slice(0, SHOWN).map((m) => (
+            <tr key={m.rowId}>
+              <td>{m.rowId}</td>
+              <td>{m.caseId ?? '—'}</td>
+              <td>
+                <LevelBadge level={m.level} /> {m.term} <span class="muted">{m.code}</span>
+              </td>
+              <td>
+                {m.matchedTerm ?? m.matchedCode} <span class="muted">{m.matchedCode}</span>
+                {m.matchedCode !== m.code ? <span class="muted block">through its PT</span> : null}
+              </td>
+              <td>
+                {m.category} ({m.weight})
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function SmqApply({ code, name, version, isAlgorithmic }: { code: string; name: string; version?: string; isAlgorithmic: boolean }) {
+  const [key, saveKey] = useApiKey();
+  const [text, setText] = useState('');
+  const [file, setFile] = useState<RowsRead>();
+  const [readError, setReadError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const [result, setResult] = useState<{ a: Application; rows: RowsRead['rows']; source: string }>();
+
+  async function run() {
+    const src = file ?? (text.trim() ? readRows(text, 'The pasted rows', COLUMNS) : undefined);
+    if (typeof src === 'string') return setReadError(src);
+    if (!src || !key) return;
+    setBusy(true);
+    setError(undefined);
+    setResult(undefined);
+    try {
+      const rowsData = src.rows.map((r) => ({ rowId: r.rowId, code: r.code, ...(r.caseId ? { caseId: r.caseId } : {}) }));
+      const d = await gql(ExplorerApplySmqDocument, { code, version, rowsData }, { apiKey: key, cache: false });
+      setResult({ a: d.applySmq, rows: src.rows, source: src.source });
+    } catch (e) {
+      setError(toApiError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const a = result?.a;
+  return (
+    <section aria-labelledby="smq-apply-heading" class="smq-apply">
+      <h2 id="smq-apply-heading">Apply to coded rows</h2>
+      <p class="muted">
+        Which of your coded rows this SMQ finds (narrow, or broad only){isAlgorithmic ? ', and which cases its algorithm selects' : ''}. The rows stay in this page; they are sent
+        only to the API's <code>applySmq</code>, with your API key.
+      </p>
+      <KeyBox apiKey={key} onChange={saveKey} />
+      <form
+        class="impact-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run();
+        }}
+      >
+        <RowsInput
+          id="smq-rows"
+          fileLabel={`CSV file (columns ${COLUMNS})`}
+          pasteLabel="…or paste rows"
+          columns={COLUMNS}
+          help={
+            <>
+              A header line naming <code>rowId</code>, <code>code</code> and optionally <code>caseId</code> (rows of one case are judged together by an algorithmic SMQ), then one
+              row per line; PT or LLT codes. At most {MAX_ROWS.toLocaleString('en')} rows.
+            </>
+          }
+          placeholder={'rowId,code,caseId\n1,10006482,A'}
+          text={text}
+          onText={setText}
+          file={file}
+          onFile={(f) => {
+            setFile(f);
+            setResult(undefined);
+          }}
+          error={readError}
+          onError={setReadError}
+        />
+        <p>
+          <button type="submit" class="primary" disabled={busy || !key || (!file && !text.trim())}>
+            {busy ? 'Applying…' : 'Apply the SMQ'}
+          </button>{' '}
+          {!key ? <span class="muted">Enter an API key first.</span> : null}
+        </p>
+      </form>
+      <div aria-live="polite">
+        {busy ? (
+          <p class="loading" role="status">
+            Applying…
+          </p>
+        ) : null}
+        {error ? <ErrorBox error={error} title="The SMQ could not be applied" /> : null}
+      </div>
+      {a && result ? (
+        <div class="smq-apply-result">
+          <h3>
+            {result.source}: {name} in release {a.version.version}
+          </h3>
+          <dl class="impact-summary">
+            {(
+              [
+                ['Rows', a.counts.rows, 'rows'],
+                ['Narrow', a.counts.narrow, 'narrow'],
+                ['Broad only', a.counts.broad, 'broad'],
+                ['Broad search', a.counts.broadSearch, 'broadSearch'],
+                ['Unmatched', a.counts.unmatched, 'unmatched'],
+                ['Problems', a.counts.problems, 'problems'],
+              ] as const
+            ).map(([label, n, k]) => (
+              <div key={k}>
+                <dt>{label}</dt>
+                <dd data-k={k}>{n}</dd>
+              </div>
+            ))}
+          </dl>
+          <p>
+            <button type="button" onClick={() => downloadText(`smq-${code}-${a.version.version}.csv`, csvText(smqCsvLines(result.rows, a, code)))}>
+              Download CSV
+            </button>
+          </p>
+          <Matches list={a.narrow} caption="Narrow matches" />
+          <Matches list={a.broad} caption="Broad-only matches" />
+          {a.problems.length ? (
+            <div class="table-scroll" tabIndex={0} role="region" aria-label="Rows that could not be matched">
+              <table class="bad-rows">
+                <caption>Rows that could not be matched ({a.problems.length})</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Row</th>
+                    <th scope="col">Code</th>
+                    <th scope="col">Reason</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {a.problems.slice(0, SHOWN).map((p) => (
+                    <tr key={p.rowId}>
+                      <td>{p.rowId}</td>
+                      <td>{p.code}</td>
+                      <td>{p.reason === 'UNKNOWN_CODE' ? `not in release ${a.version.version}` : 'a SOC, HLGT or HLT code: rows hold PT or LLT codes'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          {a.algorithm ? (
+            <div class="smq-cases">
+              <h3>Algorithm: {a.algorithm.expression}</h3>
+              {a.algorithm.error ? (
+                <p class="error">The rule could not be evaluated: {a.algorithm.error}</p>
+              ) : (
+                <p role="status">
+                  {a.algorithm.matchedCases ?? 0} of {a.algorithm.cases.length} cases with a matching row meet the rule.
+                </p>
+              )}
+              {a.algorithm.cases.length ? (
+                <ul class="links">
+                  {a.algorithm.cases.slice(0, SHOWN).map((c, i) => (
+                    <li key={c.caseId ?? `row-${i}`}>
+                      Case {c.caseId ?? `(row ${c.rowIds.join(', ')})`}: {c.categories.map((k) => `${k.category} (${k.weight})`).join(', ')} · weight {c.weight} ·{' '}
+                      <strong>{c.matched === null ? 'not evaluated' : c.matched ? 'meets the rule' : 'does not meet the rule'}</strong>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
