@@ -46,9 +46,18 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     },
   );
   if (config.demo) {
-    const imported = await ensureDemoReleases(db, (version, p) => {
-      if (p.phase === 'done' || p.phase === 'read') log.info({ release: version, phase: p.phase }, p.message);
-    });
+    const imported = await ensureDemoReleases(
+      db,
+      (version, p) => {
+        if (p.phase === 'done' || p.phase === 'read') log.info({ release: version, phase: p.phase }, p.message);
+      },
+      (list) => {
+        // The first start spends seconds here before listening: say so, to the person too.
+        const versions = list.map((r) => r.version);
+        log.info({ releases: versions }, 'empty store: importing the demo releases (first start only; about 10 s)');
+        if (process.stdout.isTTY) process.stdout.write(`\nFirst start: importing the demo releases ${versions.join(', ')} into the empty store (about 10 s)…\n`);
+      },
+    );
     if (imported.length) log.info({ releases: imported.map((s) => s.version) }, 'imported the demo releases into the empty store');
   }
   if (config.trustProxy.kind === 'all') {
@@ -138,7 +147,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // For a person at a terminal: where to go next, in one line (log lines are for machines).
   if (process.stdout.isTTY) {
     const local = url.replace('://127.0.0.1:', '://localhost:');
-    process.stdout.write(`\nTerminology Explorer is ready: GraphiQL ${local}/graphql · REST docs ${local}/docs · health ${local}/health/ready\n\n`);
+    process.stdout.write(`\nTerminology Explorer is ready: explorer ${local}/ · GraphiQL ${local}/graphql · REST docs ${local}/docs · health ${local}/health/ready\n\n`);
   }
 
   let closing: Promise<void> | undefined;
