@@ -13,6 +13,7 @@ import { onAdapterError, onClientError } from './http/clientError.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 import { latestReleaseId } from './domain/search/snapshotStore.ts';
+import { startControlChannel } from './cli/control.ts';
 
 export interface RunningServer {
   url: string;
@@ -138,6 +139,15 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       warm.unref();
     });
   }
+  // Embedded: the store is this process's alone; `terminology keys …`, `impact` and `releases`
+  // reach it through a private socket in the data directory (src/cli/control.ts).
+  const control =
+    db.mode === 'embedded' && config.dataDir && !config.dataDir.startsWith('memory://')
+      ? await startControlChannel(config.dataDir, config, db, log).catch((e: Error) => {
+          log.warn({ err: { message: e.message } }, 'control socket not started: CLI key and impact commands cannot reach this server');
+          return undefined;
+        })
+      : undefined;
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(
@@ -158,6 +168,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       // a busy client is not cut while sending its next request; the rest is cut at the timeout.
       shuttingDown = true;
       clearTimeout(warm);
+      await control?.close();
       await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
       await closeServices();
       // A snapshot being written in the background finishes before the store closes.
