@@ -13,6 +13,7 @@ import { onAdapterError, onClientError } from './http/clientError.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 import { latestReleaseId } from './domain/search/snapshotStore.ts';
+import { startControlChannel } from './cli/control.ts';
 
 export interface RunningServer {
   url: string;
@@ -46,9 +47,18 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     },
   );
   if (config.demo) {
-    const imported = await ensureDemoReleases(db, (version, p) => {
-      if (p.phase === 'done' || p.phase === 'read') log.info({ release: version, phase: p.phase }, p.message);
-    });
+    const imported = await ensureDemoReleases(
+      db,
+      (version, p) => {
+        if (p.phase === 'done' || p.phase === 'read') log.info({ release: version, phase: p.phase }, p.message);
+      },
+      (list) => {
+        // The first start spends seconds here before listening: say so, to the person too.
+        const versions = list.map((r) => r.version);
+        log.info({ releases: versions }, 'empty store: importing the demo releases (first start only; about 10 s)');
+        if (process.stdout.isTTY) process.stdout.write(`\nFirst start: importing the demo releases ${versions.join(', ')} into the empty store (about 10 s)…\n`);
+      },
+    );
     if (imported.length) log.info({ releases: imported.map((s) => s.version) }, 'imported the demo releases into the empty store');
   }
   if (config.trustProxy.kind === 'all') {
@@ -129,6 +139,15 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       warm.unref();
     });
   }
+  // Embedded: the store is this process's alone; `terminology keys …`, `impact` and `releases`
+  // reach it through a private socket in the data directory (src/cli/control.ts).
+  const control =
+    db.mode === 'embedded' && config.dataDir && !config.dataDir.startsWith('memory://')
+      ? await startControlChannel(config.dataDir, config, db, log).catch((e: Error) => {
+          log.warn({ err: { message: e.message } }, 'control socket not started: CLI key and impact commands cannot reach this server');
+          return undefined;
+        })
+      : undefined;
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(
@@ -138,7 +157,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // For a person at a terminal: where to go next, in one line (log lines are for machines).
   if (process.stdout.isTTY) {
     const local = url.replace('://127.0.0.1:', '://localhost:');
-    process.stdout.write(`\nTerminology Explorer is ready: GraphiQL ${local}/graphql · REST docs ${local}/docs · health ${local}/health/ready\n\n`);
+    process.stdout.write(`\nTerminology Explorer is ready: explorer ${local}/ · GraphiQL ${local}/graphql · REST docs ${local}/docs · health ${local}/health/ready\n\n`);
   }
 
   let closing: Promise<void> | undefined;
@@ -149,6 +168,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       // a busy client is not cut while sending its next request; the rest is cut at the timeout.
       shuttingDown = true;
       clearTimeout(warm);
+      await control?.close();
       await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
       await closeServices();
       // A snapshot being written in the background finishes before the store closes.

@@ -1,7 +1,7 @@
 // `terminology impact <file.csv> --from A --to B`: the same use case as POST /impact, run
 // locally (no API key: the operator already holds the database). Reads the CSV as a
 // stream, writes the report to stdout (CSV or JSON) and progress to stderr.
-import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { compose } from '../compose.ts';
@@ -22,20 +22,21 @@ export interface ImpactCliOptions {
 /** Progress lines on stderr for files this large. */
 const PROGRESS_FROM_ROWS = 10_000;
 
-async function write(s: string): Promise<void> {
-  if (!process.stdout.write(s)) await new Promise((r) => process.stdout.once('drain', r));
+export interface ImpactIo {
+  out(s: string): Promise<void> | void;
+  err(s: string): void;
 }
 
-export async function runImpact(config: Config, db: Database, file: string, o: ImpactCliOptions): Promise<void> {
+export async function runImpact(config: Config, db: Database, input: Readable, o: ImpactCliOptions, io: ImpactIo): Promise<void> {
+  const write = async (s: string) => io.out(s);
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   // The coding engine's worker threads are not needed here.
   const composed = compose({ ...config, nlp: { ...config.nlp, workers: 0 } }, db, log);
   try {
     const scope = createScope(composed.services, { requestId: 'cli', headerVersion: undefined, apiKeyId: 'local' });
-    const input = file === '-' ? process.stdin : createReadStream(file);
     const parsed = await parseImpactCsv(input, MAX_IMPACT_ROWS);
     const large = parsed.rows.length >= PROGRESS_FROM_ROWS;
-    if (large) process.stderr.write(`impact: ${parsed.rows.length} rows read\n`);
+    if (large) io.err(`impact: ${parsed.rows.length} rows read\n`);
     let lastDecile = -1;
     const report = await analyseImpact(
       scope,
@@ -45,7 +46,7 @@ export async function runImpact(config: Config, db: Database, file: string, o: I
           const decile = total ? Math.floor((done / total) * 10) : 10;
           if (!large || decile === lastDecile) return;
           lastDecile = decile;
-          process.stderr.write(`impact: ${done}/${total} rows analysed\n`);
+          io.err(`impact: ${done}/${total} rows analysed\n`);
         },
       },
     );
@@ -59,7 +60,7 @@ export async function runImpact(config: Config, db: Database, file: string, o: I
       const body = { from: report.from.version, to: report.to.version, validateOnly: report.validateOnly, summary, errors, rows: impactRowsOf(report, o.impactedOnly) };
       await write(`${JSON.stringify(body, null, 2)}\n`);
     }
-    process.stderr.write(
+    io.err(
       `impact ${report.from.version} → ${report.to.version}: ${summary.rowsUploaded} rows, ${summary.rowsValid} valid, ${summary.rowsInvalid} invalid, ${summary.rowsImpacted} impacted (${summary.impactedPercent}%)\n`,
     );
   } finally {

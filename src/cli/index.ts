@@ -1,25 +1,16 @@
 // The `terminology` command. Exit codes: 0 success, 1 failure, 2 usage error.
+// Modules load when a command needs them: `--help` and a command answered by a running server
+// (src/cli/control.ts) never start the database, the importer or the HTTP stack.
 import { Command, CommanderError } from 'commander';
 import { loadConfig, ConfigError, type Config } from '../config.ts';
-import { openMigrated } from '../db/open.ts';
-import { migrate } from '../db/migrate.ts';
-import { openDatabase } from '../db/client.ts';
-import { DataDirLockedError } from '../db/lock.ts';
-import { importRelease } from '../importer/import.ts';
-import { ImportRefusedError, ImportValidationError } from '../importer/errors.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../domain/apiKeys.ts';
-import { listReleases } from '../domain/releases.ts';
-import { progressReporter } from './progress.ts';
-import { runImpact } from './impact.ts';
-import { DomainError } from '../domain/errors.ts';
-
-/** A failure whose message is the whole story (no "error:" prefix needed). */
-class CliError extends Error {}
+import type { Database } from '../db/client.ts';
+import { addDataCommands, CliError, DATA_COMMANDS, processIo } from './commands.ts';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const err = (s: string) => process.stderr.write(`${s}\n`);
 
-async function withDb<T>(config: Config, fn: (db: Awaited<ReturnType<typeof openMigrated>>) => Promise<T>): Promise<T> {
+async function withDb<T>(config: Config, fn: (db: Database) => Promise<T>): Promise<T> {
+  const { openMigrated } = await import('../db/open.ts');
   const db = await openMigrated(config);
   try {
     return await fn(db);
@@ -45,6 +36,7 @@ function program(config: () => Config): Command {
     .description('apply pending database migrations and exit')
     .action(async () => {
       const c = config();
+      const [{ openDatabase }, { migrate }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts')]);
       const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir });
       try {
         const r = await migrate(db);
@@ -63,6 +55,7 @@ function program(config: () => Config): Command {
     .option('--release-date <date>', 'release date, YYYY-MM-DD')
     .option('--replace', 'replace the release if it is already imported', false)
     .action(async (dir: string, o: { version?: string; releaseDate?: string; replace: boolean }) => {
+      const [{ importRelease }, { progressReporter }] = await Promise.all([import('../importer/import.ts'), import('./progress.ts')]);
       await withDb(config(), async (db) => {
         const progress = progressReporter('import');
         try {
@@ -84,89 +77,60 @@ function program(config: () => Config): Command {
       });
     });
 
-  p.command('releases')
-    .description('list the hosted releases, latest first')
-    .option('--json', 'print JSON', false)
-    .action(async (o: { json: boolean }) => {
-      await withDb(config(), async (db) => {
-        const list = await listReleases(db.prisma);
-        if (o.json) return out(JSON.stringify(list, null, 2));
-        if (list.length === 0) return out('no releases');
-        for (const r of list) {
-          out(`${r.version}\t${r.releaseDate ?? '-'}\t${r.language}\t${r.isLatest ? 'latest' : ''}`.trimEnd());
-        }
-      });
-    });
-
-  p.command('impact')
-    .description('impact of a release upgrade on coded data: a CSV file of rowId,code,term rows (- for stdin); the report goes to stdout')
-    .argument('<file>', 'CSV file with a header row rowId,code[,term]')
-    .requiredOption('--from <version>', 'release the rows were coded with')
-    .requiredOption('--to <version>', 'release to upgrade to')
-    .option('--format <format>', 'csv (one line per row and impact) or json (the report with its summary)', 'csv')
-    .option('--validate-only', 'only check the rows: print the bad ones', false)
-    .option('--impacted-only', 'JSON: only the rows with an impact', false)
-    .action(async (file: string, o: { from: string; to: string; format: string; validateOnly: boolean; impactedOnly: boolean }) => {
-      if (o.format !== 'csv' && o.format !== 'json') throw new CliError('--format must be csv or json');
-      await withDb(config(), (db) =>
-        runImpact(config(), db, file, { ...o, format: o.format as 'csv' | 'json' }).catch((e: unknown) => {
-          // The client's mistakes (a bad file, an unknown release) are the whole story.
-          throw e instanceof DomainError ? new CliError(e.message) : e;
-        }),
-      );
-    });
-
-  const keys = p.command('keys').description('manage API keys for the narrative endpoints');
-  keys
-    .command('create')
-    .description('create a key; prints only the new sk-… key (store it now: it cannot be shown again)')
-    .requiredOption('--name <name>', 'who or what the key is for')
-    .action(async (o: { name: string }) => {
-      await withDb(config(), async (db) => {
-        const { key, info } = await createApiKey(db.prisma, o.name);
-        out(key);
-        err(`created key ${info.id} (${info.name})`);
-      });
-    });
-  keys
-    .command('list')
-    .description('list keys (never the secret itself)')
-    .option('--json', 'print JSON', false)
-    .action(async (o: { json: boolean }) => {
-      await withDb(config(), async (db) => {
-        const list = await listApiKeys(db.prisma);
-        if (o.json) return out(JSON.stringify(list, null, 2));
-        if (list.length === 0) return out('no keys');
-        for (const k of list) {
-          out([k.id, k.name, `${k.prefix}…`, k.createdAt.toISOString(), k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'].join('\t'));
-        }
-      });
-    });
-  keys
-    .command('revoke')
-    .description('revoke a key by id')
-    .argument('<id>', 'key id from `keys list`')
-    .action(async (id: string) => {
-      await withDb(config(), async (db) => {
-        // Thrown, not process.exitCode: closing PGlite resets the exit code.
-        if (!(await revokeApiKey(db.prisma, id))) throw new CliError(`no key with id ${id}`);
-        out(`revoked ${id}`);
-      });
-    });
+  addDataCommands(p, { config, withDb: (fn) => withDb(config(), fn), io: processIo });
   return p;
+}
+
+async function readStdin(): Promise<string> {
+  let s = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) s += chunk as string;
+  return s;
+}
+
+/**
+ * Embedded store owned by a running server: a data command goes to that server through its
+ * control socket. Returns true when the server answered (its output printed, exit code set).
+ */
+async function viaRunningServer(args: string[], config: () => Config): Promise<boolean> {
+  if (!DATA_COMMANDS.has(args[0] ?? '')) return false;
+  let c: Config;
+  try {
+    c = config();
+  } catch {
+    return false; // the local run reports the configuration problem
+  }
+  if (c.databaseUrl || !c.dataDir || c.dataDir.startsWith('memory://')) return false;
+  const { askRunningServer, controlChannelExists } = await import('./control.ts');
+  if (!controlChannelExists(c.dataDir)) return false;
+  // The server reads a file argument relative to this cwd; stdin travels in the request.
+  const stdin = args[0] === 'impact' && args.includes('-') ? await readStdin() : undefined;
+  const answer = await askRunningServer(c.dataDir, args, process.cwd(), stdin);
+  if (!answer) return false;
+  process.stdout.write(answer.stdout);
+  process.stderr.write(answer.stderr);
+  process.exitCode = answer.code;
+  return true;
 }
 
 export async function main(argv = process.argv): Promise<void> {
   let cached: Config | undefined;
   const config = () => (cached ??= loadConfig());
+  const args = argv.slice(2);
   try {
+    if (await viaRunningServer(args, config)) return;
     await program(config).parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
       process.exitCode = e.exitCode === 0 ? 0 : 2;
       return;
     }
-    if (e instanceof CliError || e instanceof ConfigError || e instanceof ImportValidationError || e instanceof ImportRefusedError || e instanceof DataDirLockedError) {
+    const { DataDirLockedError } = await import('../db/lock.ts');
+    const { ImportRefusedError, ImportValidationError } = await import('../importer/errors.ts');
+    if (e instanceof DataDirLockedError) {
+      // Name what was refused: the lock's message is about the store, not the command.
+      err(`terminology ${args.filter((a) => !a.startsWith('-')).slice(0, args[0] === 'keys' ? 2 : 1).join(' ')} was refused: ${e.message}`);
+    } else if (e instanceof CliError || e instanceof ConfigError || e instanceof ImportValidationError || e instanceof ImportRefusedError) {
       err(e.message);
     } else {
       err(`error: ${(e as Error).message}`);

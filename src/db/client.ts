@@ -30,6 +30,13 @@ export interface Database {
   reader(): PrismaClient;
   /** Runs fn on one dedicated connection (a session: advisory locks and BEGIN/COMMIT hold). */
   withConnection<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn while holding a PostgreSQL session advisory lock (src/db/advisoryLocks.ts), taken on a
+   * connection of its own outside the pool, so fn may use every pooled connection: processes
+   * racing on one database (replicas starting together) run fn one after the other. Embedded:
+   * one process owns the store (the data-dir lock), so fn just runs.
+   */
+  withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /** Binary COPY in and out (src/db/blobs.ts): the release index snapshots travel through it. */
   readonly blobs: BlobChannel;
   /** One round trip (SELECT 1), failing after timeoutMs: start-up and readiness checks. */
@@ -96,6 +103,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
     prisma,
     reader: () => prisma,
     withConnection: (fn) => fn(conn),
+    withAdvisoryLock: (_key, fn) => fn(),
     blobs: pgliteBlobs(client, inMemory ? undefined : path.join(path.resolve(opts.dataDir!), 'cache')),
     async ping() {
       await client.query('SELECT 1');
@@ -166,6 +174,20 @@ async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<
         if (unbounded && !failed) await client.query('RESET statement_timeout').catch((e: Error) => (failed = e));
         // A session that failed may be mid-statement or broken: never hand it to the next user.
         client.release(failed);
+      }
+    },
+    async withAdvisoryLock(key, fn) {
+      // Not from the pool: a pool of one (DATABASE_POOL_SIZE=1) would otherwise deadlock on fn's queries.
+      const client = new pg.Client({ connectionString: opts.databaseUrl, ...(opts.connectTimeoutMs ? { connectionTimeoutMillis: opts.connectTimeoutMs } : {}) });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        // Waits for the holder (another replica's demo import, say) however long it takes.
+        await client.query('SELECT pg_advisory_lock($1)', [key]);
+        return await fn();
+      } finally {
+        // Ending the session releases the lock, also when fn failed.
+        await client.end().catch(() => {});
       }
     },
     async ping(timeoutMs) {

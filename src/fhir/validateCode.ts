@@ -24,11 +24,21 @@ function answer(result: boolean, message: string | undefined, concept: Concept |
   if (message) parameter.push({ name: 'message', valueString: message });
   if (concept) parameter.push({ name: 'display', valueString: concept.name });
   parameter.push({ name: 'code', valueCode: code }, { name: 'system', valueUri: CANONICAL }, { name: 'version', valueString: release.version });
+  // As R5 and the HL7 terminology servers answer (R4 servers add it too): the code exists but is not active.
+  if (concept && !concept.current) parameter.push({ name: 'inactive', valueBoolean: true });
   return { resourceType: 'Parameters', parameter };
 }
 
 const wrongDisplay = (display: string, c: Concept) => `The display '${clip(display)}' is not the display of code ${c.code}; it is '${c.name}'.`;
 const unknownCode = (code: string, r: ReleaseInfo) => `Unknown code '${clip(code)}' in ${CANONICAL} release ${r.version}.`;
+/** A non-current LLT is still a code of the release (recorded data uses it); clients are told it is inactive. */
+const nonCurrent = (c: Concept, r: ReleaseInfo) => `Code ${c.code} ('${c.name}') is non-current (inactive) in release ${r.version}; its use should be reviewed.`;
+
+/** The answer for a known code: display check, with the inactive warning joined to any other message. */
+function known(v: { concept: Concept; displayMatches: boolean }, display: string | undefined, r: ReleaseInfo, code: string): Parameters {
+  const messages = [v.displayMatches ? undefined : wrongDisplay(display!, v.concept), v.concept.current ? undefined : nonCurrent(v.concept, r)].filter(Boolean);
+  return answer(v.displayMatches, messages.join(' ') || undefined, v.concept, r, code);
+}
 
 export async function validateCodeInCodeSystem(scope: RequestScope, p: Params, fixed?: ReleaseInfo): Promise<Parameters> {
   p.only(CS_VALIDATE_PARAMS);
@@ -37,7 +47,7 @@ export async function validateCodeInCodeSystem(scope: RequestScope, p: Params, f
   const { code, display, release } = await codedInput(scope, p, { code: 'code', system: p.has('system') ? 'system' : 'url', version: 'version', display: 'display', coding: 'coding' }, fixed);
   const v = await validateCode(scope, release, code, display);
   if (!v.concept) return answer(false, unknownCode(code, release), null, release, code);
-  return answer(v.displayMatches, v.displayMatches ? undefined : wrongDisplay(display!, v.concept), v.concept, release, code);
+  return known({ concept: v.concept, displayMatches: v.displayMatches }, display, release, code);
 }
 
 export async function validateCodeInValueSet(scope: RequestScope, p: Params): Promise<Parameters> {
@@ -54,7 +64,11 @@ export async function validateCodeInValueSet(scope: RequestScope, p: Params): Pr
   const set = await resolveValueSet(scope, r, vs);
   const v = await validateCode(scope, r, code, display);
   if (!v.concept) return answer(false, unknownCode(code, r), null, r, code);
-  const member = await inValueSet(scope, set, v.concept, p.boolean('activeOnly') ?? false);
+  const activeOnly = p.boolean('activeOnly') ?? false;
+  const member = await inValueSet(scope, set, v.concept, false);
   if (!member) return answer(false, `Code ${v.concept.code} is not in the value set ${valueSetUrl(vs)} (release ${r.version}).`, v.concept, r, code);
-  return answer(v.displayMatches, v.displayMatches ? undefined : wrongDisplay(display!, v.concept), v.concept, r, code);
+  if (activeOnly && !v.concept.current) {
+    return answer(false, `${nonCurrent(v.concept, r)} The value set is asked for active codes only (activeOnly).`, v.concept, r, code);
+  }
+  return known({ concept: v.concept, displayMatches: v.displayMatches }, display, r, code);
 }

@@ -11,6 +11,7 @@ import type { AppEnv } from '../rest/context.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
 import { zodErrors } from '../rest/validation.ts';
 import { mountDocs } from './docs.ts';
+import { withNullableRefs } from './openapiNullable.ts';
 import { validationDetail } from '../domain/errors.ts';
 
 export function createRouter(): OpenAPIHono<AppEnv> {
@@ -33,7 +34,7 @@ export function mountOpenApi(app: OpenAPIHono<AppEnv>): void {
     name: 'X-API-Key',
     description: 'sk-… key from `terminology keys create`; required by the narrative endpoints.',
   });
-  app.doc31('/openapi.json', {
+  const config = {
     openapi: '3.1.0',
     info: {
       title: 'Terminology Explorer',
@@ -43,6 +44,9 @@ export function mountOpenApi(app: OpenAPIHono<AppEnv>): void {
         'Every REST route is one GraphQL operation on /graphql. Release selection: `version` parameter, else the ' +
         '`X-Terminology-Version` header, else the latest release.',
     },
-  });
+  };
+  // Generated on first request (every route is mounted by then), rewritten once: see openapiNullable.ts.
+  let doc: unknown;
+  app.get('/openapi.json', (c) => c.json((doc ??= withNullableRefs(app.getOpenAPI31Document(config)))));
   mountDocs(app);
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Database } from '../db/client.ts';
 import { demoDir } from '../paths.ts';
 import { importRelease, type ImportProgress, type ImportSummary } from './import.ts';
+import { DEMO_IMPORT_LOCK } from '../db/advisoryLocks.ts';
 
 export interface DemoRelease {
   version: string;
@@ -16,22 +17,34 @@ export function demoReleases(dir = demoDir): (DemoRelease & { path: string })[] 
   return list.map((r) => ({ ...r, path: path.join(dir, r.dir) }));
 }
 
-/** Imports the demo releases, oldest first, when the store has no release at all. */
+/**
+ * Imports the demo releases, oldest first, when the store has no release at all. Replicas
+ * starting together on one empty PostgreSQL database take turns (an advisory lock): the first
+ * imports, the others wait for it and then find the releases there. `onStart` is called only
+ * when this process is about to import.
+ */
 export async function ensureDemoReleases(
   db: Database,
   onProgress?: (version: string, p: ImportProgress) => void,
+  onStart?: (releases: DemoRelease[]) => void,
 ): Promise<ImportSummary[]> {
+  // Cheap check first: a store with releases (every start but the first) takes no lock.
   if ((await db.prisma.release.count()) > 0) return [];
-  const out: ImportSummary[] = [];
-  for (const r of demoReleases()) {
-    out.push(
-      await importRelease(db, r.path, {
-        version: r.version,
-        releaseDate: r.releaseDate,
-        source: 'demo',
-        onProgress: onProgress && ((p) => onProgress(r.version, p)),
-      }),
-    );
-  }
-  return out;
+  return db.withAdvisoryLock(DEMO_IMPORT_LOCK, async () => {
+    if ((await db.prisma.release.count()) > 0) return [];
+    const list = demoReleases();
+    onStart?.(list);
+    const out: ImportSummary[] = [];
+    for (const r of list) {
+      out.push(
+        await importRelease(db, r.path, {
+          version: r.version,
+          releaseDate: r.releaseDate,
+          source: 'demo',
+          onProgress: onProgress && ((p) => onProgress(r.version, p)),
+        }),
+      );
+    }
+    return out;
+  });
 }

@@ -14,6 +14,7 @@ import { precomputeNeighbours } from '../domain/changes/precompute.ts';
 import type { ChangeCounts } from '../domain/changes/store.ts';
 import { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import { writeSnapshot } from '../domain/search/snapshotStore.ts';
+import { IMPORT_LOCK } from '../db/advisoryLocks.ts';
 
 export interface ImportProgress {
   phase: 'read' | 'validate' | 'write' | 'commit' | 'changes' | 'index' | 'done';
@@ -179,6 +180,10 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
   let replaced = false;
   const { releaseId, changes } = await db.prisma.$transaction(
     async (tx) => {
+      // Imports on one PostgreSQL database take turns (released at commit or rollback): the
+      // check below then sees a concurrent import's committed release ("already imported",
+      // or replaced under --replace), and the ordinals are renumbered by one import at a time.
+      if (db.mode === 'server') await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`);
       const existing = await tx.release.findUnique({ where: { version } });
       if (existing && !opts.replace) {
         throw new ImportRefusedError(`Release ${version} is already imported. Use --replace to import it again.`);

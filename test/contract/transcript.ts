@@ -23,6 +23,11 @@
 //   - the ETag value (a hash of the body, which the snapshot already shows in full): `"<etag>"`,
 //     keeping its presence and whether it is weak (`W/`); the same in an If-None-Match request header.
 // Nothing else is masked: release data, confidences and messages are deterministic.
+//
+// Every answer is also validated against the server's own /openapi.json (ajv, JSON Schema
+// 2020-12; test/helpers/openapiValidator.ts): a transcript whose answer the document rejects fails.
+
+import { validatorFor } from '../helpers/openapiValidator.ts';
 
 const WIDTH = 120;
 
@@ -60,6 +65,9 @@ export async function exchange(base: string, req: ContractRequest): Promise<Exch
   for (const name of ALWAYS) lines.push(`${name}: ${maskResponseHeader(name, res.headers.get(name))}`);
   for (const name of WHEN_SENT) if (res.headers.has(name)) lines.push(`${name}: ${res.headers.get(name)}`);
   if (body !== null) lines.push('', json(body));
+
+  const invalid = (await validatorFor(base)).check({ method, path: req.path, status: res.status, contentType: res.headers.get('content-type'), body });
+  if (invalid?.length) throw new Error(`The answer does not match /openapi.json:\n${invalid.join('\n')}`);
 
   let text = lines.join('\n');
   const requestId = res.headers.get('x-request-id');

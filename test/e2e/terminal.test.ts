@@ -16,7 +16,7 @@ describe('npm start on a terminal', () => {
     child.stdout.on('data', (d) => (out += d));
     const closed = new Promise((resolve) => child.on('close', resolve));
     try {
-      await expect.poll(() => out, { timeout: 60_000, interval: 100 }).toMatch(/Terminology Explorer is ready: GraphiQL http:\/\/localhost:\d+\/graphql · REST docs http:\/\/localhost:\d+\/docs · health http:\/\/localhost:\d+\/health\/ready/);
+      await expect.poll(() => out, { timeout: 60_000, interval: 100 }).toMatch(/Terminology Explorer is ready: explorer http:\/\/localhost:\d+\/ · GraphiQL http:\/\/localhost:\d+\/graphql · REST docs http:\/\/localhost:\d+\/docs · health http:\/\/localhost:\d+\/health\/ready/);
       expect(out).toMatch(/INFO.*Terminology Explorer is listening/);
       expect(out).not.toContain('"level":30');
       const port = /localhost:(\d+)\/graphql/.exec(out)![1];
@@ -26,4 +26,25 @@ describe('npm start on a terminal', () => {
       await closed;
     }
   }, 90_000);
+
+  it('on a first start, says that it imports the demo releases before it is ready', async () => {
+    const store = await freshStore();
+    const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} serve`, '/dev/null'], {
+      env: childEnv({ PORT: '0', TERMINOLOGY_DATA_DIR: store.dataDir! }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    try {
+      await expect.poll(() => out, { timeout: 90_000, interval: 100 }).toContain('Terminology Explorer is ready');
+      const says = out.indexOf('First start: importing the demo releases 4.03, 5.0, 5.0.1 into the empty store');
+      expect(says).toBeGreaterThan(-1);
+      expect(says).toBeLessThan(out.indexOf('Terminology Explorer is ready'));
+    } finally {
+      child.kill('SIGTERM');
+      await closed;
+      await store.cleanup();
+    }
+  }, 120_000);
 });

@@ -235,6 +235,16 @@ describe('CodeSystem/$validate-code', () => {
     expect(p.message).toMatch(/Hay fever.*Allergic rhinitis/);
   });
 
+  it('a non-current LLT: valid, but flagged inactive with a message saying so', async () => {
+    const p = params(ok(await get(q(`code=${FETAL_DEATH_NONCURRENT}`)), 'Parameters'));
+    expect(p).toMatchObject({ result: true, inactive: true });
+    expect(p.message).toMatch(new RegExp(`^Code ${FETAL_DEATH_NONCURRENT} \\('.+'\\) is non-current \\(inactive\\) in release 5\\.0\\.1`));
+    // A current code has neither.
+    const cur = params(ok(await get(q(`code=${RHINITIS}`)), 'Parameters'));
+    expect(cur.inactive).toBeUndefined();
+    expect(cur.message).toBeUndefined();
+  });
+
   it('an unknown code is result false (not an error); a code of another release is checked there', async () => {
     const p = params(ok(await get(q('code=12345')), 'Parameters'));
     expect(p.result).toBe(false);
@@ -446,6 +456,16 @@ describe('ValueSet/$validate-code', () => {
     expect(params(ok(await get(q('?fhir_vs', `code=${FETAL_DEATH_NONCURRENT}&activeOnly=true`)), 'Parameters')).result).toBe(false);
     expect(params(ok(await get(q('?fhir_vs', `code=${RHINITIS}&display=Hay%20fever`)), 'Parameters')).result).toBe(false);
     expect(params(ok(await get(q('?fhir_vs', 'code=12345')), 'Parameters')).result).toBe(false);
+  });
+
+  it('a non-current LLT: inactive with and without activeOnly, never just "not in the value set"', async () => {
+    const plain = params(ok(await get(q('?fhir_vs', `code=${FETAL_DEATH_NONCURRENT}`)), 'Parameters'));
+    expect(plain).toMatchObject({ result: true, inactive: true });
+    expect(plain.message).toMatch(/is non-current \(inactive\) in release 5\.0\.1/);
+    const active = params(ok(await get(q('?fhir_vs', `code=${FETAL_DEATH_NONCURRENT}&activeOnly=true`)), 'Parameters'));
+    expect(active).toMatchObject({ result: false, inactive: true });
+    expect(active.message).toMatch(/is non-current \(inactive\) in release 5\.0\.1.*activeOnly/);
+    expect(active.message).not.toMatch(/not in the value set/);
   });
 
   it('errors', async () => {
