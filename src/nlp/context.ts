@@ -121,6 +121,9 @@ const PSEUDO = [
   'not clinically', 'no longer', 'may be', 'known to', 'not be', 'non-serious', 'non serious', 'no more than', 'not more than',
   'not exceed', 'no consistent', 'not statistically', 'not fully', 'not studied', 'not been studied', 'should be',
   'if any', 'if needed', 'if necessary', 'if possible', 'could not be', 'not have been',
+  // A reaction's manifestations listed: "signs and symptoms may include hypotension, …" are findings, not a watch list.
+  'signs and symptoms may include', 'signs and symptoms include', 'signs and symptoms included', 'signs or symptoms may include',
+  'symptoms may include', 'symptoms include', 'symptoms included', 'manifestations include', 'manifestations may include',
 ].map((p) => p.split(/[ -]/));
 
 const TERMINATORS = new Set([
