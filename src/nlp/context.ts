@@ -121,9 +121,6 @@ const PSEUDO = [
   'not clinically', 'no longer', 'may be', 'known to', 'not be', 'non-serious', 'non serious', 'no more than', 'not more than',
   'not exceed', 'no consistent', 'not statistically', 'not fully', 'not studied', 'not been studied', 'should be',
   'if any', 'if needed', 'if necessary', 'if possible', 'could not be', 'not have been',
-  // A reaction's manifestations listed: "signs and symptoms may include hypotension, …" are findings, not a watch list.
-  'signs and symptoms may include', 'signs and symptoms include', 'signs and symptoms included', 'signs or symptoms may include',
-  'symptoms may include', 'symptoms include', 'symptoms included', 'manifestations include', 'manifestations may include',
 ].map((p) => p.split(/[ -]/));
 
 const TERMINATORS = new Set([
@@ -149,6 +146,18 @@ function matchesAt(tokens: readonly Token[], i: number, words: readonly string[]
   return true;
 }
 
+/** Parentheses open before token i (within its unit). */
+function parenDepth(tokens: readonly Token[], i: number): number {
+  let d = 0;
+  for (let k = 0; k <= i; k++) {
+    for (const ch of tokens[k]!.gapBefore) {
+      if (ch === '(' || ch === '[') d++;
+      else if ((ch === ')' || ch === ']') && d > 0) d--;
+    }
+  }
+  return d;
+}
+
 /** All context cues in a unit of text (a sentence, a bullet, a table row). */
 export function findContextCues(source: string, tokens: readonly Token[]): ContextCue[] {
   const cues: ContextCue[] = [];
@@ -171,10 +180,12 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: 0, scopeTo: n });
     } else if (trig.dir === 'pre') {
       const reach = trig.reach ?? 12;
+      // A cue inside parentheses bounds at the closing one: "bone fracture (not spontaneous), bone necrosis".
+      const inParen = parenDepth(tokens, i) > 0;
       let k = last + 1;
       while (k < n && k - last <= reach) {
         const tok = tokens[k]!;
-        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower)) break;
+        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')'))) break;
         k++;
       }
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: last + 1, scopeTo: k });

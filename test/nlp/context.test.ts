@@ -94,3 +94,40 @@ describe('section type', () => {
     expect(studies.supportingSnippets[0]!.section).toBe('CLINICAL STUDIES');
   });
 });
+
+describe('scope and formatting (issue 29, classes 1 and 4)', () => {
+  it('a cue inside parentheses ends at the closing parenthesis: the rest of the list is not negated', () => {
+    const r = classifyLabelDetailed('Musculoskeletal: fatigue (not severe), nausea, headache', vocab, { includeExcluded: true, minConfidence: 0 });
+    expect(codes(r)).toEqual(expect.arrayContaining([PT.nausea, PT.headache]));
+    expect(excludedAs(r, PT.nausea)).toBeUndefined();
+  });
+
+  it('"System: items" lines list reactions even when the last item ends in "disorder"', () => {
+    const text = 'Nervous System: dizziness, headache, sleep disorder';
+    const r = classifyLabelDetailed(text, vocab, { minConfidence: 0.5 });
+    expect(codes(r)).toEqual(expect.arrayContaining([PT.dizziness, PT.headache]));
+  });
+
+  it('all lower-case text is split into sentences, so a rat sentence does not reach the human reactions', () => {
+    const text =
+      'congenital anomalies were seen. seizures were observed in rats at high doses. nausea occurred in 5% of patients.';
+    const r = classifyLabelDetailed(text, vocab, { includeExcluded: true, minConfidence: 0 });
+    expect(codes(r)).toContain(PT.nausea);
+    expect(excludedAs(r, PT.seizure)).toBe('animal');
+    const same = classifyLabelDetailed(text.replace(/(^|\. )(\w)/g, (_m, p: string, c: string) => p + c.toUpperCase()), vocab, { minConfidence: 0 });
+    expect(codes(r).sort()).toEqual(codes(same).sort());
+  });
+
+  it('list markers, HTML remnants and upper case code the same as the plain text', () => {
+    const plain = 'The most common adverse reactions were nausea and headache.\nDizziness occurred in 2% of patients.';
+    const variants = [
+      plain.split('\n').map((l) => `• ${l}`).join('\n'),
+      `<div><p>${plain.split('\n').join('</p>\n<p>')}</p></div>`,
+      plain.toUpperCase(),
+      plain.toLowerCase(),
+    ];
+    const base = codes(classifyLabelDetailed(plain, vocab, { minConfidence: 0.5 })).sort();
+    expect(base).toEqual([PT.nausea, PT.headache, PT.dizziness].sort());
+    for (const v of variants) expect(codes(classifyLabelDetailed(v, vocab, { minConfidence: 0.5 })).sort(), v.slice(0, 30)).toEqual(base);
+  });
+});
