@@ -146,22 +146,25 @@ function matchesAt(tokens: readonly Token[], i: number, words: readonly string[]
   return true;
 }
 
-/** Parentheses open before token i (within its unit). */
-function parenDepth(tokens: readonly Token[], i: number): number {
+/** Per token, the parentheses open before it (within its unit); computed once, when a cue needs it. */
+function parenDepths(tokens: readonly Token[]): Int32Array {
+  const out = new Int32Array(tokens.length);
   let d = 0;
-  for (let k = 0; k <= i; k++) {
+  for (let k = 0; k < tokens.length; k++) {
     for (const ch of tokens[k]!.gapBefore) {
       if (ch === '(' || ch === '[') d++;
       else if ((ch === ')' || ch === ']') && d > 0) d--;
     }
+    out[k] = d;
   }
-  return d;
+  return out;
 }
 
 /** All context cues in a unit of text (a sentence, a bullet, a table row). */
 export function findContextCues(source: string, tokens: readonly Token[]): ContextCue[] {
   const cues: ContextCue[] = [];
   const n = tokens.length;
+  let depth: Int32Array | undefined;
   for (let i = 0; i < n; i++) {
     const w = tokens[i]!.lower;
     if (!firstWords.has(w)) continue;
@@ -181,7 +184,7 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
     } else if (trig.dir === 'pre') {
       const reach = trig.reach ?? 12;
       // A cue inside parentheses bounds at the closing one: "bone fracture (not spontaneous), bone necrosis".
-      const inParen = parenDepth(tokens, i) > 0;
+      const inParen = (depth ??= parenDepths(tokens))[i]! > 0;
       let k = last + 1;
       while (k < n && k - last <= reach) {
         const tok = tokens[k]!;

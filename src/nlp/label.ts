@@ -267,11 +267,11 @@ function namesTherapy(m: TermMatch, tokens: readonly Token[], vocab: Vocabulary)
 const OVERDOSE = /\boverdos(?:e|es|age|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
 
 /** The context of one mention, from the cues covering it and its unit. */
-export function mentionContext(unit: LabelUnit, cues: readonly ContextCue[], unitText: string): LabelContext {
+export function mentionContext(unit: LabelUnit, cues: readonly ContextCue[], overdoseWording: boolean): LabelContext {
   const kinds = new Set(cues.map((c) => c.kind));
   if (kinds.has('negated')) return 'negated';
   if (kinds.has('animal')) return 'animal';
-  if (unit.section === 'OVERDOSAGE' || OVERDOSE.test(unitText)) return 'overdose';
+  if (unit.section === 'OVERDOSAGE' || overdoseWording) return 'overdose';
   if (kinds.has('indication')) return 'indication';
   if (kinds.has('population') || kinds.has('historical') || kinds.has('family')) return 'population';
   if (kinds.has('monitoring') || kinds.has('uncertain')) return 'hypothetical';
@@ -303,9 +303,9 @@ export interface LabelCandidate {
 }
 
 /** Every PT mentioned in the label with its uncalibrated evidence (no threshold, no cap). */
-export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: SectionType | null): LabelCandidate[] {
+export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: SectionType | null, segmented?: LabelUnit[]): LabelCandidate[] {
   const lead = sectionType ? SECTION_OF_TYPE[sectionType] : '';
-  const units = segmentLabel(text).map((u) => (u.section === '' && lead !== '' ? { ...u, section: lead } : u));
+  const units = (segmented ?? segmentLabel(text)).map((u) => (u.section === '' && lead !== '' ? { ...u, section: lead } : u));
   const acc = new Map<number, Acc>();
   units.forEach((unit, ui) => {
     const tokens = tokenize(text, unit.start, unit.end, { columns: unit.kind === 'table-row' || unit.kind === 'category' });
@@ -318,9 +318,10 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
     const matches = [...plain, ...valueMatches(text, tokens, vocab), ...sited];
     if (matches.length === 0) return;
     const cues = findContextCues(text, tokens);
+    let overdose: boolean | undefined;
     for (const m of matches) {
       const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), tokens);
-      ev.context = mentionContext(unit, ev.cues, unit.text);
+      ev.context = mentionContext(unit, ev.cues, (overdose ??= OVERDOSE.test(unit.text)));
       if (ev.context === 'adverse_event' && namesTherapy(m, tokens, vocab)) {
         ev.context = 'indication';
         ev.likelihood *= CONTEXT_WEIGHT.indication!;
@@ -384,9 +385,9 @@ export function classifyLabel(text: string, vocab: Vocabulary, opts: LabelOption
 }
 
 /** Which section type applies: the request's, else the first heading's, else the text's wording. */
-export function resolveSectionType(text: string, requested?: SectionType): Pick<LabelClassification, 'sectionType' | 'sectionTypeSource'> {
+export function resolveSectionType(text: string, requested?: SectionType, units: readonly LabelUnit[] = segmentLabel(text)): Pick<LabelClassification, 'sectionType' | 'sectionTypeSource'> {
   if (requested) return { sectionType: requested, sectionTypeSource: 'request' };
-  const first = segmentLabel(text).find((u) => u.section !== '');
+  const first = units.find((u) => u.section !== '');
   if (first) return { sectionType: TYPE_OF_SECTION[first.section] ?? 'other', sectionTypeSource: 'heading' };
   const detected = detectSectionType(text);
   return detected ? { sectionType: detected, sectionTypeSource: 'text' } : { sectionType: null, sectionTypeSource: 'none' };
@@ -398,12 +399,13 @@ export function classifyLabelDetailed(text: string, vocab: Vocabulary, opts: Lab
   const minConfidence = opts.minConfidence ?? 0.25;
   const maxSnippets = opts.maxSnippets ?? 5;
   const allowed = new Set<LabelContext>(opts.contexts ?? ['adverse_event']);
-  const st = resolveSectionType(text, opts.sectionType);
+  const units = segmentLabel(text);
+  const st = resolveSectionType(text, opts.sectionType, units);
   // Only an explicit or detected type re-weights text before the first heading; a heading speaks for itself.
   const lead = st.sectionTypeSource === 'request' || (st.sectionTypeSource === 'text' && opts.weighDetected === true) ? st.sectionType : null;
   const out: LabelPrediction[] = [];
   const excluded: ExcludedCandidate[] = [];
-  for (const c0 of labelCandidates(text, vocab, lead)) {
+  for (const c0 of labelCandidates(text, vocab, lead, units)) {
     // A code the label only ever mentions negated ("no cases of X were reported") is not a finding.
     if (c0.snippets.every((s) => s.evidence.cues.some((cue) => cue.kind === 'negated')) && !allowed.has('negated')) {
       if (opts.includeExcluded) excluded.push(excludedOf(c0, 'negated'));
