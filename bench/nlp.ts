@@ -71,3 +71,34 @@ for (let i = 0; i < 5; i++) {
   lt.push(performance.now() - t);
 }
 console.log(`classifyLabel: ${(label.length / 1024).toFixed(0)} KB label → ${n} PTs, median ${median(lt).toFixed(0)} ms`);
+
+// A 2 KB section (issue 29: /labels/classify p50 within 1.2× of before): real label text from
+// data/label-sections, coded as a pasted section. With NLP_BASELINE=<path of another checkout's
+// src/nlp/index.ts> that engine is timed in the same run, interleaved, and the ratio printed.
+{
+  const { readFileSync } = await import('node:fs');
+  const sections = JSON.parse(readFileSync(new URL('../data/label-sections/sections.json', import.meta.url), 'utf8')) as { text: string }[];
+  let section = '';
+  for (const s of sections) {
+    if (section.length >= 2048) break;
+    section += `${s.text}\n`;
+  }
+  section = section.slice(0, 2048);
+  type Engine = { classifyLabel: typeof classifyLabel; vocab: unknown };
+  const engines: [string, Engine][] = [['this checkout', { classifyLabel, vocab }]];
+  if (process.env.NLP_BASELINE) {
+    const base = (await import(process.env.NLP_BASELINE)) as typeof import('../src/nlp/index.ts');
+    engines.push(['baseline', { classifyLabel: base.classifyLabel, vocab: (() => { const v = base.buildVocabulary(terms); v.warm(); return v; })() }]);
+  }
+  const times = new Map<string, number[]>(engines.map(([name]) => [name, []]));
+  for (let round = 0; round < 300; round++) {
+    for (const [name, e] of round % 2 === 0 ? engines : [...engines].reverse()) {
+      const t = performance.now();
+      e.classifyLabel(section, e.vocab as typeof vocab, {});
+      times.get(name)!.push(performance.now() - t);
+    }
+  }
+  const p50 = (name: string) => median(times.get(name)!);
+  for (const [name] of engines) console.log(`classifyLabel 2 KB section (${name}): p50 ${p50(name).toFixed(2)} ms over 300 runs`);
+  if (engines.length > 1) console.log(`ratio this / baseline: ${(p50('this checkout') / p50('baseline')).toFixed(2)}`);
+}

@@ -4,12 +4,14 @@
 import {
   assessSeriousness,
   assessSeverity,
-  classifyLabel,
+  classifyLabelDetailed,
   classifyText,
   identifyEvents,
   type CodePrediction,
   type IdentifiedEvent,
-  type LabelPrediction,
+  type LabelClassification,
+  type LabelContext,
+  type SectionType,
   type SeverityAssessment,
   type SeriousnessAssessment,
   type SeveritySystem,
@@ -20,7 +22,7 @@ export type EngineTask =
   | { op: 'identify'; text: string }
   | { op: 'classify'; text: string; limit: number; seriousness: boolean; severity: SeveritySystem[] | null }
   | { op: 'severity'; text: string; systems: SeveritySystem[]; ptCode: number | undefined }
-  | { op: 'label'; text: string; maxResults: number; minConfidence: number }
+  | { op: 'label'; text: string; maxResults: number; minConfidence: number; sectionType?: SectionType | undefined; contexts?: LabelContext[] | undefined; includeExcluded?: boolean | undefined }
   /** Only builds the release's vocabulary on the worker that runs it. */
   | { op: 'warm' };
 
@@ -37,7 +39,7 @@ export interface EngineResults {
   identify: IdentifiedEvent[];
   classify: ClassifyResult;
   severity: SeverityAssessment;
-  label: LabelPrediction[];
+  label: LabelClassification;
   warm: null;
 }
 
@@ -59,7 +61,13 @@ export function runTask(vocab: Vocabulary, task: EngineTask): EngineResults[Engi
     case 'severity':
       return assessSeverity(task.text, { systems: task.systems, ptCode: task.ptCode, vocab });
     case 'label':
-      return classifyLabel(task.text, vocab, { maxResults: task.maxResults, minConfidence: task.minConfidence });
+      return classifyLabelDetailed(task.text, vocab, {
+        maxResults: task.maxResults,
+        minConfidence: task.minConfidence,
+        sectionType: task.sectionType,
+        contexts: task.contexts,
+        includeExcluded: task.includeExcluded,
+      });
     case 'warm':
       return null;
   }

@@ -2,7 +2,16 @@
 // GraphQL fields): one interface, two providers. `lexical` (default) is the offline
 // engine in src/nlp; `openai` (when configured) asks an OpenAI-compatible model to choose
 // among the lexical engine's candidates, and falls back to the lexical answer on failure.
-import type { CodePrediction, IdentifiedEvent, LabelPrediction, SeriousnessAssessment, SeverityAssessment } from '../nlp/index.ts';
+import type { CodePrediction, IdentifiedEvent, LabelClassification, LabelContext, SectionType, SeriousnessAssessment, SeverityAssessment } from '../nlp/index.ts';
+
+/** Options of a label classification (defaults applied by the service layer). */
+export interface LabelTaskOptions {
+  maxResults: number;
+  minConfidence: number;
+  sectionType?: SectionType | undefined;
+  contexts?: LabelContext[] | undefined;
+  includeExcluded?: boolean | undefined;
+}
 import type { ReleaseInfo } from '../domain/releases.ts';
 import { DomainError, ERROR_STATUS } from '../domain/errors.ts';
 import type { VocabularyCache } from './vocabularyCache.ts';
@@ -164,7 +173,7 @@ export class AssessmentService {
     });
   }
 
-  classifyLabel(info: RequestInfo, opts: { maxResults: number; minConfidence: number }): Promise<Outcome<LabelPrediction[]>> {
+  classifyLabel(info: RequestInfo, opts: LabelTaskOptions): Promise<Outcome<LabelClassification>> {
     // Labels are long: the lexical engine codes them (an LLM pass over 100 KB would be slow and costly).
     return this.run(info, async (releaseId) => ({
       value: await this.engine.run(releaseId, { op: 'label', text: info.text, ...opts }),

@@ -146,10 +146,25 @@ function matchesAt(tokens: readonly Token[], i: number, words: readonly string[]
   return true;
 }
 
+/** Per token, the parentheses open before it (within its unit); computed once, when a cue needs it. */
+function parenDepths(tokens: readonly Token[]): Int32Array {
+  const out = new Int32Array(tokens.length);
+  let d = 0;
+  for (let k = 0; k < tokens.length; k++) {
+    for (const ch of tokens[k]!.gapBefore) {
+      if (ch === '(' || ch === '[') d++;
+      else if ((ch === ')' || ch === ']') && d > 0) d--;
+    }
+    out[k] = d;
+  }
+  return out;
+}
+
 /** All context cues in a unit of text (a sentence, a bullet, a table row). */
 export function findContextCues(source: string, tokens: readonly Token[]): ContextCue[] {
   const cues: ContextCue[] = [];
   const n = tokens.length;
+  let depth: Int32Array | undefined;
   for (let i = 0; i < n; i++) {
     const w = tokens[i]!.lower;
     if (!firstWords.has(w)) continue;
@@ -168,10 +183,12 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: 0, scopeTo: n });
     } else if (trig.dir === 'pre') {
       const reach = trig.reach ?? 12;
+      // A cue inside parentheses bounds at the closing one: "bone fracture (not spontaneous), bone necrosis".
+      const inParen = (depth ??= parenDepths(tokens))[i]! > 0;
       let k = last + 1;
       while (k < n && k - last <= reach) {
         const tok = tokens[k]!;
-        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower)) break;
+        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')'))) break;
         k++;
       }
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: last + 1, scopeTo: k });

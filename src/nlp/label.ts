@@ -9,9 +9,24 @@ import { segmentLabel, type LabelUnit, type UnitKind } from './segment.ts';
 import { tokenize, type Token } from './text.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
+/** Kind of label section (request option `sectionType`, or detected from the heading or the text). */
+export const SECTION_TYPES = [
+  'adverse_reactions', 'warnings_precautions', 'boxed_warning', 'specific_populations', 'overdosage', 'clinical_studies',
+  'indications', 'other',
+] as const;
+export type SectionType = (typeof SECTION_TYPES)[number];
+
+/** The clause-level context a mention was found in; only `adverse_event` mentions are coded unless asked. */
+export const LABEL_CONTEXTS = ['adverse_event', 'indication', 'population', 'animal', 'negated', 'hypothetical', 'overdose'] as const;
+export type LabelContext = (typeof LABEL_CONTEXTS)[number];
+
 export interface LabelSnippet {
   /** Stable within one result: "u<unit index>". */
   id: string;
+  /** Context of the mention within its sentence or clause. */
+  context: LabelContext;
+  /** The mention itself (the evidence span): exactly `label.slice(start, end)`. */
+  mention: { text: string; start: number; end: number };
   /** Top-level label section the snippet sits in ("ADVERSE REACTIONS"), or "" when the label has no headings. */
   section: string;
   /** Exactly `label.slice(start, end)`. */
@@ -42,6 +57,31 @@ export interface LabelOptions {
   minConfidence?: number;
   /** Snippets kept per PT, best first (default 5). */
   maxSnippets?: number;
+  /** Kind of section the text is (units before any heading are read as that section); detected when absent. */
+  sectionType?: SectionType;
+  /** Contexts whose mentions are coded (default: adverse_event only). */
+  contexts?: readonly LabelContext[];
+  /** Also list the candidates dropped because of their context (classifyLabelDetailed). */
+  includeExcluded?: boolean;
+  /** Read text before the first heading as the section type detected from its wording (default false: measured, it drops real findings — docs/nlp.md). */
+  weighDetected?: boolean;
+}
+
+/** A candidate code dropped because none of its mentions is in a requested context. */
+export interface ExcludedCandidate {
+  ptCode: number;
+  context: LabelContext;
+  mention: { text: string; start: number; end: number };
+  snippet: { text: string; start: number; end: number; section: string };
+  explanations: string[];
+}
+
+export interface LabelClassification {
+  codes: LabelPrediction[];
+  /** The section type used: the request's, else the first heading's, else detected from the text (null: unknown). */
+  sectionType: SectionType | null;
+  sectionTypeSource: 'request' | 'heading' | 'text' | 'none';
+  excluded: ExcludedCandidate[];
 }
 
 /** How much a section's mentions speak for an adverse reaction. */
@@ -102,6 +142,8 @@ export interface MentionEvidence {
   likelihood: number;
   explanations: string[];
   cues: ContextCue[];
+  /** Set by labelCandidates. */
+  context?: LabelContext;
 }
 
 /** Likelihood that a matched mention in a label unit is an adverse reaction of the product, with its explanations. */
@@ -176,6 +218,66 @@ export function weighMention(
   return { match: m, likelihood: Math.max(0, Math.min(1, l)), explanations, cues: [...cues] };
 }
 
+const SECTION_OF_TYPE: Record<SectionType, string> = {
+  adverse_reactions: 'ADVERSE REACTIONS',
+  warnings_precautions: 'WARNINGS AND PRECAUTIONS',
+  boxed_warning: 'BOXED WARNING',
+  specific_populations: 'USE IN SPECIFIC POPULATIONS',
+  overdosage: 'OVERDOSAGE',
+  clinical_studies: 'CLINICAL STUDIES',
+  indications: 'INDICATIONS AND USAGE',
+  other: '',
+};
+const TYPE_OF_SECTION: Record<string, SectionType> = {
+  'ADVERSE REACTIONS': 'adverse_reactions', 'POSTMARKETING EXPERIENCE': 'adverse_reactions', 'CLINICAL TRIALS EXPERIENCE': 'adverse_reactions',
+  'UNDESIRABLE EFFECTS': 'adverse_reactions', 'SIDE EFFECTS': 'adverse_reactions', 'WARNINGS AND PRECAUTIONS': 'warnings_precautions',
+  'SPECIAL WARNINGS AND PRECAUTIONS': 'warnings_precautions', WARNINGS: 'warnings_precautions', PRECAUTIONS: 'warnings_precautions',
+  'BOXED WARNING': 'boxed_warning', 'USE IN SPECIFIC POPULATIONS': 'specific_populations', OVERDOSAGE: 'overdosage',
+  'CLINICAL STUDIES': 'clinical_studies', 'INDICATIONS AND USAGE': 'indications', INDICATIONS: 'indications',
+};
+
+/** Section type of a text without headings, from its wording (null when nothing tells). */
+export function detectSectionType(text: string): SectionType | null {
+  const t = text.slice(0, 20_000);
+  if (/\boverdos(?:e|age|ing)\b/i.test(t)) return 'overdosage';
+  if (/\b(?:is|are) (?:indicated|approved|authorized) (?:for|to|as|in)\b/i.test(t)) return 'indications';
+  if (/\b(?:pregnan(?:t|cy)|lactation|nursing (?:mothers?|infants?|women)|breast[- ]?(?:fed|feeding|milk)|human milk|pediatric use|paediatric use|geriatric use|pediatric patients|elderly patients|(?:hepatic|renal) impairment)\b/i.test(t) && !/\badverse (?:reactions?|events?|experiences?) (?:reported|occurring|observed)\b/i.test(t))
+    return 'specific_populations';
+  if (/\badverse (?:reactions?|events?|experiences?)\b/i.test(t)) return 'adverse_reactions';
+  if (/\b(?:randomi[sz]ed|double-blind|placebo-controlled|primary (?:efficacy )?endpoint|efficacy)\b/i.test(t)) return 'clinical_studies';
+  return null;
+}
+
+const THERAPY_NOUNS = new Set(['therapy', 'therapies', 'agent', 'agents', 'drug', 'drugs', 'medication', 'medications', 'treatment', 'treatments', 'regimen', 'regimens']);
+
+/**
+ * A match that names a therapy rather than an event: an agent noun the term does not end in
+ * ("immunosuppressants" is not Immunosuppression), or a finding followed by a therapy noun
+ * ("immunosuppressive therapy", "anti-tuberculosis treatment").
+ */
+function namesTherapy(m: TermMatch, tokens: readonly Token[], vocab: Vocabulary): boolean {
+  const last = tokens[m.to - 1];
+  if (!last) return false;
+  const termLast = vocab.terms[m.term]!.name.toLowerCase().split(/\s+/).pop() ?? '';
+  if (/[a-z]{4}ants?$/.test(last.lower) && !/ants?$/.test(termLast)) return true;
+  const next = tokens[m.to];
+  return !!next && !next.breakBefore && THERAPY_NOUNS.has(next.lower) && /(?:ive|ic|al|ant)$/.test(last.lower) && !THERAPY_NOUNS.has(termLast);
+}
+
+const OVERDOSE = /\boverdos(?:e|es|age|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
+
+/** The context of one mention, from the cues covering it and its unit. */
+export function mentionContext(unit: LabelUnit, cues: readonly ContextCue[], overdoseWording: boolean): LabelContext {
+  const kinds = new Set(cues.map((c) => c.kind));
+  if (kinds.has('negated')) return 'negated';
+  if (kinds.has('animal')) return 'animal';
+  if (unit.section === 'OVERDOSAGE' || overdoseWording) return 'overdose';
+  if (kinds.has('indication')) return 'indication';
+  if (kinds.has('population') || kinds.has('historical') || kinds.has('family')) return 'population';
+  if (kinds.has('monitoring') || kinds.has('uncertain')) return 'hypothetical';
+  return 'adverse_event';
+}
+
 interface Acc {
   ptCode: number;
   /** Best mention per unit. */
@@ -201,8 +303,9 @@ export interface LabelCandidate {
 }
 
 /** Every PT mentioned in the label with its uncalibrated evidence (no threshold, no cap). */
-export function labelCandidates(text: string, vocab: Vocabulary): LabelCandidate[] {
-  const units = segmentLabel(text);
+export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: SectionType | null, segmented?: LabelUnit[]): LabelCandidate[] {
+  const lead = sectionType ? SECTION_OF_TYPE[sectionType] : '';
+  const units = (segmented ?? segmentLabel(text)).map((u) => (u.section === '' && lead !== '' ? { ...u, section: lead } : u));
   const acc = new Map<number, Acc>();
   units.forEach((unit, ui) => {
     const tokens = tokenize(text, unit.start, unit.end, { columns: unit.kind === 'table-row' || unit.kind === 'category' });
@@ -215,8 +318,15 @@ export function labelCandidates(text: string, vocab: Vocabulary): LabelCandidate
     const matches = [...plain, ...valueMatches(text, tokens, vocab), ...sited];
     if (matches.length === 0) return;
     const cues = findContextCues(text, tokens);
+    let overdose: boolean | undefined;
     for (const m of matches) {
       const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), tokens);
+      ev.context = mentionContext(unit, ev.cues, (overdose ??= OVERDOSE.test(unit.text)));
+      if (ev.context === 'adverse_event' && namesTherapy(m, tokens, vocab)) {
+        ev.context = 'indication';
+        ev.likelihood *= CONTEXT_WEIGHT.indication!;
+        ev.explanations.push('names a therapy or agent, not an event');
+      }
       const pt = vocab.terms[m.term]!.ptCode;
       let a = acc.get(pt);
       if (!a) acc.set(pt, (a = { ptCode: pt, units: new Map(), negated: 0 }));
@@ -271,17 +381,48 @@ export function labelFeatureInput(c: LabelCandidate): LabelFeatureInput {
  * Every prediction carries the snippets it rests on, with exact offsets into `text`.
  */
 export function classifyLabel(text: string, vocab: Vocabulary, opts: LabelOptions = {}): LabelPrediction[] {
+  return classifyLabelDetailed(text, vocab, opts).codes;
+}
+
+/** Which section type applies: the request's, else the first heading's, else the text's wording. */
+export function resolveSectionType(text: string, requested?: SectionType, units: readonly LabelUnit[] = segmentLabel(text)): Pick<LabelClassification, 'sectionType' | 'sectionTypeSource'> {
+  if (requested) return { sectionType: requested, sectionTypeSource: 'request' };
+  const first = units.find((u) => u.section !== '');
+  if (first) return { sectionType: TYPE_OF_SECTION[first.section] ?? 'other', sectionTypeSource: 'heading' };
+  const detected = detectSectionType(text);
+  return detected ? { sectionType: detected, sectionTypeSource: 'text' } : { sectionType: null, sectionTypeSource: 'none' };
+}
+
+/** classifyLabel with the section type used and, on request, the candidates dropped for their context. */
+export function classifyLabelDetailed(text: string, vocab: Vocabulary, opts: LabelOptions = {}): LabelClassification {
   const maxResults = opts.maxResults ?? 25;
   const minConfidence = opts.minConfidence ?? 0.25;
   const maxSnippets = opts.maxSnippets ?? 5;
+  const allowed = new Set<LabelContext>(opts.contexts ?? ['adverse_event']);
+  const units = segmentLabel(text);
+  const st = resolveSectionType(text, opts.sectionType, units);
+  // Only an explicit or detected type re-weights text before the first heading; a heading speaks for itself.
+  const lead = st.sectionTypeSource === 'request' || (st.sectionTypeSource === 'text' && opts.weighDetected === true) ? st.sectionType : null;
   const out: LabelPrediction[] = [];
-  for (const c of labelCandidates(text, vocab)) {
+  const excluded: ExcludedCandidate[] = [];
+  for (const c0 of labelCandidates(text, vocab, lead, units)) {
     // A code the label only ever mentions negated ("no cases of X were reported") is not a finding.
-    if (c.snippets.every((s) => s.evidence.cues.some((cue) => cue.kind === 'negated'))) continue;
+    if (c0.snippets.every((s) => s.evidence.cues.some((cue) => cue.kind === 'negated')) && !allowed.has('negated')) {
+      if (opts.includeExcluded) excluded.push(excludedOf(c0, 'negated'));
+      continue;
+    }
+    const kept = c0.snippets.filter((s) => allowed.has(s.evidence.context ?? 'adverse_event'));
+    if (kept.length === 0) {
+      if (opts.includeExcluded) excluded.push(excludedOf(c0, c0.snippets[0]!.evidence.context ?? 'adverse_event'));
+      continue;
+    }
+    const c = kept.length === c0.snippets.length ? c0 : rescore(c0, kept);
     const confidence = calibrateLabel(labelFeatureInput(c));
     if (confidence < minConfidence) continue;
     const supportingSnippets: LabelSnippet[] = c.snippets.slice(0, maxSnippets).map(({ id, unit, evidence: ev }) => ({
       id,
+      context: ev.context ?? 'adverse_event',
+      mention: { text: text.slice(ev.match.start, ev.match.end), start: ev.match.start, end: ev.match.end },
       section: unit.section,
       text: unit.text,
       start: unit.start,
@@ -297,10 +438,44 @@ export function classifyLabel(text: string, vocab: Vocabulary, opts: LabelOption
           sections: 1,
         }),
       ),
-      explanations: ev.explanations,
+      explanations: [...ev.explanations, `context: ${ev.context ?? 'adverse_event'}`],
     }));
     out.push({ ptCode: c.ptCode, confidence: round(confidence), rawScore: round(c.rawScore), reasons: c.reasons, supportingSnippets });
   }
   out.sort((x, y) => y.confidence - x.confidence || y.rawScore - x.rawScore || x.ptCode - y.ptCode);
-  return out.slice(0, maxResults);
+  excluded.sort((x, y) => x.mention.start - y.mention.start || x.ptCode - y.ptCode);
+  return { codes: out.slice(0, maxResults), ...st, excluded: excluded.slice(0, maxResults) };
+}
+
+function excludedOf(c: LabelCandidate, context: LabelContext): ExcludedCandidate {
+  const s = c.snippets[0]!;
+  const m = s.evidence.match;
+  return {
+    ptCode: c.ptCode,
+    context,
+    mention: { text: m.text, start: m.start, end: m.end },
+    snippet: { text: s.unit.text, start: s.unit.start, end: s.unit.end, section: s.unit.section },
+    explanations: [...s.evidence.explanations, `context: ${context}`],
+  };
+}
+
+/** The candidate's features on the kept snippets only (the dropped ones are no evidence). */
+function rescore(c: LabelCandidate, kept: LabelCandidate['snippets']): LabelCandidate {
+  let miss = 1;
+  let exact = false;
+  for (const s of kept) {
+    miss *= 1 - s.evidence.likelihood;
+    if (s.evidence.match.kind === 'exact' && s.evidence.likelihood >= 0.5) exact = true;
+  }
+  const strong = kept.filter((s) => s.evidence.likelihood >= 0.3);
+  return {
+    ...c,
+    rawScore: 1 - miss,
+    strongSnippets: strong.length,
+    maxLikelihood: kept[0]!.evidence.likelihood,
+    exact,
+    words: Math.max(1, ...strong.map((s) => s.evidence.match.words)),
+    sections: new Set(strong.map((s) => s.unit.section)).size,
+    snippets: kept,
+  };
 }

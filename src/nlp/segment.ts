@@ -31,7 +31,7 @@ export function trimSpan(source: string, start: number, end: number): TextSpan |
   return start < end ? { start, end, text: source.slice(start, end) } : null;
 }
 
-function isBoundaryAfterStop(source: string, dot: number, limit: number): boolean {
+function isBoundaryAfterStop(source: string, dot: number, limit: number, caseless = false): boolean {
   // What follows: whitespace then a capital, digit, bullet, bracket or quote (or the end).
   let k = dot + 1;
   while (k < limit && /["')\]]/.test(source[k]!)) k++;
@@ -39,7 +39,8 @@ function isBoundaryAfterStop(source: string, dot: number, limit: number): boolea
   if (!/\s/.test(source[k]!)) return false;
   while (k < limit && /\s/.test(source[k]!)) k++;
   if (k >= limit) return true;
-  if (!/[\p{Lu}\d"'(\[*•·-]/u.test(source[k]!)) return false;
+  // Text that arrives all lower-case has no capitals to start its sentences: any letter will do.
+  if (!/[\p{Lu}\d"'(\[*•·-]/u.test(source[k]!) && !(caseless && /\p{Ll}/u.test(source[k]!))) return false;
   if (source[dot] !== '.') return true;
   // The word before the full stop: abbreviations and initials do not end sentences.
   let w = dot;
@@ -57,6 +58,7 @@ function isBoundaryAfterStop(source: string, dot: number, limit: number): boolea
 export function splitSentences(source: string, from = 0, to = source.length): TextSpan[] {
   const out: TextSpan[] = [];
   let start = from;
+  const caseless = !/\p{Lu}/u.test(source.slice(from, to));
   const cut = (end: number) => {
     const s = trimSpan(source, start, end);
     if (s) out.push(s);
@@ -65,7 +67,7 @@ export function splitSentences(source: string, from = 0, to = source.length): Te
   for (let i = from; i < to; i++) {
     const ch = source[i]!;
     if (ch === '.' || ch === '!' || ch === '?') {
-      if (isBoundaryAfterStop(source, i, to)) cut(i + 1);
+      if (isBoundaryAfterStop(source, i, to, caseless)) cut(i + 1);
     } else if (ch === '\n') {
       // Blank line, or a new line that starts a list item, or after a line that ended a sentence/heading.
       let k = i + 1;
@@ -77,7 +79,7 @@ export function splitSentences(source: string, from = 0, to = source.length): Te
         next === undefined ||
         /[*•·▪◦‣–-]/.test(next) ||
         /[.:;!?]$/.test(prevLine) ||
-        (prevLine.length > 0 && prevLine.length < 60 && next !== undefined && /\p{Lu}|\d/u.test(next))
+        (prevLine.length > 0 && prevLine.length < 60 && next !== undefined && (/\p{Lu}|\d/u.test(next) || (caseless && /\p{Ll}/u.test(next))))
       ) {
         cut(i);
       }
@@ -236,7 +238,8 @@ export function segmentLabel(source: string): LabelUnit[] {
       flushProse();
       const hasDigits = /\d/.test(trimmed);
       push(!hasDigits && CATEGORY_RE.test(trimmed) ? 'category' : 'table-row', lineStart, lineEnd);
-    } else if (trimmed.length <= 80 && !/\d/.test(trimmed) && CATEGORY_RE.test(trimmed) && !/[.;]$/.test(trimmed)) {
+    } else if (trimmed.length <= 80 && !/\d/.test(trimmed) && CATEGORY_RE.test(trimmed) && !/[.;]$/.test(trimmed) && !/:\s*\S/.test(trimmed)) {
+      // ("Urogenital System: cystitis, menstrual disorder" lists reactions after its colon: not a category line.)
       flushProse();
       push('category', lineStart, lineEnd);
     } else if (trimmed.length <= 100 && isUpperHeavy(trimmed) && !/[.]$/.test(trimmed)) {

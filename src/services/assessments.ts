@@ -1,7 +1,7 @@
 // The narrative use cases (identify, classify, label classification): input rules, the API
 // key, release selection, then the assessment service (offline engine or LLM) — the same
 // for every surface.
-import type { IdentifiedEvent, LabelPrediction } from '../nlp/index.ts';
+import { LABEL_CONTEXTS, SECTION_TYPES, type ExcludedCandidate, type IdentifiedEvent, type LabelClassification as NlpLabelClassification, type LabelContext, type LabelPrediction, type SectionType } from '../nlp/index.ts';
 import type { AssessmentService, Classification, SeveritySystem } from '../assessment/service.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import { DomainError, validationError } from '../domain/errors.ts';
@@ -19,7 +19,12 @@ export interface AssessmentHead {
 /** `text`: the narrative the events' offsets refer to. */
 export type Identification = AssessmentHead & { events: IdentifiedEvent[]; text: string };
 export type ClassificationResult = AssessmentHead & { result: Classification };
-export type LabelClassification = AssessmentHead & { codes: LabelPrediction[] };
+export type LabelClassification = AssessmentHead & {
+  codes: LabelPrediction[];
+  sectionType: SectionType | null;
+  sectionTypeSource: NlpLabelClassification['sectionTypeSource'];
+  excluded: ExcludedCandidate[];
+};
 
 export interface ClassifyArgs {
   description: string;
@@ -37,6 +42,12 @@ export interface LabelArgs {
   version?: string | null | undefined;
   maxResults?: number | null | undefined;
   minConfidence?: number | null | undefined;
+  /** Kind of section (detected from the heading or the text when absent). */
+  sectionType?: string | null | undefined;
+  /** Contexts whose mentions are coded (default: adverse_event only). */
+  contexts?: readonly string[] | null | undefined;
+  /** Also list the candidates dropped for their context. */
+  includeExcluded?: boolean | null | undefined;
 }
 
 function assessmentService(scope: RequestScope): AssessmentService {
@@ -111,9 +122,22 @@ export async function classifyLabel(scope: RequestScope, args: LabelArgs): Promi
   if (!(minConfidence >= LABEL_MIN_CONFIDENCE.min && minConfidence <= LABEL_MIN_CONFIDENCE.max)) {
     errors.minConfidence = [`must be between ${LABEL_MIN_CONFIDENCE.min} and ${LABEL_MIN_CONFIDENCE.max}`];
   }
+  if (args.sectionType != null && !(SECTION_TYPES as readonly string[]).includes(args.sectionType)) {
+    errors.sectionType = [`must be one of ${SECTION_TYPES.join(', ')}`];
+  }
+  const badContext = (args.contexts ?? []).filter((c) => !(LABEL_CONTEXTS as readonly string[]).includes(c));
+  if (badContext.length) errors.contexts = [`unknown context ${badContext.map((c) => JSON.stringify(c)).join(', ')}; one of ${LABEL_CONTEXTS.join(', ')}`];
+  if (args.contexts != null && args.contexts.length === 0) errors.contexts = ['must name at least one context'];
   if (Object.keys(errors).length) throw validationError(errors);
   const info = await prepare(scope, 'labels/classify', args.description, MAX_LABEL, args.version);
   warmIndex(scope, info.release);
-  const out = await assessmentService(scope).classifyLabel(info, { maxResults, minConfidence });
-  return { ...head(info, out), codes: out.value };
+  const out = await assessmentService(scope).classifyLabel(info, {
+    maxResults,
+    minConfidence,
+    sectionType: (args.sectionType ?? undefined) as SectionType | undefined,
+    contexts: args.contexts ? ([...new Set(args.contexts)] as LabelContext[]) : undefined,
+    includeExcluded: args.includeExcluded ?? false,
+  });
+  const v = out.value;
+  return { ...head(info, out), codes: v.codes, sectionType: v.sectionType, sectionTypeSource: v.sectionTypeSource, excluded: v.excluded };
 }

@@ -187,17 +187,26 @@ describe('narrative endpoints (X-API-Key)', () => {
               "supportingSnippets": [
                 {
                   "id": "u0",
+                  "context": "adverse_event",
+                  "mention": { "text": "headache", "start": 75, "end": 83 },
                   "section": "ADVERSE REACTIONS",
                   "text": "The most common adverse reactions (>10%) were nausea and headache.",
                   "start": 18,
                   "end": 84,
                   "likelihood": 0.9,
                   "confidence": 0.8715,
-                  "explanations": ["\\"headache\\" matched PT \\"Headache\\"", "section ADVERSE REACTIONS"]
+                  "explanations": [
+                    "\\"headache\\" matched PT \\"Headache\\"",
+                    "section ADVERSE REACTIONS",
+                    "context: adverse_event"
+                  ]
                 }
               ]
             }
-          ]
+          ],
+          "sectionType": "adverse_reactions",
+          "sectionTypeSource": "heading",
+          "excluded": []
         }
       }"
     `);

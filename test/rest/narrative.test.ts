@@ -271,6 +271,57 @@ describe('POST /labels/classify', () => {
       expect((await post('/labels/classify', body)).status, JSON.stringify(body).slice(0, 60)).toBe(400);
     }
   });
+
+  it('each snippet shows its context and evidence span; dropped candidates are listed on request', async () => {
+    const text = 'EXAMPLAR is indicated for the treatment of hypertension. Nausea occurred in 5% of patients. In rats, seizures were seen.';
+    const r = await post('/labels/classify', { description: text, minConfidence: 0, includeExcluded: true });
+    expect(r.status).toBe(200);
+    const codes = r.body.results.terminologyCodes as any[];
+    expect(codes.map((c) => c.value.term)).toEqual(['Nausea']);
+    const s = codes[0].supportingSnippets[0];
+    expect(s.context).toBe('adverse_event');
+    expect(text.slice(s.mention.start, s.mention.end)).toBe(s.mention.text);
+    expect(r.body.results.sectionType).toBe('indications');
+    expect(r.body.results.sectionTypeSource).toBe('text');
+    const excluded = Object.fromEntries((r.body.results.excluded as any[]).map((e) => [e.mention.text.toLowerCase(), e.context]));
+    expect(excluded).toMatchObject({ hypertension: 'indication', seizures: 'animal' });
+    // Without includeExcluded nothing is listed; asking for indications codes the treated condition.
+    const plain = await post('/labels/classify', { description: text, minConfidence: 0 });
+    expect(plain.body.results.excluded).toEqual([]);
+    const asked = await post('/labels/classify', { description: text, minConfidence: 0, contexts: ['adverse_event', 'indication'] });
+    const hyp = (asked.body.results.terminologyCodes as any[]).find((c) => c.value.term === 'Hypertension');
+    expect(hyp.supportingSnippets[0].context).toBe('indication');
+  });
+
+  it('takes an optional sectionType and reports where the type came from; bad values are a 400 with a clear message', async () => {
+    const typed = await post('/labels/classify', { description: 'Nausea occurred in 5% of patients.', sectionType: 'clinical_studies', minConfidence: 0 });
+    expect(typed.status).toBe(200);
+    expect(typed.body.results).toMatchObject({ sectionType: 'clinical_studies', sectionTypeSource: 'request' });
+    expect(typed.body.results.terminologyCodes[0].supportingSnippets[0].section).toBe('CLINICAL STUDIES');
+    const headed = await post('/labels/classify', { description: label, minConfidence: 0 });
+    expect(headed.body.results).toMatchObject({ sectionType: 'boxed_warning', sectionTypeSource: 'heading' });
+    const bad = await post('/labels/classify', { description: label, sectionType: 'pharmacology' });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/problem\+json|json/);
+    expect(JSON.stringify(bad.body)).toMatch(/sectionType must be one of adverse_reactions/);
+    const badCtx = await post('/labels/classify', { description: label, contexts: ['adverse_event', 'rumour'] });
+    expect(badCtx.status).toBe(400);
+    expect(JSON.stringify(badCtx.body)).toMatch(/contexts must be among/);
+    const g = await t.graphql(
+      `query($d: String!) { classifyLabel(input: { description: $d, sectionType: OVERDOSAGE, contexts: [ADVERSE_EVENT, OVERDOSE], includeExcluded: true, minConfidence: 0 }) {
+        sectionType sectionTypeSource terminologyCodes { code { term } supportingSnippets { context mention { text start end } } } excluded { ptCode context } } }`,
+      { d: 'Overdosage may cause dizziness.' },
+      { 'X-API-Key': key },
+    );
+    expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.classifyLabel).toMatchObject({ sectionType: 'OVERDOSAGE', sectionTypeSource: 'request' });
+    expect(g.body.data.classifyLabel.terminologyCodes[0]).toMatchObject({ code: { term: 'Dizziness' }, supportingSnippets: [{ context: 'OVERDOSE', mention: { text: 'dizziness' } }] });
+    const gEmpty = await t.graphql('{ classifyLabel(input: { description: "nausea", contexts: [] }) { version } }', undefined, { 'X-API-Key': key });
+    expect(gEmpty.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    const none = await post('/labels/classify', { description: label, contexts: [] });
+    expect(none.status).toBe(400);
+    expect(JSON.stringify(none.body)).toMatch(/at least one context/);
+  });
 });
 
 describe('audit', () => {

@@ -1,7 +1,7 @@
 // The narrative capabilities as GraphQL fields: identify, classify, classifyLabel.
 // Same API-key requirement as REST; every result carries the AI notice.
 import { builder } from '../builder.ts';
-import type { CodePrediction, IdentifiedEvent, LabelPrediction } from '../../nlp/index.ts';
+import { LABEL_CONTEXTS, SECTION_TYPES, type CodePrediction, type ExcludedCandidate, type IdentifiedEvent, type LabelContext, type LabelPrediction, type SectionType } from '../../nlp/index.ts';
 import type { Classification, SeveritySystem } from '../../assessment/service.ts';
 import { AI_NOTICE } from '../../assessment/notice.ts';
 import * as assessments from '../../services/assessments.ts';
@@ -52,9 +52,37 @@ const EventRef = builder.objectRef<EventShape>('EventStatement').implement({
 
 type PredictionShape = (CodePrediction | LabelPrediction) & { version: string; releaseId: number };
 
+const SectionTypeEnum = builder.enumType('LabelSectionType', {
+  description: 'Kind of product-label section.',
+  values: Object.fromEntries(SECTION_TYPES.map((v) => [v.toUpperCase(), { value: v }])) as Record<Uppercase<SectionType>, { value: SectionType }>,
+});
+const LabelContextEnum = builder.enumType('LabelMentionContext', {
+  description: 'Clause-level context of a mention: only ADVERSE_EVENT mentions are coded unless the request asks for others.',
+  values: Object.fromEntries(LABEL_CONTEXTS.map((v) => [v.toUpperCase(), { value: v }])) as Record<Uppercase<LabelContext>, { value: LabelContext }>,
+});
+const SpanRef = builder.objectRef<{ text: string; start: number; end: number }>('TextSpan').implement({
+  description: 'A span of the request text: text is exactly description[start:end].',
+  fields: (t) => ({ text: t.exposeString('text'), start: t.exposeInt('start'), end: t.exposeInt('end') }),
+});
+const ExcludedSnippetRef = builder.objectRef<ExcludedCandidate['snippet']>('ExcludedSnippet').implement({
+  fields: (t) => ({ text: t.exposeString('text'), start: t.exposeInt('start'), end: t.exposeInt('end'), section: t.exposeString('section') }),
+});
+const ExcludedRef = builder.objectRef<ExcludedCandidate>('ExcludedCandidate').implement({
+  description: 'A candidate code dropped because none of its mentions is in a requested context.',
+  fields: (t) => ({
+    ptCode: t.exposeInt('ptCode'),
+    context: t.field({ type: LabelContextEnum, resolve: (e) => e.context }),
+    mention: t.field({ type: SpanRef, resolve: (e) => e.mention }),
+    snippet: t.field({ type: ExcludedSnippetRef, resolve: (e) => e.snippet }),
+    explanations: t.exposeStringList('explanations'),
+  }),
+});
+
 const SnippetRef = builder.objectRef<LabelPrediction['supportingSnippets'][number]>('SupportingSnippet').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
+    context: t.field({ type: LabelContextEnum, description: 'Context of the mention within its sentence or clause.', resolve: (s) => s.context }),
+    mention: t.field({ type: SpanRef, description: 'The evidence span (the mention itself).', resolve: (s) => s.mention }),
     section: t.exposeString('section'),
     text: t.exposeString('text', { description: 'Exactly description[start:end].' }),
     start: t.exposeInt('start'),
@@ -174,6 +202,9 @@ const LabelRef = builder.objectRef<LabelClassification>('LabelAssessment').imple
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'codes' in v,
   fields: (t) => ({
     terminologyCodes: t.field({ type: [PredictionRef], resolve: (a) => a.codes.map((p) => ({ ...p, version: a.release.version, releaseId: a.release.id })) }),
+    sectionType: t.field({ type: SectionTypeEnum, nullable: true, description: 'The section type used: the request\'s, else the first heading\'s, else detected from the text (null: not recognised).', resolve: (a) => a.sectionType }),
+    sectionTypeSource: t.string({ description: 'request, heading, text or none.', resolve: (a) => a.sectionTypeSource }),
+    excluded: t.field({ type: [ExcludedRef], description: 'Candidates dropped for their context (only with includeExcluded).', resolve: (a) => a.excluded }),
   }),
 });
 
@@ -199,6 +230,9 @@ const LabelInput = builder.inputType('LabelClassifyInput', {
     version: t.string({ required: false }),
     maxResults: t.int({ required: false, description: '1–100, default 25.' }),
     minConfidence: t.float({ required: false, description: '0–1, default 0.25.' }),
+    sectionType: t.field({ type: SectionTypeEnum, required: false, description: 'Kind of section; detected from the heading or the text when absent.' }),
+    contexts: t.field({ type: [LabelContextEnum], required: false, description: 'Contexts whose mentions are coded (default [ADVERSE_EVENT]).' }),
+    includeExcluded: t.boolean({ required: false, description: 'Also list the candidates dropped for their context (default false).' }),
   }),
 });
 

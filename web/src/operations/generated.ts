@@ -82,13 +82,40 @@ export type ImpactRowInput = {
 };
 
 export type LabelClassifyInput = {
+  /** Contexts whose mentions are coded (default [ADVERSE_EVENT]). */
+  contexts?: Array<LabelMentionContext> | null | undefined;
   description: string;
+  /** Also list the candidates dropped for their context (default false). */
+  includeExcluded?: boolean | null | undefined;
   /** 1–100, default 25. */
   maxResults?: number | null | undefined;
   /** 0–1, default 0.25. */
   minConfidence?: number | null | undefined;
+  /** Kind of section; detected from the heading or the text when absent. */
+  sectionType?: LabelSectionType | null | undefined;
   version?: string | null | undefined;
 };
+
+/** Clause-level context of a mention: only ADVERSE_EVENT mentions are coded unless the request asks for others. */
+export type LabelMentionContext =
+  | 'ADVERSE_EVENT'
+  | 'ANIMAL'
+  | 'HYPOTHETICAL'
+  | 'INDICATION'
+  | 'NEGATED'
+  | 'OVERDOSE'
+  | 'POPULATION';
+
+/** Kind of product-label section. */
+export type LabelSectionType =
+  | 'ADVERSE_REACTIONS'
+  | 'BOXED_WARNING'
+  | 'CLINICAL_STUDIES'
+  | 'INDICATIONS'
+  | 'OTHER'
+  | 'OVERDOSAGE'
+  | 'SPECIFIC_POPULATIONS'
+  | 'WARNINGS_PRECAUTIONS';
 
 /** Hierarchy level: SOC (system organ class) → HLGT → HLT → PT (preferred term) → LLT (lowest level term). */
 export type Level =

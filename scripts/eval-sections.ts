@@ -1,0 +1,62 @@
+/**
+ * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
+ *
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *
+ * Scores the development part by default. The held-out part is scored once, at the end of a round
+ * (--split heldout); never tune on it.
+ */
+import { parseArgs } from 'node:util';
+import { readTac } from '../tools/eval/tac.ts';
+import { defaultCtcaeDir, defaultTacPath, LABEL_THRESHOLD, loadEvaluationVocabularies } from '../tools/eval/run.ts';
+import type { LabelOptions } from '../src/nlp/index.ts';
+import { ALL_CONTEXTS, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
+
+const { values } = parseArgs({
+  options: {
+    split: { type: 'string', default: 'dev' },
+    mode: { type: 'string', multiple: true },
+    threshold: { type: 'string' },
+    errors: { type: 'boolean', default: false },
+    variant: { type: 'string', default: 'shipped' },
+    robustness: { type: 'boolean', default: false },
+  },
+});
+/** Engine variants for the per-fold comparison (docs/nlp.md): the round-2 behaviour and each change alone. */
+const VARIANTS: Record<string, LabelOptions> = {
+  shipped: {},
+  'round2-like': { contexts: [...ALL_CONTEXTS], weighDetected: false },
+  'contexts-only': {},
+  'detected-only': { contexts: [...ALL_CONTEXTS], weighDetected: true },
+  'contexts+detected': { weighDetected: true },
+  'no-hypothetical': { contexts: ['adverse_event'] },
+  'with-hypothetical': { contexts: ['adverse_event', 'hypothetical'] },
+};
+const threshold = values.threshold ? Number(values.threshold) : LABEL_THRESHOLD;
+const { sections, gold } = readSections();
+const part = sections.filter((s) => s.split === values.split);
+const { content, codeOf, added } = sectionsRelease(readTac(defaultTacPath()), defaultCtcaeDir(), gold);
+const [{ vocab }] = (await loadEvaluationVocabularies([content])) as unknown as [{ vocab: import('../src/nlp/vocabulary.ts').Vocabulary }];
+console.log(`${part.length} sections (${values.split}); release ${content.pts.size} PTs, ${added} gold names added as PTs; threshold ${threshold}`);
+for (const mode of (values.mode ?? ['text', 'heading', 'typed']) as InputMode[]) {
+  const runs = runSections(part, gold, codeOf, vocab, mode, VARIANTS[values.variant!] ?? {});
+  console.log(`\n### input: ${mode}\n`);
+  console.log(formatTypeRows(scoreByType(runs, threshold)));
+  // Per drug (the folds of this data: a change inspired by one drug's errors must help the others).
+  for (const drug of ['humira', 'lipitor', 'veklury']) {
+    const rows = scoreByType(runs.filter((r) => r.id.startsWith(`${drug}-`)), threshold).filter((x) => x.type === 'all');
+    for (const x of rows) console.log(`fold ${drug}: tp ${x.counts.tp} fp ${x.counts.fp} fn ${x.counts.fn} P ${x.p.toFixed(3)} R ${x.r.toFixed(3)} F1 ${x.f1.toFixed(3)} lost-all ${x.lostAll}`);
+  }
+  if (values.errors) {
+    for (const r of runs) {
+      const fp = [...r.predicted].filter(([p, c]) => c >= threshold && !r.gold.has(p)).map(([p]) => vocab.ptName(p));
+      const fn = [...r.gold].filter((g) => (r.predicted.get(g) ?? 0) < threshold).map((g) => vocab.ptName(g) ?? String(g));
+      if (fp.length || fn.length) console.log(`${r.id} [${r.sectionType}→${r.detected}] FP: ${fp.join('; ')} | FN: ${fn.join('; ')}`);
+    }
+  }
+}
+
+if (values.robustness) {
+  console.log('\n### formatting robustness (code set equal to the original at the threshold)\n');
+  for (const r of formatRobustness(part, gold, codeOf, vocab, threshold)) console.log(`${r.variant.padEnd(16)} same ${r.same}/${r.total}  F1 ${r.f1.toFixed(3)}`);
+}

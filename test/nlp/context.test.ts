@@ -1,0 +1,133 @@
+// The context layer of classifyLabel: every mention carries the clause-level context it was found
+// in (adverse event of the drug, indication, population/history, animal, negated, hypothetical,
+// overdose); only adverse-event mentions are coded unless asked; a cue bounds its own sentence,
+// never the section; the section type comes from the request, the heading or the text.
+import { describe, expect, it } from 'vitest';
+import { classifyLabelDetailed, detectSectionType, type LabelClassification } from '../../src/nlp/index.ts';
+import { demoVocabulary, PT } from './demo.ts';
+
+const vocab = demoVocabulary();
+const ptByName = (name: string) => vocab.terms.find((t) => t.level === 'PT' && t.name.toLowerCase() === name.toLowerCase())!.ptCode;
+const HYPERTENSION = ptByName('Hypertension');
+const PANCREATITIS = ptByName('Pancreatitis');
+
+const codes = (r: LabelClassification) => r.codes.map((c) => c.ptCode);
+const excludedAs = (r: LabelClassification, pt: number) => r.excluded.find((e) => e.ptCode === pt)?.context;
+
+describe('classifyLabel context layer', () => {
+  it('an animal paragraph bounds its own sentences: the human reactions of the section are still coded', () => {
+    const text = [
+      'In pediatric patients, the most common adverse reactions were nausea, headache and dizziness.',
+      'In a juvenile rat study, seizures and myocardial infarction were observed at 10 times the human dose.',
+    ].join('\n');
+    const r = classifyLabelDetailed(text, vocab, { includeExcluded: true, minConfidence: 0.25 });
+    for (const pt of [PT.nausea, PT.headache, PT.dizziness]) expect(codes(r), `PT ${pt}`).toContain(pt);
+    expect(codes(r)).not.toContain(PT.seizure);
+    expect(excludedAs(r, PT.seizure)).toBe('animal');
+    expect(excludedAs(r, PT.myocardialInfarction)).toBe('animal');
+  });
+
+  it('the treated condition is an indication, not an adverse event; asking for indications returns it', () => {
+    const text = 'EXAMPLAR is indicated for the treatment of hypertension in children 6 to 16 years of age. Nausea occurred in 5% of patients.';
+    const r = classifyLabelDetailed(text, vocab, { includeExcluded: true, minConfidence: 0 });
+    expect(codes(r)).toContain(PT.nausea);
+    expect(codes(r)).not.toContain(HYPERTENSION);
+    const ex = r.excluded.find((e) => e.ptCode === HYPERTENSION)!;
+    expect(ex.context).toBe('indication');
+    expect(text.slice(ex.mention.start, ex.mention.end)).toBe(ex.mention.text);
+    expect(text.slice(ex.snippet.start, ex.snippet.end)).toBe(ex.snippet.text);
+    const asked = classifyLabelDetailed(text, vocab, { contexts: ['adverse_event', 'indication'], minConfidence: 0 });
+    const h = asked.codes.find((c) => c.ptCode === HYPERTENSION)!;
+    expect(h.supportingSnippets[0]!.context).toBe('indication');
+  });
+
+  it('negated and overdose mentions are dropped and listed with their context', () => {
+    const r = classifyLabelDetailed('No cases of pancreatitis were reported. Seizures occurred in 2% of patients.', vocab, { includeExcluded: true, minConfidence: 0 });
+    expect(codes(r)).toContain(PT.seizure);
+    expect(excludedAs(r, PANCREATITIS)).toBe('negated');
+    const o = classifyLabelDetailed('Overdosage with EXAMPLAR may cause dizziness and vomiting.', vocab, { includeExcluded: true, minConfidence: 0 });
+    expect(codes(o)).toEqual([]);
+    expect(excludedAs(o, PT.dizziness)).toBe('overdose');
+    expect(o.sectionType).toBe('overdosage');
+  });
+
+  it('without includeExcluded nothing dropped is listed', () => {
+    const r = classifyLabelDetailed('No cases of pancreatitis were reported.', vocab, { minConfidence: 0 });
+    expect(r.excluded).toEqual([]);
+    expect(r.codes).toEqual([]);
+  });
+
+  it('each supporting snippet shows its context and the evidence span, exact slices of the text', () => {
+    const text = 'ADVERSE REACTIONS\nThe most common adverse reactions were nausea and headache.';
+    const r = classifyLabelDetailed(text, vocab, { minConfidence: 0 });
+    const nausea = r.codes.find((c) => c.ptCode === PT.nausea)!;
+    const s = nausea.supportingSnippets[0]!;
+    expect(s.context).toBe('adverse_event');
+    expect(s.mention.text.toLowerCase()).toBe('nausea');
+    expect(text.slice(s.mention.start, s.mention.end)).toBe(s.mention.text);
+    expect(s.start).toBeLessThanOrEqual(s.mention.start);
+    expect(s.end).toBeGreaterThanOrEqual(s.mention.end);
+    expect(s.explanations).toContain('context: adverse_event');
+  });
+});
+
+describe('section type', () => {
+  it('comes from the request, else the first heading, else the wording, else none', () => {
+    expect(classifyLabelDetailed('Nausea occurred.', vocab, { sectionType: 'warnings_precautions' })).toMatchObject({ sectionType: 'warnings_precautions', sectionTypeSource: 'request' });
+    expect(classifyLabelDetailed('10 OVERDOSAGE\nNo data.', vocab)).toMatchObject({ sectionType: 'overdosage', sectionTypeSource: 'heading' });
+    expect(classifyLabelDetailed('6 ADVERSE REACTIONS\nNausea.', vocab)).toMatchObject({ sectionType: 'adverse_reactions', sectionTypeSource: 'heading' });
+    expect(classifyLabelDetailed('EXAMPLAR is indicated for the treatment of hypertension.', vocab)).toMatchObject({ sectionType: 'indications', sectionTypeSource: 'text' });
+    expect(classifyLabelDetailed('Nausea.', vocab)).toMatchObject({ sectionType: null, sectionTypeSource: 'none' });
+  });
+
+  it('is detected from typical wording', () => {
+    expect(detectSectionType('Safety and effectiveness in pediatric patients have not been established.')).toBe('specific_populations');
+    expect(detectSectionType('In a randomized, double-blind, placebo-controlled trial, the primary endpoint was met.')).toBe('clinical_studies');
+    expect(detectSectionType('The most common adverse reactions were nausea and vomiting.')).toBe('adverse_reactions');
+  });
+
+  it('an explicit type weighs text without headings as that section (clinical studies speak less for reactions)', () => {
+    const text = 'Nausea occurred in 5% of patients.';
+    const plain = classifyLabelDetailed(text, vocab, { minConfidence: 0 }).codes.find((c) => c.ptCode === PT.nausea)!;
+    const studies = classifyLabelDetailed(text, vocab, { minConfidence: 0, sectionType: 'clinical_studies' }).codes.find((c) => c.ptCode === PT.nausea)!;
+    expect(studies.confidence).toBeLessThan(plain.confidence);
+    expect(studies.supportingSnippets[0]!.section).toBe('CLINICAL STUDIES');
+  });
+});
+
+describe('scope and formatting (issue 29, classes 1 and 4)', () => {
+  it('a cue inside parentheses ends at the closing parenthesis: the rest of the list is not negated', () => {
+    const r = classifyLabelDetailed('Musculoskeletal: fatigue (not severe), nausea, headache', vocab, { includeExcluded: true, minConfidence: 0 });
+    expect(codes(r)).toEqual(expect.arrayContaining([PT.nausea, PT.headache]));
+    expect(excludedAs(r, PT.nausea)).toBeUndefined();
+  });
+
+  it('"System: items" lines list reactions even when the last item ends in "disorder"', () => {
+    const text = 'Nervous System: dizziness, headache, sleep disorder';
+    const r = classifyLabelDetailed(text, vocab, { minConfidence: 0.5 });
+    expect(codes(r)).toEqual(expect.arrayContaining([PT.dizziness, PT.headache]));
+  });
+
+  it('all lower-case text is split into sentences, so a rat sentence does not reach the human reactions', () => {
+    const text =
+      'congenital anomalies were seen. seizures were observed in rats at high doses. nausea occurred in 5% of patients.';
+    const r = classifyLabelDetailed(text, vocab, { includeExcluded: true, minConfidence: 0 });
+    expect(codes(r)).toContain(PT.nausea);
+    expect(excludedAs(r, PT.seizure)).toBe('animal');
+    const same = classifyLabelDetailed(text.replace(/(^|\. )(\w)/g, (_m, p: string, c: string) => p + c.toUpperCase()), vocab, { minConfidence: 0 });
+    expect(codes(r).sort()).toEqual(codes(same).sort());
+  });
+
+  it('list markers, HTML remnants and upper case code the same as the plain text', () => {
+    const plain = 'The most common adverse reactions were nausea and headache.\nDizziness occurred in 2% of patients.';
+    const variants = [
+      plain.split('\n').map((l) => `• ${l}`).join('\n'),
+      `<div><p>${plain.split('\n').join('</p>\n<p>')}</p></div>`,
+      plain.toUpperCase(),
+      plain.toLowerCase(),
+    ];
+    const base = codes(classifyLabelDetailed(plain, vocab, { minConfidence: 0.5 })).sort();
+    expect(base).toEqual([PT.nausea, PT.headache, PT.dizziness].sort());
+    for (const v of variants) expect(codes(classifyLabelDetailed(v, vocab, { minConfidence: 0.5 })).sort(), v.slice(0, 30)).toEqual(base);
+  });
+});

@@ -1,0 +1,196 @@
+// Label sections of other kinds (data/label-sections): classifyLabel on each section, section-level
+// micro P/R/F1 per section type against the annotated PT names, with Wilson intervals (P, R) and a
+// seeded bootstrap over sections (F1). The release is every TAC training label's gold vocabulary
+// plus the CTCAE terms (these sections come from labels outside TAC); a gold name the release lacks
+// is added as a PT of its own (a real release has every PT; see docs/nlp.md).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../src/paths.ts';
+import { classifyLabelDetailed, LABEL_CONTEXTS, type LabelContext, type LabelOptions, type SectionType } from '../../src/nlp/index.ts';
+export const ALL_CONTEXTS = LABEL_CONTEXTS;
+import type { Vocabulary } from '../../src/nlp/vocabulary.ts';
+import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from './tac.ts';
+
+export interface LabelSection {
+  id: string;
+  split: 'dev' | 'heldout';
+  sectionType: SectionType;
+  heading: string;
+  text: string;
+  source: Record<string, unknown>;
+}
+
+export const SECTIONS_FILE = path.join(projectRoot, 'data', 'label-sections', 'sections.json');
+export const GOLD_FILE = path.join(projectRoot, 'data', 'label-sections', 'gold.json');
+
+export function readSections(): { sections: LabelSection[]; gold: Record<string, string[]> } {
+  return {
+    sections: JSON.parse(readFileSync(SECTIONS_FILE, 'utf8')) as LabelSection[],
+    gold: JSON.parse(readFileSync(GOLD_FILE, 'utf8')) as Record<string, string[]>,
+  };
+}
+
+const fold = (s: string) => s.toLowerCase().replace(/ae/g, 'e').replace(/oe/g, 'e').replace(/[^a-z0-9]+/g, ' ').trim();
+
+/** The release for the sections, and each gold name's PT code in it. */
+export function sectionsRelease(records: readonly TacRecord[], ctcaeDir: string, gold: Record<string, string[]>): { content: ReleaseContent; codeOf: Map<string, number>; added: number } {
+  const content = foldRelease(records, new Set(), readCtcaeTerms(ctcaeDir));
+  const byName = new Map<string, number>();
+  for (const [code, name] of content.pts) byName.set(fold(name), code);
+  for (const l of content.llts.values()) if (!byName.has(fold(l.name))) byName.set(fold(l.name), l.pt);
+  const codeOf = new Map<string, number>();
+  let next = 98_000_001;
+  let added = 0;
+  for (const name of new Set(Object.values(gold).flat())) {
+    let code = byName.get(fold(name));
+    if (code === undefined) {
+      code = next++;
+      content.pts.set(code, name);
+      byName.set(fold(name), code);
+      added++;
+    }
+    codeOf.set(name, code);
+  }
+  return { content, codeOf, added };
+}
+
+export type InputMode = 'text' | 'heading' | 'typed';
+
+export interface SectionRun {
+  id: string;
+  sectionType: SectionType;
+  gold: Set<number>;
+  predicted: Map<number, number>;
+  /** Excluded candidates (context ≠ adverse event) — for error analysis. */
+  excluded: { ptCode: number; context: LabelContext }[];
+  detected: SectionType | null;
+}
+
+export function runSections(sections: readonly LabelSection[], gold: Record<string, string[]>, codeOf: Map<string, number>, vocab: Vocabulary, mode: InputMode, extra: LabelOptions = {}): SectionRun[] {
+  return sections.map((s) => {
+    const text = mode === 'heading' ? `${s.heading}\n${s.text}` : s.text;
+    const r = classifyLabelDetailed(text, vocab, { maxResults: 100, minConfidence: 0.05, includeExcluded: true, sectionType: mode === 'typed' ? s.sectionType : undefined, ...extra });
+    return {
+      id: s.id,
+      sectionType: s.sectionType,
+      gold: new Set((gold[s.id] ?? []).map((n) => codeOf.get(n)!)),
+      predicted: new Map(r.codes.map((c) => [c.ptCode, c.confidence])),
+      excluded: r.excluded.map((e) => ({ ptCode: e.ptCode, context: e.context })),
+      detected: r.sectionType,
+    };
+  });
+}
+
+export interface Counts { tp: number; fp: number; fn: number }
+export function count(runs: readonly SectionRun[], threshold: number): Counts {
+  let tp = 0, fp = 0, fn = 0;
+  for (const r of runs) {
+    const pred = new Set([...r.predicted].filter(([, c]) => c >= threshold).map(([p]) => p));
+    for (const p of pred) if (r.gold.has(p)) tp++; else fp++;
+    for (const g of r.gold) if (!pred.has(g)) fn++;
+  }
+  return { tp, fp, fn };
+}
+
+/** Wilson score interval (95%) of k successes in n. */
+export function wilson(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.max(0, c - h), Math.min(1, c + h)];
+}
+
+const f1 = (c: Counts) => (2 * c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp + c.fn));
+
+/** 95% percentile bootstrap interval of micro-F1 over sections (seeded). */
+export function bootstrapF1(runs: readonly SectionRun[], threshold: number, reps = 1000, seed = 29): [number, number] {
+  if (runs.length === 0) return [0, 0];
+  let s = seed >>> 0;
+  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const per = runs.map((r) => count([r], threshold));
+  const vals: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const c = { tp: 0, fp: 0, fn: 0 };
+    for (let j = 0; j < runs.length; j++) {
+      const x = per[Math.floor(rnd() * runs.length)]!;
+      c.tp += x.tp; c.fp += x.fp; c.fn += x.fn;
+    }
+    vals.push(f1(c));
+  }
+  vals.sort((a, b) => a - b);
+  return [vals[Math.floor(reps * 0.025)]!, vals[Math.floor(reps * 0.975)]!];
+}
+
+export interface TypeRow {
+  type: string;
+  sections: number;
+  gold: number;
+  counts: Counts;
+  p: number; r: number; f1: number;
+  pInterval: [number, number]; rInterval: [number, number]; f1Interval: [number, number];
+  /** Sections with gold codes that got none of them right. */
+  lostAll: number;
+  /** False codes per section without any gold code. */
+  fpPerEmptySection: number;
+}
+
+export function scoreByType(runs: readonly SectionRun[], threshold: number): TypeRow[] {
+  const types = [...new Set(runs.map((r) => r.sectionType))].sort();
+  const groups: [string, SectionRun[]][] = [
+    ...types.map((t): [string, SectionRun[]] => [t, runs.filter((r) => r.sectionType === t)]),
+    ['other kinds (not adverse reactions / boxed)', runs.filter((r) => r.sectionType !== 'adverse_reactions' && r.sectionType !== 'boxed_warning')],
+    ['all', [...runs]],
+  ];
+  return groups.map(([type, rs]) => {
+    const c = count(rs, threshold);
+    const empty = rs.filter((r) => r.gold.size === 0);
+    return {
+      type,
+      sections: rs.length,
+      gold: rs.reduce((n, r) => n + r.gold.size, 0),
+      counts: c,
+      p: c.tp + c.fp === 0 ? 1 : c.tp / (c.tp + c.fp),
+      r: c.tp + c.fn === 0 ? 1 : c.tp / (c.tp + c.fn),
+      f1: f1(c),
+      pInterval: wilson(c.tp, c.tp + c.fp),
+      rInterval: wilson(c.tp, c.tp + c.fn),
+      f1Interval: bootstrapF1(rs, threshold),
+      lostAll: rs.filter((r) => r.gold.size > 0 && count([r], threshold).tp === 0).length,
+      fpPerEmptySection: empty.length === 0 ? 0 : count(empty, threshold).fp / empty.length,
+    };
+  });
+}
+
+export function formatTypeRows(rows: readonly TypeRow[]): string {
+  const f = (x: number) => x.toFixed(3);
+  const lines = ['| section type | sections | gold | tp / fp / fn | P [95%] | R [95%] | F1 [95%] | lost all | FP per empty section |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const r of rows)
+    lines.push(
+      `| ${r.type} | ${r.sections} | ${r.gold} | ${r.counts.tp} / ${r.counts.fp} / ${r.counts.fn} | ${f(r.p)} [${f(r.pInterval[0])}, ${f(r.pInterval[1])}] | ${f(r.r)} [${f(r.rInterval[0])}, ${f(r.rInterval[1])}] | ${f(r.f1)} [${f(r.f1Interval[0])}, ${f(r.f1Interval[1])}] | ${r.lostAll} | ${r.fpPerEmptySection.toFixed(2)} |`,
+    );
+  return lines.join('\n');
+}
+
+/** Formatting variants of a section that must code the same as the original (issue 29, class 4). */
+export const FORMAT_VARIANTS: Record<string, (text: string) => string> = {
+  'lower-case': (t) => t.toLowerCase(),
+  'upper-case': (t) => t.toUpperCase(),
+  'list markers': (t) => t.split('\n').map((l) => `• ${l}`).join('\n'),
+  'numbered list': (t) => t.split('\n').map((l, i) => `${i + 1}. ${l}`).join('\n'),
+  'HTML remnants': (t) => `<div class="Section"><p>${t.split('\n').map((l) => l.replace(/&/g, '&amp;')).join('</p>\n<p>')}</p></div>`,
+  'one line': (t) => t.replace(/\n/g, ' '),
+};
+
+/** Per variant: sections whose code set (at the threshold) equals the original's, and micro-F1 against gold. */
+export function formatRobustness(sections: readonly LabelSection[], gold: Record<string, string[]>, codeOf: Map<string, number>, vocab: Vocabulary, threshold: number): { variant: string; same: number; total: number; f1: number }[] {
+  const base = runSections(sections, gold, codeOf, vocab, 'text');
+  const set = (r: SectionRun) => [...r.predicted].filter(([, c]) => c >= threshold).map(([p]) => p).sort((a, b) => a - b).join(',');
+  const out = [{ variant: 'original', same: base.length, total: base.length, f1: f1(count(base, threshold)) }];
+  for (const [name, fn] of Object.entries(FORMAT_VARIANTS)) {
+    const runs = runSections(sections.map((s) => ({ ...s, text: fn(s.text) })), gold, codeOf, vocab, 'text');
+    out.push({ variant: name, same: runs.filter((r, i) => set(r) === set(base[i]!)).length, total: runs.length, f1: f1(count(runs, threshold)) });
+  }
+  return out;
+}
