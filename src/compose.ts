@@ -18,6 +18,7 @@ import { VocabularyCache } from './assessment/vocabularyCache.ts';
 import { AuditLog } from './assessment/audit.ts';
 import { OpenAIProvider } from './assessment/openai.ts';
 import { EnginePool } from './assessment/enginePool.ts';
+import { createCodedWorkGates } from './services/codedWork.ts';
 
 export interface Composition {
   services: Services & { assessment: AssessmentService; changeSets: ChangeSetMemory };
@@ -69,7 +70,8 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     // The coding engine on worker threads, so one narrative never blocks other requests.
     config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp) : undefined,
   );
-  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, changeSets: new ChangeSetMemory(), log, assessment };
+  const codedWork = createCodedWorkGates(config.codedWork.lists, config.codedWork.uploads);
+  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, changeSets: new ChangeSetMemory(), log, assessment, codedWork };
   const appOptions: AppOptions = {
     graphql: {
       aiRateLimitPerMinute: config.aiRateLimitPerMinute,

@@ -66,6 +66,11 @@ const EnvSchema = z.object({
   NLP_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   NLP_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
   NLP_MAX_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
+  /** Coded-data jobs at once and waiting (src/services/codedWork.ts): public lists, keyed uploads. */
+  CODED_LISTS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  CODED_LISTS_QUEUE: z.coerce.number().int().min(0).max(1_000).default(2),
+  CODED_UPLOADS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  CODED_UPLOADS_QUEUE: z.coerce.number().int().min(0).max(1_000).default(4),
 });
 
 /** "a, b,,c" → ['a', 'b', 'c']. */
@@ -137,6 +142,10 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
     auditStoreText: c.AUDIT_STORE_TEXT,
     /** The coding engine's worker pool (see src/assessment/enginePool.ts). */
     nlp: { workers: c.NLP_WORKERS ?? Math.max(1, availableParallelism()), timeoutMs: c.NLP_TIMEOUT_MS, maxQueue: c.NLP_MAX_QUEUE },
+    codedWork: {
+      lists: { running: c.CODED_LISTS_CONCURRENCY, queued: c.CODED_LISTS_QUEUE },
+      uploads: { running: c.CODED_UPLOADS_CONCURRENCY, queued: c.CODED_UPLOADS_QUEUE },
+    },
   };
 });
 

@@ -22,6 +22,8 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    // Each id is a node to load: the list counts like any other client list (issue 27).
+    nodesQueryOptions: { complexity: (args: { ids: readonly unknown[] }) => listCost(args.ids, 1, 1) },
   },
   complexity: {
     defaultComplexity: 1,
@@ -48,3 +50,14 @@ export const builder = new SchemaBuilder<{
 });
 
 builder.queryType({});
+
+/**
+ * Cost of a field that works through a list the client sends (coded data, node ids): its items
+ * count, `perItem` each, and its selection once per `itemsPerSelection` items, so the cost grows
+ * with list size × aliases × selections (a document may still hold only one coded-data field:
+ * listWork.ts). A full 10,000-code validation costs about 10,000 of the default 25,000.
+ */
+export function listCost(items: unknown, perItem: number, itemsPerSelection = 1000): { field: number; multiplier: number } {
+  const n = Array.isArray(items) ? items.length : 0;
+  return { field: 20 + Math.ceil(n * perItem), multiplier: Math.max(1, Math.ceil(n / itemsPerSelection)) };
+}

@@ -7,7 +7,7 @@
 // queries, a subtree query; a 100-alias detail query (100 × its fragment) or thousands of
 // aliases run on graphql-js as before instead of compiling on every request.
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { BREAK, Kind, visit, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 export const MAX_JIT_FIELDS = 200;
@@ -37,9 +37,29 @@ export function expandedFieldCount(document: DocumentNode, max = MAX_JIT_FIELDS)
   return Math.min(count, max + 1);
 }
 
+/**
+ * A variable inside a list or object literal (`rowsData: [{code: $c}]`): graphql-jit reads the
+ * literals of a custom scalar without the request's variables, so such documents run on graphql-js.
+ */
+export function variableInLiteral(document: DocumentNode): boolean {
+  let depth = 0;
+  let found = false;
+  const nest = { enter: () => void depth++, leave: () => void depth-- };
+  visit(document, {
+    [Kind.LIST]: nest,
+    [Kind.OBJECT]: nest,
+    [Kind.VARIABLE]: () => {
+      if (depth === 0) return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
 export function compiles(document: DocumentNode): boolean {
   let v = verdicts.get(document);
-  if (v === undefined) verdicts.set(document, (v = expandedFieldCount(document) <= MAX_JIT_FIELDS));
+  if (v === undefined) verdicts.set(document, (v = expandedFieldCount(document) <= MAX_JIT_FIELDS && !variableInLiteral(document)));
   return v;
 }
 

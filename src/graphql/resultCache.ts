@@ -10,7 +10,9 @@
 // from 20k to 38k) while execution resolves 28k extra fields.
 //
 // The AI fields (identify, classify, classifyLabel) are never cached: each call is
-// authenticated, rate-limited and audited. Nor are applySmq and impact (a client's coded data, behind the API key).
+// authenticated, rate-limited and audited. Nor are applySmq, impact, validateCodes and
+// analyseCodes: a client's coded data, whose answers are as large as the lists sent (and a
+// replayed GET of one would skip the refusal of coded data over GET, listWork.ts).
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ExecutionResult } from 'graphql';
@@ -26,7 +28,7 @@ export interface ResultCacheOptions {
 }
 
 /** Conservative: any mention of an AI field name keeps the whole operation out of the cache. */
-const AI_FIELDS = /\b(identify|classify|classifyLabel|applySmq|impact)\b/;
+const AI_FIELDS = /\b(identify|classify|classifyLabel|applySmq|impact|validateCodes|analyseCodes)\b/;
 
 /** A result with the serialiser graphql-yoga's result processor calls instead of JSON.stringify when present. */
 type Serialisable = ExecutionResult & { stringify?: (r: unknown) => string };

@@ -15,6 +15,7 @@ import { logResultErrors, logYogaError } from './errorLog.ts';
 import { transportErrorsPlugin } from './transportErrors.ts';
 import { narrativeRateLimitPlugin } from './narrativeRateLimit.ts';
 import { jitPlugin } from './jit.ts';
+import { listWorkPlugin } from './listWork.ts';
 
 /** What the HTTP layer passes with each request. */
 export interface ServerContext {
@@ -128,6 +129,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
     plugins: [
       jitPlugin(),
       inputLimitsPlugin(),
+      listWorkPlugin(),
       errorShapePlugin(),
       transportErrorsPlugin(),
       releaseHeaderPlugin(),

@@ -11,7 +11,8 @@ import type { ReleaseInfo } from '../domain/releases.ts';
 import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import { normalizeName } from '../domain/text.ts';
 import { MAX_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from './limits.ts';
-import type { RequestScope } from './scope.ts';
+import { underGate, type RequestScope } from './scope.ts';
+import { sliced } from './codedWork.ts';
 
 export interface CodeListItem {
   code: string;
@@ -86,14 +87,18 @@ async function allPaths(scope: RequestScope, release: ReleaseInfo, ptCodes: Iter
 
 export async function validateCodes(scope: RequestScope, args: CodeListArgs): Promise<CodeValidation> {
   checkList(args);
+  return underGate(scope, 'lists', () => validateList(scope, args));
+}
+
+async function validateList(scope: RequestScope, args: CodeListArgs): Promise<CodeValidation> {
   const { release, ix } = await releaseAndIndex(scope, args.version);
-  const states = args.codes.map((item) => {
+  const states = await sliced(args.codes, (item) => {
     const raw = item.code.trim();
     const code = CODE_SYNTAX.test(raw) ? codeNumber(raw) : null;
     return { raw, code, state: code === null ? null : codeState(ix, code) };
   });
   const paths = await allPaths(scope, release, states.flatMap((s) => (s.state?.pt ? [Number(s.state.pt.code)] : [])));
-  const items = args.codes.map((item, k): ValidatedCode => {
+  const items = await sliced(args.codes, (item, k): ValidatedCode => {
     const { raw, code, state } = states[k]!;
     const recordedTerm = item.term?.trim() ? item.term.trim() : null;
     const base = { position: k + 1, code: raw, recordedTerm, pt: null, primaryPath: [], pathCount: 0, multiaxial: false };
@@ -166,10 +171,14 @@ export interface CodeAnalysis {
 
 export async function analyseCodes(scope: RequestScope, args: CodeListArgs & { allPaths?: boolean | null }): Promise<CodeAnalysis> {
   checkList(args);
+  return underGate(scope, 'lists', () => analyseList(scope, args));
+}
+
+async function analyseList(scope: RequestScope, args: CodeListArgs & { allPaths?: boolean | null }): Promise<CodeAnalysis> {
   const { release, ix } = await releaseAndIndex(scope, args.version);
   const notCounted: CodeAnalysis['notCounted'] = [];
   const counted: { pt: NodeRef; nodes: (NodeRef | null)[] }[] = [];
-  args.codes.forEach((item, k) => {
+  await sliced(args.codes, (item, k) => {
     const raw = item.code.trim();
     const code = CODE_SYNTAX.test(raw) ? codeNumber(raw) : null;
     const state = code === null ? null : codeState(ix, code);

@@ -22,7 +22,7 @@ import { CODE_SYNTAX, codeNumber } from '../domain/formats.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import { normalizeName } from '../domain/text.ts';
 import { IMPACT_SLICE_ROWS, MAX_IMPACT_ROWS, MAX_QUERY_LENGTH, MAX_RECORDED_TERM_LENGTH, MAX_RETIRED_SEARCHES, MAX_ROW_ID_LENGTH } from './limits.ts';
-import type { RequestScope } from './scope.ts';
+import { underGate, type RequestScope } from './scope.ts';
 import { searchCodes } from './search.ts';
 import { rowText } from './arguments.ts';
 
@@ -91,7 +91,12 @@ export interface ImpactOptions {
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions = {}): Promise<ImpactReport> {
+  // The key first: requests without one never take a place in the gate.
   await scope.requireApiKey();
+  return underGate(scope, 'uploads', () => analyse(scope, args, opts));
+}
+
+async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions): Promise<ImpactReport> {
   const input = inputRows(args);
   if (input.length > MAX_IMPACT_ROWS) {
     throw validationError({ rows: [`at most ${MAX_IMPACT_ROWS} rows per request (got ${input.length}): split the file`] });

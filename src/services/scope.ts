@@ -10,6 +10,7 @@ import { verifyApiKey } from '../domain/apiKeys.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { AssessmentService } from '../assessment/service.ts';
 import type { ChangeSetMemory } from '../domain/changes/memory.ts';
+import type { CodedWorkGates } from './codedWork.ts';
 
 export interface Services {
   /** Narrative capabilities (identify, classify, labels); absent in catalog-only setups and tests. */
@@ -22,6 +23,14 @@ export interface Services {
   /** Change sets held in memory per release pair (code pages' change records); without it, SQL answers. */
   changeSets?: ChangeSetMemory;
   log: Logger;
+  /** Bounds on coded-data jobs at once (codedWork.ts); absent: unbounded (tests that build services by hand). */
+  codedWork?: CodedWorkGates;
+}
+
+/** Runs a coded-data job under its gate, when the services have gates. */
+export function underGate<T>(scope: RequestScope, gate: keyof CodedWorkGates, job: () => Promise<T>): Promise<T> {
+  const g = scope.services.codedWork?.[gate];
+  return g ? g.run(job) : job();
 }
 
 export interface RequestScope {

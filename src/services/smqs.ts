@@ -15,7 +15,7 @@ import { resolveBaseline } from './changes.ts';
 import type { ReleaseConcept } from './codes.ts';
 import { MAX_QUERY_LENGTH, SMQ_APPLY_MAX_ERRORS, SMQ_APPLY_MAX_ID, SMQ_APPLY_MAX_ROWS } from './limits.ts';
 import type { Page, PageRequest } from './paging.ts';
-import type { RequestScope } from './scope.ts';
+import { underGate, type RequestScope } from './scope.ts';
 
 export { SMQ_CHANGE_TYPES, type SmqChangeCounts } from '../domain/smqs.ts';
 
@@ -312,7 +312,17 @@ export async function applySmq(
   version: string | null | undefined,
   input: { rows?: readonly SmqRowInput[] | null | undefined; rowsData?: unknown },
 ): Promise<SmqApplication> {
+  // The key first: requests without one never take a place in the gate.
   await scope.requireApiKey();
+  return underGate(scope, 'uploads', () => apply(scope, code, version, input));
+}
+
+async function apply(
+  scope: RequestScope,
+  code: string,
+  version: string | null | undefined,
+  input: { rows?: readonly SmqRowInput[] | null | undefined; rowsData?: unknown },
+): Promise<SmqApplication> {
   const rows = smqInputRows(input.rows, input.rowsData);
   checkRows(rows);
   const release = await scope.selectRelease(version);

@@ -37,6 +37,31 @@ describe('parseImpactCsv', () => {
   });
 });
 
+describe('parseImpactCsv line bounds (issue 27)', () => {
+  async function* once(text: string): AsyncGenerator<Uint8Array> {
+    yield Buffer.from(text);
+  }
+
+  it('refuses a line of a million empty fields before the parser builds it, naming the line', async () => {
+    const started = performance.now();
+    const text = `rowId,code\nr0,10047848\nr1,10047848,${','.repeat(1_000_000)}\nr2,10047848\n`;
+    await expect(parseImpactCsv(once(text), 10)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', errors: { file: [expect.stringMatching(/^line 3 is longer than 65536 bytes/)] } });
+    // Refused at the first 64 KB piece past the bound, not after reading the line.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses a line longer than the bound even without a line break, in any chunking', async () => {
+    await expect(parseImpactCsv(chunks(`rowId,code,term\na,1,${'x'.repeat(70_000)}`, 4096), 10)).rejects.toMatchObject({ errors: { file: [expect.stringMatching(/^line 2 is longer/)] } });
+  });
+
+  it('refuses more than 32 fields on a short line, and takes 32', async () => {
+    await expect(parseImpactCsv(chunks(`rowId,code\na,1${',x'.repeat(40)}\n`), 10)).rejects.toMatchObject({ errors: { file: [expect.stringMatching(/^line 2 has 42 fields; at most 32/)] } });
+    const { rows, problems } = await parseImpactCsv(chunks(`rowId,code\na,1${','.repeat(30)}\n`), 10);
+    expect(rows).toHaveLength(1);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('CSV output', () => {
   it('quotes per RFC 4180 and neutralises formula-looking cells', () => {
     expect(csvCell('plain')).toBe('plain');

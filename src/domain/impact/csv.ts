@@ -41,14 +41,44 @@ const HEADER_ALIASES: Record<string, Column> = { rowid: 'rowId', row_id: 'rowId'
 const SLICE_BYTES = 64 * 1024;
 
 /**
+ * Longest line of an upload, in bytes (a legitimate line — rowId, code, a 500-character term,
+ * caseId — is well under 4 KB), and most fields on a line. csv-parse's max_record_size bounds
+ * one field, not a line's field count: a line of 31 million empty fields was read as one record
+ * (18.8 s, 1.7 GB, issue 27). Lines are measured before the parser sees them.
+ */
+export const MAX_CSV_LINE_BYTES = 64 * 1024;
+export const MAX_CSV_FIELDS = 32;
+
+const LF = 10;
+
+/**
  * The input in pieces of at most 64 KB with a macrotask between them: the parser handles a
  * chunk in one go, and an upload that arrives as one large chunk (in process, a fast
- * client) would otherwise be parsed without letting other requests in.
+ * client) would otherwise be parsed without letting other requests in. A line longer than
+ * MAX_CSV_LINE_BYTES ends the read with a VALIDATION_ERROR, before the parser buffers it.
  */
 async function* slices(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array | string> {
+  let lineBytes = 0;
+  let line = 1;
+  const measure = (piece: Uint8Array | string) => {
+    const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    let from = 0;
+    for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, from)) {
+      if (lineBytes + at - from > MAX_CSV_LINE_BYTES) break;
+      lineBytes = 0;
+      line++;
+      from = at + 1;
+    }
+    lineBytes += bytes.length - from;
+    if (lineBytes > MAX_CSV_LINE_BYTES || bytes.indexOf(LF, from) >= 0) {
+      throw validationError({ file: [`line ${line} is longer than ${MAX_CSV_LINE_BYTES} bytes: one row per line, rowId,code[,term]`] });
+    }
+  };
   for await (const chunk of input) {
     for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
-      yield chunk.length <= SLICE_BYTES ? chunk : typeof chunk === 'string' ? chunk.slice(at, at + SLICE_BYTES) : chunk.subarray(at, at + SLICE_BYTES);
+      const piece = chunk.length <= SLICE_BYTES ? chunk : typeof chunk === 'string' ? chunk.slice(at, at + SLICE_BYTES) : chunk.subarray(at, at + SLICE_BYTES);
+      measure(piece);
+      yield piece;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
@@ -68,10 +98,15 @@ export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, 
   let position = 0;
   // Backpressure from the parser to the input; a read error ends the parse with it.
   const source = Readable.from(slices(input), { objectMode: false });
-  source.on('error', (e) => parser.destroy(e));
+  let refused: unknown;
+  source.on('error', (e) => {
+    refused = e;
+    parser.destroy(e);
+  });
   source.pipe(parser);
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (record.length > MAX_CSV_FIELDS) throw validationError({ file: [`line ${info.lines} has ${record.length} fields; at most ${MAX_CSV_FIELDS}: rowId,code[,term][,caseId]`] });
       if (!columns) {
         columns = record.map((h) => HEADER_ALIASES[h.trim().toLowerCase().replace(/[\s-]/g, '_')] ?? null);
         if (!columns.includes('rowId') || !columns.includes('code')) {
@@ -93,6 +128,7 @@ export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, 
       rows.push(row);
     }
   } catch (e) {
+    if (refused) throw refused;
     if (e instanceof CsvError) {
       // The parser's message quotes the input; the code and line number say enough.
       const line = typeof e.lines === 'number' ? ` at line ${e.lines}` : '';

@@ -1,5 +1,5 @@
 // Coded lists against one release: validateCodes and analyseCodes.
-import { builder } from '../builder.ts';
+import { builder, listCost } from '../builder.ts';
 import { analyseCodes, validateCodes, type CodeAnalysis, type CodeValidation, type RollUp, type ValidatedCode } from '../../services/codeLists.ts';
 import { MAX_CODE_LIST } from '../../services/limits.ts';
 import { LevelEnum } from './enums.ts';
@@ -84,14 +84,14 @@ builder.queryFields((t) => ({
     type: CodeValidationRef,
     description: 'Checks a coded list against one release: existence, level, currency, term match, roll-up.',
     args: listArgs(t),
-    complexity: { field: 20 },
+    complexity: (args) => listCost(args.codes, 1),
     resolve: (_r, args, ctx) => validateCodes(ctx, args),
   }),
   analyseCodes: t.field({
     type: CodeAnalysisRef,
     description: 'Roll-up counts of a coded list by PT, HLT, HLGT and SOC (primary path; every path with allPaths).',
     args: { ...listArgs(t), allPaths: t.arg.boolean({ required: false }) },
-    complexity: { field: 20 },
+    complexity: (args) => listCost(args.codes, 1),
     resolve: (_r, args, ctx) => analyseCodes(ctx, args),
   }),
 }));

@@ -1,6 +1,6 @@
 // Impact of a release upgrade on coded data: the `impact` field. Requires X-API-Key (the
 // rows are the client's data); never result-cached (see resultCache.ts).
-import { builder } from '../builder.ts';
+import { builder, listCost } from '../builder.ts';
 import { IMPACT_KIND_DESCRIPTIONS, IMPACT_KINDS, type CodeState, type Impact, type ImpactRowResult, type NodeRef, type PtDelta, type SocMovement, type Suggestion } from '../../domain/impact/analyse.ts';
 import { analyseImpact, impactRowsOf, type ImpactReport, type ImpactRowError, type ImpactSummary } from '../../services/impact.ts';
 import { MAX_IMPACT_ROWS } from '../../services/limits.ts';
@@ -175,7 +175,8 @@ builder.queryFields((t) => ({
     type: ImpactReportRef,
     description: 'What an upgrade from one release to another does to coded data. Requires X-API-Key.',
     args: { input: t.arg({ type: ImpactInputRef, required: true }) },
-    complexity: { field: 50 },
+    // rowsData is one JSON value: its length counts as rows do.
+    complexity: ({ input }) => listCost(input.rows ?? input.rowsData, 0.1),
     resolve: (_r, { input }, ctx) => analyseImpact(ctx, input),
   }),
 }));

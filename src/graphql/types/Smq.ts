@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder, listCost } from '../builder.ts';
 import * as smqs from '../../services/smqs.ts';
 import type { CodeSmq, ReleaseSmq, ReleaseSmqChange, ReleaseSmqTerm, SmqApplication, SmqCaseResult, SmqChangeCounts, SmqChangesPage, SmqRowMatch, SmqRowProblem, SmqTermsPage } from '../../services/smqs.ts';
 import { SMQ_PAGES } from '../../services/limits.ts';
@@ -308,7 +308,7 @@ builder.queryFields((t) => ({
         description: 'The same rows as one JSON array of {rowId, code, caseId?}: for up to 100,000 rows, which graphql-js would coerce as typed input objects in one blocking step (REST uses it).',
       }),
     },
-    complexity: { field: 50 },
+    complexity: (args) => listCost(args.rows ?? args.rowsData, 0.1),
     resolve: (_root, args, ctx) => smqs.applySmq(ctx, args.code, args.version, { rows: args.rows, rowsData: args.rowsData }),
   }),
 }));
