@@ -19,6 +19,8 @@ import { AuditLog } from './assessment/audit.ts';
 import { OpenAIProvider } from './assessment/openai.ts';
 import { EnginePool } from './assessment/enginePool.ts';
 import { createCodedWorkGates } from './services/codedWork.ts';
+import type { Metrics } from './observability/metrics.ts';
+import { graphqlMetricsPlugin } from './graphql/metricsPlugin.ts';
 
 export interface Composition {
   services: Services & { assessment: AssessmentService; changeSets: ChangeSetMemory };
@@ -33,6 +35,8 @@ export interface RuntimeHooks {
   isShuttingDown?: () => boolean;
   /** Release-list cache lifetime; default: a minute embedded (only this process imports), 5 s on PostgreSQL. */
   catalogTtlMs?: number;
+  /** The process's metrics, when on (src/observability/setup.ts): GraphQL operations are measured too. */
+  metrics?: Metrics;
 }
 
 /** A readiness probe's database check gives up after this long (load balancers wait a few seconds at most). */
@@ -78,6 +82,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
       limits: { maxDepth: config.graphql.maxDepth, maxComplexity: config.graphql.maxComplexity },
       introspection: config.graphql.introspection,
       persistedOperations: persistedOperations(config.graphql.persistedOperations),
+      ...(hooks.metrics ? { plugins: [graphqlMetricsPlugin(hooks.metrics.registry)] } : {}),
     },
     rateLimit: limiter ? { limiter, trustProxy: config.trustProxy } : undefined,
     trustProxy: config.trustProxy,

@@ -71,6 +71,10 @@ const EnvSchema = z.object({
   CODED_LISTS_QUEUE: z.coerce.number().int().min(0).max(1_000).default(2),
   CODED_UPLOADS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   CODED_UPLOADS_QUEUE: z.coerce.number().int().min(0).max(1_000).default(4),
+  /** Prometheus metrics on a port of their own (src/observability/); unset = not served there. */
+  METRICS_PORT: port.optional(),
+  /** Bearer token for GET /metrics on the main port (and on METRICS_PORT when both are set). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
 });
 
 /** "a, b,,c" → ['a', 'b', 'c']. */
@@ -94,6 +98,7 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
   const replicaUrls = commaList(c.DATABASE_REPLICA_URLS);
   if (replicaUrls.some((u) => !POSTGRES_URL.test(u))) return fail('DATABASE_REPLICA_URLS', 'every entry must be a postgres:// URL');
   if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL) return fail('DATABASE_REPLICA_URLS', 'needs DATABASE_URL (the primary)');
+  if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT) return fail('METRICS_PORT', 'must differ from PORT (use METRICS_TOKEN for /metrics on the main port)');
   return {
     port: c.PORT,
     host: c.HOST,
@@ -146,6 +151,8 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
       lists: { running: c.CODED_LISTS_CONCURRENCY, queued: c.CODED_LISTS_QUEUE },
       uploads: { running: c.CODED_UPLOADS_CONCURRENCY, queued: c.CODED_UPLOADS_QUEUE },
     },
+    /** Metrics are collected when either is set (src/observability/setup.ts). */
+    metrics: { port: c.METRICS_PORT, token: c.METRICS_TOKEN },
   };
 });
 

@@ -14,6 +14,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 import { latestReleaseId } from './domain/search/snapshotStore.ts';
 import { startControlChannel } from './cli/control.ts';
+import { createObservability } from './observability/setup.ts';
 
 export interface RunningServer {
   url: string;
@@ -38,6 +39,9 @@ const CHANGE_SET_WARM_DELAY_MS = 1_000;
 export async function startServer(config: Config, opts: { log?: Logger; handleSignals?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel, undefined, config.logFormat);
   const started = performance.now();
+  // Before the database opens, so its statements are timed from the first (off unless configured).
+  let hosted: () => string[] = () => [];
+  const observability = createObservability(config, () => hosted());
   if (config.databaseUrl) log.info({ database: describeTarget(config.databaseUrl) }, 'connecting to the database');
   const db = await openMigrated(
     { ...config, replicaUrls: config.replicaUrls },
@@ -65,9 +69,10 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     log.warn('TRUST_PROXY=true: the left-most X-Forwarded-For entry is the rate-limit key, and clients can write it themselves; list the proxies instead (README, Rate limits)');
   }
   let shuttingDown = false;
-  const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown });
+  const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown, metrics: observability?.metrics });
   const { catalog, assessment } = services;
   const app = createApp(services, appOptions);
+  hosted = () => (catalog.releasesNow() ?? []).map((r) => r.language);
 
   catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
   catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');
@@ -94,7 +99,8 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
 
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
   // target with an empty 400), behind the fast path for warm answers.
-  const server: Server = createServer(nodeListener(app, { hostname: config.host, errorHandler: onAdapterError(log) }));
+  const listener = nodeListener(app, { hostname: config.host, errorHandler: onAdapterError(log) });
+  const server: Server = createServer(observability ? observability.wrap(listener, app.app.routes) : listener);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));
@@ -148,6 +154,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
           return undefined;
         })
       : undefined;
+  await observability?.listen(config.host, log);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(
@@ -171,6 +178,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       await control?.close();
       await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
       await closeServices();
+      await observability?.close();
       // A snapshot being written in the background finishes before the store closes.
       await catalog.searchIndexes.flushed();
       await db.close();

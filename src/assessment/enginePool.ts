@@ -17,6 +17,7 @@ import type { EngineResult, EngineTask } from './engineTasks.ts';
 import { encodeSource } from './vocabularySource.ts';
 import { distDir } from '../paths.ts';
 import type { WorkerRequest } from './nlpWorker.ts';
+import { counts, timings } from '../observability/signals.ts';
 
 export interface EnginePoolOptions {
   workers: number;
@@ -84,21 +85,35 @@ export class EnginePool implements CodingEngine {
 
   async run<T extends EngineTask>(releaseId: number, task: T): Promise<EngineResult<T>> {
     if (this.inFlight >= this.opts.workers + this.opts.maxQueue) {
+      counts.engineRefusals++;
       throw new DomainError('SERVICE_UNAVAILABLE', 'Every narrative coding worker is busy; retry shortly.', undefined, { retryAfter: ENGINE_RETRY_AFTER_SECONDS });
     }
     this.inFlight++;
+    counts.engineQueued++;
+    const queued = performance.now();
+    let started = 0;
     const abort = new AbortController();
     const { port1, port2 } = new MessageChannel();
     let timer: NodeJS.Timeout | undefined;
     // The budget starts when the worker starts the task with its vocabulary ready: loading
     // the release, starting a worker and its one-time vocabulary build are not the request's cost.
-    port1.once('message', () => (timer = setTimeout(() => abort.abort(), this.opts.timeoutMs)));
+    port1.once('message', () => {
+      counts.engineQueued--;
+      counts.engineRunning++;
+      started = performance.now();
+      timer = setTimeout(() => abort.abort(), this.opts.timeoutMs);
+    });
+    let outcome: 'ok' | 'timeout' | 'error' = 'error';
     try {
       const source = await this.source(releaseId);
       const req: WorkerRequest = { releaseId, source, task, ready: port2 };
-      return (await this.pool.run(req, { signal: abort.signal, transferList: [port2] })) as EngineResult<T>;
+      const result = (await this.pool.run(req, { signal: abort.signal, transferList: [port2] })) as EngineResult<T>;
+      outcome = 'ok';
+      return result;
     } catch (e) {
       if (abort.signal.aborted) {
+        outcome = 'timeout';
+        counts.engineTimeouts++;
         throw new DomainError('TIMEOUT', `The narrative could not be coded within the time budget (${this.opts.timeoutMs} ms); retry later or send a shorter text.`, undefined, {
           retryAfter: ENGINE_RETRY_AFTER_SECONDS,
         });
@@ -109,6 +124,10 @@ export class EnginePool implements CodingEngine {
       port1.close();
       port2.close();
       this.inFlight--;
+      if (started) counts.engineRunning--;
+      else counts.engineQueued--;
+      // From the request's point of view: queueing and the worker's own time.
+      timings.engineTask?.(task.op, (performance.now() - queued) / 1000, outcome);
     }
   }
 

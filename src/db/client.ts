@@ -10,7 +10,8 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../generated/prisma/client.ts';
-import { instrumentAdapter, type QueryListener } from './instrument.ts';
+import { instrumentAdapter, timedAdapter, type QueryListener } from './instrument.ts';
+import { pools, timings } from '../observability/signals.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
 import { pgliteBlobs, postgresBlobs, type BlobChannel } from './blobs.ts';
 
@@ -69,7 +70,9 @@ export interface OpenOptions {
 }
 
 function prismaWith(factory: SqlDriverAdapterFactory, onQuery?: QueryListener): PrismaClient {
-  const adapter = onQuery ? instrumentAdapter(factory, onQuery) : factory;
+  const counted = onQuery ? instrumentAdapter(factory, onQuery) : factory;
+  // Timed only while metrics are on (they are set up before the database opens).
+  const adapter = timings.dbQuery ? timedAdapter(counted) : counted;
   return new PrismaClient({ adapter });
 }
 
@@ -139,10 +142,12 @@ async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<
   const pool = new pg.Pool(poolConfig(opts.databaseUrl, opts));
   // An idle client losing its server must not crash the process.
   pool.on('error', () => {});
+  pools.set(pool, 'primary');
   const prisma = prismaWith(new PrismaPg(pool), opts.onQuery);
   const replicas = (opts.replicaUrls ?? []).map((url) => {
     const p = new pg.Pool(poolConfig(url, opts));
     p.on('error', () => {});
+    pools.set(p, 'replica');
     return { pool: p, client: prismaWith(new PrismaPg(p), opts.onReplicaQuery) };
   });
   let next = 0;
@@ -195,8 +200,10 @@ async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<
     },
     async close() {
       await prisma.$disconnect();
+      pools.delete(pool);
       await pool.end();
       for (const r of replicas) {
+        pools.delete(r.pool);
         await r.client.$disconnect();
         await r.pool.end();
       }

@@ -10,6 +10,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { apiKeyOutcomes } from '../observability/signals.ts';
 
 export interface ApiKeyInfo {
   id: string;
@@ -78,6 +79,12 @@ export async function revokeApiKey(prisma: PrismaClient, id: string): Promise<bo
 
 /** Returns the key's id when the presented key is valid and not revoked. */
 export async function verifyApiKey(prisma: PrismaClient, presented: string | null | undefined): Promise<string | null> {
+  const id = await lookUpApiKey(prisma, presented);
+  apiKeyOutcomes[id ? 'accepted' : presented ? 'rejected' : 'missing']++;
+  return id;
+}
+
+async function lookUpApiKey(prisma: PrismaClient, presented: string | null | undefined): Promise<string | null> {
   if (!presented || !KEY_RE.test(presented)) return null;
   const d = digest(presented);
   const hex = d.toString('hex');

@@ -39,6 +39,8 @@ export interface GraphQLOptions {
   persistedOperations?: Record<string, string>;
   /** Whole-result cache of catalog queries (default on: 128 MB, 60 s); false disables it. */
   resultCache?: ResultCacheOptions | false;
+  /** Run first, before the others (metrics: src/graphql/metricsPlugin.ts). */
+  plugins?: Plugin[];
 }
 
 const DEFAULT_QUERY = `# A SOC's subtree in one request: HLGTs, HLTs, PTs and their LLTs.
@@ -127,6 +129,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
       inProcess,
     }),
     plugins: [
+      ...(opts.plugins ?? []),
       jitPlugin(),
       inputLimitsPlugin(),
       listWorkPlugin(),

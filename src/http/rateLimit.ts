@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { WindowCounter, type RateLimitDecision } from './windowCounter.ts';
+import { counts, recordRateDecision, timings, type RateStore } from '../observability/signals.ts';
 
 export type { RateLimitDecision } from './windowCounter.ts';
 
@@ -83,7 +84,15 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const points = opts.perMinute;
   const duration = 60;
-  const memory = new WindowCounter(points, duration * 1000);
+  const counter = new WindowCounter(points, duration * 1000);
+  // Every decision is counted for the metrics, by the store that took it.
+  const memory = {
+    consume(key: string, store: RateStore = 'memory'): RateLimitDecision {
+      const d = counter.consume(key);
+      recordRateDecision(d.allowed, store);
+      return d;
+    },
+  };
   const decide = (r: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
     allowed,
     limit: points,
@@ -162,15 +171,22 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     store: 'redis',
     async consume(key) {
       if (!degraded) {
+        const started = timings.redisCall ? performance.now() : 0;
         try {
-          return await withTimeout(consumeShared(shared, key), timeoutMs);
+          const d = await withTimeout(consumeShared(shared, key), timeoutMs);
+          timings.redisCall?.((performance.now() - started) / 1000, 'ok');
+          recordRateDecision(d.allowed, 'redis');
+          return d;
         } catch (e) {
+          const timedOut = e instanceof StoreTimeoutError;
+          if (timedOut) counts.redisTimeouts++;
+          timings.redisCall?.((performance.now() - started) / 1000, timedOut ? 'timeout' : 'error');
           suspect(e as Error);
         }
       }
-      return memory.consume(key);
+      return memory.consume(key, 'fallback');
     },
-    consumeNow: (key) => (degraded ? memory.consume(key) : undefined),
+    consumeNow: (key) => (degraded ? memory.consume(key, 'fallback') : undefined),
     async storeState() {
       if (degraded) return 'degraded';
       try {

@@ -23,6 +23,7 @@ import { requestIdFrom } from './requestId.ts';
 import type { RateLimiter, RateLimitDecision } from './rateLimit.ts';
 import { headerThreshold } from './rateLimitHeaders.ts';
 import { jsonTextOf } from '../rest/context.ts';
+import { counts } from '../observability/signals.ts';
 
 export interface WarmAnswerCacheOptions {
   /** Total bytes of bodies kept. */
@@ -135,10 +136,12 @@ export class WarmAnswerCache {
       const limiter = this.deps.limiter;
       if (limiter && !(await this.admit(limiter, incomingOf(env) ?? req, this.deps.clientIp(req, env)))) return next();
       const h = req.headers;
+      counts.warmHits++;
       const replay = answer(hit, h.get('x-request-id'), h.get('if-none-match'));
       this.logReplay(replay.status, started);
       return new Response(replay.status === 304 ? null : (hit.body as Uint8Array<ArrayBuffer>), replay);
     }
+    counts.warmMisses++;
     const res = await next();
     if (res.status === 200) await this.keep(key, res);
     return res;
@@ -190,6 +193,7 @@ export class WarmAnswerCache {
 
   private send(hit: Entry, req: IncomingMessage, res: ServerResponse, started: number): true {
     const h = req.headers;
+    counts.warmHits++;
     const requestId = requestIdFrom(headerText(h['x-request-id']));
     if (notModified(hit, headerText(h['if-none-match']))) {
       const head = hit.head304;

@@ -2,6 +2,7 @@
 // of one tree level is answered from the release's in-memory index when it is built (or
 // being read from its snapshot: see fromIndex), otherwise batched into one SQL statement.
 import DataLoader from 'dataloader';
+import { CountingMap } from '../observability/countingMap.ts';
 import { changesForCodes, ensureChangeSet, type ChangeCounts, type ReleaseRef, type StoredChange } from '../domain/changes/store.ts';
 import type { ChangeSetMemory, PairChanges } from '../domain/changes/memory.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -24,7 +25,7 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
       const found = await batch(keys);
       return keys.map((k) => found.get(key(k)) ?? empty());
     },
-    { cacheKeyFn: key },
+    { cacheKeyFn: key, cacheMap: new CountingMap() },
   );
 }
 
@@ -180,10 +181,11 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
     /** Ensures a change set exists (computing it once) and yields its counts. */
     changeSet: new DataLoader<{ from: ReleaseRef; to: ReleaseRef }, ChangeCounts, string>(
       (keys) => Promise.all(keys.map((k) => ensureOnce(prisma, k.from, k.to))),
-      { cacheKeyFn: (k) => `${k.from.id}:${k.to.id}` },
+      { cacheKeyFn: (k) => `${k.from.id}:${k.to.id}`, cacheMap: new CountingMap() },
     ),
     codeChanges: new DataLoader<CodeChangeKey, StoredChange[], string>(codeChangesBatch(prisma, changeSets), {
       cacheKeyFn: (k) => `${k.fromId}:${k.toId}:${k.code}`,
+      cacheMap: new CountingMap(),
     }),
     concept: indexedLoader<ConceptKey, Concept | null>(
       indexes,

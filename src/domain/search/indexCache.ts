@@ -13,6 +13,7 @@ import { ReleaseIndex } from './releaseIndex.ts';
 import { unpackIndex } from './snapshot.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
 import { readSnapshot, writeSnapshot } from './snapshotStore.ts';
+import { counts, timings } from '../../observability/signals.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -42,13 +43,21 @@ export class SearchIndexCache {
     private readonly writer?: Db,
     private readonly blobs?: BlobChannel,
   ) {
-    this.cache = new LRUCache({ max, dispose: (_p, releaseId) => this.built.delete(releaseId) });
+    this.cache = new LRUCache({
+      max,
+      dispose: (_p, releaseId, reason) => {
+        this.built.delete(releaseId);
+        if (reason === 'evict') counts.indexEvictions++;
+      },
+    });
   }
 
   /** The release's index, loaded with `db` on first use; concurrent callers share one build. */
   get(releaseId: number, db: Db): Promise<ReleaseIndex> {
     let p = this.cache.get(releaseId);
-    if (!p) {
+    if (p) counts.indexHits++;
+    else {
+      counts.indexMisses++;
       const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : this.fromSnapshot(releaseId, db);
       const loading = snapshot.then((ix) => ix ?? this.build(releaseId, db));
       p = loading;
@@ -73,7 +82,10 @@ export class SearchIndexCache {
 
   /** The index if it is built, without loading or waiting. */
   peek(releaseId: number): ReleaseIndex | undefined {
-    return this.built.get(releaseId);
+    const ix = this.built.get(releaseId);
+    if (ix) counts.indexHits++;
+    else counts.indexMisses++;
+    return ix;
   }
 
   /**
@@ -138,6 +150,7 @@ export class SearchIndexCache {
     try {
       const ix = await unpackIndex(data, releaseId);
       this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started));
+      timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, data.byteLength);
       return ix;
     } catch (e) {
       this.unusable.add(releaseId);
@@ -150,6 +163,7 @@ export class SearchIndexCache {
     const started = performance.now();
     const ix = await ReleaseIndex.load(db, releaseId);
     this.onLoaded(releaseId, 'rows', Math.round(performance.now() - started));
+    timings.indexLoad?.('rows', (performance.now() - started) / 1000, 0);
     if (!this.blobs) return ix;
     const blobs = this.blobs;
     // In the background: the answer waiting on this index never waits on the write.

@@ -1,0 +1,195 @@
+// /metrics on the shipped server (the bundle), on both databases: after a known mix of
+// requests over real HTTP, the counters and histogram counts equal what was sent; invented
+// codes, queries and operation names add no series; the endpoint is off the public port
+// unless its bearer token is set, and exempt from rate limits and the warm-answer cache.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { freshStore, run, type Store } from '../helpers/cli.ts';
+import { usingPostgres } from '../helpers/db.ts';
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
+import { hasPromtool, parsePrometheus, promtoolProblems, seriesOf, total, type Sample } from '../helpers/prometheus.ts';
+import { KNOWN_OPERATIONS } from '../../src/graphql/metricsPlugin.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../src/paths.ts';
+
+const TOKEN = `t-${randomBytes(16).toString('hex')}`;
+let store: Store;
+let server: ServerProcess;
+let metricsUrl = '';
+let key = '';
+
+beforeAll(async () => {
+  store = await freshStore('demo');
+  const created = await run(['keys', 'create', '--name', 'metrics'], store.env, 60_000);
+  expect(created.code, created.stderr).toBe(0);
+  key = created.stdout.trim();
+  const redis: Record<string, string> = usingPostgres ? { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `te-metrics-${randomBytes(4).toString('hex')}` } : {};
+  server = await startServerProcess(
+    { ...store.env, ...redis, LOG_LEVEL: 'info', METRICS_TOKEN: TOKEN, METRICS_PORT: '0', TRUST_PROXY: '127.0.0.1', NLP_WORKERS: '1' },
+    120_000,
+  );
+  metricsUrl = /"metricsUrl":"([^"]+)"/.exec(server.logs())![1]!;
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  await store?.cleanup();
+});
+
+async function scrape(url = `${server.url}/metrics`): Promise<{ text: string; samples: Sample[] }> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  const text = await res.text();
+  return { text, samples: parsePrometheus(text) };
+}
+
+/** What the test sent, as the metrics should count it: (method, route template, status class) → n. */
+const sent = new Map<string, number>();
+let rateLimited = 0;
+let bodyBytes = 0;
+
+async function send(p: string, route: string, init: RequestInit & { client?: string } = {}): Promise<Response> {
+  const { client = '10.1.0.1', ...rest } = init;
+  const res = await fetch(`${server.url}${p}`, { ...rest, headers: { 'x-forwarded-for': client, ...(rest.headers as Record<string, string>) } });
+  await res.arrayBuffer();
+  const k = `${rest.method ?? 'GET'} ${route} ${Math.floor(res.status / 100)}xx`;
+  sent.set(k, (sent.get(k) ?? 0) + 1);
+  if (!route.startsWith('/health/')) rateLimited++;
+  if (typeof rest.body === 'string') bodyBytes += Buffer.byteLength(rest.body);
+  return res;
+}
+const gql = (query: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+const json = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+describe('/metrics of the shipped server', () => {
+  it('is not public: 401 without the token on the main port, served on METRICS_PORT with it', async () => {
+    const none = await fetch(`${server.url}/metrics`);
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await none.json()).toMatchObject({ status: 401, code: 'UNAUTHORIZED', requestId: expect.any(String) });
+    const wrong = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}x` } });
+    expect(wrong.status).toBe(401);
+    expect((await fetch(metricsUrl)).status).toBe(401);
+    const other = await fetch(new URL('/versions', metricsUrl), { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(other.status).toBe(404);
+    const { samples } = await scrape(metricsUrl);
+    expect(samples.find((s) => s.name === 'build_info')).toMatchObject({
+      labels: { version: expect.stringMatching(/^\d+\.\d+\.\d+/), node: process.version, store: usingPostgres ? 'server' : 'embedded', languages: 'English' },
+      value: 1,
+    });
+  });
+
+  it('counts a known mix of requests exactly', async () => {
+    for (let i = 0; i < 5; i++) await send('/versions', '/versions');
+    for (let i = 0; i < 3; i++) await send('/codes/10047700', '/codes/:code');
+    for (let i = 0; i < 2; i++) expect((await send('/codes/99999999', '/codes/:code')).status).toBe(404);
+    for (let i = 0; i < 3; i++) expect((await send('/graphql', '/graphql', gql('query ExplorerVersions { versions { totalCount } }'))).status).toBe(200);
+    for (let i = 0; i < 2; i++) await send('/graphql', '/graphql', gql('{ nope }'));
+    for (let i = 0; i < 2; i++) expect((await send('/fhir/metadata', '/fhir/metadata')).status).toBe(200);
+    expect((await send('/', '/', { headers: { accept: 'text/html' } })).status).toBe(200);
+    expect((await send('/identify', '/identify', json({ description: 'vomiting' }))).status).toBe(401);
+    expect((await send('/identify', '/identify', json({ description: 'vomiting' }, { 'x-api-key': 'sk-notakeynotakeynotakey' }))).status).toBe(401);
+    expect((await send('/identify', '/identify', json({ description: 'vomiting' }, { 'x-api-key': key }))).status).toBe(200);
+    for (let i = 0; i < 2; i++) await send('/health/live', '/health/live');
+    expect((await send('/no/such/thing', 'unmatched')).status).toBe(404);
+    // /metrics itself is not counted, nor rate-limited: scraping more often than the limit is fine.
+    for (let i = 0; i < 3; i++) await scrape();
+
+    const { text, samples } = await scrape();
+    for (const [k, n] of sent) {
+      const [method, route, status_class] = k.split(' ') as [string, string, string];
+      expect(total(samples, 'http_server_request_duration_seconds_count', { method, route, status_class }), k).toBe(n);
+      expect(total(samples, 'http_server_request_duration_seconds_bucket', { method, route, status_class, le: '+Inf' }), k).toBe(n);
+    }
+    const all = [...sent.values()].reduce((a, b) => a + b, 0);
+    expect(total(samples, 'http_server_request_duration_seconds_count')).toBe(all);
+    expect(total(samples, 'http_server_request_duration_seconds_count', { surface: 'fhir' })).toBe(2);
+    expect(total(samples, 'http_server_request_duration_seconds_count', { surface: 'explorer' })).toBe(1);
+    expect(total(samples, 'http_server_request_duration_seconds_count', { surface: 'graphql' })).toBe(5);
+    expect(total(samples, 'http_server_request_body_size_bytes_count')).toBe(all);
+    expect(total(samples, 'http_server_request_body_size_bytes_sum')).toBe(bodyBytes);
+    expect(total(samples, 'http_server_response_size_bytes_count')).toBe(all);
+    expect(total(samples, 'http_server_active_requests')).toBe(0);
+
+    // Warm answers: /versions once executed then 4 replays; the code page 1 + 2; the 404s never kept.
+    expect(total(samples, 'cache_lookups_total', { cache: 'warm_answer', result: 'hit' })).toBe(6);
+    expect(total(samples, 'cache_lookups_total', { cache: 'warm_answer', result: 'miss' })).toBe(4);
+    expect(total(samples, 'cache_lookups_total', { cache: 'release_index', result: 'hit' })).toBeGreaterThan(0);
+    expect(total(samples, 'cache_lookups_total', { cache: 'dataloader' })).toBeGreaterThan(0);
+    expect(total(samples, 'rate_limit_decisions_total', { decision: 'allowed' })).toBe(rateLimited);
+    expect(total(samples, 'rate_limit_decisions_total', { decision: 'allowed', store: usingPostgres ? 'redis' : 'memory' })).toBe(rateLimited);
+    expect(total(samples, 'rate_limit_decisions_total', { decision: 'refused' })).toBe(0);
+    for (const outcome of ['accepted', 'rejected', 'missing']) expect(total(samples, 'api_key_authentications_total', { outcome }), outcome).toBe(1);
+
+    // GraphQL: the REST routes' operations and /graphql's, by (bounded) name.
+    expect(total(samples, 'graphql_operation_duration_seconds_count', { operation_name: 'ExplorerVersions', operation_type: 'query', surface: 'graphql' })).toBe(3);
+    expect(total(samples, 'graphql_operation_duration_seconds_count', { operation_name: 'CodeDetail', surface: 'rest' })).toBe(3); // 1 executed 200 + 2 404s
+    expect(total(samples, 'graphql_phase_duration_seconds_count', { operation_name: 'anonymous', phase: 'validate' })).toBe(2);
+    expect(total(samples, 'graphql_errors_total', { code: 'VALIDATION_ERROR', phase: 'validate', surface: 'graphql' })).toBe(2);
+    expect(total(samples, 'graphql_errors_total', { code: 'CODE_NOT_FOUND', phase: 'execute', surface: 'rest' })).toBe(2);
+
+    // Dependencies and the coding engine.
+    expect(total(samples, 'db_query_duration_seconds_count')).toBeGreaterThan(0);
+    expect(total(samples, 'db_queries_in_flight')).toBe(0);
+    expect(total(samples, 'db_pool_connections', { pool: usingPostgres ? 'primary' : 'embedded', state: 'waiting' })).toBe(0);
+    if (usingPostgres) expect(total(samples, 'redis_command_duration_seconds_count', { outcome: 'ok' })).toBe(rateLimited);
+    expect(total(samples, 'engine_task_duration_seconds_count', { endpoint: 'identify', outcome: 'ok' })).toBe(1);
+    expect(total(samples, 'engine_queue_length')).toBe(0);
+    expect(total(samples, 'release_index_load_duration_seconds_count')).toBeGreaterThan(0);
+    // Node's defaults.
+    for (const name of ['nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'process_resident_memory_bytes']) {
+      expect(samples.some((s) => s.name === name), name).toBe(true);
+    }
+
+    // Prometheus's own parser reads it; its linter only objects to prom-client's default gauge names.
+    if (hasPromtool) expect(promtoolProblems(text).filter((l) => !l.startsWith('nodejs_'))).toEqual([]);
+  });
+
+  // Labels do not depend on the database: the PGlite pass alone sends the 20,000 requests.
+  it.skipIf(usingPostgres)('adds no series for 10,000 distinct codes, searches and operation names', async () => {
+    // Each request carries a new code and a new text: a search filtered by a SOC code over REST,
+    // and over /graphql an operation of a new name looking up a new code.
+    const rest = (i: number) => `/codes?q=${encodeURIComponent(`zz${i.toString(36)}q`)}&soc=${20000000 + i}`;
+    const graphql = (i: number) => gql(`query Op${i.toString(36)}x { code(code: "${30000000 + i}") { term } }`);
+    const one = async (i: number) => {
+      // A client address each (TRUST_PROXY): the rate limit would otherwise refuse them.
+      const headers = { 'x-forwarded-for': `10.2.${Math.floor(i / 250)}.${i % 250}` };
+      const a = await fetch(`${server.url}${rest(i)}`, { headers });
+      await a.arrayBuffer();
+      const g = graphql(i);
+      const b = await fetch(`${server.url}/graphql`, { ...g, headers: { ...g.headers, ...headers } });
+      await b.arrayBuffer();
+      expect([a.status, b.status]).toEqual([404, 200]); // no such SOC; the code's error is in the GraphQL answer
+    };
+    // Once first, so the series they belong to exist.
+    await one(0);
+    const before = seriesOf((await scrape()).samples.filter((s) => !/^(nodejs|process)_/.test(s.name)));
+
+    const N = 10_000;
+    let next = 1;
+    const worker = async () => {
+      for (let i = next++; i <= N; i = next++) await one(i);
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+
+    const { samples } = await scrape();
+    const after = seriesOf(samples.filter((s) => !/^(nodejs|process)_/.test(s.name)));
+    expect([...after].filter((s) => !before.has(s))).toEqual([]);
+    expect(total(samples, 'graphql_operation_duration_seconds_count', { operation_name: 'other', surface: 'graphql' })).toBe(N + 1);
+    expect(total(samples, 'graphql_errors_total', { code: 'CODE_NOT_FOUND', surface: 'graphql' })).toBe(N + 1);
+  }, 600_000);
+});
+
+describe('operation names kept in the metrics', () => {
+  it('are the ones the product sends (REST operations and the explorer)', () => {
+    const names = new Set<string>();
+    for (const dir of ['src/rest/operations', 'web/src/operations']) {
+      for (const f of readdirSync(path.join(projectRoot, dir)).filter((f) => f.endsWith('.graphql'))) {
+        for (const m of readFileSync(path.join(projectRoot, dir, f), 'utf8').matchAll(/^(?:query|mutation|subscription)\s+([A-Za-z_]\w*)/gm)) names.add(m[1]!);
+      }
+    }
+    expect([...names].filter((n) => !KNOWN_OPERATIONS.has(n))).toEqual([]);
+    expect([...KNOWN_OPERATIONS].filter((n) => !names.has(n)).sort()).toEqual(['IntrospectionQuery', 'SocTree']);
+  });
+});
