@@ -18,6 +18,7 @@ const shared = globalThis as {
   __tePostgres?: Promise<Built>;
   __tePostgresClaimed?: boolean;
   __teBundle?: Promise<void>;
+  __teChromium?: Promise<unknown>;
 };
 
 /**
@@ -36,16 +37,20 @@ function runTempDir(): void {
 function startBuilds(project: TestProject): void {
   runTempDir();
   shared.__teBundle ??= buildBundle();
+  // The browser tests' Chromium, extracted once into the run's directory before any worker
+  // starts: two browser test files extracting it at once ran a half-written binary (ETXTBSY).
+  shared.__teChromium ??= process.env.CHROMIUM_PATH ? Promise.resolve() : import('@sparticuz/chromium').then((m) => m.default.executablePath());
   shared.__teEmbedded ??= buildEmbeddedTemplates();
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl && project.vitest.projects.some((p) => p.name === 'postgres')) shared.__tePostgres ??= buildPostgresTemplates(adminUrl);
   // Awaited below by the project that needs each; a failure surfaces there, not as unhandled.
-  for (const p of [shared.__teBundle, shared.__teEmbedded, shared.__tePostgres]) p?.catch(() => {});
+  for (const p of [shared.__teBundle, shared.__teEmbedded, shared.__tePostgres, shared.__teChromium]) p?.catch(() => {});
 }
 
 export default async function setup(project: TestProject) {
   startBuilds(project);
   await shared.__teBundle;
+  await shared.__teChromium;
   if (project.name === 'postgres' && shared.__tePostgres) {
     shared.__tePostgresClaimed = true;
     const built = await shared.__tePostgres;
