@@ -1,4 +1,4 @@
-// Architecture rules of src/, checked by test/architecture.test.ts (part of `npm test`) and printed
+// Architecture rules of the whole repository (src/, web/, tools/, bench/, scripts/, test/), checked by test/architecture.test.ts (part of `npm test`) and printed
 // by `npm run arch`. Paths are relative to the repository root. Type-only imports count
 // (tsPreCompilationDeps), and so do dynamic import()s.
 //
@@ -19,10 +19,50 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'no import cycles in src/ (type-only imports included)',
+      comment: 'no import cycles anywhere in the repository (type-only imports included)',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^(src|web|tools|bench|scripts|test)/' },
       to: { circular: true },
+    },
+    {
+      name: 'config-at-the-bottom',
+      comment: 'configuration, paths and the logger are read by every layer and import none (src/net/ parses addresses for the config)',
+      severity: 'error',
+      from: { path: '^src/(config|paths|logger)\\.ts$' },
+      to: { path: '^src/', pathNot: ['^src/net/', '^src/(config|paths|logger)\\.ts$'] },
+    },
+    {
+      name: 'fhir-not-graphql-or-http',
+      comment: 'the FHIR surface calls services and domain like the GraphQL schema does, never GraphQL or the HTTP app that mounts it',
+      severity: 'error',
+      from: { path: '^src/fhir/' },
+      to: { path: '^src/(graphql|http)/' },
+    },
+    {
+      name: 'web-through-the-api',
+      comment: 'the explorer (web/) is browser code: it reaches the service through its API, never through its modules or the development folders',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(src|tools|bench|scripts|test)/' },
+    },
+    {
+      name: 'dev-tools-layers',
+      comment: 'development code layers: src ← tools ← scripts, bench ← test; tools import neither scripts, bench nor test; scripts and bench not each other nor test',
+      severity: 'error',
+      from: { path: '^(tools|scripts|bench)/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'tools-below-scripts-and-bench',
+      severity: 'error',
+      from: { path: '^tools/' },
+      to: { path: '^(scripts|bench)/' },
+    },
+    {
+      name: 'scripts-and-bench-apart',
+      severity: 'error',
+      from: { path: '^(scripts|bench)/' },
+      to: { path: '^(scripts|bench)/', pathNot: '^$1/' },
     },
     ...layerRules,
     {

@@ -9,7 +9,7 @@ import { csvText, downloadText } from './csv.ts';
 import { ExplorerCheckCodesDocument, type ExplorerCheckCodesQuery } from './operations/generated.ts';
 import { navigate } from './router.ts';
 import { ErrorBox, LevelBadge, Link, toApiError } from './ui.tsx';
-import type { Release } from './main.tsx';
+import type { Release } from './release.ts';
 
 type Checked = ExplorerCheckCodesQuery['validateCodes']['items'][number];
 export type CheckStatus = 'current' | 'non-current' | 'moved' | 'missing';

@@ -8,7 +8,7 @@ import { csvText, downloadText } from './csv.ts';
 import { codesOf, describeSide, namesIn, type Meta, type Names } from './changeWords.ts';
 import { ErrorBox, LevelBadge, Link, Loading, toApiError, useQuery } from './ui.tsx';
 import type { ApiError } from './api.ts';
-import type { Release } from './main.tsx';
+import type { Release } from './release.ts';
 
 const PAGE = 25;
 const LEVELS = ['SOC', 'HLGT', 'HLT', 'PT', 'LLT'] as const;

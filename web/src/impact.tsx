@@ -12,7 +12,7 @@ import { csvText, downloadText, parseCodedRows, TooManyRows, type CodedRow, type
 import { ExplorerImpactDocument, type ExplorerImpactQuery, type ImpactKind } from './operations/generated.ts';
 import { navigate } from './router.ts';
 import { ErrorBox, LevelBadge, Link, toApiError } from './ui.tsx';
-import type { Release } from './main.tsx';
+import type { Release } from './release.ts';
 
 /**
  * At most this many rows here: `/graphql` keeps its 1 MB body limit (some 15,000 rows), so the

@@ -12,12 +12,8 @@ import { Smqs } from './smq.tsx';
 import { ImpactPage } from './impact.tsx';
 import { BinPage } from './binPage.tsx';
 import { useBin } from './bin.ts';
+import type { Release } from './release.ts';
 
-export interface Release {
-  version: string;
-  releaseDate: string | null;
-  isLatest: boolean;
-}
 
 function App() {
   const params = useParams();
