@@ -3,7 +3,7 @@
 // overdose); only adverse-event mentions are coded unless asked; a cue bounds its own sentence,
 // never the section; the section type comes from the request, the heading or the text.
 import { describe, expect, it } from 'vitest';
-import { classifyLabelDetailed, detectSectionType, type LabelClassification } from '../../src/nlp/index.ts';
+import { buildVocabulary, classifyLabelDetailed, detectSectionType, type LabelClassification } from '../../src/nlp/index.ts';
 import { demoVocabulary, PT } from './demo.ts';
 
 const vocab = demoVocabulary();
@@ -129,5 +129,23 @@ describe('scope and formatting (issue 29, classes 1 and 4)', () => {
     const base = codes(classifyLabelDetailed(plain, vocab, { minConfidence: 0.5 })).sort();
     expect(base).toEqual([PT.nausea, PT.headache, PT.dizziness].sort());
     for (const v of variants) expect(codes(classifyLabelDetailed(v, vocab, { minConfidence: 0.5 })).sort(), v.slice(0, 30)).toEqual(base);
+  });
+});
+
+describe('therapies are not events', () => {
+  const tiny = buildVocabulary([
+    { code: 1, name: 'Immunosuppression', level: 'PT', ptCode: 1, current: true },
+    { code: 2, name: 'Nausea', level: 'PT', ptCode: 2, current: true },
+  ]);
+  it('an agent noun or a finding before a therapy noun names a therapy (context indication)', () => {
+    for (const text of [
+      'Most patients who developed these infections were taking concomitant immunosuppressants. Nausea occurred.',
+      'Nausea was more common with concomitant immunosuppressive therapy.',
+    ]) {
+      const r = classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0 });
+      expect(r.codes.map((c) => c.ptCode), text).toEqual([2]);
+      expect(r.excluded.find((e) => e.ptCode === 1)?.context, text).toBe('indication');
+    }
+    expect(classifyLabelDetailed('Immunosuppression occurred in 2% of patients.', tiny, { minConfidence: 0 }).codes.map((c) => c.ptCode)).toEqual([1]);
   });
 });
