@@ -19,6 +19,7 @@ import { AuditLog } from './assessment/audit.ts';
 import { OpenAIProvider } from './assessment/openai.ts';
 import { EnginePool } from './assessment/enginePool.ts';
 import type { Metrics } from './observability/metrics.ts';
+import { KeyUsageRecorder } from './domain/apiKeyUsage.ts';
 import { graphqlMetricsPlugin } from './graphql/metricsPlugin.ts';
 
 export interface Composition {
@@ -73,7 +74,9 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     // The coding engine on worker threads, so one narrative never blocks other requests.
     config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp) : undefined,
   );
-  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, changeSets: new ChangeSetMemory(), log, assessment };
+  // Per-key usage: counted in memory, added to the database in one upsert every few seconds.
+  const keyUsage = new KeyUsageRecorder(db.prisma, { onError: (e) => log.warn({ err: { message: e.message } }, 'API-key usage not written; kept for the next attempt') });
+  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, changeSets: new ChangeSetMemory(), log, assessment, keyUsage };
   const appOptions: AppOptions = {
     graphql: {
       aiRateLimitPerMinute: config.aiRateLimitPerMinute,
@@ -103,6 +106,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
       await limiter?.close();
       await assessment.flush();
       await assessment.close();
+      await keyUsage.close();
     },
   };
 }

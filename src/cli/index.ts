@@ -138,7 +138,9 @@ function program(config: () => Config): Command {
         if (o.json) return out(JSON.stringify(list, null, 2));
         if (list.length === 0) return out('no keys');
         for (const k of list) {
-          out([k.id, k.name, `${k.prefix}…`, k.createdAt.toISOString(), k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'].join('\t'));
+          // Usage columns: last use, then family=count pairs (written in batches by the servers, so up to ~10 s behind).
+          const usage = k.usage.map((u) => `${u.family}=${u.count}`).join(',') || '-';
+          out([k.id, k.name, `${k.prefix}…`, k.createdAt.toISOString(), k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active', k.lastUsedAt?.toISOString() ?? '-', usage].join('\t'));
         }
       });
     });

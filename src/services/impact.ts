@@ -91,7 +91,7 @@ export interface ImpactOptions {
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions = {}): Promise<ImpactReport> {
-  await scope.requireApiKey();
+  await scope.requireApiKey('impact');
   const input = inputRows(args);
   if (input.length > MAX_IMPACT_ROWS) {
     throw validationError({ rows: [`at most ${MAX_IMPACT_ROWS} rows per request (got ${input.length}): split the file`] });

@@ -312,7 +312,7 @@ export async function applySmq(
   version: string | null | undefined,
   input: { rows?: readonly SmqRowInput[] | null | undefined; rowsData?: unknown },
 ): Promise<SmqApplication> {
-  await scope.requireApiKey();
+  await scope.requireApiKey('smq');
   const rows = smqInputRows(input.rows, input.rowsData);
   checkRows(rows);
   const release = await scope.selectRelease(version);
