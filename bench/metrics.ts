@@ -26,7 +26,7 @@ async function start(name: string, env: Record<string, string>): Promise<{ base:
   const dir = makeTempDir(`bench-metrics-${name}-`);
   const [cmd, argv] = pinned(process.execPath, [path.join(projectRoot, 'bin/terminology.mjs'), 'serve'], pin.server);
   const proc = spawnTracked(cmd, argv, {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', TERMINOLOGY_DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', TERMINOLOGY_DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
   });
   const deadline = Date.now() + 300_000;
   for (;;) {
