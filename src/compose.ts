@@ -20,6 +20,7 @@ import { OpenAIProvider } from './assessment/openai.ts';
 import { EnginePool } from './assessment/enginePool.ts';
 import { createCodedWorkGates } from './services/codedWork.ts';
 import type { Metrics } from './observability/metrics.ts';
+import { KeyUsageRecorder } from './domain/apiKeyUsage.ts';
 import { graphqlMetricsPlugin } from './graphql/metricsPlugin.ts';
 
 export interface Composition {
@@ -75,7 +76,9 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp) : undefined,
   );
   const codedWork = createCodedWorkGates(config.codedWork.lists, config.codedWork.uploads);
-  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, changeSets: new ChangeSetMemory(), log, assessment, codedWork };
+  // Per-key usage: counted in memory, added to the database in one upsert every few seconds.
+  const keyUsage = new KeyUsageRecorder(db.prisma, { onError: (e) => log.warn({ err: { message: e.message } }, 'API-key usage not written; kept for the next attempt') });
+  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, changeSets: new ChangeSetMemory(), log, assessment, codedWork, keyUsage };
   const appOptions: AppOptions = {
     graphql: {
       aiRateLimitPerMinute: config.aiRateLimitPerMinute,
@@ -105,6 +108,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
       await limiter?.close();
       await assessment.flush();
       await assessment.close();
+      await keyUsage.close();
     },
   };
 }

@@ -85,7 +85,9 @@ export function addDataCommands(p: Command, ctx: CommandContext): void {
       if (o.json) return line(JSON.stringify(list, null, 2));
       if (list.length === 0) return line('no keys');
       for (const k of list) {
-        await line([k.id, k.name, `${k.prefix}…`, k.createdAt.toISOString(), k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'].join('\t'));
+        // Usage columns: last use, then family=count pairs (written in batches by the servers, so up to ~10 s behind).
+        const usage = k.usage.map((u) => `${u.family}=${u.count}`).join(',') || '-';
+        await line([k.id, k.name, `${k.prefix}…`, k.createdAt.toISOString(), k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active', k.lastUsedAt?.toISOString() ?? '-', usage].join('\t'));
       }
     });
   keys

@@ -11,6 +11,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { apiKeyOutcomes } from '../observability/signals.ts';
+import { usageByKey, type KeyUsage } from './apiKeyUsage.ts';
 
 export interface ApiKeyInfo {
   id: string;
@@ -58,11 +59,16 @@ export async function createApiKey(prisma: PrismaClient, name: string): Promise<
   return { key, info };
 }
 
-export async function listApiKeys(prisma: PrismaClient): Promise<ApiKeyInfo[]> {
-  return prisma.apiKey.findMany({
-    select: { id: true, name: true, prefix: true, createdAt: true, revokedAt: true, lastUsedAt: true },
-    orderBy: { createdAt: 'asc' },
-  });
+/** Every key with its usage per endpoint family (src/domain/apiKeyUsage.ts). */
+export async function listApiKeys(prisma: PrismaClient): Promise<(ApiKeyInfo & { usage: KeyUsage[] })[]> {
+  const [keys, usage] = await Promise.all([
+    prisma.apiKey.findMany({
+      select: { id: true, name: true, prefix: true, createdAt: true, revokedAt: true, lastUsedAt: true },
+      orderBy: { createdAt: 'asc' },
+    }),
+    usageByKey(prisma),
+  ]);
+  return keys.map((k) => ({ ...k, usage: usage.get(k.id) ?? [] }));
 }
 
 /** Revokes a key; false when no such key exists. Revoking twice keeps the first date. */

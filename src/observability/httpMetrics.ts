@@ -6,50 +6,73 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Histogram } from 'prom-client';
+import type { HistogramSeries } from './fastHistogram.ts';
 import type { Metrics } from './metrics.ts';
-import type { RouteClassifier } from './routes.ts';
+import type { RouteClassifier, RouteLabel } from './routes.ts';
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT']);
-const STATUS_CLASS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT', '_OTHER'];
+const METHOD_INDEX = new Map(METHODS.map((m, i) => [m, i]));
+const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx', 'aborted'];
 
 interface Timed {
   started: number;
   socket: Socket;
   written: number;
-  metrics: HttpRecorder;
+  recorder: HttpRecorder;
 }
 const TIMED = Symbol('timed');
 type TimedResponse = ServerResponse & { [TIMED]?: Timed };
 
+/** The series one (method, route, status class) observes into, found without building a key. */
+interface Slot {
+  duration: HistogramSeries;
+  requestSize: HistogramSeries;
+  responseSize: HistogramSeries;
+}
+
 class HttpRecorder {
-  private readonly children = new Map<string, Histogram.Internal<'method' | 'route' | 'status_class' | 'surface'>>();
+  /** Per route label (routes.ts keeps one object per template): its slots by method × status class. */
+  private readonly slots = new WeakMap<RouteLabel, (Slot | undefined)[]>();
 
   constructor(
     readonly metrics: Metrics,
     private readonly routes: RouteClassifier,
   ) {}
 
+  private slot(label: RouteLabel, m: number, c: number): Slot {
+    let list = this.slots.get(label);
+    if (!list) this.slots.set(label, (list = []));
+    const i = m * STATUS_CLASSES.length + c;
+    let slot = list[i];
+    if (!slot) {
+      const { route, surface } = label;
+      list[i] = slot = {
+        duration: this.metrics.httpDuration.series({ method: METHODS[m]!, route, status_class: STATUS_CLASSES[c]!, surface }),
+        requestSize: this.metrics.httpRequestSize.series({ surface }),
+        responseSize: this.metrics.httpResponseSize.series({ surface }),
+      };
+    }
+    return slot;
+  }
+
   done(req: IncomingMessage, res: ServerResponse, t: Timed): void {
     this.metrics.httpInFlight--;
     const seconds = (performance.now() - t.started) / 1000;
-    const { route, surface } = this.routes.classify(req.url ?? '/');
-    const method = METHODS.has(req.method ?? '') ? req.method! : '_OTHER';
+    const label = this.routes.classify(req.url ?? '/');
+    const m = METHOD_INDEX.get(req.method ?? '') ?? METHODS.length - 1;
     // A response cut before it finished (client gone, shutdown) has no status to speak of.
-    const statusClass = res.writableFinished ? (STATUS_CLASS[Math.floor(res.statusCode / 100)] ?? '0xx') : 'aborted';
-    const key = `${method} ${route} ${statusClass}`;
-    let child = this.children.get(key);
-    if (!child) this.children.set(key, (child = this.metrics.httpDuration.labels({ method, route, status_class: statusClass, surface })));
-    child.observe(seconds);
+    const c = res.writableFinished ? Math.min(5, Math.max(0, Math.floor(res.statusCode / 100))) : 6;
+    const slot = this.slot(label, m, c);
+    slot.duration.observe(seconds);
     const length = req.headers['content-length'];
-    this.metrics.httpRequestSize.observe({ surface }, length === undefined ? 0 : Number(length) || 0);
-    this.metrics.httpResponseSize.observe({ surface }, t.socket.bytesWritten - t.written);
+    slot.requestSize.observe(length === undefined ? 0 : Number(length) || 0);
+    slot.responseSize.observe(t.socket.bytesWritten - t.written);
   }
 }
 
 function onClose(this: TimedResponse): void {
   const t = this[TIMED]!;
-  t.metrics.done(this.req, this, t);
+  t.recorder.done(this.req, this, t);
 }
 
 /** Bearer token check in constant time (both sides hashed to the same length first). */
@@ -105,8 +128,9 @@ export function instrumentListener(listener: RequestListener, metrics: Metrics, 
     if (token !== undefined && isMetricsTarget(req.url)) return serveMetrics(metrics, token, req, res);
     metrics.httpInFlight++;
     const socket = req.socket;
-    (res as TimedResponse)[TIMED] = { started: performance.now(), socket, written: socket.bytesWritten, metrics: recorder };
-    res.once('close', onClose);
+    (res as TimedResponse)[TIMED] = { started: performance.now(), socket, written: socket.bytesWritten, recorder };
+    // 'close' is emitted once, after 'finish' or when the response is cut: on(), not once()'s wrapper.
+    res.on('close', onClose);
     listener(req, res);
   };
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { projectRoot } from '../paths.ts';
+import { FastHistogram } from './fastHistogram.ts';
 import { apiKeyOutcomes, counts, pools, rateDecisions, timings } from './signals.ts';
 
 /** Request durations: 1 ms to 10 s (the p99 target is 100 ms; timeouts are 5–15 s). */
@@ -30,9 +31,9 @@ function packageVersion(): string {
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly httpDuration: Histogram<'method' | 'route' | 'status_class' | 'surface'>;
-  readonly httpRequestSize: Histogram<'surface'>;
-  readonly httpResponseSize: Histogram<'surface'>;
+  readonly httpDuration: FastHistogram;
+  readonly httpRequestSize: FastHistogram;
+  readonly httpResponseSize: FastHistogram;
   /** Requests being answered now (the HTTP wrapper keeps it current). */
   httpInFlight = 0;
 
@@ -53,13 +54,14 @@ export class Metrics {
       },
     });
 
-    this.httpDuration = new Histogram({
-      name: 'http_server_request_duration_seconds',
-      help: 'HTTP requests by method, route template, status class and surface (rest, graphql, fhir, explorer, service).',
-      labelNames: ['method', 'route', 'status_class', 'surface'],
-      buckets: DURATION_BUCKETS,
-      registers,
-    });
+    // The request path's histograms: series kept by the HTTP wrapper (fastHistogram.ts).
+    this.httpDuration = new FastHistogram(
+      'http_server_request_duration_seconds',
+      'HTTP requests by method, route template, status class and surface (rest, graphql, fhir, explorer, service).',
+      ['method', 'route', 'status_class', 'surface'],
+      DURATION_BUCKETS,
+      this.registry,
+    );
     new Gauge({
       name: 'http_server_active_requests',
       help: 'HTTP requests being answered.',
@@ -68,20 +70,20 @@ export class Metrics {
         this.set(metrics.httpInFlight);
       },
     });
-    this.httpRequestSize = new Histogram({
-      name: 'http_server_request_body_size_bytes',
-      help: 'Request bodies by surface (their Content-Length; requests without a body count 0).',
-      labelNames: ['surface'],
-      buckets: SIZE_BUCKETS,
-      registers,
-    });
-    this.httpResponseSize = new Histogram({
-      name: 'http_server_response_size_bytes',
-      help: 'Responses by surface: bytes sent (status line, headers and body).',
-      labelNames: ['surface'],
-      buckets: SIZE_BUCKETS,
-      registers,
-    });
+    this.httpRequestSize = new FastHistogram(
+      'http_server_request_body_size_bytes',
+      'Request bodies by surface (their Content-Length; requests without a body count 0).',
+      ['surface'],
+      SIZE_BUCKETS,
+      this.registry,
+    );
+    this.httpResponseSize = new FastHistogram(
+      'http_server_response_size_bytes',
+      'Responses by surface: bytes sent (status line, headers and body).',
+      ['surface'],
+      SIZE_BUCKETS,
+      this.registry,
+    );
 
     new Counter({
       name: 'cache_lookups_total',

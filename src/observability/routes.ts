@@ -13,6 +13,7 @@ export interface RouteLabel {
 
 /** A path no route matches (404s): one series, whatever was asked. */
 export const UNMATCHED: RouteLabel = { route: 'unmatched', surface: 'service' };
+const FHIR_UNMATCHED: RouteLabel = { route: 'unmatched', surface: 'fhir' };
 
 /** Service pages: health, API documentation, problem types. */
 const SERVICE = /^\/(?:health|docs|openapi\.json|problems|metrics)(?:\/|$)/;
@@ -52,7 +53,7 @@ export class RouteClassifier {
     } catch {
       matched = undefined;
     }
-    label = matched?.[0][0]?.[0] ?? (path === '/fhir' || path.startsWith('/fhir/') ? { route: 'unmatched', surface: 'fhir' } : UNMATCHED);
+    label = matched?.[0][0]?.[0] ?? (path === '/fhir' || path.startsWith('/fhir/') ? FHIR_UNMATCHED : UNMATCHED);
     if (path.length <= 200) {
       if (this.recent.size >= 1_000) this.recent.clear();
       this.recent.set(path, label);

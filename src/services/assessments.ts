@@ -63,7 +63,7 @@ function checkText(text: string, max: number): void {
 
 /** Key first (an unauthenticated caller learns nothing about its input), then the text, then the release. */
 async function prepare(scope: RequestScope, endpoint: string, text: string, max: number, version: string | null | undefined) {
-  const apiKeyId = await scope.requireApiKey();
+  const apiKeyId = await scope.requireApiKey('narrative');
   checkText(text, max);
   const release = await scope.selectRelease(version);
   return { apiKeyId, release, requestId: scope.requestId, endpoint, text };

@@ -92,7 +92,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions = {}): Promise<ImpactReport> {
   // The key first: requests without one never take a place in the gate.
-  await scope.requireApiKey();
+  await scope.requireApiKey('impact');
   return underGate(scope, 'uploads', () => analyse(scope, args, opts));
 }
 

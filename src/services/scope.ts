@@ -11,6 +11,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { AssessmentService } from '../assessment/service.ts';
 import type { ChangeSetMemory } from '../domain/changes/memory.ts';
 import type { CodedWorkGates } from './codedWork.ts';
+import type { KeyUsageRecorder, UsageFamily } from '../domain/apiKeyUsage.ts';
 
 export interface Services {
   /** Narrative capabilities (identify, classify, labels); absent in catalog-only setups and tests. */
@@ -25,6 +26,8 @@ export interface Services {
   log: Logger;
   /** Bounds on coded-data jobs at once (codedWork.ts); absent: unbounded (tests that build services by hand). */
   codedWork?: CodedWorkGates;
+  /** Per-key usage, counted in memory and written in batches (absent: not recorded). */
+  keyUsage?: KeyUsageRecorder;
 }
 
 /** Runs a coded-data job under its gate, when the services have gates. */
@@ -46,8 +49,8 @@ export interface RequestScope {
   selectRelease(argument: string | null | undefined): Promise<ReleaseInfo>;
   /** Client address (rate limits of the AI fields). */
   clientIp: string;
-  /** Verifies X-API-Key (sk-…); returns the key id or throws UNAUTHORIZED. */
-  requireApiKey(): Promise<string>;
+  /** Verifies X-API-Key (sk-…); returns the key id or throws UNAUTHORIZED. Counts one use of the family per request. */
+  requireApiKey(family: UsageFamily): Promise<string>;
 }
 
 export function createScope(
@@ -63,6 +66,18 @@ export function createScope(
   },
 ): RequestScope {
   let verified: Promise<string> | undefined;
+  const verify = (): Promise<string> =>
+    (verified ??= verifyApiKey(services.prisma, request.apiKey).then((id) => {
+      if (!id) {
+        throw new DomainError(
+          'UNAUTHORIZED',
+          request.apiKey ? 'The X-API-Key is not valid (unknown, malformed or revoked).' : 'This endpoint needs an API key: send X-API-Key: sk-….',
+        );
+      }
+      return id;
+    }));
+  /** Families already counted for this request (a GraphQL request may use several fields of one). */
+  const counted = new Set<UsageFamily>();
   const log = request.log ?? services.log;
   const ctx: RequestScope = {
     services,
@@ -73,18 +88,15 @@ export function createScope(
     // Shared with the HTTP layer when given, which reports it in a response header.
     usedVersions: request.usedVersions ?? new Set(),
     clientIp: request.clientIp ?? 'unknown',
-    requireApiKey() {
-      if (request.apiKeyId) return Promise.resolve(request.apiKeyId);
-      verified ??= verifyApiKey(services.prisma, request.apiKey).then((id) => {
-        if (!id) {
-          throw new DomainError(
-            'UNAUTHORIZED',
-            request.apiKey ? 'The X-API-Key is not valid (unknown, malformed or revoked).' : 'This endpoint needs an API key: send X-API-Key: sk-….',
-          );
+    requireApiKey(family) {
+      const id = request.apiKeyId ? Promise.resolve(request.apiKeyId) : verify();
+      return id.then((keyId) => {
+        if (!counted.has(family)) {
+          counted.add(family);
+          services.keyUsage?.record(keyId, family);
         }
-        return id;
+        return keyId;
       });
-      return verified;
     },
     async selectRelease(argument) {
       const sel: ReleaseSelection = await services.catalog.select(argument, request.headerVersion);

@@ -313,7 +313,7 @@ export async function applySmq(
   input: { rows?: readonly SmqRowInput[] | null | undefined; rowsData?: unknown },
 ): Promise<SmqApplication> {
   // The key first: requests without one never take a place in the gate.
-  await scope.requireApiKey();
+  await scope.requireApiKey('smq');
   return underGate(scope, 'uploads', () => apply(scope, code, version, input));
 }
 

@@ -1,0 +1,75 @@
+// Cost of the Prometheus metrics on the hottest path: warm lookups (GET /codes/{code} replayed
+// by the warm-answer cache), wrk, two server processes started alike from the shipped bundle
+// on the demo store — metrics off (default) and on (METRICS_PORT) — measured alternately in
+// the same run (off, on, off, on, …), with Prometheus-style scrapes of the metrics server
+// every second during the "on" runs. Reports the medians and their ratio.
+//
+//   npm run bench:metrics [-- --rounds 5 --duration 5 --connections 32]
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { projectRoot } from '../src/paths.ts';
+import { runWrk, type LoadResult } from './lib/load.ts';
+import { ensureTool, pinPlan, pinned } from './lib/pinning.ts';
+import { cleanupAll, freePort, makeTempDir, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
+
+const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' } } });
+const rounds = Number(args.rounds);
+const durationS = Number(args.duration);
+const connections = Number(args.connections);
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const pin = pinPlan();
+const wrk = await ensureTool('wrk', log);
+const PATH = '/codes/10047700';
+
+async function start(name: string, env: Record<string, string>): Promise<{ base: string; proc: Tracked; metrics?: string }> {
+  const port = await freePort();
+  const dir = makeTempDir(`bench-metrics-${name}-`);
+  const [cmd, argv] = pinned(process.execPath, [path.join(projectRoot, 'bin/terminology.mjs'), 'serve'], pin.server);
+  const proc = spawnTracked(cmd, argv, {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', TERMINOLOGY_DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
+  });
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const out = proc.stderr.toString();
+    if (/warmed the latest release/.test(out)) {
+      const metrics = /"metricsUrl":"([^"]+)"/.exec(out)?.[1];
+      return { base: `http://127.0.0.1:${port}`, proc, metrics };
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+try {
+  const off = await start('off', {});
+  const on = await start('on', { METRICS_PORT: String(await freePort()) });
+  const run = async (base: string, s: number): Promise<LoadResult> => runWrk(wrk, { url: `${base}${PATH}`, connections, durationS: s }, pin.load);
+  // A scraper like Prometheus's (every second) while the "on" server is loaded.
+  const scraping = (url: string | undefined) => {
+    if (!url) return () => {};
+    const t = setInterval(() => void fetch(url).then((r) => r.arrayBuffer()).catch(() => undefined), 1_000);
+    return () => clearInterval(t);
+  };
+  for (const s of [off, on]) await run(s.base, 2); // warm-up (the answer is kept after the first)
+  const results = { off: [] as LoadResult[], on: [] as LoadResult[] };
+  for (let i = 0; i < rounds; i++) {
+    results.off.push(await run(off.base, durationS));
+    const stop = scraping(on.metrics);
+    results.on.push(await run(on.base, durationS));
+    stop();
+    log(`round ${i + 1}: off ${Math.round(results.off.at(-1)!.rps)} req/s, on ${Math.round(results.on.at(-1)!.rps)} req/s`);
+  }
+  const offRps = median(results.off.map((r) => r.rps));
+  const onRps = median(results.on.map((r) => r.rps));
+  const p99 = (rs: LoadResult[]) => median(rs.map((r) => r.latencyMs.p99));
+  const scrape = on.metrics ? await (await fetch(on.metrics)).text() : '';
+  const counted = /http_server_request_duration_seconds_count\{method="GET",route="\/codes\/:code",status_class="2xx",surface="rest"\} (\d+)/.exec(scrape)?.[1];
+  const line = `| warm \`GET /codes/{code}\` (replayed), metrics on (\`METRICS_PORT\`, scraped every second) vs off | ${Math.round(onRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((onRps / offRps) * 100).toFixed(1)} %**; p99 ${p99(results.on)} vs ${p99(results.off)} ms | wrk 1 thread, ${connections} connections, ${rounds} alternated rounds of ${durationS} s, medians; ${pin.note}; the "on" server counted ${counted ?? '?'} requests |`;
+  process.stdout.write(`${line}\n`);
+  await stopChild(off.proc.child);
+  await stopChild(on.proc.child);
+} finally {
+  await cleanupAll();
+}
