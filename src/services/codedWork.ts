@@ -30,13 +30,21 @@ export class WorkGate {
     return { running: this.active, queued: this.waiting.length };
   }
 
+  /**
+   * Refuses now when a job would be refused: the HTTP layer calls it before reading an upload,
+   * so a flood is turned away without parsing what it sends (run() checks again).
+   */
+  refuseIfFull(): void {
+    if (this.active >= this.limits.running && this.waiting.length >= this.limits.queued) {
+      throw new DomainError('SERVICE_UNAVAILABLE', `The server is busy with other ${this.name}; retry in ${CODED_WORK_RETRY_AFTER_SECONDS} s.`, undefined, {
+        retryAfter: CODED_WORK_RETRY_AFTER_SECONDS,
+      });
+    }
+  }
+
   async run<T>(job: () => Promise<T>): Promise<T> {
     if (this.active >= this.limits.running) {
-      if (this.waiting.length >= this.limits.queued) {
-        throw new DomainError('SERVICE_UNAVAILABLE', `The server is busy with other ${this.name}; retry in ${CODED_WORK_RETRY_AFTER_SECONDS} s.`, undefined, {
-          retryAfter: CODED_WORK_RETRY_AFTER_SECONDS,
-        });
-      }
+      this.refuseIfFull();
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
       this.active++;
