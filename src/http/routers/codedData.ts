@@ -9,8 +9,20 @@ import { registerCodeLists } from '../../rest/routes/codeLists.ts';
 import { createRouter } from '../openapi.ts';
 import { noStore } from '../caches.ts';
 import type { CodedWorkGates, WorkGate } from '../../services/codedWork.ts';
+import { DomainError } from '../../domain/errors.ts';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../rest/context.ts';
+
+/** An upload of coded rows is JSON or CSV: any other declared type is 415, not a 400 about the body. */
+export function jsonOrCsv(): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const type = c.req.header('content-type');
+    if (c.req.method === 'POST' && type && !/^\s*(?:application\/(?:[\w.+-]+\+)?json|text\/csv)\b/i.test(type)) {
+      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the rows as application/json or text/csv.');
+    }
+    return next();
+  };
+}
 
 /** A coded-data request while its class is at capacity: 503 before its body is read. */
 export function admit(gate: WorkGate | undefined): MiddlewareHandler<AppEnv> {
@@ -22,7 +34,7 @@ export function admit(gate: WorkGate | undefined): MiddlewareHandler<AppEnv> {
 
 export function codedDataRouter(deps: RestDeps, prisma: PrismaClient, gates?: CodedWorkGates): RestApp {
   const router = createRouter();
-  router.use('/impact', noStore(), requireApiKey(prisma, { aiNotice: false }), admit(gates?.uploads));
+  router.use('/impact', noStore(), requireApiKey(prisma, { aiNotice: false }), jsonOrCsv(), admit(gates?.uploads));
   for (const path of ['/codes/validate', '/codes/analyse']) router.use(path, admit(gates?.lists));
   registerImpact(router, deps);
   registerCodeLists(router, deps);
