@@ -24,12 +24,12 @@ export function jsonOrCsv(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** A coded-data request while its class is at capacity: 503 before its body is read. */
+/**
+ * A coded-data request takes its place in its class's gate before its body is read (at capacity:
+ * 503 at once), and keeps it while the body is parsed and the job runs.
+ */
 export function admit(gate: WorkGate | undefined): MiddlewareHandler<AppEnv> {
-  return (c, next) => {
-    if (c.req.method === 'POST') gate?.refuseIfFull();
-    return next();
-  };
+  return (c, next) => (c.req.method === 'POST' && gate ? gate.run(() => next()) : next());
 }
 
 export function codedDataRouter(deps: RestDeps, prisma: PrismaClient, gates?: CodedWorkGates): RestApp {
