@@ -12,7 +12,7 @@ const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 // server-mode behaviour (test/server: replicas, outages) run only against PostgreSQL.
 const postgres = process.env.TEST_DATABASE_URL;
 
-const ALONE = ['test/shipped/hostile.test.ts', 'test/e2e/engine-pool.test.ts'];
+const ALONE = ['test/shipped/hostile.test.ts', 'test/shipped/hostile-cost.test.ts', 'test/e2e/engine-pool.test.ts'];
 
 // The benchmark smoke test (test/bench/) starts the bench script with its own stores and servers:
 // a minute of process start-ups that proves the bench still runs, not that the product works. It

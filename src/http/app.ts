@@ -41,8 +41,8 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   const deps = { yoga };
   app.route('/', narrativeRouter(deps, services.prisma));
   app.route('/', catalogRouter(deps));
-  app.route('/', smqRouter(deps, services.prisma));
-  app.route('/', codedDataRouter(deps, services.prisma));
+  app.route('/', smqRouter(deps, services.prisma, services.codedWork));
+  app.route('/', codedDataRouter(deps, services.prisma, services.codedWork));
   app.route('/fhir', createFhirRouter(services));
   mountOpenApi(app);
   mountExplorer(app); // before `/`: browsers get the explorer's HTML there, API clients the JSON index

@@ -104,15 +104,19 @@ export function bodyLimitMiddleware(maxBytes: number): MiddlewareHandler<AppEnv>
 
 const CORS_EXPOSED = ['X-Request-Id', 'X-Terminology-Version', 'X-API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'X-AI-Notice'];
 
+const CORS_HEADERS = ['Content-Type', 'Accept', 'X-API-Version', 'X-Terminology-Version', 'X-Request-Id', 'If-None-Match'];
+
 export function corsMiddleware(origins: string[]): MiddlewareHandler<AppEnv> {
   const any = origins.includes('*');
-  const preflight = cors({
-    origin: any ? '*' : origins,
-    allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'Accept', 'X-API-Key', 'X-API-Version', 'X-Terminology-Version', 'X-Request-Id', 'If-None-Match'],
-    exposeHeaders: CORS_EXPOSED,
-    maxAge: 600,
-  });
+  const named = origins.filter((o) => o !== '*');
+  const preflightOf = (origin: string | string[], key: boolean) =>
+    cors({ origin, allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: key ? [...CORS_HEADERS, 'X-API-Key'] : CORS_HEADERS, exposeHeaders: CORS_EXPOSED, maxAge: 600 });
+  // `*` is for the public catalog: a page on any site may read it, but may not send an API key
+  // (X-API-Key is left out of its preflight answer, so a browser never sends one cross-site and
+  // keyed routes stay same-origin). Origins named in CORS_ORIGINS may send the key.
+  const keyed = named.length ? preflightOf(named, true) : undefined;
+  const open = any ? preflightOf('*', false) : undefined;
+  const preflight: MiddlewareHandler<AppEnv> = (c, next) => (keyed && named.includes(c.req.header('origin') ?? '') ? keyed(c, next) : (open ?? keyed!)(c, next));
   const exposed = CORS_EXPOSED.join(',');
   // Other requests get the headers hono's cors() gives them, set on the answer after the route:
   // set before it (as cors() does), they make hono rebuild the route's Response around its body

@@ -5,7 +5,11 @@
 // running jobs a few wait; beyond those a request is refused at once with 503
 // SERVICE_UNAVAILABLE and Retry-After (20 concurrent 100k-row uploads otherwise held every
 // other client for two minutes, issue 27). Public lists (no key) get the smaller budget.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DomainError } from '../domain/errors.ts';
+
+/** The gates a job already holds: a REST route takes its place before reading the upload, and the service it calls runs in that place. */
+const held = new AsyncLocalStorage<ReadonlySet<WorkGate>>();
 
 export interface GateLimits {
   /** Jobs running at once. */
@@ -30,19 +34,29 @@ export class WorkGate {
     return { running: this.active, queued: this.waiting.length };
   }
 
+  /**
+   * Refuses now when a job would be refused: the HTTP layer calls it before reading an upload,
+   * so a flood is turned away without parsing what it sends (run() checks again).
+   */
+  refuseIfFull(): void {
+    if (this.active >= this.limits.running && this.waiting.length >= this.limits.queued) {
+      throw new DomainError('SERVICE_UNAVAILABLE', `The server is busy with other ${this.name}; retry in ${CODED_WORK_RETRY_AFTER_SECONDS} s.`, undefined, {
+        retryAfter: CODED_WORK_RETRY_AFTER_SECONDS,
+      });
+    }
+  }
+
   async run<T>(job: () => Promise<T>): Promise<T> {
+    const holding = held.getStore();
+    if (holding?.has(this)) return job();
     if (this.active >= this.limits.running) {
-      if (this.waiting.length >= this.limits.queued) {
-        throw new DomainError('SERVICE_UNAVAILABLE', `The server is busy with other ${this.name}; retry in ${CODED_WORK_RETRY_AFTER_SECONDS} s.`, undefined, {
-          retryAfter: CODED_WORK_RETRY_AFTER_SECONDS,
-        });
-      }
+      this.refuseIfFull();
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
       this.active++;
     }
     try {
-      return await job();
+      return await held.run(new Set([...(holding ?? []), this]), job);
     } finally {
       // The slot passes to the next waiter as it is (active unchanged), or is freed.
       const next = this.waiting.shift();

@@ -192,6 +192,14 @@ describe('malformed input', () => {
 });
 
 describe('POST /impact (CSV)', () => {
+  it('a body neither JSON nor CSV is 415 UNSUPPORTED_MEDIA_TYPE (impact and SMQ application)', async () => {
+    for (const path of ['/impact?from=5.0&to=5.0.1', '/smqs/90500005/apply']) {
+      const res = await post(path, 'rowId,code\na,10047848', { 'content-type': 'text/plain' });
+      expect(res.status, path).toBe(415);
+      expect(await res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 });
+    }
+  });
+
   it('reads a CSV upload and answers CSV a spreadsheet opens as is', async () => {
     const csv = [
       'rowId,code,term',

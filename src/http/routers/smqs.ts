@@ -7,10 +7,12 @@ import { requireApiKey } from '../../rest/narrative.ts';
 import { registerSmqs } from '../../rest/routes/smqs.ts';
 import { createRouter } from '../openapi.ts';
 import { noStore } from '../caches.ts';
+import { admit, jsonOrCsv } from './codedData.ts';
+import type { CodedWorkGates } from '../../services/codedWork.ts';
 
-export function smqRouter(deps: RestDeps, prisma: PrismaClient): RestApp {
+export function smqRouter(deps: RestDeps, prisma: PrismaClient, gates?: CodedWorkGates): RestApp {
   const router = createRouter();
-  router.use('/smqs/:code/apply', noStore(), requireApiKey(prisma, { aiNotice: false }));
+  router.use('/smqs/:code/apply', noStore(), requireApiKey(prisma, { aiNotice: false }), jsonOrCsv(), admit(gates?.uploads));
   registerSmqs(router, deps);
   return router;
 }
