@@ -22,6 +22,7 @@ export const KNOWN_OPERATIONS = new Set([
   'ReleaseChanges', 'SearchCodes', 'SmqChanges', 'SmqDetail', 'Smqs', 'ValidateCodes', 'Versions',
   'ExplorerChanges', 'ExplorerChildren', 'ExplorerClassify', 'ExplorerClassifyLabel', 'ExplorerCode', 'ExplorerCodeSmqs',
   'ExplorerIdentify', 'ExplorerImpact', 'ExplorerSearch', 'ExplorerSmq', 'ExplorerSmqs', 'ExplorerSocs', 'ExplorerVersions',
+  'ExplorerApplySmq', 'ExplorerCheckCodes', 'ExplorerCodeNames',
   'SocTree', 'IntrospectionQuery',
 ]);
 
