@@ -7,6 +7,7 @@ import {
   codeState,
   IMPACT_KINDS,
   ImpactTally,
+  nameSimilarity,
   otherLevel,
   PENDING_SEARCH,
   rowImpacts,
@@ -24,6 +25,8 @@ import { normalizeName } from '../domain/text.ts';
 import { IMPACT_SLICE_ROWS, MAX_IMPACT_ROWS, MAX_QUERY_LENGTH, MAX_RECORDED_TERM_LENGTH, MAX_RETIRED_SEARCHES, MAX_ROW_ID_LENGTH } from './limits.ts';
 import { underGate, type RequestScope } from './scope.ts';
 import { searchCodes } from './search.ts';
+import { noGoodMatch, structuralSuggestion, TEXT_FLOOR } from '../domain/impact/retired.ts';
+import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import { rowText } from './arguments.ts';
 
 export interface ImpactArgs {
@@ -201,7 +204,7 @@ async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOption
       rows.push(result);
     }
     opts.onProgress?.(valid.length, valid.length);
-    await suggestForRetired(scope, to, rows);
+    await suggestForRetired(scope, to, toIx, rows);
   }
 
   const percent = valid.length ? Math.round((tally.impacted / valid.length) * 1000) / 10 : 0;
@@ -224,17 +227,27 @@ async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOption
   };
 }
 
-/** A retired code's suggestion: the best search match (a current LLT) of the recorded term, else of its old term. */
-async function suggestForRetired(scope: RequestScope, to: ReleaseInfo, rows: ImpactRowResult[]): Promise<void> {
+/**
+ * A retired code's suggestion (src/domain/impact/retired.ts): from the structure first (its PT,
+ * the same name, a close sibling under its HLT), else the best search match of the recorded term
+ * (else of its old term) among current LLTs when the whole names are similar enough, else "no
+ * good match". Each reason states its basis.
+ */
+async function suggestForRetired(scope: RequestScope, to: ReleaseInfo, toIx: ReleaseIndex, rows: ImpactRowResult[]): Promise<void> {
   const cache = new Map<string, Suggestion>();
   for (const r of rows) {
     for (const impact of r.impacts) {
       if (impact.suggestion !== PENDING_SEARCH) continue;
+      const structural = structuralSuggestion(toIx, to.version, r.before, Number(r.code), r.recordedTerm);
+      if (structural) {
+        impact.suggestion = structural;
+        continue;
+      }
       const text = (r.recordedTerm ?? r.before.term).slice(0, MAX_QUERY_LENGTH);
-      const key = normalizeName(text);
+      const key = `${normalizeName(text)}\u0000${r.before.hlt?.code ?? ''}`;
       let s = cache.get(key);
       if (!s) {
-        s = cache.size >= MAX_RETIRED_SEARCHES ? tooMany : await bestMatch(scope, to, text);
+        s = cache.size >= MAX_RETIRED_SEARCHES ? tooMany : await bestMatch(scope, to, toIx, r, text);
         if (cache.size < MAX_RETIRED_SEARCHES) cache.set(key, s);
       }
       impact.suggestion = s;
@@ -250,18 +263,25 @@ const tooMany: Suggestion = {
   reason: `Not searched: more than ${MAX_RETIRED_SEARCHES} distinct terms of retired codes in one request.`,
 };
 
-async function bestMatch(scope: RequestScope, to: ReleaseInfo, text: string): Promise<Suggestion> {
-  if (!normalizeName(text)) return PENDING_SEARCH;
+async function bestMatch(scope: RequestScope, to: ReleaseInfo, toIx: ReleaseIndex, r: ImpactRowResult, text: string): Promise<Suggestion> {
+  const norm = normalizeName(text);
+  if (!norm) return noGoodMatch(to.version, r.before, toIx);
   const found = await searchCodes(scope, { q: text, level: 'LLT', version: to.version }, { offset: 0, limit: 10 });
-  const hit = found.items.find((h) => h.concept.current) ?? null;
-  if (!hit) return { ...PENDING_SEARCH, reason: `No current LLT of release ${to.version} matches '${text}': code the case again.` };
-  const how = hit.match ? `${hit.match.type.toLowerCase().replace('_', ' ')} match, score ${hit.match.score.toFixed(2)}` : 'best match';
+  // The search ranks substrings and word prefixes first ("Menopause" finds "Early menopause" with
+  // score 1.00): judge each candidate by the similarity of the whole names instead.
+  let best: { hit: (typeof found.items)[number]; similarity: number } | undefined;
+  for (const hit of found.items) {
+    if (!hit.concept.current) continue;
+    const similarity = nameSimilarity(norm, normalizeName(hit.concept.name));
+    if (!best || similarity > best.similarity) best = { hit, similarity };
+  }
+  if (!best || best.similarity < TEXT_FLOOR) return noGoodMatch(to.version, r.before, toIx, best && { term: best.hit.concept.name, similarity: best.similarity });
   return {
-    action: hit.match?.type === 'EXACT' ? 'RECODE' : 'REVIEW',
-    code: String(hit.concept.code),
-    term: hit.concept.name,
+    action: best.similarity === 1 ? 'RECODE' : 'REVIEW',
+    code: String(best.hit.concept.code),
+    term: best.hit.concept.name,
     level: 'LLT',
-    reason: `Best search match of '${text}' among the current LLTs of ${to.version} (${how}).`,
+    reason: `Basis: text similarity. '${best.hit.concept.name}' is the current LLT of ${to.version} closest to '${text}' (name similarity ${best.similarity.toFixed(2)}).`,
   };
 }
 

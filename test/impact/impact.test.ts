@@ -108,12 +108,12 @@ describe('POST /impact (JSON)', () => {
     expect(delta('10028813')).toBeUndefined();
   });
 
-  it('a retired code (5.0.1 → 5.0) is recoded to the best search match of the recorded term', async () => {
+  it('a retired LLT (5.0.1 → 5.0) whose PT lives on is recoded to its PT (src/domain/impact/retired.ts; test/impact/retired.test.ts)', async () => {
     const res = await postJson('/impact', { from: '5.0.1', to: '5.0', rows: [{ rowId: 'a', code: 90400010, term: 'Cancer-related fatigue' }] });
     const body = await res.json();
     expect(body.rows[0].after).toBeNull();
     expect(body.rows[0].impacts).toEqual([
-      expect.objectContaining({ kind: 'CODE_RETIRED', before: 'Cancer-related fatigue', after: null, suggestion: expect.objectContaining({ code: '10016256', term: 'Fatigue', reason: expect.stringMatching(/Best search match/) }) }),
+      expect.objectContaining({ kind: 'CODE_RETIRED', before: 'Cancer-related fatigue', after: null, suggestion: expect.objectContaining({ action: 'RECODE', code: '10016256', term: 'Fatigue', reason: expect.stringMatching(/^Basis: its PT\./) }) }),
     ]);
     expect(body.summary.byKind.find((k: any) => k.kind === 'CODE_RETIRED').rows).toBe(1);
     expect(body.summary.ptDeltas).toContainEqual(expect.objectContaining({ pt: expect.objectContaining({ code: '10016256' }), before: 1, after: 0 }));
