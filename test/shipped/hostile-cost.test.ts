@@ -7,29 +7,22 @@
 // its own client address, so the default 120/min limit does not turn the attacks into 429s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { run, freshStore, type Store } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
+import type { ServerProcess } from '../helpers/server.ts';
+import { clientAddresses, startShippedWithKey, type ShippedWithKey } from '../helpers/shippedWithKey.ts';
 
-let store: Store;
+let shipped: ShippedWithKey;
 let server: ServerProcess;
 let key = '';
-let ip = 0;
-const nextClient = () => `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip++ & 255}`;
+/** A client address of its own for every request (see the header comment). */
+const nextClient = clientAddresses();
 
 beforeAll(async () => {
-  store = await freshStore('demo');
-  const env: Record<string, string> = store.url
-    ? { DATABASE_URL: store.url, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }
-    : { TERMINOLOGY_DATA_DIR: store.dataDir! };
-  const created = await run(['keys', 'create', '--name', 'hostile-cost'], env, 60_000);
-  expect(created.code, created.stderr).toBe(0);
-  key = created.stdout.trim();
-  server = await startServerProcess({ ...env, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false });
+  shipped = await startShippedWithKey('hostile-cost');
+  ({ server, key } = shipped);
 }, 180_000);
 afterAll(async () => {
-  await server?.stop();
-  await store?.cleanup();
+  await shipped?.stop();
 });
 
 interface Answer {

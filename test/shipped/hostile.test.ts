@@ -10,9 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
-import { run, freshStore, type Store } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
+import type { ServerProcess } from '../helpers/server.ts';
+import { clientAddresses, startShippedWithKey, type ShippedWithKey } from '../helpers/shippedWithKey.ts';
 import { fuzzRequest, pick, rng } from '../helpers/fuzz.ts';
 import { ERROR_STATUS } from '../../src/domain/errors.ts';
 
@@ -31,28 +31,18 @@ const CONCURRENCY = 6;
  */
 const PROBE_P99_MS = 100;
 
-let store: Store;
+let shipped: ShippedWithKey;
 let server: ServerProcess;
 let key = '';
-let ip = 0;
 /** A client address of its own for every request (see the header comment). */
-const nextClient = () => `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip++ & 255}`;
+const nextClient = clientAddresses();
 
 beforeAll(async () => {
-  // The demo store, copied from the run's template; of its settings only where the store is
-  // passed on, so the server runs on the shipped defaults (TERMINOLOGY_DEMO finds the releases there).
-  store = await freshStore('demo');
-  const env: Record<string, string> = store.url
-    ? { DATABASE_URL: store.url, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }
-    : { TERMINOLOGY_DATA_DIR: store.dataDir! };
-  const created = await run(['keys', 'create', '--name', 'hostile'], env, 60_000);
-  expect(created.code, created.stderr).toBe(0);
-  key = created.stdout.trim();
-  server = await startServerProcess({ ...env, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false });
+  shipped = await startShippedWithKey('hostile');
+  ({ server, key } = shipped);
 }, 180_000);
 afterAll(async () => {
-  await server?.stop();
-  await store?.cleanup();
+  await shipped?.stop();
 });
 
 interface Answer {

@@ -8,7 +8,7 @@ import { bin, binCsv, binJson, MAX_BIN, parseBinList, useBin, type BinItem } fro
 import { csvText, downloadText } from './csv.ts';
 import { ExplorerCheckCodesDocument, type ExplorerCheckCodesQuery } from './operations/generated.ts';
 import { navigate } from './router.ts';
-import { ErrorBox, LevelBadge, Link, toApiError } from './ui.tsx';
+import { JobStatus, LevelBadge, Link, toApiError } from './ui.tsx';
 import type { Release } from './release.ts';
 
 type Checked = ExplorerCheckCodesQuery['validateCodes']['items'][number];
@@ -264,14 +264,7 @@ export function BinPage({ params, releases }: { params: URLSearchParams; release
           ) : null}
         </p>
       </form>
-      <div aria-live="polite">
-        {busy ? (
-          <p class="loading" role="status">
-            Checking…
-          </p>
-        ) : null}
-        {error ? <ErrorBox error={error} title="The check failed" /> : null}
-      </div>
+      <JobStatus busy={busy} busyText="Checking…" error={error} errorTitle="The check failed" />
       {check ? <CheckTable rows={check.rows} version={check.version} source={check.source} /> : null}
     </section>
   );

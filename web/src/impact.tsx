@@ -11,7 +11,7 @@ import { KeyBox, useApiKey } from './apiKey.tsx';
 import { csvText, downloadText, parseCodedRows, TooManyRows, type CodedRow, type ParseProblem } from './csv.ts';
 import { ExplorerImpactDocument, type ExplorerImpactQuery, type ImpactKind } from './operations/generated.ts';
 import { navigate } from './router.ts';
-import { ErrorBox, LevelBadge, Link, toApiError } from './ui.tsx';
+import { JobStatus, LevelBadge, Link, toApiError } from './ui.tsx';
 import type { Release } from './release.ts';
 
 /**
@@ -272,14 +272,7 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
           {!key ? <span class="muted">Enter an API key first.</span> : null}
         </p>
       </form>
-      <div aria-live="polite">
-        {busy ? (
-          <p class="loading" role="status">
-            Analysing…
-          </p>
-        ) : null}
-        {error ? <ErrorBox error={error} title="The impact analysis failed" /> : null}
-      </div>
+      <JobStatus busy={busy} busyText="Analysing…" error={error} errorTitle="The impact analysis failed" />
       {report && s && result ? (
         <div class="impact-result">
           {report.from !== from || report.to !== to ? (

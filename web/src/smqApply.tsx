@@ -8,7 +8,7 @@ import { KeyBox, useApiKey } from './apiKey.tsx';
 import { csvText, downloadText } from './csv.ts';
 import { ExplorerApplySmqDocument, type ExplorerApplySmqQuery } from './operations/generated.ts';
 import { readRows, RowsInput, MAX_ROWS, type RowsRead } from './rowsInput.tsx';
-import { ErrorBox, LevelBadge, toApiError } from './ui.tsx';
+import { JobStatus, LevelBadge, toApiError } from './ui.tsx';
 
 type Application = ExplorerApplySmqQuery['applySmq'];
 type Match = Application['narrow'][number];
@@ -146,14 +146,7 @@ export function SmqApply({ code, name, version, isAlgorithmic }: { code: string;
           {!key ? <span class="muted">Enter an API key first.</span> : null}
         </p>
       </form>
-      <div aria-live="polite">
-        {busy ? (
-          <p class="loading" role="status">
-            Applying…
-          </p>
-        ) : null}
-        {error ? <ErrorBox error={error} title="The SMQ could not be applied" /> : null}
-      </div>
+      <JobStatus busy={busy} busyText="Applying…" error={error} errorTitle="The SMQ could not be applied" />
       {a && result ? (
         <div class="smq-apply-result">
           <h3>

@@ -75,6 +75,24 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
+/**
+ * The live region under a form that runs a job (an upload, a check, coding): "working…" while it
+ * runs, then its error; screen readers hear both. `children` follow inside the region.
+ */
+export function JobStatus({ busy, busyText, error, errorTitle, children }: { busy: boolean; busyText: string; error: ApiError | null | undefined; errorTitle: string; children?: ComponentChildren }) {
+  return (
+    <div aria-live="polite">
+      {busy ? (
+        <p class="loading" role="status">
+          {busyText}
+        </p>
+      ) : null}
+      {error ? <ErrorBox error={error} title={errorTitle} /> : null}
+      {children}
+    </div>
+  );
+}
+
 export function ErrorBox({ error, title = 'The request failed' }: { error: ApiError; title?: string }) {
   return (
     <div class="error" role="alert">

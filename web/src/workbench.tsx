@@ -13,7 +13,7 @@ import {
   type ExplorerIdentifyQuery,
 } from './operations/generated.ts';
 import { navigate } from './router.ts';
-import { ErrorBox, Highlighted, LevelBadge, Link, findAll, pct, toApiError, type Range } from './ui.tsx';
+import { ErrorBox, Highlighted, JobStatus, LevelBadge, Link, findAll, pct, toApiError, type Range } from './ui.tsx';
 import type { ApiError } from './api.ts';
 import { KeyBox, useApiKey } from './apiKey.tsx';
 import { CodePicker } from './codePicker.tsx';
@@ -399,13 +399,7 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
           {!key ? <span class="muted">Enter an API key first.</span> : null}
         </p>
       </form>
-      <div aria-live="polite">
-        {busy ? (
-          <p class="loading" role="status">
-            Coding…
-          </p>
-        ) : null}
-        {error ? <ErrorBox error={error} title="Coding failed" /> : null}
+      <JobStatus busy={busy} busyText="Coding…" error={error} errorTitle="Coding failed">
         {result ? (
           <div class="wb-result">
             <Notice a={result.mode === 'label' ? result.label : result.identify} />
@@ -449,7 +443,7 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
             )}
           </div>
         ) : null}
-      </div>
+      </JobStatus>
     </section>
   );
 }

@@ -1,0 +1,38 @@
+// The shipped server as the hostile suites start it: a copy of the demo store, one API key made by
+// the CLI, then `serve` on the shipped defaults (only the store passed on, TRUST_PROXY for the
+// per-request client addresses that keep the default rate limit out of the way).
+import { expect } from 'vitest';
+import { run, freshStore, type Store } from './cli.ts';
+import { startServerProcess, type ServerProcess } from './server.ts';
+
+export interface ShippedWithKey {
+  store: Store;
+  server: ServerProcess;
+  key: string;
+  stop(): Promise<void>;
+}
+
+export async function startShippedWithKey(keyName: string): Promise<ShippedWithKey> {
+  const store = await freshStore('demo');
+  const env: Record<string, string> = store.url
+    ? { DATABASE_URL: store.url, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }
+    : { TERMINOLOGY_DATA_DIR: store.dataDir! };
+  const created = await run(['keys', 'create', '--name', keyName], env, 60_000);
+  expect(created.code, created.stderr).toBe(0);
+  const server = await startServerProcess({ ...env, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false });
+  return {
+    store,
+    server,
+    key: created.stdout.trim(),
+    async stop() {
+      await server.stop();
+      await store.cleanup();
+    },
+  };
+}
+
+/** A new client address per call (10.x.y.z), so each request is a client of its own for the rate limit. */
+export function clientAddresses(): () => string {
+  let ip = 0;
+  return () => `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip++ & 255}`;
+}
