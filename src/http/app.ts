@@ -18,6 +18,7 @@ import { sharedRefusalsAsOutcomes } from '../fhir/sharedRefusals.ts';
 import { smqRouter } from './routers/smqs.ts';
 import { codedDataRouter } from './routers/codedData.ts';
 import { mountExplorer } from './explorer.ts';
+import { graphiqlPage } from './graphiqlPage.ts';
 
 export { SUPPORTED_API_VERSIONS } from './requestHeaders.ts';
 export type { App, AppOptions } from './options.ts';
@@ -32,9 +33,12 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   app.onError(onError);
 
   // Every method: Yoga answers the ones it does not serve with 405 and Allow.
+  const graphiql = graphiqlPage(yoga);
   app.all('/graphql', async (c) => {
+    const context = { requestId: c.get('requestId'), log: c.get('log'), usedVersions: new Set<string>(), clientIp: c.get('clientIp') };
+    if (graphiql.wanted(c.req.raw)) return graphiql.answer(c.req.raw, context);
     // X-Terminology-Version comes with the result (releaseHeaderPlugin), cached or not.
-    return yoga.handleRequest(c.req.raw, { requestId: c.get('requestId'), log: c.get('log'), usedVersions: new Set<string>(), clientIp: c.get('clientIp') });
+    return yoga.handleRequest(c.req.raw, context);
   });
 
   // Mounting order is the order of the paths in /openapi.json.

@@ -10,6 +10,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../rest/context.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
 import { zodErrors } from '../rest/validation.ts';
+import { onceCompressed, staticResponse } from './compressedBodies.ts';
 import { mountDocs } from './docs.ts';
 import { withNullableRefs } from './openapiNullable.ts';
 import { validationDetail } from '../domain/errors.ts';
@@ -46,7 +47,7 @@ export function mountOpenApi(app: OpenAPIHono<AppEnv>): void {
     },
   };
   // Generated on first request (every route is mounted by then), rewritten once: see openapiNullable.ts.
-  let doc: unknown;
-  app.get('/openapi.json', (c) => c.json((doc ??= withNullableRefs(app.getOpenAPI31Document(config)))));
+  const doc = onceCompressed(async () => ({ body: JSON.stringify(withNullableRefs(app.getOpenAPI31Document(config))), type: 'application/json' }));
+  app.get('/openapi.json', async (c) => staticResponse(c.req.raw, await doc(), 'no-cache'));
   mountDocs(app);
 }
