@@ -9,7 +9,7 @@ import { ensureDemoReleases } from './importer/demo.ts';
 import { createApp } from './http/app.ts';
 import { nodeListener } from './http/nodeListener.ts';
 import { trackConnections } from './http/drain.ts';
-import { onAdapterError, onClientError } from './http/clientError.ts';
+import { onAdapterError, onClientError, onConnect, requireHost } from './http/clientError.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 import { latestReleaseId } from './domain/search/snapshotStore.ts';
@@ -100,10 +100,12 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
   // target with an empty 400), behind the fast path for warm answers.
   const listener = nodeListener(app, { hostname: config.host, errorHandler: onAdapterError(log) });
-  const server: Server = createServer(observability ? observability.wrap(listener, app.app.routes) : listener);
+  // Node's own Host check answers with an empty 400; requireHost gives the problem JSON.
+  const server: Server = createServer({ requireHostHeader: false }, requireHost(observability ? observability.wrap(listener, app.app.routes) : listener));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));
+  server.on('connect', onConnect(log));
   const connections = trackConnections(server);
   // The latest release's in-memory index (search, and concepts/paths of catalog reads), then
   // its change set against the previous release (a code page's last statement). From its

@@ -3,7 +3,7 @@
 // adapter (a request target no URL can be made of). Their default answers have no body; these
 // are the documented problem JSON.
 import type { Socket } from 'node:net';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type RequestListener } from 'node:http';
 import { RequestError } from '@hono/node-server';
 import type { Logger } from '../logger.ts';
 import type { ErrorCode } from '../domain/errors.ts';
@@ -15,7 +15,9 @@ const DETAIL: Partial<Record<ErrorCode, string>> = {
   HEADERS_TOO_LARGE: 'Request headers exceed the size the server accepts.',
   REQUEST_TIMEOUT: 'The request did not arrive completely in time.',
   PAYLOAD_TOO_LARGE: 'Chunk extensions of the request body are too large.',
+  METHOD_NOT_ALLOWED: 'CONNECT is not served: this is not a proxy.',
 };
+const NO_HOST = 'An HTTP/1.1 request must carry a Host header.';
 
 /** How long a refused connection may stay half-open after the answer. */
 const CLOSE_GRACE_MS = 2_000;
@@ -34,7 +36,7 @@ function codeOf(err: NodeJS.ErrnoException): ErrorCode {
   }
 }
 
-export function clientErrorResponse(code: ErrorCode, requestId: string, head = false): string {
+export function clientErrorResponse(code: ErrorCode, requestId: string, head = false, extraHeaders: string[] = []): string {
   const p = problem(code, DETAIL[code]!, requestId, code === 'VALIDATION_ERROR' ? { request: [DETAIL[code]!] } : undefined);
   const body = JSON.stringify(p);
   return [
@@ -43,6 +45,7 @@ export function clientErrorResponse(code: ErrorCode, requestId: string, head = f
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${requestId}`,
     'X-Content-Type-Options: nosniff',
+    ...extraHeaders,
     'Connection: close',
     '',
     // An answer to HEAD has no body: the client would read it as the next response.
@@ -70,10 +73,8 @@ export function onAdapterError(log: Logger) {
 /** Listener for the node:http server's 'clientError' event: the answer is written straight to the socket (there is no response object), then it is closed. */
 export function onClientError(log: Logger) {
   return (err: NodeJS.ErrnoException, socket: Socket): void => {
-    // A peer that reset or already closed cannot be answered. Nor can one with a response in
-    // flight on this socket (keep-alive): bytes written now would corrupt that response.
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    // A peer that reset or already closed cannot be answered.
+    if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
@@ -83,10 +84,55 @@ export function onClientError(log: Logger) {
     if (log.isLevelEnabled('debug')) log.debug({ requestId, code, reason: err.code }, 'malformed request refused by the HTTP parser');
     // The request's first bytes, when the parser still has them, say whether it was a HEAD.
     const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    socket.end(clientErrorResponse(code, requestId, head));
-    // A peer that keeps its side open is not waited for long (the parser already gave up on it).
-    const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
+    const answer = () => {
+      if (!socket.writable) return void socket.destroy();
+      socket.end(clientErrorResponse(code, requestId, head));
+      closeSoon(socket);
+    };
+    // A complete request before the bad bytes on this keep-alive socket is answered first, then
+    // the refusal: bytes written while its response is under way would corrupt it. A request
+    // whose own body is what failed to parse cannot complete: it is refused now (its handler's
+    // body read fails when the socket closes, and it logs the refusal's status: errors.ts).
+    const inFlight = (socket as Socket & { _httpMessage?: NodeJS.EventEmitter & { writableFinished?: boolean; headersSent?: boolean; req?: { complete?: boolean } } })._httpMessage;
+    if (inFlight && !inFlight.writableFinished && (inFlight.req?.complete !== false || inFlight.headersSent)) {
+      inFlight.once('finish', answer);
+      inFlight.once('close', () => {
+        if (!inFlight.writableFinished) socket.destroy();
+      });
+    } else answer();
+  };
+}
+
+/** A peer that keeps its side open is not waited for long (the parser already gave up on it). */
+function closeSoon(socket: Socket): void {
+  const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/** Listener for 'connect': CONNECT (a proxy tunnel) is not served; Node would close silently. */
+export function onConnect(log: Logger) {
+  return (_req: IncomingMessage, socket: Socket): void => {
+    const requestId = requestIdFrom(undefined);
+    if (log.isLevelEnabled('debug')) log.debug({ requestId }, 'CONNECT refused');
+    socket.end(clientErrorResponse('METHOD_NOT_ALLOWED', requestId, false, [`Allow: ${CONNECT_ALLOW}`]));
+    closeSoon(socket);
+  };
+}
+const CONNECT_ALLOW = 'GET, HEAD, POST';
+
+/**
+ * Node's own refusal of an HTTP/1.1 request without Host is an empty 400; the server turns it
+ * off (`requireHostHeader: false`) and this wrapper gives the documented problem JSON instead.
+ */
+export function requireHost(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return listener(req, res);
+    const requestId = requestIdFrom(undefined);
+    const p = problem('VALIDATION_ERROR', NO_HOST, requestId, { headers: [NO_HOST] });
+    const body = JSON.stringify(p);
+    res.shouldKeepAlive = false;
+    res.writeHead(400, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, 'x-content-type-options': 'nosniff' });
+    res.end(req.method === 'HEAD' ? undefined : body);
   };
 }

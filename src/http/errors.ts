@@ -17,10 +17,27 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     const detail = err.message || 'Malformed request.';
     return sendProblem(c, problem(code, detail, requestId, code === 'VALIDATION_ERROR' ? { body: [detail] } : undefined));
   }
+  // The body stopped arriving (the parser refused what followed, or the client went away):
+  // the client's doing, and what it was told (clientError.ts) is a 4xx, so that is what is logged.
+  if (bodyCutOff(err, c)) return sendProblem(c, problem('VALIDATION_ERROR', CUT_OFF, requestId, { body: [CUT_OFF] }));
   const p = problemFromError(err, requestId);
   if (p.code === 'INTERNAL_ERROR') c.get('log')?.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
   return sendProblem(c, p);
 };
+
+const CUT_OFF = 'The request body did not arrive completely.';
+
+/** Node's IncomingMessage fails a body read with ECONNRESET "aborted" when its request is cut off. */
+function bodyCutOff(err: unknown, c: Context<AppEnv>): boolean {
+  if (c.req.raw.signal?.aborted) return true;
+  const seen = new Set<unknown>();
+  for (let e: unknown = err; e && typeof e === 'object' && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+    seen.add(e);
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === 'ECONNRESET' && message === 'aborted') return true;
+  }
+  return false;
+}
 
 /**
  * No route answered: 405 with `Allow` when the path is served with other methods, else 404.

@@ -38,6 +38,8 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(doc.components.schemas.Problem.properties).toHaveProperty('requestId');
     expect(doc.paths['/codes/{code}'].get.responses['404']).toBeDefined();
+    // Uploads of coded rows refuse other media types with 415 (src/http/routers/codedData.ts).
+    for (const path of ['/impact', '/smqs/{code}/apply']) expect(doc.paths[path].post.responses['415'], path).toBeDefined();
   });
 
   it('changes only on purpose: the whole document, key order included, is kept beside this test', async () => {

@@ -91,6 +91,19 @@ function sendRaw(bytes: string): Promise<Answer> {
   });
 }
 
+/** Every byte the server sends on one connection until it closes (several answers when pipelined). */
+function sendRawAll(bytes: string): Promise<string> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(bytes));
+    let raw = '';
+    socket.setTimeout(10_000, () => socket.destroy(new Error('raw request not answered')));
+    socket.on('data', (d) => (raw += d));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(raw));
+  });
+}
+
 const KNOWN_CODES = new Set(Object.keys(ERROR_STATUS));
 /** Client values the generators send; an answer may quote at most 40 characters of any of them. */
 const MARKERS = ['x'.repeat(41), 'ä'.repeat(41), 'Z'.repeat(41), 'a'.repeat(41), 'q'.repeat(41), 'w'.repeat(41)];
@@ -195,6 +208,31 @@ describe('the shipped server under hostile input', () => {
     const head = await sendRaw(`HEAD /versions HTTP/1.1\r\nHost: a\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`);
     expect(head.status).toBe(431);
     expect(head.text).toBe('');
+  });
+
+  it('answers a missing Host, CONNECT, pipelined garbage and a body cut off by the parser, and logs what the client got', async () => {
+    const noHost = await sendRaw('GET /versions HTTP/1.1\r\n\r\n');
+    expect(noHost.status).toBe(400);
+    expect(JSON.parse(noHost.text)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', requestId: expect.any(String), errors: { headers: [expect.stringContaining('Host')] } });
+    const connect = await sendRaw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(connect.status).toBe(405);
+    expect(connect.headers.allow).toBe('GET, HEAD, POST');
+    expect(JSON.parse(connect.text)).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED', requestId: expect.any(String) });
+    // A valid request, then garbage on the same connection: the valid one is answered first.
+    const both = await sendRawAll('GET /health/live HTTP/1.1\r\nHost: a\r\n\r\nGARBAGE\r\n\r\n');
+    expect(both).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\n\{"status":"ok"\}HTTP\/1\.1 400 [^]*"code":"VALIDATION_ERROR"/);
+    // A chunked body the parser refuses half-way: the client gets 400, and the request's log
+    // line says 400 too (it said 503: the cut-off body read looked like a lost connection).
+    const before = server.logs().length;
+    for (const path of ['/codes/validate', '/graphql', '/fhir/CodeSystem/$lookup']) {
+      const cut = await sendRaw(`POST ${path} HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"cod\r\nzz\r\n`);
+      expect(cut.status, path).toBe(400);
+    }
+    await expect
+      .poll(() => server.logs().slice(before).split('\n').filter((l) => l.includes('"msg":"request"')).length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(3);
+    const logged = server.logs().slice(before).split('\n').filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l) as { route: string; status: number });
+    for (const path of ['/codes/validate', '/graphql', '/fhir/CodeSystem/$lookup']) expect(logged.find((l) => l.route === path)?.status, path).toBe(400);
   });
 
   it('answers GraphQL transport refusals in the GraphQL error shape with their codes, without echoing the body', async () => {

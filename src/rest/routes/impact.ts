@@ -138,7 +138,7 @@ const route = createRoute({
         'text/csv': { schema: z.string().openapi({ description: `Columns: rowId, line, code, recordedTerm, status (UNCHANGED, IMPACTED, INVALID), impact, details, before, after, suggestedAction, suggestedCode, suggestedTerm, suggestionReason, then the code's term, PT and primary SOC in each release.` }) },
       },
     },
-    ...errorResponses(400, 401, 404, 413, 429, 500, 503),
+    ...errorResponses(400, 401, 404, 413, 415, 429, 500, 503),
   },
 });
 

@@ -317,7 +317,7 @@ const applyRoute = createRoute({
         },
       },
     },
-    ...errorResponses(400, 401, 404, 413, 429, 500),
+    ...errorResponses(400, 401, 404, 413, 415, 429, 500),
   },
 });
 
