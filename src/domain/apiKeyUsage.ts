@@ -6,7 +6,7 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
 /** narrative: identify, classify, labels (REST or GraphQL); impact: impact analysis; smq: applying an SMQ to coded rows. */
-export type UsageFamily = 'narrative' | 'impact' | 'smq';
+export type UsageFamily = 'narrative' | 'impact' | 'smq' | 'lists';
 
 export const USAGE_FLUSH_MS = 10_000;
 /** Pending (key, family) pairs kept at most between flushes (keys are few; this only bounds a pathological case). */

@@ -10,7 +10,7 @@ import type { Level } from '../domain/levels.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import { normalizeName } from '../domain/text.ts';
-import { MAX_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from './limits.ts';
+import { MAX_CODE_LIST, MAX_PUBLIC_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from './limits.ts';
 import { underGate, type RequestScope } from './scope.ts';
 import { sliced } from './codedWork.ts';
 
@@ -53,8 +53,14 @@ export interface CodeValidation {
   summary: { items: number; valid: number; unknown: number; nonCurrent: number; termMismatches: number; multiaxial: number };
 }
 
-function checkList(args: CodeListArgs): void {
+async function checkList(scope: RequestScope, args: CodeListArgs): Promise<void> {
   if (args.codes.length > MAX_CODE_LIST) throw validationError({ codes: [`at most ${MAX_CODE_LIST} codes per request (got ${args.codes.length})`] });
+  if (args.codes.length > MAX_PUBLIC_CODE_LIST) {
+    if (!scope.apiKeyPresented) {
+      throw validationError({ codes: [`at most ${MAX_PUBLIC_CODE_LIST} codes per request without an API key (got ${args.codes.length}); with X-API-Key, up to ${MAX_CODE_LIST}`] });
+    }
+    await scope.requireApiKey('lists'); // a key that does not verify: 401
+  }
   const errors: Record<string, string[]> = {};
   args.codes.forEach((c, k) => {
     if (c.term && c.term.length > MAX_RECORDED_TERM_LENGTH) errors[`codes.${k}.term`] = [`must be at most ${MAX_RECORDED_TERM_LENGTH} characters`];
@@ -86,7 +92,7 @@ async function allPaths(scope: RequestScope, release: ReleaseInfo, ptCodes: Iter
 }
 
 export async function validateCodes(scope: RequestScope, args: CodeListArgs): Promise<CodeValidation> {
-  checkList(args);
+  await checkList(scope, args);
   return underGate(scope, 'lists', () => validateList(scope, args));
 }
 
@@ -170,7 +176,7 @@ export interface CodeAnalysis {
 }
 
 export async function analyseCodes(scope: RequestScope, args: CodeListArgs & { allPaths?: boolean | null }): Promise<CodeAnalysis> {
-  checkList(args);
+  await checkList(scope, args);
   return underGate(scope, 'lists', () => analyseList(scope, args));
 }
 

@@ -60,7 +60,13 @@ export const MAX_ROW_ID_LENGTH = 100;
 export const MAX_RECORDED_TERM_LENGTH = 500;
 /** Rows analysed between two yields to the event loop (a 100k-row upload never stalls other requests). */
 export const IMPACT_SLICE_ROWS = 2_000;
-/** Items of a coded list for POST /codes/validate and /codes/analyse. */
+/** Items of a coded list for POST /codes/validate and /codes/analyse, with an API key. */
 export const MAX_CODE_LIST = 10_000;
+/**
+ * Without a key: a public list's work runs on the serving thread in slices, but building and
+ * serialising a 10,000-item answer still holds it ~0.5 s on a slow host; 2,000 keeps that
+ * near 0.1 s, and anyone who needs more can be given a key (issue 27 defect 4).
+ */
+export const MAX_PUBLIC_CODE_LIST = 2_000;
 /** Distinct recorded terms of retired codes searched per analysis; beyond, the suggestion is left to review. */
 export const MAX_RETIRED_SEARCHES = 5_000;

@@ -51,6 +51,8 @@ export interface RequestScope {
   clientIp: string;
   /** Verifies X-API-Key (sk-…); returns the key id or throws UNAUTHORIZED. Counts one use of the family per request. */
   requireApiKey(family: UsageFamily): Promise<string>;
+  /** Whether the request carries an API key at all (checked only where a key matters). */
+  apiKeyPresented: boolean;
 }
 
 export function createScope(
@@ -88,6 +90,7 @@ export function createScope(
     // Shared with the HTTP layer when given, which reports it in a response header.
     usedVersions: request.usedVersions ?? new Set(),
     clientIp: request.clientIp ?? 'unknown',
+    apiKeyPresented: Boolean(request.apiKey || request.apiKeyId),
     requireApiKey(family) {
       const id = request.apiKeyId ? Promise.resolve(request.apiKeyId) : verify();
       return id.then((keyId) => {

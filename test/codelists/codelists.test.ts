@@ -4,13 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
+import { createApiKey } from '../../src/domain/apiKeys.ts';
 
 let t: TestApp;
 let server: { url: string; close: () => Promise<void> };
+let key: string;
 
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app);
+  key = (await createApiKey(t.db.prisma, 'lists')).key;
 });
 
 afterAll(async () => {
@@ -65,6 +68,22 @@ describe('POST /codes/validate', () => {
     const tooMany = await post('/codes/validate', { codes: new Array(10_001).fill('1') });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body).toMatchObject({ code: 'VALIDATION_ERROR', type: '/problems/validation', errors: { codes: [expect.stringContaining('at most 10000')] } });
+    // Public lists get a smaller budget than keyed ones (issue 27 defect 4), REST and GraphQL alike.
+    const overPublic = { codes: new Array(2_001).fill('10047848') };
+    for (const path of ['/codes/validate', '/codes/analyse']) {
+      const open = await post(path, overPublic);
+      expect(open.status, path).toBe(400);
+      expect(open.body.errors.codes[0]).toMatch(/at most 2000 codes per request without an API key \(got 2001\); with X-API-Key, up to 10000/);
+      const badKey = await post(path, overPublic, { 'X-API-Key': 'sk-not-a-key' });
+      expect(badKey.status, path).toBe(401);
+      const keyed = await post(path, overPublic, { 'X-API-Key': key });
+      expect(keyed.status, path).toBe(200);
+    }
+    const atPublic = await post('/codes/validate', { codes: new Array(2_000).fill('10047848') });
+    expect(atPublic.body.summary.items).toBe(2_000);
+    const gql = await post('/graphql', { query: 'query($c: [CodeListItemInput!]!) { validateCodes(codes: $c) { summary { items } } }', variables: { c: overPublic.codes.map((code) => ({ code })) } });
+    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(gql.body.errors[0].extensions.errors.codes[0]).toContain('without an API key');
     for (const bad of [{}, { codes: 'x' }, { codes: [{ term: 'x' }] }, { codes: [], extra: 1 }]) {
       const r = await post('/codes/validate', bad);
       expect(r.status, JSON.stringify(bad)).toBe(400);
