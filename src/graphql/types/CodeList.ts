@@ -1,7 +1,7 @@
 // Coded lists against one release: validateCodes and analyseCodes.
 import { builder, listCost } from '../builder.ts';
 import { analyseCodes, validateCodes, type CodeAnalysis, type CodeValidation, type RollUp, type ValidatedCode } from '../../services/codeLists.ts';
-import { MAX_CODE_LIST } from '../../services/limits.ts';
+import { MAX_CODE_LIST, MAX_PUBLIC_CODE_LIST } from '../../services/limits.ts';
 import { LevelEnum } from './enums.ts';
 import { TermRefType } from './Impact.ts';
 
@@ -75,7 +75,7 @@ const CodeListItemInput = builder.inputType('CodeListItemInput', {
 });
 
 const listArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
-  codes: t.arg({ type: [CodeListItemInput], required: true, description: `At most ${MAX_CODE_LIST} items.` }),
+  codes: t.arg({ type: [CodeListItemInput], required: true, description: `At most ${MAX_PUBLIC_CODE_LIST} items without an API key (X-API-Key), ${MAX_CODE_LIST} with one.` }),
   version: t.arg.string({ required: false }),
 });
 

@@ -5,7 +5,7 @@ import { AnalyseCodesDocument, ValidateCodesDocument } from '../operations/gener
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { errorResponses, versionIdParam } from '../schemas.ts';
 import { jsonBody } from '../narrative.ts';
-import { MAX_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from '../../services/limits.ts';
+import { MAX_CODE_LIST, MAX_PUBLIC_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from '../../services/limits.ts';
 
 const codeValue = z.union([z.string().max(32), z.number().int().nonnegative()]);
 
@@ -15,7 +15,7 @@ const listFields = {
       z.union([codeValue, z.object({ code: codeValue, term: z.string().max(MAX_RECORDED_TERM_LENGTH, `term must be at most ${MAX_RECORDED_TERM_LENGTH} characters`).nullish() }).strict()]),
     )
     .max(MAX_CODE_LIST, `codes: at most ${MAX_CODE_LIST} items per request`)
-    .openapi({ description: `Codes, or {code, term} with the term as recorded; at most ${MAX_CODE_LIST}.`, example: ['10047848', { code: '90300310', term: 'Loose stools' }] }),
+    .openapi({ description: `Codes, or {code, term} with the term as recorded; at most ${MAX_PUBLIC_CODE_LIST} without an API key (X-API-Key), ${MAX_CODE_LIST} with one.`, example: ['10047848', { code: '90300310', term: 'Loose stools' }] }),
   version: versionIdParam('version').optional().openapi({ description: 'Release to check against (default: header, else the latest).' }),
 };
 
