@@ -8,22 +8,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
+import { ENGINE_EXCEPTIONS as EXCEPTIONS } from '../helpers/engines.ts';
 import { projectRoot } from '../../src/paths.ts';
 
 const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { engines: { node: string } };
 const lock = JSON.parse(readFileSync(path.join(projectRoot, 'package-lock.json'), 'utf8')) as {
   packages: Record<string, { version?: string; engines?: unknown }>;
-};
-
-/**
- * Packages allowed to want more than the declared Nodes, each with why it cannot be satisfied.
- * Kept honest below: an entry whose package no longer needs it fails the test.
- */
-const EXCEPTIONS: Record<string, string> = {
-  // Every version wants Node 22. It is imported only by `prisma dev` (Prisma's local Postgres
-  // server, with durable streams), which this project never runs; prisma itself (and every
-  // command we use: generate, the client) declares ^20.19 || ^22.12 || >=24. @prisma/dev pins it.
-  '@prisma/streams-local': 'prisma dev only',
 };
 
 const nameOf = (lockPath: string) => lockPath.slice(lockPath.lastIndexOf('node_modules/') + 'node_modules/'.length);

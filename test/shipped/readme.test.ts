@@ -22,22 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, childEnv, freshStore, run, type Store } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
 import { miniSpec, writeFixture } from '../helpers/medascii.ts';
+import { readmeSectionBlocks, readmeShellBlocks } from '../helpers/readme.ts';
 import { projectRoot } from '../../src/paths.ts';
-
-/** Fenced ```sh blocks of README.md, in order. */
-export function readmeShellBlocks(): string[] {
-  const text = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
-  return [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-}
-
-/** Fenced blocks of one `## title` section of README.md, in order: the info string (`sh`, `ts file=client.ts`) and the text. */
-export function readmeSectionBlocks(title: string): { info: string; body: string }[] {
-  const text = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
-  const start = text.indexOf(`\n## ${title}\n`);
-  expect(start, `README section ${title}`).toBeGreaterThan(0);
-  const end = text.indexOf('\n## ', start + 1);
-  return [...text.slice(start, end).matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)].map((m) => ({ info: m[1]!, body: m[2]! }));
-}
 
 const block = (marker: string) => {
   const found = readmeShellBlocks().filter((b) => b.includes(marker));
