@@ -30,9 +30,12 @@ rows.push(['terminology --help', median([bin, '--help'])]);
 // The first open creates the store: not measured.
 spawnSync(process.execPath, [bin, 'migrate'], { env });
 rows.push(['terminology releases (opens the embedded store)', median([bin, 'releases'])]);
-const server = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-await new Promise<void>((resolve) => {
+// Info logs for the server alone: it says when it listens (the commands measured log at warn).
+const server = spawn(process.execPath, [bin, 'serve'], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] });
+await new Promise<void>((resolve, reject) => {
   let log = '';
+  server.on('close', (code) => reject(new Error(`terminology serve exited (${code}) before listening:\n${log}`)));
+  setTimeout(() => reject(new Error(`terminology serve did not listen in 5 min:\n${log}`)), 300_000).unref();
   server.stderr!.on('data', (d) => {
     log += d;
     if (log.includes('is listening')) resolve();

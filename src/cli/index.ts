@@ -1,8 +1,10 @@
 // The `terminology` command. Exit codes: 0 success, 1 failure, 2 usage error.
 // Modules load when a command needs them: `--help` and a command answered by a running server
-// (src/cli/control.ts) never start the database, the importer or the HTTP stack.
+// (src/cli/control.ts) never start the database, the importer or the HTTP stack; `--help` does
+// not even load the configuration (its validator, zod, is the largest module a command loads:
+// about half of --help's start-up, bench/results.md › CLI start-up).
 import { Command, CommanderError } from 'commander';
-import { loadConfig, ConfigError, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { addDataCommands, CliError, DATA_COMMANDS, processIo } from './commands.ts';
 
@@ -113,10 +115,18 @@ async function viaRunningServer(args: string[], config: () => Config): Promise<b
   return true;
 }
 
+/** Help (or no command at all): commander answers it from the command definitions alone. */
+export const answersWithoutConfig = (args: readonly string[]): boolean =>
+  args.length === 0 || args[0] === 'help' || args.includes('--help') || args.includes('-h');
+
 export async function main(argv = process.argv): Promise<void> {
-  let cached: Config | undefined;
-  const config = () => (cached ??= loadConfig());
   const args = argv.slice(2);
+  const configModule = answersWithoutConfig(args) ? undefined : await import('../config.ts');
+  let cached: Config | undefined;
+  const config = () => {
+    if (!configModule) throw new Error('the configuration is not loaded for help');
+    return (cached ??= configModule.loadConfig());
+  };
   try {
     if (await viaRunningServer(args, config)) return;
     await program(config).parseAsync(argv);
@@ -130,7 +140,7 @@ export async function main(argv = process.argv): Promise<void> {
     if (e instanceof DataDirLockedError) {
       // Name what was refused: the lock's message is about the store, not the command.
       err(`terminology ${args.filter((a) => !a.startsWith('-')).slice(0, args[0] === 'keys' ? 2 : 1).join(' ')} was refused: ${e.message}`);
-    } else if (e instanceof CliError || e instanceof ConfigError || e instanceof ImportValidationError || e instanceof ImportRefusedError) {
+    } else if (e instanceof CliError || (configModule && e instanceof configModule.ConfigError) || e instanceof ImportValidationError || e instanceof ImportRefusedError) {
       err(e.message);
     } else {
       err(`error: ${(e as Error).message}`);

@@ -223,9 +223,9 @@ describe('REST catalog', () => {
               "details": "Primary SOC moved from SOC 10038738 'Respiratory, thoracic and mediastinal disorders' to SOC 10021428 'Immune system disorders'.",
               "previousTerm": null,
               "metadata": {
-                "after": { "primarySocCode": 10021428 },
+                "after": { "primarySocCode": "10021428" },
                 "kinds": ["primary_soc_changed"],
-                "before": { "primarySocCode": 10038738 }
+                "before": { "primarySocCode": "10038738" }
               }
             },
             {
@@ -236,9 +236,9 @@ describe('REST catalog', () => {
               "details": "Demoted from PT to an LLT of PT 10031264 'Osteonecrosis'.",
               "previousTerm": null,
               "metadata": {
-                "after": { "level": "LLT", "ptCode": 10031264 },
+                "after": { "level": "LLT", "ptCode": "10031264" },
                 "kinds": ["demoted"],
-                "before": { "level": "PT", "primarySocCode": 10028395 }
+                "before": { "level": "PT", "primarySocCode": "10028395" }
               }
             }
           ],

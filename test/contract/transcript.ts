@@ -26,7 +26,10 @@
 //
 // Every answer is also validated against the server's own /openapi.json (ajv, JSON Schema
 // 2020-12; test/helpers/openapiValidator.ts): a transcript whose answer the document rejects fails.
+// And every code in it is a string: a number under a key naming a code (code, ptCode, parents…,
+// at any depth, JSON scalars included) fails the transcript (test/helpers/codeValues.ts).
 
+import { numericCodes } from '../helpers/codeValues.ts';
 import { validatorFor } from '../helpers/openapiValidator.ts';
 
 const WIDTH = 120;
@@ -68,6 +71,8 @@ export async function exchange(base: string, req: ContractRequest): Promise<Exch
 
   const invalid = (await validatorFor(base)).check({ method, path: req.path, status: res.status, contentType: res.headers.get('content-type'), body });
   if (invalid?.length) throw new Error(`The answer does not match /openapi.json:\n${invalid.join('\n')}`);
+  const numeric = numericCodes(body);
+  if (numeric.length) throw new Error(`Codes must be strings in every answer; numbers found at:\n${numeric.join('\n')}`);
 
   let text = lines.join('\n');
   const requestId = res.headers.get('x-request-id');

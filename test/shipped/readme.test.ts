@@ -8,21 +8,22 @@
 // While the embedded server owns the store, key management, `impact` and `releases` reach it
 // through its control socket in the data directory (0600, in a 0700 folder); `import` is still
 // refused, with a message naming it.
+//
+// Typed clients: the README's recipe for client developers — graphql-codegen against the running
+// server's /graphql, openapi-typescript against its /openapi.json, a client file that tsc compiles
+// and node runs — from the section's blocks as written, in a scratch ES-module project whose
+// node_modules is the checkout's (the generators are its dev dependencies; no network here).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, childEnv, freshStore, run, type Store } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
 import { miniSpec, writeFixture } from '../helpers/medascii.ts';
+import { readmeSectionBlocks, readmeShellBlocks } from '../helpers/readme.ts';
 import { projectRoot } from '../../src/paths.ts';
-
-/** Fenced ```sh blocks of README.md, in order. */
-export function readmeShellBlocks(): string[] {
-  const text = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
-  return [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-}
 
 const block = (marker: string) => {
   const found = readmeShellBlocks().filter((b) => b.includes(marker));
@@ -36,10 +37,10 @@ let port = 0;
 let log = '';
 let work: string;
 
-function bash(script: string, timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function bash(script: string, timeoutMs = 120_000, cwd = work): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const p = spawn('bash', ['-e', '-o', 'pipefail', '-c', script.replaceAll('localhost:4000', `localhost:${port}`)], {
-      cwd: work,
+      cwd,
       env: childEnv({ TERMINOLOGY_DATA_DIR: store.dataDir!, PATH: process.env.PATH! }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -163,4 +164,56 @@ describe.skipIf(usingPostgres)('the README, followed as written, while `npm star
     expect(refused.stderr).toMatch(/^terminology import was refused: The embedded database in .* is in use by another terminology process/);
     expect(existsSync(path.join(work, 'coded.csv'))).toBe(true);
   }, 120_000);
+  it('Typed clients: the recipe as written — codegen against /graphql, openapi-typescript against /openapi.json, a client compiled and run', async () => {
+    const blocks = readmeSectionBlocks('Typed clients');
+    const dir = path.join(work, 'client');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
+    symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'));
+    const files = blocks.flatMap((b) => {
+      const name = /\bfile=(\S+)/.exec(b.info)?.[1];
+      return name ? [{ name, body: b.body }] : [];
+    });
+    expect(files.map((f) => f.name)).toEqual(['operations.graphql', 'codegen.yml', 'client.ts']);
+    for (const f of files) writeFileSync(path.join(dir, f.name), f.body.replaceAll('localhost:4000', `localhost:${port}`));
+
+    const [install, ...steps] = blocks.filter((b) => b.info === 'sh').map((b) => b.body);
+    // The install line needs a registry: checked instead of run — it names exactly the versions pinned here.
+    expect(install).toMatch(/^npm install --save-dev \S/);
+    const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));
+    const pinned: Record<string, string> = { ...pkg.dependencies, ...pkg.devDependencies };
+    const specs = install!.trim().split(/\s+/).slice(3);
+    expect(specs.length).toBeGreaterThanOrEqual(5);
+    for (const spec of specs) {
+      const at = spec.lastIndexOf('@');
+      expect(pinned[spec.slice(0, at)], spec).toBe(spec.slice(at + 1));
+    }
+    expect(steps).toHaveLength(2);
+    const generated = await bash(steps[0]!, 180_000, dir);
+    expect(generated.code, generated.stderr + generated.stdout).toBe(0);
+    expect(readFileSync(path.join(dir, 'graphql.ts'), 'utf8')).toMatch(/export type CodeTermQuery = \{ code: \{ code: string, term: string, level: Level, status: CodeStatus, primarySocCode: string \| null \} \}/);
+    expect(readFileSync(path.join(dir, 'api.d.ts'), 'utf8')).toMatch(/"\/codes\/\{code\}": \{/);
+    const ran = await bash(steps[1]!, 180_000, dir);
+    expect(ran.code, ran.stderr + ran.stdout).toBe(0);
+    expect(ran.stdout).toMatch(/^10027787 .+ \(PT\); GraphQL: .+, primary SOC 100\d{5}$/m);
+
+    // The generated types are real: a misuse of either is a compile error.
+    writeFileSync(
+      path.join(dir, 'misuse.ts'),
+      [
+        "import type { paths } from './api.js';",
+        "import type { CodeTermQuery } from './graphql.js';",
+        'declare const q: CodeTermQuery;',
+        "declare const a: paths['/codes/{code}']['get']['responses'][200]['content']['application/json'];",
+        'export const soc: number = q.code.primarySocCode;',
+        'export const code: number = a.code;',
+      ].join('\n'),
+    );
+    const program = ts.createProgram([path.join(dir, 'misuse.ts')], {
+      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true,
+    });
+    const errors = ts.getPreEmitDiagnostics(program).map((d) => `${d.start}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    expect(errors).toHaveLength(2);
+    for (const e of errors) expect(e).toMatch(/is not assignable to type 'number'/);
+  }, 300_000);
 });

@@ -32,6 +32,7 @@ export interface ChangeRecord {
   term: string;
   previousTerm: string | null;
   details: string;
+  /** Before/after values; codes in them (ptCode, primarySocCode, parents) are strings. */
   metadata: {
     kinds: ChangeKind[];
     before: Record<string, unknown>;
@@ -118,6 +119,9 @@ export type NameLookup = (code: number) => string | undefined;
 
 const q = (s: string | null | undefined) => `'${s ?? '?'}'`;
 
+/** Codes in metadata are strings, as in every answer (see metadata.ts). */
+const codeOf = (c: number | null) => (c === null ? null : String(c));
+
 function ref(level: string, code: number | null, name: NameLookup): string {
   if (code === null) return `no ${level}`;
   const n = name(code);
@@ -140,16 +144,16 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
       kinds.push('promoted');
       sentences.push(`Promoted from LLT (of ${ref('PT', r.promotedFromPt, name)}) to PT.`);
       before.level = 'LLT';
-      before.ptCode = r.promotedFromPt;
+      before.ptCode = codeOf(r.promotedFromPt);
       after.level = 'PT';
-      after.primarySocCode = r.bSoc;
+      after.primarySocCode = codeOf(r.bSoc);
     } else {
       changeType = 'added';
       kinds.push('added');
       const where =
         r.level === 'LLT' ? ` under ${ref('PT', r.bPt, name)}` : r.level === 'PT' ? ` (primary ${ref('SOC', r.bSoc, name)})` : '';
       sentences.push(`New ${r.level} in ${versions.to}${where}.`);
-      Object.assign(after, { term: r.bName, ...(r.bPt !== null ? { ptCode: r.bPt } : {}), ...(r.bSoc !== null ? { primarySocCode: r.bSoc } : {}) });
+      Object.assign(after, { term: r.bName, ...(r.bPt !== null ? { ptCode: codeOf(r.bPt) } : {}), ...(r.bSoc !== null ? { primarySocCode: codeOf(r.bSoc) } : {}) });
     }
     return { level: r.level, code: r.code, changeType, term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
   }
@@ -157,8 +161,8 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
     if (r.level === 'PT' && r.demotedToPt !== null) {
       kinds.push('demoted');
       sentences.push(`Demoted from PT to an LLT of ${ref('PT', r.demotedToPt, name)}.`);
-      Object.assign(before, { level: 'PT', primarySocCode: r.aSoc });
-      Object.assign(after, { level: 'LLT', ptCode: r.demotedToPt });
+      Object.assign(before, { level: 'PT', primarySocCode: codeOf(r.aSoc) });
+      Object.assign(after, { level: 'LLT', ptCode: codeOf(r.demotedToPt) });
       return { level: r.level, code: r.code, changeType: 'updated', term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
     }
     kinds.push('retired');
@@ -190,14 +194,14 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
   if (r.level === 'LLT' && r.aPt !== r.bPt) {
     kinds.push('llt_moved');
     sentences.push(`Moved from ${ref('PT', r.aPt, name)} to ${ref('PT', r.bPt, name)}.`);
-    before.ptCode = r.aPt;
-    after.ptCode = r.bPt;
+    before.ptCode = codeOf(r.aPt);
+    after.ptCode = codeOf(r.bPt);
   }
   if (r.level === 'PT' && r.aSoc !== r.bSoc) {
     kinds.push('primary_soc_changed');
     sentences.push(`Primary SOC moved from ${ref('SOC', r.aSoc, name)} to ${ref('SOC', r.bSoc, name)}.`);
-    before.primarySocCode = r.aSoc;
-    after.primarySocCode = r.bSoc;
+    before.primarySocCode = codeOf(r.aSoc);
+    after.primarySocCode = codeOf(r.bSoc);
   }
   const aP = new Set(r.aParents ?? []);
   const bP = new Set(r.bParents ?? []);
@@ -213,8 +217,8 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
     sentences.push(`No longer under ${removedParents.map((c) => ref(pl, c, name)).join(', ')}.`);
   }
   if (addedParents.length || removedParents.length) {
-    before.parents = r.aParents ?? [];
-    after.parents = r.bParents ?? [];
+    before.parents = (r.aParents ?? []).map(String);
+    after.parents = (r.bParents ?? []).map(String);
   }
   if (r.level === 'SOC' && r.aAbbrev !== r.bAbbrev) {
     kinds.push('soc_abbreviation_changed');

@@ -4,7 +4,7 @@
 // so entries leave only to make room. One statement loads a pair; concurrent callers share it.
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { CHANGE_COLUMNS, type StoredChange } from './store.ts';
+import { CHANGE_COLUMNS, readStored, type StoredChange } from './store.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -49,7 +49,7 @@ export class PairChanges {
       toId,
     );
     if (rows.length === 0) return null;
-    const stored = rows.filter((r): r is StoredChange => r.code !== null);
+    const stored = rows.filter((r): r is StoredChange => r.code !== null).map(readStored);
     return new PairChanges(Int32Array.from(stored, (r) => r.code), stored);
   }
 }

@@ -6,6 +6,7 @@ import { bulkInsert } from '../../db/bulk.ts';
 import type { Level } from '../levels.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
 import { computeChanges, type ChangeRecord, type ChangeType } from './engine.ts';
+import { metadataWithStringCodes } from './metadata.ts';
 
 export interface ChangeCounts {
   added: number;
@@ -104,6 +105,12 @@ export interface ChangePage {
   items: StoredChange[];
 }
 
+/** A stored row as answered: codes in its metadata are strings, whenever it was stored (metadata.ts). */
+export function readStored<R extends StoredChange>(r: R): R {
+  const metadata = metadataWithStringCodes(r.metadata);
+  return metadata === r.metadata ? r : { ...r, metadata };
+}
+
 export const CHANGE_COLUMNS = `rc.level::text AS level, rc.code, rc.change_type::text AS "changeType", rc.term,
   rc.details, rc.previous_term AS "previousTerm", rc.metadata`;
 
@@ -143,7 +150,7 @@ export async function listChanges(prisma: PrismaClient, fromId: number, toId: nu
   const known = memo.get(countsKey);
   if (known) {
     const items = await prisma.$queryRawUnsafe<StoredChange[]>(pageSql, ...params);
-    return { total: totalOf(known), counts: known, items };
+    return { total: totalOf(known), counts: known, items: items.map(readStored) };
   }
   type Row = StoredChange & { added: number; updated: number; retired: number };
   // Counts and one page in one statement; the page follows the (from, to, level, type, term, code)
@@ -167,7 +174,7 @@ export async function listChanges(prisma: PrismaClient, fromId: number, toId: nu
     counts,
     items: rows
       .filter((r) => r.code !== null)
-      .map(({ level, code, changeType, term, details, previousTerm, metadata }) => ({ level, code, changeType, term, details, previousTerm, metadata })),
+      .map(({ level, code, changeType, term, details, previousTerm, metadata }) => readStored({ level, code, changeType, term, details, previousTerm, metadata })),
   };
 }
 
@@ -177,11 +184,12 @@ export async function changesForCodes(
   keys: readonly { fromId: number; toId: number; code: number }[],
 ): Promise<(StoredChange & { fromId: number; toId: number })[]> {
   if (keys.length === 0) return [];
-  return prisma.$queryRawUnsafe(
+  const rows = await prisma.$queryRawUnsafe<(StoredChange & { fromId: number; toId: number })[]>(
     `SELECT rc.from_release_id AS "fromId", rc.to_release_id AS "toId", ${CHANGE_COLUMNS}
      FROM json_to_recordset($1::json) AS k(f int, t int, c int)
      JOIN release_change rc ON rc.from_release_id = k.f AND rc.to_release_id = k.t AND rc.code = k.c
      ORDER BY rc.level`,
     JSON.stringify(keys.map((k) => ({ f: k.fromId, t: k.toId, c: k.code }))),
   );
+  return rows.map(readStored);
 }

@@ -70,7 +70,8 @@ const ExcludedSnippetRef = builder.objectRef<ExcludedCandidate['snippet']>('Excl
 const ExcludedRef = builder.objectRef<ExcludedCandidate>('ExcludedCandidate').implement({
   description: 'A candidate code dropped because none of its mentions is in a requested context.',
   fields: (t) => ({
-    ptCode: t.exposeInt('ptCode'),
+    // A code, so a string like every code in the API (issue 26).
+    ptCode: t.string({ resolve: (e) => String(e.ptCode) }),
     context: t.field({ type: LabelContextEnum, resolve: (e) => e.context }),
     mention: t.field({ type: SpanRef, resolve: (e) => e.mention }),
     snippet: t.field({ type: ExcludedSnippetRef, resolve: (e) => e.snippet }),

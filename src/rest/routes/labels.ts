@@ -14,7 +14,7 @@ const SpanSchema = z.object({ text: z.string(), start: z.number().int(), end: z.
 const ContextSchema = z.enum(LABEL_CONTEXTS).openapi({ description: 'Clause-level context of a mention; only adverse_event mentions are coded unless `contexts` asks for others.' });
 const SectionTypeSchema = z.enum(SECTION_TYPES);
 const ExcludedSchema = z.object({
-  ptCode: z.number().int(),
+  ptCode: z.string(),
   context: ContextSchema,
   mention: SpanSchema,
   snippet: z.object({ text: z.string(), start: z.number().int(), end: z.number().int(), section: z.string() }),

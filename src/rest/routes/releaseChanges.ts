@@ -8,6 +8,16 @@ import { PAGES } from '../../services/limits.ts';
 
 const CountsSchema = z.object({ added: z.number().int(), updated: z.number().int(), retired: z.number().int() });
 
+/** One side of a change: the values that changed; codes in it are strings, like every code in the API. */
+const ChangeSideSchema = z
+  .object({
+    ptCode: z.string().nullable().optional(),
+    primarySocCode: z.string().nullable().optional(),
+    parents: z.array(z.string()).optional(),
+  })
+  .catchall(z.unknown())
+  .openapi('ReleaseChangeSide', { description: 'The changed values (term, status, level, ptCode, primarySocCode, parents, abbreviation, internationalOrder); codes are strings.' });
+
 const ChangeItemSchema = z
   .object({
     code: z.string(),
@@ -17,7 +27,7 @@ const ChangeItemSchema = z
     details: z.string(),
     previousTerm: z.string().nullable(),
     metadata: z
-      .object({ kinds: z.array(z.string()), before: z.record(z.string(), z.unknown()), after: z.record(z.string(), z.unknown()) })
+      .object({ kinds: z.array(z.string()), before: ChangeSideSchema, after: ChangeSideSchema })
       .openapi({ description: 'kinds: added, retired, made_non_current, currency_restored, renamed, primary_soc_changed, parents_added, parents_removed, llt_moved, promoted, demoted, soc_abbreviation_changed, soc_order_changed; before/after: the changed values.' }),
   })
   .openapi('ReleaseChangeItem');
