@@ -14,8 +14,8 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
  * to the current request's trace and span ids (src/observability/tracingSdk.ts).
  */
 export const logContext: { fields?: () => Record<string, string> | undefined } = {};
-const NO_FIELDS = {};
-const logMixin = () => logContext.fields?.() ?? NO_FIELDS;
+// A new object each line: pino merges the line's own fields into what the mixin returns.
+const logMixin = () => logContext.fields?.() ?? {};
 
 export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream, format: LogFormat = 'json'): Logger {
   const pretty = !destination && (format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true));

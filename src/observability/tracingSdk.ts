@@ -85,8 +85,11 @@ const HOST = /^([A-Za-z0-9.-]{1,253})(?::(\d{1,5}))?$/;
 /** SQL statements are recorded by their first keyword only: never their text or values. */
 const SQL_OPERATION = /^\s*([A-Za-z]{2,12})\b/;
 const SQL_OPERATIONS = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'WITH', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE', 'SET', 'COPY', 'CREATE', 'ALTER', 'DROP', 'LOCK', 'TRUNCATE', 'SHOW', 'VALUES', 'DO', 'CALL', 'ANALYZE', 'VACUUM', 'REFRESH', 'DEALLOCATE']);
-/** The table Prisma names right after FROM, INTO or UPDATE (`"public"."Concept"`): an identifier of ours, not a value. */
-const SQL_TABLE = /\b(?:FROM|INTO|UPDATE)\s+(?:"[A-Za-z0-9_]{1,63}"\.)?"([A-Za-z0-9_]{1,63})"/;
+/**
+ * The first table named after FROM, INTO or UPDATE (`"public"."Concept"`, `smq s`): an identifier
+ * of ours, not a value; not read in WITH statements (their FROM names the statement's own parts).
+ */
+const SQL_TABLE = /\b(?:FROM|INTO|UPDATE)\s+(?:"?[A-Za-z_][A-Za-z0-9_]{0,62}"?\.)?(?:"([A-Za-z_][A-Za-z0-9_]{0,62})"|([A-Za-z_][A-Za-z0-9_]{0,62})\b(?!\s*\())/i;
 /** Redis command names are letters (EVALSHA, GET); anything else is not recorded. */
 const REDIS_COMMAND = /^[A-Za-z]{1,20}$/;
 /** Export failures are logged at most this often (a collector that is down fails every batch). */
@@ -162,7 +165,8 @@ function setHooks(tracer: Tracer): void {
     if (!parent) return run();
     const keyword = SQL_OPERATION.exec(sql)?.[1]?.toUpperCase();
     const operation = keyword && SQL_OPERATIONS.has(keyword) ? keyword : undefined;
-    const table = operation && SQL_TABLE.exec(sql.length > 4_000 ? sql.slice(0, 4_000) : sql)?.[1];
+    const found = operation && operation !== 'WITH' ? SQL_TABLE.exec(sql.length > 4_000 ? sql.slice(0, 4_000) : sql) : undefined;
+    const table = found ? (found[1] ?? found[2]) : undefined;
     const attributes: Attributes = { [ATTR_DB_SYSTEM_NAME]: 'postgresql', [ATTR_DB_SYSTEM]: 'postgresql' };
     if (operation) attributes[ATTR_DB_OPERATION_NAME] = operation;
     if (table) attributes[ATTR_DB_COLLECTION_NAME] = table;
