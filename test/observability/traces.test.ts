@@ -30,7 +30,7 @@ function ancestors(span: OtlpSpan, spans: OtlpSpan[]): OtlpSpan[] {
 }
 
 async function startShipped(store: Store, env: Record<string, string>): Promise<ServerProcess> {
-  const base = store.url ? { DATABASE_URL: store.url, ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) } : { TERMINOLOGY_DATA_DIR: store.dataDir! };
+  const base: Record<string, string> = store.url ? { DATABASE_URL: store.url, ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) } : { TERMINOLOGY_DATA_DIR: store.dataDir! };
   return startServerProcess({ ...base, PORT: '0', HOST: '127.0.0.1', TRUST_PROXY: '127.0.0.1', NLP_WORKERS: '1', ...env }, 120_000, { baseEnv: false });
 }
 
@@ -64,7 +64,7 @@ describe(`traces on the shipped server (${usingPostgres ? 'PostgreSQL' : 'PGlite
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     store = await freshStore('demo');
-    const env = store.url ? { DATABASE_URL: store.url } : { TERMINOLOGY_DATA_DIR: store.dataDir! };
+    const env: Record<string, string> = store.url ? { DATABASE_URL: store.url } : { TERMINOLOGY_DATA_DIR: store.dataDir! };
     const created = await run(['keys', 'create', '--name', 'traces'], env, 60_000);
     expect(created.code, created.stderr).toBe(0);
     key = created.stdout.trim();
@@ -167,6 +167,14 @@ describe(`traces on the shipped server (${usingPostgres ? 'PostgreSQL' : 'PGlite
     expect(body.errors[0]!.extensions.code).toBe('CODE_NOT_FOUND');
     expect(body.errors[0]!.extensions.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(body.errors[0]!.extensions.traceId).not.toBe(ctx.traceId);
+
+    // FHIR's OperationOutcome: in the diagnostics, after the request id.
+    const fctx = incoming();
+    const f = await fetch(`${server.url}/fhir/CodeSystem/no-such-code-system`, { headers: { traceparent: fctx.traceparent, accept: 'application/fhir+json' } });
+    expect(f.status).toBe(404);
+    const outcome = (await f.json()) as { resourceType: string; issue: { diagnostics: string }[] };
+    expect(outcome.resourceType).toBe('OperationOutcome');
+    expect(outcome.issue[0]!.diagnostics).toContain(`(request ${f.headers.get('x-request-id')}, trace ${fctx.traceId})`);
 
     // The span of the 404: the route template, never the path with the code.
     const serverSpan = await receiver.waitFor((all) => all.find((s) => s.traceId === ctx.traceId && s.kind === SERVER));
