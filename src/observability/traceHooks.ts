@@ -18,6 +18,12 @@ export interface TraceHooks {
   redis?: <T>(command: string, run: () => Promise<T>) => Promise<T>;
   /** A coding-engine task (`op`: classify, identify, label…) started now, under the current span. */
   engineTask?: (op: string) => TaskSpan | undefined;
+  /**
+   * Around one call to another service (the LLM provider): a client span, whose W3C trace
+   * context (`traceparent`, `tracestate`) `run` sends with the call. Attributes: names and
+   * addresses only, never what is sent.
+   */
+  outgoing?: <T>(name: string, attributes: Record<string, string | number>, run: (headers: Record<string, string>) => Promise<T>) => Promise<T>;
   /** The trace id of the request being answered (error answers, log lines). */
   traceId?: () => string | undefined;
 }

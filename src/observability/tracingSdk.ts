@@ -4,12 +4,13 @@
 //
 // What is recorded: a server span per request (HTTP semantic conventions; the route template,
 // never the path), GraphQL operation spans (src/graphql/tracingPlugin.ts), database and Redis
-// client spans and coding-engine task spans (through the hooks of traceHooks.ts). Client spans
+// client spans, LLM-provider client spans (the trace context sent with the call) and
+// coding-engine task spans (through the hooks of traceHooks.ts). Client spans
 // are made only under a recording span: statements and commands outside a sampled request
 // (warm-up, background writes, probes) make no traces of their own.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { IncomingHttpHeaders, RequestListener } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import {
   context,
   diag,
@@ -204,6 +205,19 @@ function setHooks(tracer: Tracer): void {
       },
     };
   };
+  traceHooks.outgoing = (name, attributes, run) => {
+    const parent = recordingParent();
+    // Unsampled: the caller's context still goes with the call (its sampled flag off).
+    if (!parent) {
+      const headers: Record<string, string> = {};
+      propagation.inject(context.active(), headers);
+      return run(headers);
+    }
+    const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+    const headers: Record<string, string> = {};
+    propagation.inject(trace.setSpan(parent, span), headers);
+    return around(span, parent, () => run(headers));
+  };
   traceHooks.traceId = () => {
     const sc = trace.getSpan(context.active())?.spanContext();
     return sc && trace.isSpanContextValid(sc) ? sc.traceId : undefined;
@@ -218,8 +232,43 @@ function clearHooks(): void {
   delete traceHooks.db;
   delete traceHooks.redis;
   delete traceHooks.engineTask;
+  delete traceHooks.outgoing;
   delete traceHooks.traceId;
   delete logContext.fields;
+}
+
+/** The server span's name and attributes (HTTP conventions), and its end when the response is sent or cut. */
+function describeRequest(span: Span, req: IncomingMessage, res: ServerResponse, routes: RouteClassifier, method: string, original: string): void {
+  const label = routes.classify(req.url ?? '/');
+  const route = label.route === 'unmatched' ? undefined : label.route;
+  const attributes: Attributes = {
+    [ATTR_HTTP_REQUEST_METHOD]: method,
+    [ATTR_URL_SCHEME]: 'http',
+    [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
+  };
+  if (method === '_OTHER' && /^[A-Za-z]{1,20}$/.test(original)) attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = original;
+  if (route) attributes[ATTR_HTTP_ROUTE] = route;
+  const host = HOST.exec(req.headers.host ?? '');
+  attributes[ATTR_SERVER_ADDRESS] = host?.[1] ?? req.socket.localAddress ?? 'localhost';
+  const port = Number(host?.[2] ?? req.socket.localPort);
+  if (port > 0 && port < 65_536) attributes[ATTR_SERVER_PORT] = port;
+  span.setAttributes(attributes);
+  // "METHOD /route/template"; a request no route matches is named by its method alone.
+  if (route) span.updateName(`${method} ${route}`);
+  res.once('close', () => {
+    if (res.writableFinished) {
+      span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
+      // Server spans: 5xx are the server's errors; 4xx are the client's.
+      if (res.statusCode >= 500) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.setAttribute(ATTR_ERROR_TYPE, String(res.statusCode));
+      }
+    } else {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+    }
+    span.end();
+  });
 }
 
 /**
@@ -231,37 +280,11 @@ export function tracedListener(listener: RequestListener, tracer: Tracer, routes
     // Scrapes of /metrics on the main port (METRICS_TOKEN) are not requests of the service.
     if (req.url === '/metrics' || req.url?.startsWith('/metrics?')) return listener(req, res);
     const parent = propagation.extract(ROOT_CONTEXT, req.headers, headerGetter);
-    const label = routes.classify(req.url ?? '/');
-    const route = label.route === 'unmatched' ? undefined : label.route;
     const original = req.method ?? '';
     const method = METHODS.has(original) ? original : '_OTHER';
-    const attributes: Attributes = {
-      [ATTR_HTTP_REQUEST_METHOD]: method,
-      [ATTR_URL_SCHEME]: 'http',
-      [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
-    };
-    if (method === '_OTHER' && /^[A-Za-z]{1,20}$/.test(original)) attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = original;
-    if (route) attributes[ATTR_HTTP_ROUTE] = route;
-    const host = HOST.exec(req.headers.host ?? '');
-    attributes[ATTR_SERVER_ADDRESS] = host?.[1] ?? req.socket.localAddress ?? 'localhost';
-    const port = Number(host?.[2] ?? req.socket.localPort);
-    if (port > 0 && port < 65_536) attributes[ATTR_SERVER_PORT] = port;
-    // "METHOD /route/template"; a request no route matches is named by its method alone.
-    const span = tracer.startSpan(route ? `${method} ${route}` : method, { kind: SpanKind.SERVER, attributes }, parent);
-    res.once('close', () => {
-      if (res.writableFinished) {
-        span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
-        // Server spans: 5xx are the server's errors; 4xx are the client's.
-        if (res.statusCode >= 500) {
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          span.setAttribute(ATTR_ERROR_TYPE, String(res.statusCode));
-        }
-      } else {
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
-      }
-      span.end();
-    });
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+    // An unsampled request (most, at a low ratio) costs no more than this: its span records nothing.
+    if (span.isRecording()) describeRequest(span, req, res, routes, method, original);
     context.with(trace.setSpan(parent, span), listener, undefined, req, res);
   };
 }

@@ -4,6 +4,8 @@
 // worker pool, and of a request continuing an incoming W3C trace context are checked with
 // their parent/child links; error answers and log lines carry the trace id; with traces off
 // nothing is sent.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { freshStore, run, type Store } from '../helpers/cli.ts';
@@ -60,8 +62,20 @@ describe(`traces on the shipped server (${usingPostgres ? 'PostgreSQL' : 'PGlite
   let store: Store;
   let server: ServerProcess;
   let key: string;
+  /** An OpenAI-compatible provider that fails every call (the lexical result is used): the trace context it receives. */
+  let llm: Server;
+  const llmTraceparents: string[] = [];
 
   beforeAll(async () => {
+    llm = createServer((req, res) => {
+      llmTraceparents.push(String(req.headers.traceparent));
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"error":{"message":"down"}}');
+      });
+    });
+    await new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve));
     receiver = await startOtlpReceiver();
     store = await freshStore('demo');
     const env: Record<string, string> = store.url ? { DATABASE_URL: store.url } : { TERMINOLOGY_DATA_DIR: store.dataDir! };
@@ -74,6 +88,8 @@ describe(`traces on the shipped server (${usingPostgres ? 'PostgreSQL' : 'PGlite
       OTEL_SERVICE_NAME: 'te-traces-test',
       OTEL_BSP_SCHEDULE_DELAY: '100',
       LOG_LEVEL: 'debug',
+      OPENAI_BASE_URL: `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`,
+      OPENAI_MODEL: 'test-model',
     });
   }, 180_000);
 
@@ -81,6 +97,7 @@ describe(`traces on the shipped server (${usingPostgres ? 'PostgreSQL' : 'PGlite
     await server?.stop();
     await store?.cleanup();
     await receiver?.close();
+    await new Promise((resolve) => llm?.close(resolve));
   });
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -148,6 +165,11 @@ describe(`traces on the shipped server (${usingPostgres ? 'PostgreSQL' : 'PGlite
     expect(ancestors(task, spans).map((s) => s.spanId)).toContain(serverSpan.spanId);
     expect(worker.parentSpanId).toBe(task.spanId);
     expect(task.attributes['engine.outcome']).toBe('ok');
+    // The LLM provider's call: a client span of the request, whose context went with the call.
+    const chat = await receiver.waitFor((all) => all.find((s) => s.traceId === ctx.traceId && s.kind === CLIENT && s.name === 'chat test-model'));
+    expect(chat.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'test-model', 'server.address': '127.0.0.1' });
+    expect(ancestors(chat, receiver.spans().filter((s) => s.traceId === ctx.traceId)).map((s) => s.spanId)).toContain(serverSpan.spanId);
+    expect(llmTraceparents).toContain(`00-${ctx.traceId}-${chat.spanId}-01`);
     // The narrative is never recorded.
     expect(JSON.stringify(spans)).not.toContain('vomiting');
   });
