@@ -222,9 +222,13 @@ describe(`traces on the shipped server (${usingPostgres ? 'PostgreSQL' : 'PGlite
       expect((await fetch(`${server.url}/health/live`, { headers: { traceparent: ctx.traceparent } })).status).toBeLessThan(500);
       const res = await fetch(`${server.url}/codes/10019211`, { headers: { traceparent: ctx.traceparent } });
       expect(res.status).toBeLessThan(500);
-      const redis = await receiver.waitFor((all) => all.find((s) => s.traceId === ctx.traceId && s.kind === CLIENT && s.attributes['db.system'] === 'redis'));
+      // The client span ends (and may be exported) before its server span: wait for both.
+      const spans = await receiver.waitFor((all) => {
+        const mine = all.filter((s) => s.traceId === ctx.traceId);
+        return mine.filter((s) => s.kind === SERVER).length === 2 && mine.some((s) => s.attributes['db.system'] === 'redis') && mine;
+      });
+      const redis = spans.find((s) => s.kind === CLIENT && s.attributes['db.system'] === 'redis')!;
       expect(redis.attributes['db.operation.name']).toMatch(/^[A-Z]+$/);
-      const spans = receiver.spans().filter((s) => s.traceId === ctx.traceId);
       expect(ancestors(redis, spans).some((s) => s.kind === SERVER)).toBe(true);
     });
   }
