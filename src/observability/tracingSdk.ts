@@ -296,10 +296,33 @@ function diagnostics(log: Logger): void {
     const now = Date.now();
     if (now - last < EXPORT_WARN_INTERVAL_MS) return;
     last = now;
-    log.warn({ err: { message: message.slice(0, 300) } }, 'traces: the OTLP export failed (spans of this batch are dropped); further failures are logged once a minute');
+    // The SDK reports an exception as its JSON (stack included): its message is enough.
+    let text = message;
+    try {
+      const parsed = JSON.parse(message) as { message?: unknown };
+      if (typeof parsed.message === 'string') text = parsed.message;
+    } catch {
+      // Plain text already.
+    }
+    // Outside any request's context: a batch is sent from a timer that a request happened to start.
+    context.with(ROOT_CONTEXT, () =>
+      log.warn({ err: { message: text.slice(0, 300) } }, 'traces: the OTLP export failed (spans of this batch are dropped); further failures are logged once a minute'),
+    );
   };
   const drop = () => undefined;
   diag.setLogger({ error: warn, warn, info: drop, debug: drop, verbose: drop }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+}
+
+/** The collector's URL as logged: no user or password in it. */
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.href;
+  } catch {
+    return '(unparsable URL)';
+  }
 }
 
 export function createTracing(config: TracingConfig, log: Logger): Tracing {
@@ -318,7 +341,7 @@ export function createTracing(config: TracingConfig, log: Logger): Tracing {
   trace.setGlobalTracerProvider(provider);
   const tracer = provider.getTracer(TRACER_NAME, packageVersion());
   setHooks(tracer);
-  log.info({ traces: config.url, protocol: config.protocol, sampler: config.sampler, ratio: config.samplerRatio }, 'traces on');
+  log.info({ traces: withoutCredentials(config.url), protocol: config.protocol, sampler: config.sampler, ratio: config.samplerRatio }, 'traces on');
   return {
     wrap: (listener, routes) => tracedListener(listener, tracer, new RouteClassifier(routes)),
     graphqlPlugin: graphqlTracingPlugin(tracer),
