@@ -1,10 +1,14 @@
-// Cost of the Prometheus metrics on the hottest path: warm lookups (GET /codes/{code} replayed
-// by the warm-answer cache), wrk, two server processes started alike from the shipped bundle
-// on the demo store — metrics off (default) and on (METRICS_PORT) — measured alternately in
-// the same run (off, on, off, on, …), with Prometheus-style scrapes of the metrics server
-// every second during the "on" runs. Reports the medians and their ratio.
+// Cost of the Prometheus metrics and of OpenTelemetry traces on the hottest path: warm lookups
+// (GET /codes/{code} replayed by the warm-answer cache), wrk, three server processes started
+// alike from the shipped bundle on the demo store — metrics off (default), metrics on
+// (METRICS_PORT), and metrics on with traces sampled at 10 % (OTLP/HTTP protobuf to a sink in
+// this process that accepts and discards) — measured alternately in the same run (off, on,
+// traces, off, …), with Prometheus-style scrapes of the metrics server every second during the
+// metrics runs. Reports the medians and their ratios to "off".
 //
 //   npm run bench:metrics [-- --rounds 5 --duration 5 --connections 32]
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { projectRoot } from '../src/paths.ts';
@@ -42,9 +46,28 @@ async function start(name: string, env: Record<string, string>): Promise<{ base:
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+// The traces' collector: every export accepted (an empty ExportTraceServiceResponse), spans counted by request.
+let exportsReceived = 0;
+const sink = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    exportsReceived++;
+    res.writeHead(200, { 'content-type': 'application/x-protobuf' });
+    res.end();
+  });
+});
+await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+
 try {
   const off = await start('off', {});
   const on = await start('on', { METRICS_PORT: String(await freePort()) });
+  const traced = await start('traces', {
+    METRICS_PORT: String(await freePort()),
+    OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: '0.1',
+  });
   const run = async (base: string, s: number): Promise<LoadResult> => runWrk(wrk, { url: `${base}${PATH}`, connections, durationS: s }, pin.load);
   // A scraper like Prometheus's (every second) while the "on" server is loaded.
   const scraping = (url: string | undefined) => {
@@ -52,24 +75,32 @@ try {
     const t = setInterval(() => void fetch(url).then((r) => r.arrayBuffer()).catch(() => undefined), 1_000);
     return () => clearInterval(t);
   };
-  for (const s of [off, on]) await run(s.base, 2); // warm-up (the answer is kept after the first)
-  const results = { off: [] as LoadResult[], on: [] as LoadResult[] };
+  for (const s of [off, on, traced]) await run(s.base, 2); // warm-up (the answer is kept after the first)
+  const results = { off: [] as LoadResult[], on: [] as LoadResult[], traces: [] as LoadResult[] };
   for (let i = 0; i < rounds; i++) {
     results.off.push(await run(off.base, durationS));
-    const stop = scraping(on.metrics);
+    let stop = scraping(on.metrics);
     results.on.push(await run(on.base, durationS));
     stop();
-    log(`round ${i + 1}: off ${Math.round(results.off.at(-1)!.rps)} req/s, on ${Math.round(results.on.at(-1)!.rps)} req/s`);
+    stop = scraping(traced.metrics);
+    results.traces.push(await run(traced.base, durationS));
+    stop();
+    log(`round ${i + 1}: off ${Math.round(results.off.at(-1)!.rps)} req/s, metrics ${Math.round(results.on.at(-1)!.rps)} req/s, metrics + traces 10 % ${Math.round(results.traces.at(-1)!.rps)} req/s`);
   }
   const offRps = median(results.off.map((r) => r.rps));
   const onRps = median(results.on.map((r) => r.rps));
+  const tracesRps = median(results.traces.map((r) => r.rps));
   const p99 = (rs: LoadResult[]) => median(rs.map((r) => r.latencyMs.p99));
   const scrape = on.metrics ? await (await fetch(on.metrics)).text() : '';
   const counted = /http_server_request_duration_seconds_count\{method="GET",route="\/codes\/:code",status_class="2xx",surface="rest"\} (\d+)/.exec(scrape)?.[1];
   const line = `| warm \`GET /codes/{code}\` (replayed), metrics on (\`METRICS_PORT\`, scraped every second) vs off | ${Math.round(onRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((onRps / offRps) * 100).toFixed(1)} %**; p99 ${p99(results.on)} vs ${p99(results.off)} ms | wrk 1 thread, ${connections} connections, ${rounds} alternated rounds of ${durationS} s, medians; ${pin.note}; the "on" server counted ${counted ?? '?'} requests |`;
   process.stdout.write(`${line}\n`);
+  const traceLine = `| warm \`GET /codes/{code}\` (replayed), metrics on and traces sampled at 10 % (\`OTEL_TRACES_SAMPLER=parentbased_traceidratio\`, \`OTEL_TRACES_SAMPLER_ARG=0.1\`, OTLP/HTTP protobuf to a local sink) vs off | ${Math.round(tracesRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((tracesRps / offRps) * 100).toFixed(1)} %** (${((tracesRps / onRps) * 100).toFixed(1)} % of metrics alone); p99 ${p99(results.traces)} vs ${p99(results.off)} ms | same run and rounds as above; the sink received ${exportsReceived} exports |`;
+  process.stdout.write(`${traceLine}\n`);
   await stopChild(off.proc.child);
   await stopChild(on.proc.child);
+  await stopChild(traced.proc.child);
 } finally {
   await cleanupAll();
+  sink.close();
 }

@@ -22,6 +22,7 @@ import { createCodedWorkGates } from './services/codedWork.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { KeyUsageRecorder } from './domain/apiKeyUsage.ts';
 import { graphqlMetricsPlugin } from './graphql/metricsPlugin.ts';
+import type { Tracing } from './observability/tracing.ts';
 
 export interface Composition {
   services: Services & { assessment: AssessmentService; changeSets: ChangeSetMemory };
@@ -38,6 +39,8 @@ export interface RuntimeHooks {
   catalogTtlMs?: number;
   /** The process's metrics, when on (src/observability/setup.ts): GraphQL operations are measured too. */
   metrics?: Metrics;
+  /** The process's traces, when on (src/observability/tracing.ts): GraphQL operations get spans. */
+  tracing?: Pick<Tracing, 'graphqlPlugin'>;
 }
 
 /** A readiness probe's database check gives up after this long (load balancers wait a few seconds at most). */
@@ -85,7 +88,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
       limits: { maxDepth: config.graphql.maxDepth, maxComplexity: config.graphql.maxComplexity },
       introspection: config.graphql.introspection,
       persistedOperations: persistedOperations(config.graphql.persistedOperations),
-      ...(hooks.metrics ? { plugins: [graphqlMetricsPlugin(hooks.metrics.registry)] } : {}),
+      plugins: [...(hooks.metrics ? [graphqlMetricsPlugin(hooks.metrics.registry)] : []), ...(hooks.tracing ? [hooks.tracing.graphqlPlugin] : [])],
     },
     rateLimit: limiter ? { limiter, trustProxy: config.trustProxy } : undefined,
     trustProxy: config.trustProxy,

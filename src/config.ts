@@ -10,9 +10,30 @@ export const IMPACT_BODY_BYTES = 32 * 1024 * 1024;
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 const port = z.coerce.number().int().min(0).max(65535);
+/** "a, b,,c" → ['a', 'b', 'c']. */
+const commaList = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** OTEL_TRACES_SAMPLER's values (the OpenTelemetry specification's, less the Jaeger ones). */
+const TRACE_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+const otlpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL such as http://127.0.0.1:4318');
+
+/** `a=1, b=x%20y` (the OpenTelemetry list format: percent-encoded values) → entries; undefined when malformed. */
+export function parseKeyValueList(s: string | undefined): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const part of commaList(s)) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) return undefined;
+    try {
+      out[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return out;
+}
 
 /** The environment variables, one entry each: name, type, bounds and default. */
 const EnvSchema = z.object({
@@ -75,10 +96,23 @@ const EnvSchema = z.object({
   METRICS_PORT: port.optional(),
   /** Bearer token for GET /metrics on the main port (and on METRICS_PORT when both are set). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
+  /** OpenTelemetry traces (src/observability/tracing.ts), the standard variables: off unless an OTLP endpoint is set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl.optional(),
+  /** The traces' full URL (…/v1/traces); wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl.optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json'], { message: 'must be http/protobuf or http/json (gRPC is not supported)' }).default('http/protobuf'),
+  /** `key=value,key2=value2` sent with every export (a collector's credentials): never logged. */
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TIMEOUT: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('terminology-explorer'),
+  OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
+  OTEL_TRACES_SAMPLER: z.enum(TRACE_SAMPLERS).default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  OTEL_SDK_DISABLED: bool.default(false),
+  /** Spans are sent in batches this often (ms). */
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).max(600_000).default(5_000),
 });
 
-/** "a, b,,c" → ['a', 'b', 'c']. */
-const commaList = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
 
 /**
  * Checks between variables, then the nested shape. A failed check adds one issue and
@@ -99,6 +133,11 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
   if (replicaUrls.some((u) => !POSTGRES_URL.test(u))) return fail('DATABASE_REPLICA_URLS', 'every entry must be a postgres:// URL');
   if (c.DATABASE_REPLICA_URLS && !c.DATABASE_URL) return fail('DATABASE_REPLICA_URLS', 'needs DATABASE_URL (the primary)');
   if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT) return fail('METRICS_PORT', 'must differ from PORT (use METRICS_TOKEN for /metrics on the main port)');
+  const otlpHeaders = parseKeyValueList(c.OTEL_EXPORTER_OTLP_HEADERS);
+  if (!otlpHeaders) return fail('OTEL_EXPORTER_OTLP_HEADERS', 'must be key=value pairs separated by commas');
+  const resourceAttributes = parseKeyValueList(c.OTEL_RESOURCE_ATTRIBUTES);
+  if (!resourceAttributes) return fail('OTEL_RESOURCE_ATTRIBUTES', 'must be key=value pairs separated by commas');
+  const tracesUrl = c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (c.OTEL_EXPORTER_OTLP_ENDPOINT && `${c.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
   return {
     port: c.PORT,
     host: c.HOST,
@@ -153,6 +192,22 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
     },
     /** Metrics are collected when either is set (src/observability/setup.ts). */
     metrics: { port: c.METRICS_PORT, token: c.METRICS_TOKEN },
+    /** OpenTelemetry traces: set when an OTLP endpoint is (and OTEL_SDK_DISABLED is not true). */
+    tracing:
+      tracesUrl && !c.OTEL_SDK_DISABLED
+        ? {
+            url: tracesUrl,
+            protocol: c.OTEL_EXPORTER_OTLP_PROTOCOL,
+            headers: otlpHeaders,
+            timeoutMs: c.OTEL_EXPORTER_OTLP_TIMEOUT,
+            serviceName: c.OTEL_SERVICE_NAME,
+            resourceAttributes,
+            sampler: c.OTEL_TRACES_SAMPLER,
+            /** The ratio of the traceidratio samplers (default 1: every trace). */
+            samplerRatio: c.OTEL_TRACES_SAMPLER_ARG ?? 1,
+            batchDelayMs: c.OTEL_BSP_SCHEDULE_DELAY,
+          }
+        : undefined,
   };
 });
 

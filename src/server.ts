@@ -15,6 +15,7 @@ import { compose } from './compose.ts';
 import { latestReleaseId } from './domain/search/snapshotStore.ts';
 import { startControlChannel } from './cli/control.ts';
 import { createObservability } from './observability/setup.ts';
+import { startTracing } from './observability/tracing.ts';
 
 export interface RunningServer {
   url: string;
@@ -42,6 +43,8 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // Before the database opens, so its statements are timed from the first (off unless configured).
   let hosted: () => string[] = () => [];
   const observability = createObservability(config, () => hosted());
+  // OpenTelemetry traces (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then nothing is loaded).
+  const tracing = await startTracing(config, log);
   if (config.databaseUrl) log.info({ database: describeTarget(config.databaseUrl) }, 'connecting to the database');
   const db = await openMigrated(
     { ...config, replicaUrls: config.replicaUrls },
@@ -69,7 +72,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     log.warn('TRUST_PROXY=true: the left-most X-Forwarded-For entry is the rate-limit key, and clients can write it themselves; list the proxies instead (README, Rate limits)');
   }
   let shuttingDown = false;
-  const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown, metrics: observability?.metrics });
+  const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown, metrics: observability?.metrics, tracing });
   const { catalog, assessment } = services;
   const app = createApp(services, appOptions);
   hosted = () => (catalog.releasesNow() ?? []).map((r) => r.language);
@@ -100,8 +103,9 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
   // target with an empty 400), behind the fast path for warm answers.
   const listener = nodeListener(app, { hostname: config.host, errorHandler: onAdapterError(log) });
+  const measured = observability ? observability.wrap(listener, app.app.routes) : listener;
   // Node's own Host check answers with an empty 400; requireHost gives the problem JSON.
-  const server: Server = createServer({ requireHostHeader: false }, requireHost(observability ? observability.wrap(listener, app.app.routes) : listener));
+  const server: Server = createServer({ requireHostHeader: false }, requireHost(tracing ? tracing.wrap(measured, app.app.routes) : measured));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));
@@ -181,6 +185,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
       await closeServices();
       await observability?.close();
+      await tracing?.close();
       // A snapshot being written in the background finishes before the store closes.
       await catalog.searchIndexes.flushed();
       await db.close();

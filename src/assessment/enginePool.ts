@@ -18,6 +18,7 @@ import { encodeSource } from './vocabularySource.ts';
 import { distDir } from '../paths.ts';
 import type { WorkerRequest } from './nlpWorker.ts';
 import { counts, timings } from '../observability/signals.ts';
+import { traceHooks } from '../observability/traceHooks.ts';
 
 export interface EnginePoolOptions {
   workers: number;
@@ -91,6 +92,8 @@ export class EnginePool implements CodingEngine {
     this.inFlight++;
     counts.engineQueued++;
     const queued = performance.now();
+    // Traces on: the task's span under the request's, and the worker's run (from its ready message) under it.
+    const span = traceHooks.engineTask?.(task.op);
     let started = 0;
     const abort = new AbortController();
     const { port1, port2 } = new MessageChannel();
@@ -101,6 +104,7 @@ export class EnginePool implements CodingEngine {
       counts.engineQueued--;
       counts.engineRunning++;
       started = performance.now();
+      span?.started();
       timer = setTimeout(() => abort.abort(), this.opts.timeoutMs);
     });
     let outcome: 'ok' | 'timeout' | 'error' = 'error';
@@ -128,6 +132,7 @@ export class EnginePool implements CodingEngine {
       else counts.engineQueued--;
       // From the request's point of view: queueing and the worker's own time.
       timings.engineTask?.(task.op, (performance.now() - queued) / 1000, outcome);
+      span?.end(outcome);
     }
   }
 

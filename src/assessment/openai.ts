@@ -4,6 +4,7 @@
 // again before use. A timeout, rate-limit refusal, server error or malformed output
 // falls back to the lexical result, and the response says why.
 import type OpenAI from 'openai';
+import { traceHooks } from '../observability/traceHooks.ts';
 
 export interface OpenAIConfig {
   apiKey?: string | undefined;
@@ -74,12 +75,25 @@ export class OpenAIProvider {
     return this.client;
   }
 
+  /** The GenAI conventions' attributes of a call: operation, model, the provider's host. */
+  private spanAttributes(): Record<string, string | number> {
+    const attributes: Record<string, string | number> = { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': this.config.model };
+    try {
+      const url = new URL(this.config.baseURL ?? 'https://api.openai.com/v1');
+      attributes['server.address'] = url.hostname;
+      attributes['server.port'] = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    } catch {
+      // A base URL the SDK accepted but URL does not: no address.
+    }
+    return attributes;
+  }
+
   /** Calls the model with a JSON schema; throws ProviderFallback with a reason on any failure. */
   private async complete(system: string, user: unknown, name: string, schema: Record<string, unknown>): Promise<unknown> {
     let content: string | null | undefined;
     const { client, OpenAI } = await this.sdk();
-    try {
-      const res = await client.chat.completions.create(
+    const call = (headers?: Record<string, string>) =>
+      client.chat.completions.create(
         {
           model: this.config.model,
           temperature: 0,
@@ -89,8 +103,12 @@ export class OpenAIProvider {
           ],
           response_format: { type: 'json_schema', json_schema: { name, strict: true, schema } },
         },
-        { signal: AbortSignal.timeout(this.config.timeoutMs) },
+        { signal: AbortSignal.timeout(this.config.timeoutMs), headers },
       );
+    try {
+      // Traces on: a client span, its trace context sent along (never the messages).
+      const traced = traceHooks.outgoing;
+      const res = traced ? await traced(`chat ${this.config.model}`, this.spanAttributes(), call) : await call();
       content = res.choices?.[0]?.message?.content;
     } catch (err) {
       if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') throw new ProviderFallback('the LLM provider timed out');

@@ -11,6 +11,7 @@ import pg from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { instrumentAdapter, timedAdapter, type QueryListener } from './instrument.ts';
+import { traceHooks } from '../observability/traceHooks.ts';
 import { pools, timings } from '../observability/signals.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
 import { pgliteBlobs, postgresBlobs, type BlobChannel } from './blobs.ts';
@@ -71,8 +72,8 @@ export interface OpenOptions {
 
 function prismaWith(factory: SqlDriverAdapterFactory, onQuery?: QueryListener): PrismaClient {
   const counted = onQuery ? instrumentAdapter(factory, onQuery) : factory;
-  // Timed only while metrics are on (they are set up before the database opens).
-  const adapter = timings.dbQuery ? timedAdapter(counted) : counted;
+  // Timed only while metrics or traces are on (they are set up before the database opens).
+  const adapter = timings.dbQuery || traceHooks.db ? timedAdapter(counted) : counted;
   return new PrismaClient({ adapter });
 }
 

@@ -1,9 +1,10 @@
 // Wraps a Prisma driver-adapter factory so every SQL statement is reported.
 // Tests use it to count statements (N+1 regressions fail loudly); it sits below
-// Prisma, so raw queries and model queries are both seen. The metrics use it to time them
-// (timedAdapter).
+// Prisma, so raw queries and model queries are both seen. The metrics use it to time them,
+// and traces to make a client span of each (timedAdapter).
 import type { SqlDriverAdapterFactory, SqlQuery } from '@prisma/driver-adapter-utils';
 import { counts, timings } from '../observability/signals.ts';
+import { traceHooks } from '../observability/traceHooks.ts';
 
 export type QueryListener = (sql: string) => void;
 type Around = (query: SqlQuery, run: () => Promise<unknown>) => Promise<unknown>;
@@ -43,19 +44,27 @@ export function instrumentAdapter<F extends SqlDriverAdapterFactory>(factory: F,
   });
 }
 
-/** Every statement timed and counted in flight for the metrics (signals.ts); the SQL text is never looked at. */
+/**
+ * Every statement timed and counted in flight for the metrics (signals.ts), and in a client span
+ * while traces are on (traceHooks.ts: the SQL is read for its first keyword and table only).
+ */
 export function timedAdapter<F extends SqlDriverAdapterFactory>(factory: F): F {
-  return wrapFactory(factory, async (_query, run) => {
-    const started = performance.now();
-    counts.dbInFlight++;
-    let ok = false;
-    try {
-      const r = await run();
-      ok = true;
-      return r;
-    } finally {
-      counts.dbInFlight--;
-      timings.dbQuery?.((performance.now() - started) / 1000, ok);
-    }
+  return wrapFactory(factory, (query, run) => {
+    const traced = traceHooks.db;
+    return traced ? traced(query.sql, () => timed(run)) : timed(run);
   });
+}
+
+async function timed(run: () => Promise<unknown>): Promise<unknown> {
+  const started = performance.now();
+  counts.dbInFlight++;
+  let ok = false;
+  try {
+    const r = await run();
+    ok = true;
+    return r;
+  } finally {
+    counts.dbInFlight--;
+    timings.dbQuery?.((performance.now() - started) / 1000, ok);
+  }
 }

@@ -6,6 +6,7 @@ import type { OperationOutcome, OperationOutcomeIssue } from 'fhir/r4.js';
 import { domainErrorOf, ERROR_STATUS } from '../domain/errors.ts';
 import { clip } from '../domain/clientText.ts';
 import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../services/failures.ts';
+import { traceIdField } from '../observability/traceHooks.ts';
 
 type IssueCode = OperationOutcomeIssue['code'];
 
@@ -56,7 +57,8 @@ export interface OutcomeAnswer {
 
 /** Any thrown value → status and OperationOutcome. */
 export function outcomeOf(err: unknown, requestId: string): OutcomeAnswer {
-  const tail = ` (request ${requestId})`;
+  const trace = traceIdField();
+  const tail = trace ? ` (request ${requestId}, trace ${trace.traceId})` : ` (request ${requestId})`;
   if (err instanceof FhirError) {
     return { status: err.status, body: operationOutcome('error', err.issueCode, err.message + tail, err.expression), headers: {}, internal: false };
   }

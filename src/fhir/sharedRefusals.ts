@@ -14,7 +14,7 @@ export function sharedRefusalsAsOutcomes(): MiddlewareHandler {
     if (!c.res.headers.get('content-type')?.startsWith('application/problem+json')) return;
     const p = (await c.res.clone().json()) as Problem;
     const first = p.errors ? Object.keys(p.errors)[0] : undefined;
-    const body = operationOutcome('error', DOMAIN_ISSUE[p.code] ?? 'processing', `${p.detail} (request ${p.requestId})`, first);
+    const body = operationOutcome('error', DOMAIN_ISSUE[p.code] ?? 'processing', `${p.detail} (request ${p.requestId}${p.traceId ? `, trace ${p.traceId}` : ''})`, first);
     const headers = new Headers(c.res.headers);
     headers.set('content-type', FHIR_JSON);
     headers.delete('content-length');

@@ -5,6 +5,7 @@ import { GraphQLError } from 'graphql';
 import { codeForStatus, domainErrorOf, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
 import { clipMessage } from '../domain/clientText.ts';
 import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
+import { traceIdField } from '../observability/traceHooks.ts';
 
 const KNOWN = new Set<string>(Object.keys(ERROR_STATUS));
 
@@ -22,14 +23,14 @@ export function toGraphQLError(error: unknown, requestId?: string): GraphQLError
         status: ERROR_STATUS[domain.code],
         ...(domain.errors ? { errors: domain.errors } : {}),
         ...(domain.extra ?? {}),
-        ...(requestId ? { requestId } : {}),
+        ...(requestId ? { requestId, ...traceIdField() } : {}),
       },
     });
   }
   if (isDatabaseUnavailable(error)) {
     return new GraphQLError('The database is unavailable; retry shortly.', {
       nodes: base?.nodes, source: base?.source, positions: base?.positions, path: base?.path,
-      extensions: { code: 'SERVICE_UNAVAILABLE', status: 503, retryAfter: DB_RETRY_AFTER_SECONDS, ...(requestId ? { requestId } : {}) },
+      extensions: { code: 'SERVICE_UNAVAILABLE', status: 503, retryAfter: DB_RETRY_AFTER_SECONDS, ...(requestId ? { requestId, ...traceIdField() } : {}) },
     });
   }
   // Yoga's `originalError` extension repeats the parser's message, which quotes the request body.
@@ -52,7 +53,7 @@ export function toGraphQLError(error: unknown, requestId?: string): GraphQLError
       code,
       status: ERROR_STATUS[code],
       ...(code === 'VALIDATION_ERROR' && !ext.errors ? { errors: { query: [message] } } : {}),
-      ...(requestId ? { requestId } : {}),
+      ...(requestId ? { requestId, ...traceIdField() } : {}),
     },
   });
 }

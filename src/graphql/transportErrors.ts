@@ -5,6 +5,7 @@
 // this API needs them.
 import type { Plugin } from 'graphql-yoga';
 import { codeForStatus, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
+import { traceIdField } from '../observability/traceHooks.ts';
 
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported Content-Type: send application/json (or application/graphql, or a GET with ?query= for catalog reads).',
@@ -12,10 +13,10 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   METHOD_NOT_ALLOWED: 'GraphQL only supports GET and POST requests.',
 };
 
-/** `{errors: [{message, extensions: {code, status, requestId, errors?}}]}` as a Response. */
+/** `{errors: [{message, extensions: {code, status, requestId, traceId?, errors?}}]}` as a Response. */
 export function graphqlErrorResponse(code: ErrorCode, message: string, requestId: string, opts: { errors?: Record<string, string[]>; headers?: HeadersInit } = {}): Response {
   const errors = opts.errors ?? (code === 'VALIDATION_ERROR' ? { query: [message] } : undefined);
-  const body = { errors: [{ message, extensions: { code, status: ERROR_STATUS[code], ...(errors ? { errors } : {}), requestId } }] };
+  const body = { errors: [{ message, extensions: { code, status: ERROR_STATUS[code], ...(errors ? { errors } : {}), requestId, ...traceIdField() } }] };
   const headers = new Headers(opts.headers);
   headers.set('content-type', 'application/json; charset=utf-8');
   return new Response(JSON.stringify(body), { status: ERROR_STATUS[code], headers });

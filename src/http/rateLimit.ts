@@ -13,6 +13,7 @@ import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { WindowCounter, type RateLimitDecision } from './windowCounter.ts';
 import { counts, recordRateDecision, timings, type RateStore } from '../observability/signals.ts';
+import { traceHooks } from '../observability/traceHooks.ts';
 
 export type { RateLimitDecision } from './windowCounter.ts';
 
@@ -130,6 +131,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     commandTimeout: Math.max(5_000, timeoutMs * 4),
     connectTimeout: Math.max(1_000, timeoutMs),
   });
+  if (traceHooks.redis) traceCommands(redis);
   const shared = new rlf.RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: opts.keyPrefix ?? 'te-rl', rejectIfRedisNotReady: true });
   let degraded = false;
   let probe: NodeJS.Timeout | undefined;
@@ -201,5 +203,24 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       clearInterval(probe);
       redis.disconnect();
     },
+  };
+}
+
+/**
+ * Every command of this client in a client span while traces are on (its name only, e.g.
+ * EVALSHA: keys hold client addresses). ioredis sends each command, scripts and MULTI's
+ * included, through sendCommand; its reply settles the command's promise.
+ */
+function traceCommands(redis: Redis): void {
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (command, stream) => {
+    const traced = traceHooks.redis;
+    if (!traced) return send(command, stream);
+    let sent: unknown;
+    traced(command.name, () => {
+      sent = send(command, stream);
+      return command.promise;
+    }).catch(() => undefined);
+    return sent;
   };
 }

@@ -1,9 +1,11 @@
-// The documented error object (RFC 9457 problem details plus code, requestId, errors).
+// The documented error object (RFC 9457 problem details plus code, requestId, errors; traceId
+// beside the requestId while traces are on).
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { GraphQLError } from 'graphql';
 import { domainErrorOf, ERROR_STATUS, ERROR_TITLE, type ErrorCode } from '../domain/errors.ts';
 import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
+import { traceIdField } from '../observability/traceHooks.ts';
 
 export interface Problem {
   type: string;
@@ -12,6 +14,8 @@ export interface Problem {
   detail: string;
   code: ErrorCode;
   requestId: string;
+  /** The request's trace (W3C trace id), while traces are on. */
+  traceId?: string;
   errors?: Record<string, string[]>;
   [extra: string]: unknown;
 }
@@ -53,6 +57,7 @@ export function problem(code: ErrorCode, detail: string, requestId: string, erro
     detail,
     code,
     requestId,
+    ...traceIdField(),
     ...(errors ? { errors } : code === 'VALIDATION_ERROR' ? { errors: {} } : {}),
     ...(extra ?? {}),
   };
@@ -69,10 +74,10 @@ export function problemFromError(err: unknown, requestId: string): Problem {
 
 /** The first error of a GraphQL result, which already carries code/status/errors in its extensions. */
 export function problemFromGraphQL(error: GraphQLError, requestId: string): Problem {
-  const ext = error.extensions as { code?: ErrorCode; errors?: Record<string, string[]>; status?: number; requestId?: string } & Record<string, unknown>;
+  const ext = error.extensions as { code?: ErrorCode; errors?: Record<string, string[]>; status?: number; requestId?: string; traceId?: string } & Record<string, unknown>;
   const code = ext.code && ext.code in ERROR_STATUS ? ext.code : 'INTERNAL_ERROR';
   // `http` is Yoga's transport hint, not part of the documented body.
-  const { code: _c, status: _s, errors, requestId: _r, http: _h, ...extra } = ext;
+  const { code: _c, status: _s, errors, requestId: _r, traceId: _t, http: _h, ...extra } = ext;
   return problem(code, error.message, requestId, errors, extra);
 }
 

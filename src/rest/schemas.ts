@@ -54,6 +54,7 @@ export const ProblemSchema = z
     detail: z.string(),
     code: z.string(),
     requestId: z.string(),
+    traceId: z.string().optional().openapi({ description: "The request's W3C trace id (32 hex digits); present only while the service sends OpenTelemetry traces." }),
     errors: z.record(z.string(), z.array(z.string())).optional(),
   })
   .openapi('Problem');

@@ -1,0 +1,358 @@
+// The OpenTelemetry SDK of a server process with traces on (README › Operations › Traces).
+// Imported only then (src/observability/tracing.ts loads it lazily): with traces off no
+// OpenTelemetry module is loaded and no hook is set.
+//
+// What is recorded: a server span per request (HTTP semantic conventions; the route template,
+// never the path), GraphQL operation spans (src/graphql/tracingPlugin.ts), database and Redis
+// client spans, LLM-provider client spans (the trace context sent with the call) and
+// coding-engine task spans (through the hooks of traceHooks.ts). Client spans
+// are made only under a recording span: statements and commands outside a sampled request
+// (warm-up, background writes, probes) make no traces of their own.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import {
+  context,
+  diag,
+  DiagLogLevel,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type TextMapGetter,
+  type Tracer,
+} from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import {
+  ATTR_DB_COLLECTION_NAME,
+  ATTR_DB_OPERATION_NAME,
+  ATTR_DB_SYSTEM_NAME,
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_REQUEST_METHOD_ORIGINAL,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_SERVICE_NAME,
+  ATTR_SERVICE_VERSION,
+  ATTR_URL_SCHEME,
+} from '@opentelemetry/semantic-conventions';
+import type { Config } from '../config.ts';
+import { logContext, type Logger } from '../logger.ts';
+import { projectRoot } from '../paths.ts';
+import { graphqlTracingPlugin } from '../graphql/tracingPlugin.ts';
+import { RouteClassifier } from './routes.ts';
+import { traceHooks, type TaskSpan } from './traceHooks.ts';
+import type { Plugin } from 'graphql-yoga';
+
+export type TracingConfig = NonNullable<Config['tracing']>;
+
+export interface Tracing {
+  /** The server's listener inside a server span per request (W3C trace context continued). */
+  wrap(listener: RequestListener, routes: readonly { path: string }[]): RequestListener;
+  /** GraphQL operation spans (src/graphql/tracingPlugin.ts), for the Yoga server. */
+  graphqlPlugin: Plugin;
+  /** Sends the spans still queued, then stops. */
+  close(): Promise<void>;
+}
+
+/** `db.system`: the older attribute name, which many backends still key database spans on (incubating in the conventions). */
+const ATTR_DB_SYSTEM = 'db.system';
+const TRACER_NAME = 'terminology-explorer';
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT']);
+/** A plain Host header (name or IPv4, optional port); anything else is not recorded. */
+const HOST = /^([A-Za-z0-9.-]{1,253})(?::(\d{1,5}))?$/;
+/** SQL statements are recorded by their first keyword only: never their text or values. */
+const SQL_OPERATION = /^\s*([A-Za-z]{2,12})\b/;
+const SQL_OPERATIONS = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'WITH', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE', 'SET', 'COPY', 'CREATE', 'ALTER', 'DROP', 'LOCK', 'TRUNCATE', 'SHOW', 'VALUES', 'DO', 'CALL', 'ANALYZE', 'VACUUM', 'REFRESH', 'DEALLOCATE']);
+/**
+ * The first table named after FROM, INTO or UPDATE (`"public"."Concept"`, `smq s`): an identifier
+ * of ours, not a value; not read in WITH statements (their FROM names the statement's own parts).
+ */
+const SQL_TABLE = /\b(?:FROM|INTO|UPDATE)\s+(?:"?[A-Za-z_][A-Za-z0-9_]{0,62}"?\.)?(?:"([A-Za-z_][A-Za-z0-9_]{0,62})"|([A-Za-z_][A-Za-z0-9_]{0,62})\b(?!\s*\())/i;
+/** Redis command names are letters (EVALSHA, GET); anything else is not recorded. */
+const REDIS_COMMAND = /^[A-Za-z]{1,20}$/;
+/** Export failures are logged at most this often (a collector that is down fails every batch). */
+const EXPORT_WARN_INTERVAL_MS = 60_000;
+
+const headerGetter: TextMapGetter<IncomingHttpHeaders> = {
+  keys: (h) => Object.keys(h),
+  get: (h, key) => h[key],
+};
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function samplerOf(c: Pick<TracingConfig, 'sampler' | 'samplerRatio'>): Sampler {
+  switch (c.sampler) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(c.samplerRatio);
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(c.samplerRatio) });
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
+/** The span under which a client span is made now, or undefined (none, or not recorded). */
+function recordingParent(): Context | undefined {
+  const ctx = context.active();
+  return trace.getSpan(ctx)?.isRecording() ? ctx : undefined;
+}
+
+function failed(span: Span, e: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.setAttribute(ATTR_ERROR_TYPE, e instanceof Error && /^[A-Za-z]{1,60}$/.test(e.name) ? e.name : 'Error');
+}
+
+/** Ends the span when `run` settles; its result or error passes through. */
+function around<T>(span: Span, ctx: Context, run: () => Promise<T>): Promise<T> {
+  let p: Promise<T>;
+  try {
+    p = context.with(trace.setSpan(ctx, span), run);
+  } catch (e) {
+    failed(span, e);
+    span.end();
+    throw e;
+  }
+  return p.then(
+    (r) => {
+      span.end();
+      return r;
+    },
+    (e: unknown) => {
+      failed(span, e);
+      span.end();
+      throw e;
+    },
+  );
+}
+
+function setHooks(tracer: Tracer): void {
+  traceHooks.db = (sql, run) => {
+    const parent = recordingParent();
+    if (!parent) return run();
+    const keyword = SQL_OPERATION.exec(sql)?.[1]?.toUpperCase();
+    const operation = keyword && SQL_OPERATIONS.has(keyword) ? keyword : undefined;
+    const found = operation && operation !== 'WITH' ? SQL_TABLE.exec(sql.length > 4_000 ? sql.slice(0, 4_000) : sql) : undefined;
+    const table = found ? (found[1] ?? found[2]) : undefined;
+    const attributes: Attributes = { [ATTR_DB_SYSTEM_NAME]: 'postgresql', [ATTR_DB_SYSTEM]: 'postgresql' };
+    if (operation) attributes[ATTR_DB_OPERATION_NAME] = operation;
+    if (table) attributes[ATTR_DB_COLLECTION_NAME] = table;
+    const name = operation ? (table ? `${operation} ${table}` : operation) : 'postgresql';
+    return around(tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent), parent, run);
+  };
+  traceHooks.redis = (command, run) => {
+    const parent = recordingParent();
+    if (!parent) return run();
+    const operation = REDIS_COMMAND.test(command) ? command.toUpperCase() : 'COMMAND';
+    const attributes: Attributes = { [ATTR_DB_SYSTEM_NAME]: 'redis', [ATTR_DB_SYSTEM]: 'redis', [ATTR_DB_OPERATION_NAME]: operation };
+    return around(tracer.startSpan(operation, { kind: SpanKind.CLIENT, attributes }, parent), parent, run);
+  };
+  traceHooks.engineTask = (op): TaskSpan | undefined => {
+    const parent = recordingParent();
+    if (!parent) return undefined;
+    const name = /^[a-z]{1,20}$/i.test(op) ? op : 'task';
+    // The task from the request's side (queue wait and run), and the worker thread's run as its child.
+    const task = tracer.startSpan(`engine ${name}`, { kind: SpanKind.INTERNAL, attributes: { 'engine.task': name } }, parent);
+    let run: Span | undefined;
+    return {
+      started() {
+        run ??= tracer.startSpan(`engine ${name} worker`, { kind: SpanKind.INTERNAL, attributes: { 'engine.task': name } }, trace.setSpan(parent, task));
+      },
+      end(outcome) {
+        for (const s of [run, task]) {
+          if (!s) continue;
+          s.setAttribute('engine.outcome', outcome);
+          if (outcome !== 'ok') {
+            s.setStatus({ code: SpanStatusCode.ERROR });
+            s.setAttribute(ATTR_ERROR_TYPE, outcome);
+          }
+          s.end();
+        }
+      },
+    };
+  };
+  traceHooks.outgoing = (name, attributes, run) => {
+    const parent = recordingParent();
+    // Unsampled: the caller's context still goes with the call (its sampled flag off).
+    if (!parent) {
+      const headers: Record<string, string> = {};
+      propagation.inject(context.active(), headers);
+      return run(headers);
+    }
+    const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+    const headers: Record<string, string> = {};
+    propagation.inject(trace.setSpan(parent, span), headers);
+    return around(span, parent, () => run(headers));
+  };
+  traceHooks.traceId = () => {
+    const sc = trace.getSpan(context.active())?.spanContext();
+    return sc && trace.isSpanContextValid(sc) ? sc.traceId : undefined;
+  };
+  logContext.fields = () => {
+    const sc = trace.getSpan(context.active())?.spanContext();
+    return sc && trace.isSpanContextValid(sc) ? { traceId: sc.traceId, spanId: sc.spanId } : undefined;
+  };
+}
+
+function clearHooks(): void {
+  delete traceHooks.db;
+  delete traceHooks.redis;
+  delete traceHooks.engineTask;
+  delete traceHooks.outgoing;
+  delete traceHooks.traceId;
+  delete logContext.fields;
+}
+
+/** The server span's name and attributes (HTTP conventions), and its end when the response is sent or cut. */
+function describeRequest(span: Span, req: IncomingMessage, res: ServerResponse, routes: RouteClassifier, method: string, original: string): void {
+  const label = routes.classify(req.url ?? '/');
+  const route = label.route === 'unmatched' ? undefined : label.route;
+  const attributes: Attributes = {
+    [ATTR_HTTP_REQUEST_METHOD]: method,
+    [ATTR_URL_SCHEME]: 'http',
+    [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
+  };
+  if (method === '_OTHER' && /^[A-Za-z]{1,20}$/.test(original)) attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = original;
+  if (route) attributes[ATTR_HTTP_ROUTE] = route;
+  const host = HOST.exec(req.headers.host ?? '');
+  attributes[ATTR_SERVER_ADDRESS] = host?.[1] ?? req.socket.localAddress ?? 'localhost';
+  const port = Number(host?.[2] ?? req.socket.localPort);
+  if (port > 0 && port < 65_536) attributes[ATTR_SERVER_PORT] = port;
+  span.setAttributes(attributes);
+  // "METHOD /route/template"; a request no route matches is named by its method alone.
+  if (route) span.updateName(`${method} ${route}`);
+  res.once('close', () => {
+    if (res.writableFinished) {
+      span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
+      // Server spans: 5xx are the server's errors; 4xx are the client's.
+      if (res.statusCode >= 500) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.setAttribute(ATTR_ERROR_TYPE, String(res.statusCode));
+      }
+    } else {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+    }
+    span.end();
+  });
+}
+
+/**
+ * The server's listener inside a server span: the incoming W3C trace context (traceparent,
+ * tracestate) is its parent, and everything the request does runs with it active.
+ */
+export function tracedListener(listener: RequestListener, tracer: Tracer, routes: RouteClassifier): RequestListener {
+  return (req, res) => {
+    // Scrapes of /metrics on the main port (METRICS_TOKEN) are not requests of the service.
+    if (req.url === '/metrics' || req.url?.startsWith('/metrics?')) return listener(req, res);
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers, headerGetter);
+    const original = req.method ?? '';
+    const method = METHODS.has(original) ? original : '_OTHER';
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+    // An unsampled request (most, at a low ratio) costs no more than this: its span records nothing.
+    if (span.isRecording()) describeRequest(span, req, res, routes, method, original);
+    context.with(trace.setSpan(parent, span), listener, undefined, req, res);
+  };
+}
+
+/** Export failures as warnings, at most one a minute; the SDK's other diagnostics are dropped. */
+function diagnostics(log: Logger): void {
+  let last = 0;
+  const warn = (message: string) => {
+    const now = Date.now();
+    if (now - last < EXPORT_WARN_INTERVAL_MS) return;
+    last = now;
+    // The SDK reports an exception as its JSON (stack included): its message is enough.
+    let text = message;
+    try {
+      const parsed = JSON.parse(message) as { message?: unknown };
+      if (typeof parsed.message === 'string') text = parsed.message;
+    } catch {
+      // Plain text already.
+    }
+    // Outside any request's context: a batch is sent from a timer that a request happened to start.
+    context.with(ROOT_CONTEXT, () =>
+      log.warn({ err: { message: text.slice(0, 300) } }, 'traces: the OTLP export failed (spans of this batch are dropped); further failures are logged once a minute'),
+    );
+  };
+  const drop = () => undefined;
+  diag.setLogger({ error: warn, warn, info: drop, debug: drop, verbose: drop }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+}
+
+/** The collector's URL as logged: no user or password in it. */
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.href;
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+export function createTracing(config: TracingConfig, log: Logger): Tracing {
+  diagnostics(log);
+  const exporterConfig = { url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs };
+  const exporter: SpanExporter = config.protocol === 'http/json' ? new JsonExporter(exporterConfig) : new ProtoExporter(exporterConfig);
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ ...config.resourceAttributes, [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: packageVersion() }),
+    sampler: samplerOf(config),
+    // Bounded: past 2,048 spans waiting for export, new ones are dropped (a collector that is down costs no memory).
+    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: 2_048, maxExportBatchSize: 512, exportTimeoutMillis: config.timeoutMs })],
+  });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  const tracer = provider.getTracer(TRACER_NAME, packageVersion());
+  setHooks(tracer);
+  log.info({ traces: withoutCredentials(config.url), protocol: config.protocol, sampler: config.sampler, ratio: config.samplerRatio }, 'traces on');
+  return {
+    wrap: (listener, routes) => tracedListener(listener, tracer, new RouteClassifier(routes)),
+    graphqlPlugin: graphqlTracingPlugin(tracer),
+    async close() {
+      // Spans still queued are sent (bounded by the export timeout), then the globals are let go.
+      await provider.shutdown().catch(() => undefined);
+      clearHooks();
+      trace.disable();
+      propagation.disable();
+      context.disable();
+      diag.disable();
+    },
+  };
+}
