@@ -36,6 +36,8 @@ export interface SearchMatch {
   isSynonym: boolean;
   /** Trigram similarity of the query to the matched name, 0–1. */
   score: number;
+  /** The language of the matched name (issue 28; set when the search named its language). */
+  language?: string | undefined;
 }
 
 export interface SearchHit {
@@ -72,7 +74,22 @@ export interface SearchSource {
   indexes: SearchIndexCache;
 }
 
-/** Search (q) or list (no q) the concepts of a release, one page. */
+/** The language a search reads names in (issue 28). */
+export interface SearchLanguage {
+  tag: string;
+  /** The release's primary language: the primary index and normalizeName. */
+  primary: boolean;
+  /** How the language folds a name (and so the query). */
+  fold: (s: string) => string;
+  /** Typo tolerance (trigram similarity): Latin scripts only; never edit distance on CJK. */
+  fuzzy: boolean;
+}
+
+async function indexFor(src: SearchSource, releaseId: number, language: SearchLanguage | undefined): Promise<ReleaseIndex> {
+  return language && !language.primary ? src.indexes.getLanguage(releaseId, language.tag, src.db) : src.indexes.get(releaseId, src.db);
+}
+
+/** Search (q) or list (no q) the concepts of a release, one page; in `language` when given. */
 export async function searchConcepts(
   src: SearchSource,
   releaseId: number,
@@ -80,9 +97,10 @@ export async function searchConcepts(
   filters: SearchFilters,
   offset: number,
   limit: number,
+  language?: SearchLanguage,
 ): Promise<SearchPage> {
-  const nq = q === undefined ? '' : normalizeName(q);
-  const index = await src.indexes.get(releaseId, src.db);
+  const nq = q === undefined ? '' : language && !language.primary ? language.fold(q) : normalizeName(q);
+  const index = await indexFor(src, releaseId, language);
   // An index without hierarchy (none is built so today) leaves the filters to SQL.
   const keep = index.hasHierarchy ? await entryFilter(src.db, index, filters) : undefined;
   if (nq === '') {
@@ -93,14 +111,59 @@ export async function searchConcepts(
   // Substring matches (exact, prefix, word-prefix, inside a word) come first. The
   // typo-tolerant pass joins when the query names no term exactly and substrings do not
   // fill a page: a decision that depends on the query and page size only, so totals
-  // agree from page to page.
-  if (ranked.best !== 4 && ranked.targets.length < limit) ranked = await rank(src.db, query, filters, keep, true);
+  // agree from page to page. Not for scripts without spaces (CJK): see SearchLanguage.fuzzy.
+  if (ranked.best !== 4 && ranked.targets.length < limit && (language?.fuzzy ?? true)) ranked = await rank(src.db, query, filters, keep, true);
   const { targets, best } = ranked;
   return {
     total: targets.length,
     best,
-    hits: pageOf(query, targets, offset, limit).map((t) => hitOf(query, t)),
+    hits: pageOf(query, targets, offset, limit).map((t) => hitOf(query, t, language && !language.primary ? language.tag : undefined)),
   };
+}
+
+/**
+ * `lang=*`: the query in every language given, each concept once with its best match
+ * (tier, then similarity), which names the language that matched. Ranked as one list.
+ */
+export async function searchConceptsAll(
+  src: SearchSource,
+  releaseId: number,
+  q: string,
+  filters: SearchFilters,
+  offset: number,
+  limit: number,
+  languages: readonly SearchLanguage[],
+): Promise<SearchPage> {
+  const best = new Map<number, { x: Target; query: Query; tag: string }>();
+  let bestTier: number | null = null;
+  for (const language of languages) {
+    const nq = language.primary ? normalizeName(q) : language.fold(q);
+    if (nq === '') continue;
+    const index = await indexFor(src, releaseId, language);
+    const keep = index.hasHierarchy ? await entryFilter(src.db, index, filters) : undefined;
+    const query = new Query(index, nq);
+    let ranked = await rank(src.db, query, filters, keep, false);
+    if (ranked.best !== 4 && ranked.targets.length < limit && language.fuzzy) ranked = await rank(src.db, query, filters, keep, true);
+    for (const x of ranked.targets) {
+      const prev = best.get(x.t);
+      if (!prev || x.tier > prev.x.tier || (x.tier === prev.x.tier && query.score(x.m).sim > prev.query.score(prev.x.m).sim)) best.set(x.t, { x, query, tag: language.tag });
+    }
+    if (ranked.best !== null && (bestTier === null || ranked.best > bestTier)) bestTier = ranked.best;
+  }
+  const all = [...best.values()];
+  all.sort((a, b) => {
+    if (a.x.tier !== b.x.tier) return b.x.tier - a.x.tier;
+    if (a.x.self !== b.x.self) return a.x.self ? -1 : 1;
+    const ra = Math.round(a.query.score(a.x.m).sim * 100);
+    const rb = Math.round(b.query.score(b.x.m).sim * 100);
+    if (ra !== rb) return rb - ra;
+    const ix = a.query.index;
+    const la = LEVEL_RANK[ix.levelOf(a.x.t)];
+    const lb = LEVEL_RANK[ix.levelOf(b.x.t)];
+    if (la !== lb) return la - lb;
+    return ix.code[a.x.t]! - ix.code[b.x.t]!;
+  });
+  return { total: all.length, best: bestTier, hits: all.slice(offset, offset + limit).map((h) => hitOf(h.query, h.x, h.tag)) };
 }
 
 // ---- Matching --------------------------------------------------------------------------
@@ -348,7 +411,7 @@ function pageOf(query: Query, targets: readonly Target[], offset: number, limit:
   return out;
 }
 
-function hitOf(query: Query, x: Target): SearchHit {
+function hitOf(query: Query, x: Target, language?: string): SearchHit {
   const ix = query.index;
   const concept = ix.concept(x.t);
   const mlevel = ix.levelOf(x.m);
@@ -362,6 +425,7 @@ function hitOf(query: Query, x: Target): SearchHit {
       type: TIERS[x.tier]!,
       isSynonym: !(mlevel === concept.level && mcode === concept.code) && !(mlevel === 'LLT' && mcode === concept.code),
       score: Math.round(query.score(x.m).sim * 1000) / 1000,
+      ...(language ? { language } : {}),
     },
   };
 }
