@@ -1,7 +1,8 @@
 // Issue 28: a MedAscii folder of a hosted version in another language adds that language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { editFile, miniSpec, writeFixture, type FixtureSpec } from '../helpers/medascii.ts';
+import { editFile, miniSpec, writeFixture } from '../helpers/medascii.ts';
+import { translated } from '../helpers/languages.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { ImportRefusedError, ImportValidationError } from '../../src/importer/errors.ts';
 import { listReleases } from '../../src/domain/releases.ts';
@@ -13,20 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.cleanup();
 });
-
-/** The mini release with every name rewritten for a language (structure untouched). */
-export function translated(version: string, language: string, rename: (name: string) => string): FixtureSpec {
-  const s = miniSpec(version);
-  return {
-    ...s,
-    language,
-    socs: s.socs.map(([c, n, a]) => [c, rename(n), a]),
-    hlgts: s.hlgts.map(([c, n, x]) => [c, rename(n), x]),
-    hlts: s.hlts.map(([c, n, x]) => [c, rename(n), x]),
-    pts: s.pts.map(([c, n, soc, h]) => [c, rename(n), soc, h]),
-    llts: s.llts.map(([c, n, pt, cur]) => [c, rename(n), pt, cur]),
-  };
-}
 
 const german = (n: string) => (n === 'Nausea' ? 'Übelkeit' : `${n} (de)`);
 const japanese = (n: string) => (n === 'Nausea' ? '悪心' : n === 'Vomiting' ? '嘔吐' : `${n}（日本語）`);
