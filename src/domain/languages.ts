@@ -1,35 +1,9 @@
 // The languages a release hosts (release_language) and the choice of one per request:
 // `?lang=` / a `language` argument > Accept-Language (q-values) > the release's primary.
 // Tag mapping and negotiation live in languageTags.ts; this file applies them to releases.
-import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { DomainError } from './errors.ts';
 import { clip } from './clientText.ts';
 import { languageTagOf, negotiateLanguage } from './languageTags.ts';
-
-/** A release's languages, primary first (BCP 47 tags). */
-export interface ReleaseLanguages {
-  /** Tags in position order: [0] is the primary language. */
-  tags: string[];
-  /** Tag → the name meddra_release.asc gives (English, Japanese). */
-  mssoNames: Map<string, string>;
-}
-
-type Db = Pick<PrismaClient | Prisma.TransactionClient, '$queryRawUnsafe'>;
-
-/** Every release's languages, by release id. */
-export async function releaseLanguages(db: Db): Promise<Map<number, ReleaseLanguages>> {
-  const rows = await db.$queryRawUnsafe<{ release_id: number; language: string; msso_name: string }[]>(
-    'SELECT release_id, language, msso_name FROM release_language ORDER BY release_id, position',
-  );
-  const out = new Map<number, ReleaseLanguages>();
-  for (const r of rows) {
-    let l = out.get(r.release_id);
-    if (!l) out.set(r.release_id, (l = { tags: [], mssoNames: new Map() }));
-    l.tags.push(r.language);
-    l.mssoNames.set(r.language, r.msso_name);
-  }
-  return out;
-}
 
 /** The BCP 47 tag of a language named as meddra_release.asc names it ("und" when unknown). */
 export const tagOfMssoName = (name: string): string => languageTagOf(name) ?? 'und';
