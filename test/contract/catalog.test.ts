@@ -35,6 +35,7 @@ describe('REST catalog', () => {
             "version": "5.0.1",
             "releaseDate": "2025-06-01",
             "language": "English",
+            "languages": ["en"],
             "isLatest": true,
             "counts": { "SOC": 26, "HLGT": 117, "HLT": 239, "PT": 814, "LLT": 2300 },
             "changes": { "added": 19, "updated": 31, "retired": 3 }
@@ -44,6 +45,7 @@ describe('REST catalog', () => {
             "version": "5.0",
             "releaseDate": "2017-11-27",
             "language": "English",
+            "languages": ["en"],
             "isLatest": false,
             "counts": { "SOC": 26, "HLGT": 117, "HLT": 236, "PT": 811, "LLT": 2287 },
             "changes": { "added": 261, "updated": 17, "retired": 20 }
@@ -68,6 +70,8 @@ describe('REST catalog', () => {
       {
         "code": "10027787",
         "term": "Mobitz type I atrioventricular block",
+        "language": "en",
+        "names": [{ "language": "en", "name": "Mobitz type I atrioventricular block" }],
         "level": "PT",
         "status": "CURRENT",
         "isPrimary": true,
