@@ -1,20 +1,23 @@
 // Folding of names per language for lookups (concept_name.name_norm, the search index of a
-// language): languageText.ts's per-script rules, with the primary (English) folding as the base.
-import { normalizeName } from './text.ts';
+// language) and which search behaviour a language gets. The folds are languageText.ts's.
+import { foldName as foldKeys, foldQuery, isCjkLanguage, scriptOf } from './languageText.ts';
+import { tryCanonicalLanguageTag } from './languageTags.ts';
 
-/** A name folded for exact and prefix lookups in its language. */
+/** A name's main lookup key in its language. */
 export function foldName(tag: string, name: string): string {
-  void tag;
-  return normalizeName(name.normalize('NFKC'));
+  return foldKeys(name, tag)[0]!;
 }
 
-/** Primary subtags of languages not written in the Latin script. */
-const NON_LATIN = new Set(['ja', 'zh', 'ko', 'ru', 'el', 'bg', 'uk', 'sr', 'mk', 'ar', 'fa', 'he', 'th', 'hi']);
-/** Scripts without spaces between words: indexed by character runs, no typo tolerance. */
-const CJK = new Set(['ja', 'zh', 'ko']);
+/** Every lookup key of a name (a German name with an umlaut has two: Übelkeit → ubelkeit, uebelkeit). */
+export const nameKeys = (tag: string, name: string): string[] => foldKeys(name, tag);
 
-const base = (tag: string) => tag.toLowerCase().split('-')[0]!;
+/** A query folded as names of the language are. */
+export const foldSearchText = (tag: string, text: string): string => foldQuery(text, tag);
 
-/** Whether names of the language are written in the Latin script (typo tolerance applies). */
-export const isLatinScript = (tag: string): boolean => !NON_LATIN.has(base(tag));
-export const isCjk = (tag: string): boolean => CJK.has(base(tag));
+/** Whether the language's names can have a second key (German: the transliterated umlaut). */
+export const hasAlternateKeys = (tag: string): boolean => (tryCanonicalLanguageTag(tag) ?? tag).toLowerCase().split('-')[0] === 'de';
+
+export const isCjk = (tag: string): boolean => isCjkLanguage(tag);
+
+/** Languages written in the Latin script (typo tolerance applies): judged by a sample of their names. */
+export const isLatinScript = (tag: string, sample?: string): boolean => !isCjkLanguage(tag) && (sample === undefined || scriptOf(sample) === 'latin');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { FILES, type FileKey } from './files.ts';
 import type { ImportIssue } from './errors.ts';
-import { encodingFor as encodingOfTag } from '../domain/languageTags.ts';
+import { medAsciiEncoding } from '../domain/languageTags.ts';
 import { tagOfMssoName } from '../domain/languages.ts';
 
 export interface RawRecord {
@@ -35,7 +35,7 @@ const windows1252 = { decode: (b: Buffer) => iconv.decode(b, 'windows-1252') };
 
 /** Western languages' files are Windows-1252, every other language's UTF-8 (by BCP 47 tag: languageTags.ts). */
 export function encodingFor(tag: string): 'latin1' | 'utf8' {
-  return encodingOfTag(tag);
+  return medAsciiEncoding(tag);
 }
 
 export function splitRecords(text: string, file: string, fields: number, issues: ImportIssue[]): RawRecord[] {

@@ -79,7 +79,7 @@ export const MetaSchema = z
   })
   .openapi('Meta');
 
-export const errorResponses = (...codes: (400 | 401 | 404 | 413 | 429 | 500 | 503)[]) =>
+export const errorResponses = (...codes: (400 | 401 | 404 | 413 | 422 | 429 | 500 | 503)[]) =>
   Object.fromEntries(
     codes.map((s) => [s, { description: 'Error (problem details)', content: { 'application/problem+json': { schema: ProblemSchema } } }]),
   );

@@ -3,7 +3,7 @@
 // a search in a language needs.
 import type { ReleaseInfo } from '../domain/releases.ts';
 import type { SearchLanguage } from '../domain/search/search.ts';
-import { foldName, isLatinScript } from '../domain/languageNames.ts';
+import { foldSearchText, hasAlternateKeys, isCjk, isLatinScript } from '../domain/languageNames.ts';
 import { ALL_LANGUAGES } from '../domain/languages.ts';
 import type { RequestScope } from './scope.ts';
 
@@ -14,5 +14,12 @@ export const languageFor = (scope: RequestScope, release: ReleaseInfo, explicit?
   scope.chooseLanguage(release, explicit, { allowAll });
 
 export function searchLanguage(release: ReleaseInfo, tag: string): SearchLanguage {
-  return { tag, primary: tag === release.languages[0], fold: (s) => foldName(tag, s), fuzzy: isLatinScript(tag) };
+  return {
+    tag,
+    primary: tag === release.languages[0],
+    fold: (s) => foldSearchText(tag, s),
+    fuzzy: isLatinScript(tag),
+    cjk: isCjk(tag),
+    alternates: hasAlternateKeys(tag),
+  };
 }

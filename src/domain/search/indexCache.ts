@@ -95,11 +95,11 @@ export class SearchIndexCache {
    * primary index's shared hierarchy), built on first use from concept_name (not snapshotted:
    * a build is one statement plus the trigram pass). Kept while its release's index is.
    */
-  getLanguage(releaseId: number, language: string, db: Db): Promise<ReleaseIndex> {
-    const key = `${releaseId}:${language}`;
+  getLanguage(releaseId: number, language: string, db: Db, variant = 0): Promise<ReleaseIndex> {
+    const key = `${releaseId}:${language}${variant ? `:${variant}` : ''}`;
     let p = this.languages.get(key);
     if (!p) {
-      const building = this.get(releaseId, db).then((base) => buildLanguageIndex(db, base, language));
+      const building = this.get(releaseId, db).then((base) => buildLanguageIndex(db, base, language, variant));
       p = building;
       this.languages.set(key, building);
       building.then(

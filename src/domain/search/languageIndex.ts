@@ -3,11 +3,12 @@
 // language folds them, over the primary index's shared entries and hierarchy.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
-import { foldName } from '../languageNames.ts';
+import { nameKeys } from '../languageNames.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
-export async function buildLanguageIndex(db: Db, base: ReleaseIndex, language: string): Promise<ReleaseIndex> {
+/** `variant`: which key of each name (nameKeys) the index holds; a name without that key keeps its first. */
+export async function buildLanguageIndex(db: Db, base: ReleaseIndex, language: string, variant = 0): Promise<ReleaseIndex> {
   const rows = await db.$queryRawUnsafe<{ level: string; code: number; name: string; nr: number }[]>(
     `SELECT c.level::text AS level, c.code, coalesce(n.name, c.name) AS name,
             (row_number() OVER (ORDER BY coalesce(n.name_norm, c.name_norm), c.code))::int AS nr
@@ -28,7 +29,8 @@ export async function buildLanguageIndex(db: Db, base: ReleaseIndex, language: s
     const i = base.find(r.level as Parameters<ReleaseIndex['find']>[0], r.code);
     if (i < 0) continue;
     names[i] = r.name;
-    norms[i] = foldName(language, r.name);
+    const keys = nameKeys(language, r.name);
+    norms[i] = keys[variant] ?? keys[0]!;
     ranks[i] = r.nr;
   }
   return ReleaseIndex.forLanguage(base, language, names, norms, ranks);

@@ -12,6 +12,7 @@ import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hiera
 import type { SearchIndexCache } from './indexCache.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
 import { isWordChar } from './trigram.ts';
+import { cjkQueryGrams, scoreCjkFolded } from '../languageText.ts';
 import { underNode } from './underNode.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -52,7 +53,8 @@ export interface SearchPage {
   hits: SearchHit[];
 }
 
-const TIERS: Record<number, MatchType> = { 4: 'EXACT', 3: 'PREFIX', 2: 'WORD_PREFIX', 1: 'FUZZY' };
+// Tier 0: a CJK name sharing only part of the query (below every name containing all of it).
+const TIERS: Record<number, MatchType> = { 4: 'EXACT', 3: 'PREFIX', 2: 'WORD_PREFIX', 1: 'FUZZY', 0: 'FUZZY' };
 
 
 /** Target filters (level, hierarchy, change type) on alias t (tlevel, tcode). */
@@ -83,10 +85,20 @@ export interface SearchLanguage {
   fold: (s: string) => string;
   /** Typo tolerance (trigram similarity): Latin scripts only; never edit distance on CJK. */
   fuzzy: boolean;
+  /**
+   * Chinese, Japanese, Korean: names without spaces. Matches are names containing the whole
+   * folded query (ranked by languageText's containment score), then names sharing part of it
+   * (its character bigrams, ranked by longest common substring and coverage).
+   */
+  cjk: boolean;
+  /** Which key of the language's names the index holds (German: 1 = transliterated umlauts). */
+  variant?: number;
+  /** The language's names have a second key (variant 1), searched too. */
+  alternates?: boolean;
 }
 
 async function indexFor(src: SearchSource, releaseId: number, language: SearchLanguage | undefined): Promise<ReleaseIndex> {
-  return language && !language.primary ? src.indexes.getLanguage(releaseId, language.tag, src.db) : src.indexes.get(releaseId, src.db);
+  return language && !language.primary ? src.indexes.getLanguage(releaseId, language.tag, src.db, language.variant ?? 0) : src.indexes.get(releaseId, src.db);
 }
 
 /** Search (q) or list (no q) the concepts of a release, one page; in `language` when given. */
@@ -99,6 +111,10 @@ export async function searchConcepts(
   limit: number,
   language?: SearchLanguage,
 ): Promise<SearchPage> {
+  // A language whose names have two keys (German umlauts): both indexes, each name once.
+  if (q && language?.alternates && !language.primary) {
+    return searchConceptsAll(src, releaseId, q, filters, offset, limit, [{ ...language, variant: 0, alternates: false }, { ...language, variant: 1, alternates: false }]);
+  }
   const nq = q === undefined ? '' : language && !language.primary ? language.fold(q) : normalizeName(q);
   const index = await indexFor(src, releaseId, language);
   // An index without hierarchy (none is built so today) leaves the filters to SQL.
@@ -106,13 +122,13 @@ export async function searchConcepts(
   if (nq === '') {
     return keep === undefined ? listConceptsSql(src.db, releaseId, filters, offset, limit) : listConcepts(index, filters, keep, offset, limit);
   }
-  const query = new Query(index, nq);
+  const query = new Query(index, nq, language?.cjk ?? false);
   let ranked = await rank(src.db, query, filters, keep, false);
   // Substring matches (exact, prefix, word-prefix, inside a word) come first. The
   // typo-tolerant pass joins when the query names no term exactly and substrings do not
   // fill a page: a decision that depends on the query and page size only, so totals
   // agree from page to page. Not for scripts without spaces (CJK): see SearchLanguage.fuzzy.
-  if (ranked.best !== 4 && ranked.targets.length < limit && (language?.fuzzy ?? true)) ranked = await rank(src.db, query, filters, keep, true);
+  if (ranked.best !== 4 && ranked.targets.length < limit && (language ? language.fuzzy || language.cjk : true)) ranked = await rank(src.db, query, filters, keep, true);
   const { targets, best } = ranked;
   return {
     total: targets.length,
@@ -141,9 +157,9 @@ export async function searchConceptsAll(
     if (nq === '') continue;
     const index = await indexFor(src, releaseId, language);
     const keep = index.hasHierarchy ? await entryFilter(src.db, index, filters) : undefined;
-    const query = new Query(index, nq);
+    const query = new Query(index, nq, language.cjk);
     let ranked = await rank(src.db, query, filters, keep, false);
-    if (ranked.best !== 4 && ranked.targets.length < limit && language.fuzzy) ranked = await rank(src.db, query, filters, keep, true);
+    if (ranked.best !== 4 && ranked.targets.length < limit && (language.fuzzy || language.cjk)) ranked = await rank(src.db, query, filters, keep, true);
     for (const x of ranked.targets) {
       const prev = best.get(x.t);
       if (!prev || x.tier > prev.x.tier || (x.tier === prev.x.tier && query.score(x.m).sim > prev.query.score(prev.x.m).sim)) best.set(x.t, { x, query, tag: language.tag });
@@ -180,6 +196,8 @@ class Query {
   constructor(
     readonly index: ReleaseIndex,
     readonly text: string,
+    /** Scored by languageText's CJK containment score instead of trigram similarity. */
+    readonly cjk = false,
   ) {
     ({ size: this.size, ids: this.ids } = index.queryTrigrams(text));
     this.mask = index.mask(this.ids);
@@ -202,7 +220,10 @@ class Query {
   score(i: number): { sim: number; full: number } {
     let s = this.sims.get(i);
     if (!s) {
-      s = this.index.score(i, this.mask, this.size);
+      if (this.cjk) {
+        const v = scoreCjkFolded(this.text, this.index.norm[i]!);
+        s = { sim: v, full: v };
+      } else s = this.index.score(i, this.mask, this.size);
       this.sims.set(i, s);
     }
     return s;
@@ -211,6 +232,30 @@ class Query {
 
 const SIMILARITY_THRESHOLD = 0.3; // pg_trgm.similarity_threshold (the % operator)
 const WORD_SIMILARITY_THRESHOLD = 0.6; // pg_trgm.word_similarity_threshold (<%)
+
+/**
+ * CJK names sharing part of the query (tier 0): those holding one of its character bigrams
+ * (a one-character query: nothing more to share). A scan of the folded names: a few ms at full
+ * size; no edit distance.
+ */
+function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
+  const grams = cjkQueryGrams(query.text).filter((g) => Array.from(g).length > 1);
+  if (grams.length < 2) return [];
+  const seen = new Set(whole.map((x) => x.m));
+  const out: MatchRef[] = [];
+  const { norm, size } = query.index;
+  for (let i = 0; i < size; i++) {
+    if (seen.has(i)) continue;
+    const n = norm[i]!;
+    for (const g of grams) {
+      if (n.includes(g)) {
+        out.push({ m: i, tier: 0 });
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 interface MatchRef {
   /** Entry of the matched name. */
@@ -222,6 +267,7 @@ interface MatchRef {
 function matches(query: Query, fuzzy: boolean): MatchRef[] {
   const { index } = query;
   const out = index.containing(query.text).map((m) => ({ m, tier: query.tier(m) }));
+  if (fuzzy && query.cjk) return [...out, ...cjkPartial(query, out)];
   if (!fuzzy || query.ids.length === 0) return out;
   // similarity ≤ shared/|q| and word_similarity ≤ shared/|q|, so a match shares at least
   // m = ⌈0.3·|q|⌉ of the query's trigrams and appears in one of its k − m + 1 rarest
@@ -399,7 +445,7 @@ function pageOf(query: Query, targets: readonly Target[], offset: number, limit:
   for (const x of targets) byTier[x.tier]!.push(x);
   const out: Target[] = [];
   let start = 0;
-  for (let tier = 4; tier >= 1 && out.length < limit; tier--) {
+  for (let tier = 4; tier >= 0 && out.length < limit; tier--) {
     const group = byTier[tier]!;
     const end = start + group.length;
     if (end > offset) {
