@@ -51,12 +51,12 @@ export async function expand(scope: RequestScope, p: Params): Promise<ValueSet> 
   const page = await expansionPage(scope, set, { filter, activeOnly }, { offset, limit: Math.max(count, 1) });
   const items = count === 0 ? [] : page.items;
   const synonyms = designations ? await Promise.all(items.map((c) => (c.level === 'PT' ? scope.loaders.synonymPage.load({ releaseId: c.releaseId, ptCode: c.code, offset: 0, limit: EXPAND_DESIGNATIONS + 1 }) : []))) : [];
-  const named = (c: (typeof items)[number]) => nameIn(scope, withVersion(c, release.version), lang);
+  const named = (c: (typeof items)[number]) => nameIn(scope, withVersion(c, release.version), lang, release);
   // Displays in the display language (one batched statement per page for a non-primary one).
   const displays = await Promise.all(items.map(named));
   const synonymNames = await Promise.all(synonyms.map((list) => Promise.all(list.map(named))));
   // Every other hosted language's name, with includeDesignations (issue 28).
-  const otherNames = designations ? await Promise.all(items.map(async (c) => (await namesOf(scope, withVersion(c, release.version))).filter((n) => n.language !== lang))) : [];
+  const otherNames = designations ? await Promise.all(items.map(async (c) => (await namesOf(scope, withVersion(c, release.version), release)).filter((n) => n.language !== lang))) : [];
 
   const contains = items.map((c, i): ValueSetExpansionContains => ({
     system: CANONICAL,
@@ -67,12 +67,12 @@ export async function expand(scope: RequestScope, p: Params): Promise<ValueSet> 
     ...(designations && (synonyms[i]!.length > 1 || otherNames[i]!.length > 0)
       ? {
           designation: [
-            ...otherNames[i]!.map((n) => ({ language: n.language, use: DISPLAY_USE, value: n.name })),
             ...synonyms[i]!
               .map((s, k) => ({ s, name: synonymNames[i]![k]! }))
               .filter(({ s }) => s.code !== c.code)
               .slice(0, EXPAND_DESIGNATIONS)
               .map(({ name }) => ({ language: lang, use: SYNONYM_USE, value: name })),
+            ...otherNames[i]!.map((n) => ({ language: n.language, use: DISPLAY_USE, value: n.name })),
           ],
         }
       : {}),

@@ -35,7 +35,7 @@ export async function lookup(scope: RequestScope, p: Params, fixed?: ReleaseInfo
   if (!found) throw codeNotFound(code, release.version);
   const c = withVersion(found, release.version);
   const lang = displayLanguageOf(scope, release, p);
-  const named = (x: ReleaseConcept) => nameIn(scope, x, lang);
+  const named = (x: ReleaseConcept) => nameIn(scope, x, lang, release);
   const asked = new Set(p.strings('property'));
   // No property named: every property, but designations only on request (a PT may have hundreds).
   const want = (name: string) => (asked.size === 0 ? name !== 'designation' : asked.has(name));
@@ -53,15 +53,15 @@ export async function lookup(scope: RequestScope, p: Params, fixed?: ReleaseInfo
     { name: 'version', valueString: release.version },
     { name: 'display', valueString: await named(c) },
   ];
-  // The code's name in every other hosted language (issue 28), then the synonyms in the display's language.
-  if (want('designation') || asked.size === 0) {
-    for (const n of await namesOf(scope, c)) {
-      if (n.language !== lang) out.push({ name: 'designation', part: [{ name: 'language', valueCode: n.language }, { name: 'use', valueCoding: DISPLAY_USE }, { name: 'value', valueString: n.name }] });
-    }
-  }
   // The PT's own LLT carries the PT's name: it is the display, not a designation.
   for (const s of (synonyms?.items ?? []).filter((x) => x.code !== c.code).slice(0, LOOKUP_DESIGNATIONS)) {
     out.push({ name: 'designation', part: [{ name: 'language', valueCode: lang }, { name: 'use', valueCoding: SYNONYM_USE }, { name: 'value', valueString: await named(s) }] });
+  }
+  // Then the code's name in every other hosted language (issue 28).
+  if (want('designation')) {
+    for (const n of await namesOf(scope, c, release)) {
+      if (n.language !== lang) out.push({ name: 'designation', part: [{ name: 'language', valueCode: n.language }, { name: 'use', valueCoding: DISPLAY_USE }, { name: 'value', valueString: n.name }] });
+    }
   }
   if (want('level')) out.push(property('level', { valueCode: c.level }));
   if (want('inactive')) out.push(property('inactive', { valueBoolean: !c.current }));

@@ -162,9 +162,9 @@ export function termOf(scope: RequestScope, c: ReleaseConcept): string | Promise
 }
 
 /** The code's name in one hosted language (the primary name where the language has none). */
-export async function nameIn(scope: RequestScope, c: ReleaseConcept, tag: string): Promise<string> {
+export async function nameIn(scope: RequestScope, c: ReleaseConcept, tag: string, known?: ReleaseInfo): Promise<string> {
   if (c.language === tag) return c.name;
-  const release = await releaseOf(scope, c);
+  const release = known?.id === c.releaseId ? known : await releaseOf(scope, c);
   if (tag === release.languages[0]) return c.language === undefined ? c.name : ((await scope.loaders.concept.load(keyOf(c)))?.name ?? c.name);
   return (await scope.loaders.name.load({ ...keyOf(c), language: tag })) ?? c.name;
 }
@@ -185,8 +185,8 @@ export async function nameOf(scope: RequestScope, c: ReleaseConcept, explicit: s
 }
 
 /** The code's name in every hosted language, primary first. */
-export async function namesOf(scope: RequestScope, c: ReleaseConcept): Promise<{ language: string; name: string }[]> {
-  const release = await releaseOf(scope, c);
+export async function namesOf(scope: RequestScope, c: ReleaseConcept, known?: ReleaseInfo): Promise<{ language: string; name: string }[]> {
+  const release = known?.id === c.releaseId ? known : await releaseOf(scope, c);
   const primary = c.language === undefined ? c.name : ((await scope.loaders.concept.load(keyOf(c)))?.name ?? c.name);
   const others = release.languages.length > 1 ? await scope.loaders.otherNames.load(keyOf(c)) : [];
   return [{ language: release.languages[0]!, name: primary }, ...others];

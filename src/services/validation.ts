@@ -27,9 +27,9 @@ export async function validateCode(scope: RequestScope, release: ReleaseInfo, co
   if (!found) return { concept: null, displayMatches: true, display: null };
   const c = withVersion(found, release.version);
   const lang = scope.chooseLanguage(release, language);
-  const name = await nameIn(scope, c, lang);
+  const name = await nameIn(scope, c, lang, release);
   if (display === undefined || display === null) return { concept: found, displayMatches: true, display: name };
   const same = (a: string, b: string) => normalizeName(a) === normalizeName(b);
-  const candidates = language || release.languages.length === 1 ? [name] : (await namesOf(scope, c)).map((x) => x.name);
+  const candidates = language || release.languages.length === 1 ? [name] : (await namesOf(scope, c, release)).map((x) => x.name);
   return { concept: found, displayMatches: candidates.some((x) => same(display, x)), display: name };
 }
