@@ -11,12 +11,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addRetiredTerms, addVariants, applyChanges, buildFromCtcae, RETIRED_TERM_SUCCESSORS } from './demo/assemble.ts';
 import { RELEASE_501_CHANGES } from './demo/changes-501.ts';
-import { checkAcross, parseAndCheck, type Parsed } from './demo/check.ts';
+import { checkAcross, checkLanguageFolder, parseAndCheck, type Parsed } from './demo/check.ts';
 import { CodeMap } from './demo/codes.ts';
 import { loadCtcae } from './demo/ctcae.ts';
 import { countKinds, diffReleases, type DiffKind } from './demo/diff.ts';
 import { SECONDARY_PATHS } from './demo/groups.ts';
 import { Hierarchy } from './demo/hierarchy.ts';
+import { coverage, encodeIn, loadDemoLanguages, NAME_FIELDS, translateRecords, type Coverage } from './demo/languages.ts';
 import { LAY_TERMS, NON_CURRENT_TERMS } from './demo/lay-terms.ts';
 import { encode, renderRelease, type AscFile } from './demo/medascii.ts';
 import { cloneRelease, type Release } from './demo/model.ts';
@@ -29,6 +30,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ctcaeDir = path.join(root, 'data', 'ctcae');
 const demoDir = path.join(root, 'data', 'demo');
 const codeMapFile = path.join(root, 'scripts', 'demo', 'code-map.json');
+const translationsDir = path.join(root, 'scripts', 'demo', 'translations');
 const checkOnly = process.argv.includes('--check');
 
 /** Change kinds 5.0.1 must exercise. */
@@ -94,6 +96,14 @@ function main(): number {
   const outputs = new Map<string, Buffer>(); // path relative to root -> bytes
   const parsed: Parsed[] = [];
   const counts: Counts[] = [];
+  // Demo SMQs (not MedDRA's): smq_list.asc / smq_content.asc in every release folder.
+  const smqFiles = renderSmqs(releases, problems);
+  // The same releases in other languages (names written for the demo; see languages.ts).
+  const languages = loadDemoLanguages(translationsDir);
+  const usedNames = new Map(languages.map((l) => [l.tag, new Set<string>()]));
+  const parsedByLanguage = new Map<string, Parsed[]>(languages.map((l) => [l.tag, []]));
+  const languageCoverage: { version: string; tag: string; coverage: Coverage[] }[] = [];
+  const languageDirs: string[] = [];
   for (const r of releases) {
     const files = renderRelease(r, hier);
     const bufs = new Map<AscFile, Buffer>();
@@ -104,14 +114,35 @@ function main(): number {
     }
     parsed.push(parseAndCheck(r.version, bufs, problems));
     counts.push(countRelease(r, files));
+    const smq = smqFiles.get(r.version)!;
+    const english = new Map<string, string[]>([...files, ['smq_list.asc', smq.list], ['smq_content.asc', smq.content]]);
+    for (const [f, records] of english) if (f.startsWith('smq_')) outputs.set(path.join('data', 'demo', r.dir, f), encode(f, records));
+    for (const lang of languages) {
+      const dir = `${r.dir}-${lang.tag}`;
+      languageDirs.push(dir);
+      const translated = new Map<string, string[]>();
+      const langBufs = new Map<AscFile, Buffer>();
+      for (const [f, records] of english) {
+        const recs = translateRecords(f, records, lang, usedNames.get(lang.tag)!);
+        translated.set(f, recs);
+        const buf = encodeIn(lang.encoding, f, recs);
+        if (!f.startsWith('smq_')) langBufs.set(f as AscFile, buf);
+        outputs.set(path.join('data', 'demo', dir, f), buf);
+      }
+      const label = `${lang.tag}, ${dir}/`;
+      parsedByLanguage.get(lang.tag)!.push(parseAndCheck(r.version, langBufs, problems, { language: lang.msso, encoding: lang.encoding, label }));
+      checkLanguageFolder(`${r.version} (${label})`, english, translated, NAME_FIELDS, problems);
+      const cov = coverage(english, lang);
+      languageCoverage.push({ version: r.version, tag: lang.tag, coverage: cov });
+      // Every SOC, HLGT, HLT and PT name is translated; LLT variants only where natural.
+      for (const c of cov) if (c.level !== 'LLT' && c.translated !== c.total) problems.push(`${r.version} (${label}): ${c.total - c.translated} ${c.level} names untranslated`);
+    }
   }
   checkAcross(parsed, problems);
-  // Demo SMQs (not MedDRA's): smq_list.asc / smq_content.asc in every release folder.
-  const smqFiles = renderSmqs(releases, problems);
-  for (const r of releases) {
-    const f = smqFiles.get(r.version)!;
-    outputs.set(path.join('data', 'demo', r.dir, 'smq_list.asc'), encode('smq_list.asc', f.list));
-    outputs.set(path.join('data', 'demo', r.dir, 'smq_content.asc'), encode('smq_content.asc', f.content));
+  for (const [tag, p] of parsedByLanguage) checkAcross(p.map((x) => ({ ...x, version: `${x.version} (${tag})` })), problems);
+  for (const lang of languages) {
+    const used = usedNames.get(lang.tag)!;
+    for (const k of lang.names.keys()) if (!used.has(k)) problems.push(`translations/${lang.tag}.json: "${k}" is not a name of any demo release`);
   }
 
   const diff403to50 = diffReleases(r403, r50, hier);
@@ -119,7 +150,12 @@ function main(): number {
   const kinds501 = countKinds(diff50to501);
   for (const k of REQUIRED_501_KINDS) if (!kinds501.get(k)) problems.push(`5.0.1 does not exercise the change kind ${k}`);
 
-  const releasesJson = releases.map((r) => ({ version: r.version, releaseDate: r.releaseDate, dir: r.dir }));
+  const releasesJson = releases.map((r) => ({
+    version: r.version,
+    releaseDate: r.releaseDate,
+    dir: r.dir,
+    languages: languages.map((l) => ({ language: l.tag, dir: `${r.dir}-${l.tag}` })),
+  }));
   outputs.set(path.join('data', 'demo', 'releases.json'), Buffer.from(JSON.stringify(releasesJson) + '\n', 'utf8'));
   const emptySocs = SOCS.filter((s) => releases.some((r) => r.socCodes.has(s.code) && ![...r.pts.values()].some((p) => p.socCode === s.code)))
     .map((s) => `${s.name} (${releases.filter((r) => r.socCodes.has(s.code) && ![...r.pts.values()].some((p) => p.socCode === s.code)).map((r) => r.version).join(', ')})`);
@@ -141,6 +177,12 @@ function main(): number {
     skippedVariants: log.filter((m) => m.includes('skipped variant')),
     emptySocs,
     smqs: smqReadmeLines(releases),
+    languages: languages.map((l) => ({
+      tag: l.tag,
+      msso: l.msso,
+      encoding: l.encoding,
+      coverage: languageCoverage.filter((c) => c.tag === l.tag).map((c) => ({ version: c.version, coverage: c.coverage })),
+    })),
   });
   outputs.set(path.join('data', 'demo', 'README.md'), Buffer.from(readme, 'utf8'));
 
@@ -176,8 +218,8 @@ function main(): number {
     return 0;
   }
 
-  for (const r of releases) {
-    const dir = path.join(demoDir, r.dir);
+  for (const d of [...releases.map((r) => r.dir), ...languageDirs]) {
+    const dir = path.join(demoDir, d);
     if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.toLowerCase().endsWith('.asc')) rmSync(path.join(dir, f));
   }
   for (const [rel, buf] of outputs) {

@@ -66,7 +66,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
         if (process.stdout.isTTY) process.stdout.write(`\nFirst start: importing the demo releases ${versions.join(', ')} into the empty store (about 10 s)…\n`);
       },
     );
-    if (imported.length) log.info({ releases: imported.map((s) => s.version) }, 'imported the demo releases into the empty store');
+    if (imported.length) log.info({ releases: imported.map((s) => (s.kind === 'language' ? `${s.version} (${s.languageTag})` : s.version)) }, 'imported the demo releases into the empty store');
   }
   if (config.trustProxy.kind === 'all') {
     log.warn('TRUST_PROXY=true: the left-most X-Forwarded-For entry is the rate-limit key, and clients can write it themselves; list the proxies instead (README, Rate limits)');

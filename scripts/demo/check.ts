@@ -21,9 +21,20 @@ const LEGACY_EMPTY: Partial<Record<AscFile, number[]>> = {
   'meddra_release.asc': [2, 3, 4],
 };
 
-export function parseAndCheck(version: string, files: Map<AscFile, Buffer>, errors: string[]): Parsed {
+export interface FolderOptions {
+  /** The language field of meddra_release.asc (default English). */
+  language?: string;
+  /** 'latin1': printable Windows-1252/Latin-1 bytes (the default); 'utf8': valid UTF-8 without control characters. */
+  encoding?: 'latin1' | 'utf8';
+  /** Shown after the version in problems ("5.0 (ja)"). */
+  label?: string;
+}
+
+export function parseAndCheck(version: string, files: Map<AscFile, Buffer>, errors: string[], opts: FolderOptions = {}): Parsed {
+  const language = opts.language ?? 'English';
+  const utf8 = opts.encoding === 'utf8';
   const err = (m: string): void => {
-    errors.push(`${version}: ${m}`);
+    errors.push(`${version}${opts.label ? ` (${opts.label})` : ''}: ${m}`);
   };
   const rows: Rows = new Map();
   for (const f of ASC_FILES) {
@@ -33,15 +44,23 @@ export function parseAndCheck(version: string, files: Map<AscFile, Buffer>, erro
       rows.set(f, []);
       continue;
     }
-    for (let i = 0; i < buf.length; i++) {
-      const b = buf[i]!;
-      const crlf = (b === 0x0d && buf[i + 1] === 0x0a) || (b === 0x0a && buf[i - 1] === 0x0d);
-      if ((b < 0x20 && !crlf) || (b >= 0x7f && b < 0xa0)) {
-        err(`${f}: byte 0x${b.toString(16)} at offset ${i} is not printable Latin-1 (or a CRLF)`);
-        break;
+    let text: string;
+    if (utf8) {
+      text = decodeUtf8(buf) ?? '';
+      if (text === '' && buf.length) err(`${f}: not valid UTF-8`);
+      const bad = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff]/.exec(text);
+      if (bad) err(`${f}: control character U+${bad[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${bad.index}`);
+    } else {
+      for (let i = 0; i < buf.length; i++) {
+        const b = buf[i]!;
+        const crlf = (b === 0x0d && buf[i + 1] === 0x0a) || (b === 0x0a && buf[i - 1] === 0x0d);
+        if ((b < 0x20 && !crlf) || (b >= 0x7f && b < 0xa0)) {
+          err(`${f}: byte 0x${b.toString(16)} at offset ${i} is not printable Latin-1 (or a CRLF)`);
+          break;
+        }
       }
+      text = buf.toString('latin1');
     }
-    const text = buf.toString('latin1');
     if (text.length > 0 && !text.endsWith('\r\n')) err(`${f}: does not end with CRLF`);
     const lines = text.split('\r\n');
     lines.pop();
@@ -66,8 +85,8 @@ export function parseAndCheck(version: string, files: Map<AscFile, Buffer>, erro
 
   // meddra_release.asc
   const rel = get('meddra_release.asc');
-  if (rel.length !== 1 || col(rel[0] ?? [], 0) !== version || col(rel[0] ?? [], 1) !== 'English') {
-    err(`meddra_release.asc should be ${version}$English$$$$`);
+  if (rel.length !== 1 || col(rel[0] ?? [], 0) !== version || col(rel[0] ?? [], 1) !== language) {
+    err(`meddra_release.asc should be ${version}$${language}$$$$`);
   }
 
   // Term files: unique codes and names per level.
@@ -79,7 +98,7 @@ export function parseAndCheck(version: string, files: Map<AscFile, Buffer>, erro
       if (m.has(code)) err(`${f}: duplicate ${label} code ${code}`);
       m.set(code, r);
       const name = col(r, 1);
-      if (name === '' || name.length > 100) err(`${f}: ${label} ${code} has an empty or over-long name`);
+      if (name === '' || [...name].length > 100) err(`${f}: ${label} ${code} has an empty or over-long name`);
       if (f !== 'llt.asc') {
         const k = nameKey(name);
         if (names.has(k)) err(`${f}: ${label} name "${name}" used by ${names.get(k)} and ${code}`);
@@ -220,6 +239,59 @@ export function parseAndCheck(version: string, files: Map<AscFile, Buffer>, erro
     if (r.slice(1, 6).every((x) => x === '')) err(`ctcae_grade.asc: ${c} has no grade text`);
   }
   return { version, rows };
+}
+
+function decodeUtf8(buf: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A language folder against its English folder: the same files, the same records in the
+ * same order, every field equal except the names (`nameFields`, per file) and the language
+ * field of meddra_release.asc. Both are given as decoded records (lines without CRLF).
+ */
+export function checkLanguageFolder(
+  label: string,
+  english: Map<string, string[]>,
+  other: Map<string, string[]>,
+  nameFields: Record<string, number[]>,
+  errors: string[],
+): void {
+  const err = (m: string): void => {
+    errors.push(`${label}: ${m}`);
+  };
+  const files = new Set([...english.keys(), ...other.keys()]);
+  for (const f of [...files].sort()) {
+    const en = english.get(f);
+    const ot = other.get(f);
+    if (!en || !ot) {
+      err(`${f} ${en ? 'missing' : 'not in the English folder'}`);
+      continue;
+    }
+    if (en.length !== ot.length) err(`${f}: ${ot.length} records, English has ${en.length}`);
+    const names = new Set(f === 'meddra_release.asc' ? [1] : (nameFields[f] ?? []));
+    let reported = 0;
+    for (let i = 0; i < Math.min(en.length, ot.length) && reported < 5; i++) {
+      const a = en[i]!.split('$');
+      const b = ot[i]!.split('$');
+      if (a.length !== b.length) {
+        err(`${f}:${i + 1}: ${b.length - 1} fields, English has ${a.length - 1}`);
+        reported++;
+        continue;
+      }
+      for (let j = 0; j < a.length; j++) {
+        if (names.has(j) ? b[j] === '' && a[j] !== '' : a[j] !== b[j]) {
+          err(`${f}:${i + 1}: field ${j + 1} is ${JSON.stringify(b[j])}, English has ${JSON.stringify(a[j])}`);
+          reported++;
+          break;
+        }
+      }
+    }
+  }
 }
 
 /** Checks across releases: group codes keep their names. */

@@ -112,6 +112,13 @@ export interface ReadmeInput {
   emptySocs: string[];
   /** The "Demo SMQs" section (scripts/demo/smqs.ts). */
   smqs?: string[];
+  /** The demo's other languages (scripts/demo/languages.ts), with translation coverage per release. */
+  languages?: {
+    tag: string;
+    msso: string;
+    encoding: 'latin1' | 'utf8';
+    coverage: { version: string; coverage: { level: string; translated: number; total: number }[] }[];
+  }[];
 }
 
 export function renderReadme(x: ReadmeInput): string {
@@ -131,6 +138,9 @@ export function renderReadme(x: ReadmeInput): string {
   p();
   p('- `releases.json`: the releases, oldest first (the server imports them in this order).');
   for (const r of x.releases) p(`- \`${r.dir}/\`: version ${r.version}, dated ${r.releaseDate}; ${r.source}.`);
+  for (const l of x.languages ?? []) {
+    p(`- \`${x.releases.map((r) => `${r.dir}-${l.tag}`).join('/`, `')}/\`: the same releases in ${l.msso} (\`${l.tag}\`), names written for the demo, **not MedDRA's translations** (see [Languages](#languages-not-meddras-translations)).`);
+  }
   p(
     '- In each folder: `soc.asc soc_hlgt.asc hlgt.asc hlgt_hlt.asc hlt.asc hlt_pt.asc pt.asc llt.asc mdhier.asc intl_ord.asc meddra_release.asc` in MedAscii format (fields separated by `$`, every record ending in `$`, CRLF line ends, Latin-1; the legacy cross-reference columns are empty), plus `ctcae_grade.asc`' + (x.smqs ? ' and the demo SMQ files `smq_list.asc smq_content.asc` (demo-authored, not MedDRA\'s SMQs; see [Demo SMQs](#demo-smqs-not-meddras-smqs)).' : '.'),
   );
@@ -211,6 +221,39 @@ export function renderReadme(x: ReadmeInput): string {
   p();
   p('Demoting a PT moves its own LLT and its variant LLTs to the new PT, which is why more LLTs move than are listed above.');
   p();
+  if (x.languages?.length) {
+    p("## Languages (not MedDRA's translations)");
+    p();
+    p(
+      `**These are not MedDRA's translations.** MedDRA is maintained in many languages by the MSSO, under licence; none of that is here. The ${x.languages.map((l) => l.msso).join(' and ')} names of the demo releases were written by this project, for the demo only, from the English demo names (\`scripts/demo/translations/<tag>.json\`: English demo name -> translated name). They are ordinary medical wording, not reviewed translations, and must not be used for coding or regulatory work.`,
+    );
+    p();
+    p(
+      '- `releases.json` lists each release\'s other languages: `"languages": [{"language": "<BCP 47 tag>", "dir": "<folder>"}]`. English (the folder named in `dir`) is the primary language. A language folder has exactly the records of its English folder in the same order (codes, levels, links, paths, primary SOC flags, currency, SMQ structure; `ctcae_grade.asc` keeps the English CTCAE text); only the names differ, and `meddra_release.asc` names the language (`<version>$German$$$$`, `<version>$Japanese$$$$`). The self-check compares every field of every language folder with its English folder and runs the same checks on it (unique names per level, consistent `mdhier.asc` names, group codes keep their names across releases).',
+    );
+    p(
+      '- Encodings, as in a MedDRA distribution: English and Western European languages are "extended ASCII" (Windows-1252; these files use only its Latin-1 part), other languages UTF-8 (no byte-order mark). CRLF line ends everywhere.',
+    );
+    p(
+      '- Translated are every SOC, HLGT, HLT and PT name (the build fails otherwise), the demo SMQ names (descriptions, source and note stay English), and the LLTs the README and the tests use plus a few common lay terms. An untranslated LLT keeps its English name, as a partly translated release would. A renamed English name (5.0.1) is a renamed name in each language where both names are translated.',
+    );
+    p();
+    p('| folder | language | encoding | SOC | HLGT | HLT | PT | LLT |');
+    p('|---|---|---|---:|---:|---:|---:|---:|');
+    for (const l of x.languages) {
+      for (const c of l.coverage) {
+        const dir = `${x.releases.find((r) => r.version === c.version)?.dir ?? c.version}-${l.tag}`;
+        const cell = (level: string) => {
+          const v = c.coverage.find((k) => k.level === level);
+          return v ? `${v.translated}/${v.total}` : '';
+        };
+        p(`| \`${dir}/\` | ${l.msso} (\`${l.tag}\`) | ${l.encoding === 'latin1' ? 'Windows-1252' : 'UTF-8'} | ${cell('SOC')} | ${cell('HLGT')} | ${cell('HLT')} | ${cell('PT')} | ${cell('LLT')} |`);
+      }
+    }
+    p();
+    p('Counts are distinct names translated / distinct names in the folder.');
+    p();
+  }
   if (x.smqs) {
     p("## Demo SMQs (not MedDRA's SMQs)");
     p();

@@ -55,8 +55,9 @@ function program(config: () => Config): Command {
     .argument('<dir>', 'the MedAscii folder of the release (e.g. …/MedAscii)')
     .option('--version <version>', 'release identifier (default: read from meddra_release.asc)')
     .option('--release-date <date>', 'release date, YYYY-MM-DD')
-    .option('--replace', 'replace the release if it is already imported', false)
-    .action(async (dir: string, o: { version?: string; releaseDate?: string; replace: boolean }) => {
+    .option('--replace', 'replace the release (or, in a release hosting several languages, this language) if it is already imported', false)
+    .option('--language <tag>', 'BCP 47 tag of the folder\'s language (default: read from meddra_release.asc); a hosted version in a new language adds the language')
+    .action(async (dir: string, o: { version?: string; releaseDate?: string; replace: boolean; language?: string }) => {
       const [{ importRelease }, { progressReporter }] = await Promise.all([import('../importer/import.ts'), import('./progress.ts')]);
       await withDb(config(), async (db) => {
         const progress = progressReporter('import');
@@ -65,9 +66,14 @@ function program(config: () => Config): Command {
             version: o.version,
             releaseDate: o.releaseDate,
             replace: o.replace,
+            language: o.language,
             onProgress: (x) => progress.update(x),
           });
           const counts = Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(', ');
+          if (s.kind === 'language') {
+            out(`${s.replaced ? 'replaced' : 'added'} language ${s.languageTag} (${s.language}) in release ${s.version}: ${counts} names; languages ${s.languages.join(', ')} in ${(s.millis / 1000).toFixed(1)} s`);
+            return;
+          }
           const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
           out(`${s.replaced ? 'replaced' : 'imported'} release ${s.version} (${s.language}): ${counts}; ${s.links} links, ${s.paths} paths in ${(s.millis / 1000).toFixed(1)} s (peak memory ${peakMb} MB)`);
           for (const c of s.changes) {

@@ -13,6 +13,8 @@ export interface Concept {
   primarySocCode: number | null;
   socAbbrev: string | null;
   intlOrder: number | null;
+  /** Set when `name` is in this non-primary language of the release (issue 28); absent: the primary language. */
+  language?: string | undefined;
 }
 
 export interface ConceptKey {

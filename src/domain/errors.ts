@@ -5,6 +5,8 @@ export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'CODE_NOT_FOUND'
   | 'VERSION_NOT_FOUND'
+  | 'LANGUAGE_NOT_FOUND'
+  | 'LANGUAGE_NOT_SUPPORTED'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'NOT_ACCEPTABLE'
@@ -23,6 +25,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   CODE_NOT_FOUND: 404,
   VERSION_NOT_FOUND: 404,
+  LANGUAGE_NOT_FOUND: 404,
+  LANGUAGE_NOT_SUPPORTED: 422,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   NOT_ACCEPTABLE: 406,
@@ -42,6 +46,8 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   UNAUTHORIZED: 'Unauthorized',
   CODE_NOT_FOUND: 'Code not found',
   VERSION_NOT_FOUND: 'Version not found',
+  LANGUAGE_NOT_FOUND: 'Language not found',
+  LANGUAGE_NOT_SUPPORTED: 'Language not supported',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',
   NOT_ACCEPTABLE: 'Not acceptable',
@@ -85,7 +91,7 @@ export const versionNotFound = (version: string) =>
 export function codeForStatus(status: number): ErrorCode {
   if (status >= 500) return 'INTERNAL_ERROR';
   const exact = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => ERROR_STATUS[c] === status);
-  // 404 is ambiguous (CODE_NOT_FOUND, VERSION_NOT_FOUND, NOT_FOUND): a transport 404 is no route.
+  // 404 is ambiguous (CODE_NOT_FOUND, VERSION_NOT_FOUND, LANGUAGE_NOT_FOUND, NOT_FOUND): a transport 404 is no route.
   return exact.length === 1 ? exact[0]! : status === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR';
 }
 

@@ -73,7 +73,7 @@ export function terminologyCapabilities(base: string, releases: ReleaseInfo[]): 
           code: r.version,
           isDefault: r.isLatest,
           compositional: false,
-          language: r.language === 'English' ? ['en'] : [],
+          language: [...r.languages],
           property: PROPERTIES.map((p) => p.code),
         })),
         subsumption: true,

@@ -32,8 +32,11 @@ export function codeSystemResource(r: ReleaseInfo, counts: Record<Level, number>
     status: 'active',
     experimental: false,
     ...(r.releaseDate ? { date: r.releaseDate } : {}),
+    // The primary language; the others are designations ($lookup, $expand with includeDesignations).
+    language: r.languages[0]!,
     description:
-      `Release ${r.version} (${r.language}) as imported into this server. Concepts are not enumerated here ` +
+      `Release ${r.version} (${r.languages.join(', ')}; primary ${r.languages[0]}) as imported into this server. ` +
+      'Displays in another hosted language: displayLanguage or Accept-Language. Concepts are not enumerated here ' +
       '(content not-present): use $lookup, $validate-code, $subsumes and ValueSet/$expand.',
     caseSensitive: true,
     valueSet: ALL_CODES_VS,

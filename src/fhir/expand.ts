@@ -6,7 +6,8 @@ import type { ValueSet, ValueSetExpansionContains, ValueSetExpansionParameter } 
 import { clip } from '../domain/clientText.ts';
 import { EXPAND_COUNT, EXPAND_DESIGNATIONS, MAX_QUERY_LENGTH } from '../services/limits.ts';
 import type { RequestScope } from '../services/scope.ts';
-import { languageOf, SYNONYM_USE } from './lookup.ts';
+import { DISPLAY_USE, displayLanguageOf, SYNONYM_USE } from './lookup.ts';
+import { nameIn, namesOf, withVersion } from '../services/codes.ts';
 import { cannotPerform, invalidParam } from './outcome.ts';
 import type { Params } from './params.ts';
 import { checkSystem, releaseFor } from './release.ts';
@@ -43,21 +44,37 @@ export async function expand(scope: RequestScope, p: Params): Promise<ValueSet> 
   const activeOnly = p.boolean('activeOnly') ?? false;
   const designations = p.boolean('includeDesignations') ?? false;
 
+  // Before the search: its filter matches names in the display language.
+  const lang = displayLanguageOf(scope, release, p);
   const set = await resolveValueSet(scope, release, vs);
   // count=0 asks for the total only (FHIR): one row is read to learn it.
   const page = await expansionPage(scope, set, { filter, activeOnly }, { offset, limit: Math.max(count, 1) });
   const items = count === 0 ? [] : page.items;
   const synonyms = designations ? await Promise.all(items.map((c) => (c.level === 'PT' ? scope.loaders.synonymPage.load({ releaseId: c.releaseId, ptCode: c.code, offset: 0, limit: EXPAND_DESIGNATIONS + 1 }) : []))) : [];
-  const lang = languageOf(release);
+  const named = (c: (typeof items)[number]) => nameIn(scope, withVersion(c, release.version), lang, release);
+  // Displays in the display language (one batched statement per page for a non-primary one).
+  const displays = await Promise.all(items.map(named));
+  const synonymNames = await Promise.all(synonyms.map((list) => Promise.all(list.map(named))));
+  // Every other hosted language's name, with includeDesignations (issue 28).
+  const otherNames = designations ? await Promise.all(items.map(async (c) => (await namesOf(scope, withVersion(c, release.version), release)).filter((n) => n.language !== lang))) : [];
 
   const contains = items.map((c, i): ValueSetExpansionContains => ({
     system: CANONICAL,
     version: release.version,
     code: String(c.code),
-    display: c.name,
+    display: displays[i]!,
     ...(c.current ? {} : { inactive: true }),
-    ...(designations && synonyms[i]!.length > 1
-      ? { designation: synonyms[i]!.filter((s) => s.code !== c.code).slice(0, EXPAND_DESIGNATIONS).map((s) => ({ ...(lang ? { language: lang } : {}), use: SYNONYM_USE, value: s.name })) }
+    ...(designations && (synonyms[i]!.length > 1 || otherNames[i]!.length > 0)
+      ? {
+          designation: [
+            ...synonyms[i]!
+              .map((s, k) => ({ s, name: synonymNames[i]![k]! }))
+              .filter(({ s }) => s.code !== c.code)
+              .slice(0, EXPAND_DESIGNATIONS)
+              .map(({ name }) => ({ language: lang, use: SYNONYM_USE, value: name })),
+            ...otherNames[i]!.map((n) => ({ language: n.language, use: DISPLAY_USE, value: n.name })),
+          ],
+        }
       : {}),
   }));
   const parameter: ValueSetExpansionParameter[] = [

@@ -5,7 +5,7 @@ import type { Concept } from '../domain/concepts.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import { codeNotFound } from '../domain/errors.ts';
 import { parseCode } from '../services/arguments.ts';
-import { childrenOf, conceptAt, conceptByKey, parentsOf, primarySocCode, synonymsOf, withVersion } from '../services/codes.ts';
+import { childrenOf, conceptAt, conceptByKey, nameIn, namesOf, parentsOf, primarySocCode, synonymsOf, withVersion, type ReleaseConcept } from '../services/codes.ts';
 import { LOOKUP_DESIGNATIONS } from '../services/limits.ts';
 import type { RequestScope } from '../services/scope.ts';
 import { codedInput } from './coded.ts';
@@ -17,8 +17,11 @@ export const LOOKUP_PARAMS = ['code', 'system', 'version', 'coding', 'date', 'di
 
 /** SNOMED CT's "Synonym" designation use, what terminology clients recognise. */
 export const SYNONYM_USE = { system: 'http://snomed.info/sct', code: '900000000000013009', display: 'Synonym' };
+/** The code's display in another language (HL7's designation-usage "display"). */
+export const DISPLAY_USE = { system: 'http://terminology.hl7.org/CodeSystem/designation-usage', code: 'display', display: 'Display' };
 
-export const languageOf = (r: ReleaseInfo) => (r.language === 'English' ? 'en' : undefined);
+/** The language of displays: displayLanguage (a hosted language; LANGUAGE_NOT_FOUND otherwise) > Accept-Language > primary. */
+export const displayLanguageOf = (scope: RequestScope, r: ReleaseInfo, p: Params): string => scope.chooseLanguage(r, p.string('displayLanguage'), { allowAll: false });
 
 const property = (code: string, value: Omit<ParametersParameter, 'name'>, description?: string): ParametersParameter => ({
   name: 'property',
@@ -31,6 +34,8 @@ export async function lookup(scope: RequestScope, p: Params, fixed?: ReleaseInfo
   const found = await conceptAt(scope, release, parseCode(code));
   if (!found) throw codeNotFound(code, release.version);
   const c = withVersion(found, release.version);
+  const lang = displayLanguageOf(scope, release, p);
+  const named = (x: ReleaseConcept) => nameIn(scope, x, lang, release);
   const asked = new Set(p.strings('property'));
   // No property named: every property, but designations only on request (a PT may have hundreds).
   const want = (name: string) => (asked.size === 0 ? name !== 'designation' : asked.has(name));
@@ -46,19 +51,24 @@ export async function lookup(scope: RequestScope, p: Params, fixed?: ReleaseInfo
   const out: ParametersParameter[] = [
     { name: 'name', valueString: CODE_SYSTEM_NAME },
     { name: 'version', valueString: release.version },
-    { name: 'display', valueString: c.name },
+    { name: 'display', valueString: await named(c) },
   ];
-  const lang = languageOf(release);
   // The PT's own LLT carries the PT's name: it is the display, not a designation.
   for (const s of (synonyms?.items ?? []).filter((x) => x.code !== c.code).slice(0, LOOKUP_DESIGNATIONS)) {
-    out.push({ name: 'designation', part: [...(lang ? [{ name: 'language', valueCode: lang }] : []), { name: 'use', valueCoding: SYNONYM_USE }, { name: 'value', valueString: s.name }] });
+    out.push({ name: 'designation', part: [{ name: 'language', valueCode: lang }, { name: 'use', valueCoding: SYNONYM_USE }, { name: 'value', valueString: await named(s) }] });
+  }
+  // Then the code's name in every other hosted language (issue 28).
+  if (want('designation')) {
+    for (const n of await namesOf(scope, c, release)) {
+      if (n.language !== lang) out.push({ name: 'designation', part: [{ name: 'language', valueCode: n.language }, { name: 'use', valueCoding: DISPLAY_USE }, { name: 'value', valueString: n.name }] });
+    }
   }
   if (want('level')) out.push(property('level', { valueCode: c.level }));
   if (want('inactive')) out.push(property('inactive', { valueBoolean: !c.current }));
   // The synthetic SOC_TO_PT item is the primary SOC (its own property), not an is-a parent.
-  for (const x of parents) if (x.relationshipType !== 'SOC_TO_PT') out.push(property('parent', { valueCode: String(x.concept.code) }, x.concept.name));
-  for (const x of children) if (!isOwnLlt(c, x.concept)) out.push(property('child', { valueCode: String(x.concept.code) }, x.concept.name));
-  if (want('primarySOC') && soc && c.level !== 'SOC') out.push(property('primarySOC', { valueCode: String(soc.code) }, soc.name));
+  for (const x of parents) if (x.relationshipType !== 'SOC_TO_PT') out.push(property('parent', { valueCode: String(x.concept.code) }, await named(x.concept)));
+  for (const x of children) if (!isOwnLlt(c, x.concept)) out.push(property('child', { valueCode: String(x.concept.code) }, await named(x.concept)));
+  if (want('primarySOC') && soc && c.level !== 'SOC') out.push(property('primarySOC', { valueCode: String(soc.code) }, await named(soc)));
   if (want('socAbbreviation') && soc?.socAbbrev) out.push(property('socAbbreviation', { valueString: soc.socAbbrev }));
   return { resourceType: 'Parameters', parameter: out };
 }

@@ -38,6 +38,8 @@ export const DOMAIN_ISSUE: Partial<Record<string, IssueCode>> = {
   VALIDATION_ERROR: 'invalid',
   CODE_NOT_FOUND: 'not-found',
   VERSION_NOT_FOUND: 'not-found',
+  LANGUAGE_NOT_FOUND: 'not-found',
+  LANGUAGE_NOT_SUPPORTED: 'not-supported',
   NOT_FOUND: 'not-found',
   METHOD_NOT_ALLOWED: 'not-supported',
   RATE_LIMITED: 'throttled',

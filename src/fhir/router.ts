@@ -29,6 +29,7 @@ function scopeOf(services: Services, c: C): RequestScope {
   return createScope(services, {
     requestId: c.get('requestId'),
     headerVersion: c.req.header('x-terminology-version') || undefined,
+    acceptLanguage: c.req.header('accept-language') || undefined,
     log: c.get('log'),
     usedVersions: new Set(),
     clientIp: c.get('clientIp'),
@@ -38,6 +39,7 @@ function scopeOf(services: Services, c: C): RequestScope {
 function send(c: C, body: Resource, scope?: RequestScope, status = 200, headers: Record<string, string> = {}): Response {
   const h: Record<string, string> = { 'content-type': FHIR_JSON, ...headers };
   if (scope?.usedVersions.size === 1) h['X-Terminology-Version'] = [...scope.usedVersions][0]!;
+  if (scope?.usedLanguages.size) h['Content-Language'] = [...scope.usedLanguages].join(', ');
   return c.body(JSON.stringify(body), status as 200, h);
 }
 

@@ -29,6 +29,9 @@ function answer(result: boolean, message: string | undefined, concept: Concept |
   return { resourceType: 'Parameters', parameter };
 }
 
+/** The concept with its name in the display language (displayLanguage > Accept-Language > primary). */
+const displayed = (v: { concept: Concept | null; display: string | null }): Concept => ({ ...v.concept!, name: v.display ?? v.concept!.name });
+
 const wrongDisplay = (display: string, c: Concept) => `The display '${clip(display)}' is not the display of code ${c.code}; it is '${c.name}'.`;
 const unknownCode = (code: string, r: ReleaseInfo) => `Unknown code '${clip(code)}' in ${CANONICAL} release ${r.version}.`;
 /** A non-current LLT is still a code of the release (recorded data uses it); clients are told it is inactive. */
@@ -45,9 +48,9 @@ export async function validateCodeInCodeSystem(scope: RequestScope, p: Params, f
   // The code system is `url` in this operation; `system` is accepted as an alias.
   if (p.has('url') && p.has('system')) throw invalidParam('system', 'give url or system, not both');
   const { code, display, release } = await codedInput(scope, p, { code: 'code', system: p.has('system') ? 'system' : 'url', version: 'version', display: 'display', coding: 'coding' }, fixed);
-  const v = await validateCode(scope, release, code, display);
+  const v = await validateCode(scope, release, code, display, p.string('displayLanguage'));
   if (!v.concept) return answer(false, unknownCode(code, release), null, release, code);
-  return known({ concept: v.concept, displayMatches: v.displayMatches }, display, release, code);
+  return known({ concept: displayed(v), displayMatches: v.displayMatches }, display, release, code);
 }
 
 export async function validateCodeInValueSet(scope: RequestScope, p: Params): Promise<Parameters> {
@@ -62,8 +65,9 @@ export async function validateCodeInValueSet(scope: RequestScope, p: Params): Pr
   }
   const r = vsVersion !== undefined ? await releaseFor(scope, vsVersion) : coded.release;
   const set = await resolveValueSet(scope, r, vs);
-  const v = await validateCode(scope, r, code, display);
+  const v = await validateCode(scope, r, code, display, p.string('displayLanguage'));
   if (!v.concept) return answer(false, unknownCode(code, r), null, r, code);
+  v.concept = displayed(v);
   const activeOnly = p.boolean('activeOnly') ?? false;
   const member = await inValueSet(scope, set, v.concept, false);
   if (!member) return answer(false, `Code ${v.concept.code} is not in the value set ${valueSetUrl(vs)} (release ${r.version}).`, v.concept, r, code);

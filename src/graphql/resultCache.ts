@@ -1,6 +1,6 @@
 // Whole-result caching of catalog queries. Releases never change once imported, so a
 // result depends only on the query text, operation name, variables, the
-// X-Terminology-Version header and which release is latest: that is the key. Hits are
+// X-Terminology-Version and Accept-Language headers and which release is latest: that is the key. Hits are
 // answered before parsing, validation and execution.
 // How it relates to the HTTP caches in front of it: src/http/caches.ts.
 //
@@ -64,7 +64,7 @@ export function resultCachePlugin(catalog: ReleaseCatalog, opts: ResultCacheOpti
       const latest = await catalog.latest().then((r) => r?.version ?? '-', () => undefined);
       if (latest === undefined) return;
       const key = createHash('sha256')
-        .update(JSON.stringify([query, params.operationName ?? null, params.variables ?? null, request.headers.get('x-terminology-version'), latest]))
+        .update(JSON.stringify([query, params.operationName ?? null, params.variables ?? null, request.headers.get('x-terminology-version'), request.headers.get('accept-language'), latest]))
         .digest('base64url');
       const hit = cache.get(key);
       if (hit) setResult(hit.entry);
@@ -101,6 +101,8 @@ export function releaseHeaderPlugin(): Plugin {
           const ext = (r.extensions ??= {}) as { http?: { headers?: Record<string, string> } };
           const http = (ext.http ??= {});
           (http.headers ??= {})['X-Terminology-Version'] = [...used][0]!;
+          const languages = (args.contextValue as unknown as GraphQLContext).usedLanguages;
+          if (languages?.size) http.headers['Content-Language'] = [...languages].join(', ');
         },
       };
     },

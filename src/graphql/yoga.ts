@@ -126,6 +126,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
         apiKeyId,
         apiKey: request.headers.get('x-api-key') ?? undefined,
         headerVersion: request.headers.get('x-terminology-version') ?? undefined,
+        acceptLanguage: request.headers.get('accept-language') ?? undefined,
       }),
       limits,
       inProcess,

@@ -43,7 +43,10 @@ export function mountOpenApi(app: OpenAPIHono<AppEnv>): void {
       description:
         'Browse, search and compare releases of a five-level adverse-event terminology (SOC → HLGT → HLT → PT → LLT). ' +
         'Every REST route is one GraphQL operation on /graphql. Release selection: `version` parameter, else the ' +
-        '`X-Terminology-Version` header, else the latest release.',
+        '`X-Terminology-Version` header, else the latest release. Language of the names (a release may host several): ' +
+        '`lang` parameter (BCP 47), else the best hosted match of `Accept-Language` (q-values), else the release\'s primary ' +
+        'language; answers say which in `Content-Language` and carry `Vary: Accept-Language`. A `lang` the release does not ' +
+        'host: 404 `LANGUAGE_NOT_FOUND` (problem JSON naming the hosted languages in `languages`).',
     },
   };
   // Generated on first request (every route is mounted by then), rewritten once: see openapiNullable.ts.

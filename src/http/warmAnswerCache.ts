@@ -165,7 +165,7 @@ export class WarmAnswerCache {
     const pathname = q < 0 ? url : url.slice(0, q);
     if (!this.eligible(pathname, h['x-api-version'] !== undefined, h.origin !== undefined)) return false;
     const search = q < 0 ? '' : url.slice(q + 1);
-    const versionHeader = headerText(h['x-terminology-version']);
+    const versionHeader = `${headerText(h['x-terminology-version']) ?? ''}|${headerText(h['accept-language']) ?? ''}`;
     const releases = this.deps.catalog.releasesNow();
     if (releases) return this.serveKeyed(req, res, this.keyWith(pathname, search, versionHeader, releases[0]));
     return this.keyFor(pathname, search, versionHeader).then(
@@ -232,14 +232,14 @@ export class WarmAnswerCache {
     const h = req.headers;
     if (!this.eligible(url.pathname, h.get('x-api-version') !== null, h.get('origin') !== null)) return undefined;
     const incoming = incomingOf(env);
-    return (incoming && this.keysOfNode.get(incoming)) ?? this.keyFor(url.pathname, url.search.slice(1), h.get('x-terminology-version'));
+    return (incoming && this.keysOfNode.get(incoming)) ?? this.keyFor(url.pathname, url.search.slice(1), `${h.get('x-terminology-version') ?? ''}|${h.get('accept-language') ?? ''}`);
   }
 
   private async keyFor(pathname: string, search: string, versionHeader: string | null): Promise<string> {
     return this.keyWith(pathname, search, versionHeader, await this.deps.catalog.latest());
   }
 
-  /** (path, sorted query, release header, latest release). */
+  /** (path, sorted query, release and language headers, latest release). */
   private keyWith(pathname: string, search: string, versionHeader: string | null, latest: ReleaseInfo | undefined): string {
     const query = search === '' ? '' : new URLSearchParams([...new URLSearchParams(search).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
     // The resolved latest release is part of the key: a new import is never hidden.

@@ -10,11 +10,13 @@ export interface DemoRelease {
   version: string;
   releaseDate: string;
   dir: string;
+  /** The release's other languages (issue 28): each a folder of the same version, imported after the primary (English) one. */
+  languages?: { language: string; dir: string }[];
 }
 
-export function demoReleases(dir = demoDir): (DemoRelease & { path: string })[] {
+export function demoReleases(dir = demoDir): (DemoRelease & { path: string; languagePaths: { language: string; path: string }[] })[] {
   const list = JSON.parse(readFileSync(path.join(dir, 'releases.json'), 'utf8')) as DemoRelease[];
-  return list.map((r) => ({ ...r, path: path.join(dir, r.dir) }));
+  return list.map((r) => ({ ...r, path: path.join(dir, r.dir), languagePaths: (r.languages ?? []).map((l) => ({ language: l.language, path: path.join(dir, l.dir) })) }));
 }
 
 /**
@@ -44,6 +46,16 @@ export async function ensureDemoReleases(
           onProgress: onProgress && ((p) => onProgress(r.version, p)),
         }),
       );
+      for (const l of r.languagePaths) {
+        out.push(
+          await importRelease(db, l.path, {
+            version: r.version,
+            language: l.language,
+            source: 'demo',
+            onProgress: onProgress && ((p) => onProgress(`${r.version} (${l.language})`, p)),
+          }),
+        );
+      }
     }
     return out;
   });

@@ -7,7 +7,8 @@ import { compareVersions } from '../domain/versions.ts';
 import { VERSION_SYNTAX } from '../domain/formats.ts';
 import type { Level } from '../domain/levels.ts';
 import { ImportRefusedError, ImportValidationError } from './errors.ts';
-import { readFolder } from './medascii.ts';
+import { readFolder, type MedAsciiFolder } from './medascii.ts';
+import { compareWithHosted, replacePrimaryNames, writeLanguageNames } from './language.ts';
 import { buildModel, type ReleaseModel } from './model.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { precomputeNeighbours } from '../domain/changes/precompute.ts';
@@ -31,13 +32,22 @@ export interface ImportOptions {
   releaseDate?: string | undefined;
   replace?: boolean | undefined;
   source?: string | undefined;
+  /** BCP 47 tag overriding the language read from meddra_release.asc (and so the decoding). */
+  language?: string | undefined;
   onProgress?: ((p: ImportProgress) => void) | undefined;
 }
 
 export interface ImportSummary {
   releaseId: number;
   version: string;
+  /** The language imported, as meddra_release.asc names it (English). */
   language: string;
+  /** Its BCP 47 tag. */
+  languageTag: string;
+  /** `release`: a new release (or all of it replaced); `language`: a language added to (or replaced in) a hosted release. */
+  kind: 'release' | 'language';
+  /** The release's languages after the import, primary first. */
+  languages: string[];
   replaced: boolean;
   counts: Record<Level, number>;
   links: number;
@@ -59,12 +69,21 @@ export function parseReleaseDate(s: string | undefined): Date | null {
 }
 
 /** Reads and validates a folder without touching the database. */
-export function loadRelease(dir: string): ReleaseModel {
-  const folder = readFolder(dir);
+export function loadRelease(dir: string, language?: string): ReleaseModel {
+  return loadFolder(dir, language).model;
+}
+
+function loadFolder(dir: string, language?: string): { model: ReleaseModel; folder: MedAsciiFolder } {
+  if (language !== undefined && !LANGUAGE_TAG.test(language)) {
+    throw new ImportRefusedError(`Invalid language '${language}': use a BCP 47 tag such as en, de, ja or pt-BR.`);
+  }
+  const folder = readFolder(dir, language);
   const model = buildModel(folder);
   if (folder.issues.length > 0) throw new ImportValidationError(folder.issues);
-  return model;
+  return { model, folder };
 }
+
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 type Tx = Prisma.TransactionClient;
 
@@ -167,26 +186,71 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
   const report = opts.onProgress ?? (() => {});
   report({ phase: 'read', done: 0, total: 0, message: `reading ${dir}` });
   const releaseDate = parseReleaseDate(opts.releaseDate);
-  const model = loadRelease(dir);
+  const { model, folder } = loadFolder(dir, opts.language);
+  const tag = model.languageTag;
   const version = opts.version ?? model.version;
   if (!version || !VERSION_SYNTAX.test(version)) {
     throw new ImportRefusedError(`Invalid release version '${version}': use letters, digits, '.', '-' or '_' (at most 32).`);
   }
-  report({ phase: 'validate', done: 0, total: 0, message: `release ${version} is valid` });
+  report({ phase: 'validate', done: 0, total: 0, message: `release ${version} (${tag}) is valid` });
 
   const total =
     model.concepts.length + model.links.length + model.paths.length + model.grades.length +
     model.smqs.length + model.smqTerms.length + model.history.length;
   let replaced = false;
-  const { releaseId, changes } = await db.prisma.$transaction(
+  let kind = 'release' as ImportSummary['kind'];
+  let primaryRenamed = false as boolean;
+  const { releaseId, changes, languages } = await db.prisma.$transaction(
     async (tx) => {
       // Imports on one PostgreSQL database take turns (released at commit or rollback): the
       // check below then sees a concurrent import's committed release ("already imported",
       // or replaced under --replace), and the ordinals are renumbered by one import at a time.
       if (db.mode === 'server') await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`);
       const existing = await tx.release.findUnique({ where: { version } });
+      const hosted = existing
+        ? (await tx.releaseLanguage.findMany({ where: { releaseId: existing.id }, orderBy: { position: 'asc' } })).map((l) => l.language)
+        : [];
+      // Another language of a hosted release (or one of several replaced): names only, after
+      // the folder's structure is checked against the hosted one.
+      if (existing && (!hosted.includes(tag) || (opts.replace && hosted.length > 1))) {
+        kind = 'language';
+        report({ phase: 'validate', done: 0, total: 0, message: `comparing ${tag} with the hosted release ${version}` });
+        const issues = await compareWithHosted(tx, existing.id, version, model, folder);
+        if (issues.length) throw new ImportValidationError(issues);
+        if (hosted.includes(tag)) {
+          replaced = true;
+          if (tag === hosted[0]) {
+            await replacePrimaryNames(tx, existing.id, model);
+            primaryRenamed = true;
+          } else {
+            await tx.conceptName.deleteMany({ where: { releaseId: existing.id, language: tag } });
+            await tx.smqName.deleteMany({ where: { releaseId: existing.id, language: tag } });
+          }
+          await tx.releaseLanguage.update({
+            where: { releaseId_language: { releaseId: existing.id, language: tag } },
+            data: { mssoName: model.language, source: opts.source ?? dir, importedAt: new Date() },
+          });
+        } else {
+          await tx.releaseLanguage.create({
+            data: { releaseId: existing.id, language: tag, mssoName: model.language, position: hosted.length, source: opts.source ?? dir },
+          });
+        }
+        if (!primaryRenamed) {
+          await writeLanguageNames(tx, existing.id, tag, model, (done) =>
+            report({ phase: 'write', done, total: model.concepts.length, message: `writing ${done}/${model.concepts.length} ${tag} names` }),
+          );
+          await tx.$executeRawUnsafe('ANALYZE concept_name');
+          return { releaseId: existing.id, changes: [], languages: hosted.includes(tag) ? hosted : [...hosted, tag] };
+        }
+        // The primary names changed: the stored change sets name codes by them, so they are computed again.
+        await tx.$executeRawUnsafe('DELETE FROM change_set WHERE from_release_id = $1 OR to_release_id = $1', existing.id);
+        await tx.$executeRawUnsafe('DELETE FROM release_change WHERE from_release_id = $1 OR to_release_id = $1', existing.id);
+        await tx.$executeRawUnsafe('ANALYZE concept');
+        const changes = await precomputeNeighbours(tx, existing.id);
+        return { releaseId: existing.id, changes, languages: hosted };
+      }
       if (existing && !opts.replace) {
-        throw new ImportRefusedError(`Release ${version} is already imported. Use --replace to import it again.`);
+        throw new ImportRefusedError(`Release ${version} is already imported${hosted.length > 1 ? ` in ${tag}` : ''}. Use --replace to import it again.`);
       }
       if (existing) {
         await tx.release.delete({ where: { id: existing.id } });
@@ -202,6 +266,7 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
           source: opts.source ?? dir,
         },
       });
+      await tx.releaseLanguage.create({ data: { releaseId: release.id, language: tag, mssoName: model.language, position: 0, source: opts.source ?? dir } });
       await writeRows(tx, release.id, model, (done) =>
         report({ phase: 'write', done, total, message: `writing ${done}/${total} rows` }),
       );
@@ -212,11 +277,19 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
       report({ phase: 'changes', done: total, total, message: 'computing changes against neighbouring releases' });
       const changes = await precomputeNeighbours(tx, release.id);
       report({ phase: 'commit', done: total, total, message: 'committing' });
-      return { releaseId: release.id, changes };
+      return { releaseId: release.id, changes, languages: [tag] };
     },
     // A full-size release takes a while on the embedded database; never let Prisma abort it midway.
     { timeout: 30 * 60_000, maxWait: 60_000 },
   );
+  if (kind === 'language' && !primaryRenamed) {
+    const summary: ImportSummary = {
+      releaseId, version, language: model.language, languageTag: tag, kind, languages, replaced, counts: model.counts,
+      links: model.links.length, paths: model.paths.length, millis: Date.now() - started, changes,
+    };
+    report({ phase: 'done', done: total, total, message: `${replaced ? 'replaced' : 'added'} ${tag} in ${version} in ${summary.millis} ms` });
+    return summary;
+  }
   await db.prisma.$executeRawUnsafe('ANALYZE release_change');
   // The release's in-memory index, persisted now: the first start after an import loads it
   // in one read instead of building it from rows. Optional: without it, it is built on use.
@@ -231,6 +304,9 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
     releaseId,
     version,
     language: model.language,
+    languageTag: tag,
+    kind,
+    languages,
     replaced,
     counts: model.counts,
     links: model.links.length,

@@ -6,6 +6,8 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { FILES, type FileKey } from './files.ts';
 import type { ImportIssue } from './errors.ts';
+import { medAsciiEncoding } from '../domain/languageTags.ts';
+import { tagOfMssoName } from '../domain/languages.ts';
 
 export interface RawRecord {
   line: number;
@@ -18,24 +20,22 @@ export interface MedAsciiFolder {
   files: Map<string, string>;
   encoding: 'latin1' | 'utf8';
   version: string;
+  /** The language as meddra_release.asc names it (English, Japanese). */
   language: string;
+  /** Its BCP 47 tag (or the --language override). */
+  languageTag: string;
   records: Partial<Record<FileKey, RawRecord[]>>;
   issues: ImportIssue[];
 }
-
-// Languages whose MedAscii files are "extended ASCII" (Latin-1/Windows-1252).
-const LATIN1_LANGUAGES = new Set([
-  'english', 'french', 'german', 'italian', 'spanish', 'portuguese', 'portuguese-brazilian', 'brazilian portuguese',
-  'dutch', 'danish', 'swedish', 'norwegian', 'finnish', 'icelandic', 'latin american spanish',
-]);
 
 // "Extended ASCII" files are Windows-1252 in practice (a superset of Latin-1 that
 // puts ’ “ ” – in 0x80–0x9F). Node's TextDecoder treats that label as plain
 // Latin-1, so iconv-lite does the decoding.
 const windows1252 = { decode: (b: Buffer) => iconv.decode(b, 'windows-1252') };
 
-export function encodingFor(language: string): 'latin1' | 'utf8' {
-  return LATIN1_LANGUAGES.has(language.trim().toLowerCase()) ? 'latin1' : 'utf8';
+/** Western languages' files are Windows-1252, every other language's UTF-8 (by BCP 47 tag: languageTags.ts). */
+export function encodingFor(tag: string): 'latin1' | 'utf8' {
+  return medAsciiEncoding(tag);
 }
 
 export function splitRecords(text: string, file: string, fields: number, issues: ImportIssue[]): RawRecord[] {
@@ -60,7 +60,8 @@ export function splitRecords(text: string, file: string, fields: number, issues:
   return out;
 }
 
-export function readFolder(dir: string): MedAsciiFolder {
+/** `languageTag` overrides the language read from meddra_release.asc (and so the decoding). */
+export function readFolder(dir: string, languageTag?: string): MedAsciiFolder {
   const issues: ImportIssue[] = [];
   let entries: string[];
   try {
@@ -71,9 +72,9 @@ export function readFolder(dir: string): MedAsciiFolder {
   }
   const files = new Map(entries.map((e) => [e.toLowerCase(), path.join(dir, e)]));
   // Some distributions nest the .asc files in a MedAscii/ subfolder.
-  if (!files.has(FILES.release.name) && files.has('medascii')) return readFolder(files.get('medascii')!);
+  if (!files.has(FILES.release.name) && files.has('medascii')) return readFolder(files.get('medascii')!, languageTag);
 
-  const folder: MedAsciiFolder = { dir, files, encoding: 'latin1', version: '', language: 'English', records: {}, issues };
+  const folder: MedAsciiFolder = { dir, files, encoding: 'latin1', version: '', language: 'English', languageTag: 'en', records: {}, issues };
   for (const [key, spec] of Object.entries(FILES) as [FileKey, (typeof FILES)[FileKey]][]) {
     if (!files.has(spec.name) && spec.required) issues.push({ file: spec.name, line: 0, message: 'required file is missing' });
   }
@@ -92,7 +93,8 @@ export function readFolder(dir: string): MedAsciiFolder {
       if (!folder.version) issues.push({ file: FILES.release.name, line: first.line, message: 'version is empty' });
     }
   }
-  folder.encoding = encodingFor(folder.language);
+  folder.languageTag = languageTag ?? tagOfMssoName(folder.language);
+  folder.encoding = encodingFor(folder.languageTag);
   for (const [key, spec] of Object.entries(FILES) as [FileKey, (typeof FILES)[FileKey]][]) {
     if (key === 'release') continue;
     const p = files.get(spec.name);

@@ -76,7 +76,10 @@ export interface HistoryRow {
 
 export interface ReleaseModel {
   version: string;
+  /** As meddra_release.asc names it (English). */
   language: string;
+  /** BCP 47 tag of the folder's language (or the --language override). */
+  languageTag: string;
   concepts: ConceptRow[];
   links: LinkRow[];
   paths: PathRow[];
@@ -398,6 +401,7 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
   return {
     version: folder.version,
     language: folder.language,
+    languageTag: folder.languageTag,
     concepts,
     links,
     paths,

@@ -26,13 +26,15 @@ export async function operation<TData, TVars extends Record<string, unknown>>(
   fields: Record<string, string> = {},
 ) {
   try {
-    return await runOperation(
+    const result = await runOperation(
       deps.yoga,
       c.req.raw,
       { requestId: c.get('requestId'), log: c.get('log'), clientIp: c.get('clientIp'), apiKeyId: c.get('apiKeyId') },
       document,
       variables,
     );
+    if (result.usedLanguages.size) c.header('Content-Language', [...result.usedLanguages].join(', '));
+    return result;
   } catch (e) {
     if (!(e instanceof ProblemError)) throw e;
     // An error about a release's content (a code it lacks) names that release, as answers do.

@@ -21,6 +21,8 @@ export interface OperationResult<T> {
   data: T;
   /** Releases the operation read (for the X-Terminology-Version response header). */
   usedVersions: Set<string>;
+  /** Languages of the names in the answer (for Content-Language). */
+  usedLanguages: Set<string>;
 }
 
 const printed = new WeakMap<object, string>();
@@ -49,5 +51,5 @@ export async function runOperation<TData, TVars extends Record<string, unknown>>
   if ('errors' in result && result.errors?.length) {
     throw new ProblemError(problemFromGraphQL(result.errors[0] as GraphQLError, server.requestId), contextValue.usedVersions);
   }
-  return { data: (result as { data: TData }).data, usedVersions: contextValue.usedVersions };
+  return { data: (result as { data: TData }).data, usedVersions: contextValue.usedVersions, usedLanguages: contextValue.usedLanguages };
 }

@@ -24,6 +24,8 @@ const SLUG: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'validation',
   CODE_NOT_FOUND: 'code-not-found',
   VERSION_NOT_FOUND: 'version-not-found',
+  LANGUAGE_NOT_FOUND: 'language-not-found',
+  LANGUAGE_NOT_SUPPORTED: 'language-not-supported',
   NOT_FOUND: 'not-found',
   METHOD_NOT_ALLOWED: 'method-not-allowed',
   NOT_ACCEPTABLE: 'not-acceptable',

@@ -39,6 +39,17 @@ export const versionParam = z
   .optional()
   .openapi({ description: 'Release to use (beats the X-Terminology-Version header; default: latest).', example: '5.0' });
 
+/** `lang` (issue 28): BCP 47 tag of a hosted language; beats Accept-Language. */
+export const langParam = (allowAll = false) =>
+  z
+    .string()
+    .regex(allowAll ? /^(\*|[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8}){0,4})$/ : /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8}){0,4}$/, `lang must be a BCP 47 language tag such as en, de or ja${allowAll ? ', or * for every hosted language' : ''}`)
+    .optional()
+    .openapi({
+      description: `Language of the names (BCP 47 tag of a language the release hosts; GET /versions lists them)${allowAll ? '; * searches every hosted language and each match names its language' : ''}. Beats Accept-Language; default: the release's primary language. A language the release does not host: 404 LANGUAGE_NOT_FOUND.`,
+      example: allowAll ? 'de' : 'ja',
+    });
+
 export const levelParam = z
   .string()
   .transform((s) => s.toUpperCase())
@@ -69,7 +80,7 @@ export const MetaSchema = z
   })
   .openapi('Meta');
 
-export const errorResponses = (...codes: (400 | 401 | 404 | 413 | 415 | 429 | 500 | 503)[]) =>
+export const errorResponses = (...codes: (400 | 401 | 404 | 413 | 415 | 422 | 429 | 500 | 503)[]) =>
   Object.fromEntries(
     codes.map((s) => [s, { description: 'Error (problem details)', content: { 'application/problem+json': { schema: ProblemSchema } } }]),
   );

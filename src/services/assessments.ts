@@ -7,6 +7,7 @@ import type { ReleaseInfo } from '../domain/releases.ts';
 import { DomainError, validationError } from '../domain/errors.ts';
 import { CLASSIFY_LIMIT, LABEL_MIN_CONFIDENCE, LABEL_RESULTS, MAX_LABEL, MAX_NARRATIVE } from './limits.ts';
 import type { RequestScope } from './scope.ts';
+import { requireNarrativeLanguage } from '../domain/narrativeLanguage.ts';
 
 /** What every assessment reports beside its result. */
 export interface AssessmentHead {
@@ -65,6 +66,7 @@ function checkText(text: string, max: number): void {
 async function prepare(scope: RequestScope, endpoint: string, text: string, max: number, version: string | null | undefined) {
   const apiKeyId = await scope.requireApiKey('narrative');
   checkText(text, max);
+  requireNarrativeLanguage(text);
   const release = await scope.selectRelease(version);
   return { apiKeyId, release, requestId: scope.requestId, endpoint, text };
 }

@@ -2,6 +2,8 @@
 // compared between any two releases, and a code's history across every hosted release.
 import { computeChanges, type ChangeType } from '../domain/changes/engine.ts';
 import { listChanges, type ChangeCounts, type StoredChange } from '../domain/changes/store.ts';
+import { translationChanges } from '../domain/changes/translations.ts';
+import { hasHierarchyFilter } from '../domain/hierarchyFilter.ts';
 import type { Concept } from '../domain/concepts.ts';
 import type { Level } from '../domain/levels.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
@@ -46,6 +48,8 @@ export async function changeCountsOf(scope: RequestScope, release: ReleaseInfo):
 
 export interface ReleaseChangesArgs extends HierarchyFilterArgs {
   from?: string | null | undefined;
+  /** BCP 47 tag (issue 28): names in that language, and its translation changes listed after the stored ones. */
+  language?: string | null | undefined;
   level?: Level | null | undefined;
   changeType?: ChangeType | null | undefined;
 }
@@ -62,7 +66,27 @@ export async function releaseChanges(scope: RequestScope, to: ReleaseInfo, args:
   const filters = { level: args.level ?? undefined, changeType: args.changeType ?? undefined, ...(await hierarchyFilter(scope, [to, from], args)) };
   await scope.loaders.changeSet.load({ from, to });
   const found = await listChanges(scope.services.prisma, from.id, to.id, filters, page.offset, page.limit);
-  return { items: found.items.map((c) => between(c, from, to)), total: found.total, counts: found.counts, from, to };
+  const lang = args.language ? scope.chooseLanguage(to, args.language) : undefined;
+  if (!lang) return { items: found.items.map((c) => between(c, from, to)), total: found.total, counts: found.counts, from, to };
+  // A language named: the stored changes named in it, then its translation changes (not under hierarchy filters).
+  const items = await Promise.all(found.items.map(async (c) => between({ ...c, term: await changeNameIn(scope, c, from, to, lang) }, from, to)));
+  const translated =
+    hasHierarchyFilter(filters) || (filters.changeType && filters.changeType !== 'updated')
+      ? []
+      : (await translationChanges(scope.services.reader?.() ?? scope.services.prisma, from, to, lang)).filter((t) => !filters.level || t.level === filters.level);
+  if (items.length < page.limit && translated.length) {
+    const start = Math.max(0, page.offset + items.length - found.total);
+    items.push(...translated.slice(start, start + page.limit - items.length).map((t) => between(t, from, to)));
+  }
+  const counts = { ...found.counts, updated: found.counts.updated + translated.length };
+  return { items, total: found.total + translated.length, counts, from, to };
+}
+
+/** A stored change's concept named in `lang`: in the target release, or the baseline for one that left. */
+async function changeNameIn(scope: RequestScope, c: StoredChange, from: ReleaseInfo, to: ReleaseInfo, lang: string): Promise<string> {
+  const r = c.changeType === 'retired' && c.metadata.kinds.includes('retired') ? from : to;
+  if (r.languages[0] === lang || !r.languages.includes(lang)) return c.term;
+  return (await scope.loaders.name.load({ releaseId: r.id, language: lang, level: c.level, code: c.code })) ?? c.term;
 }
 
 /** How a concept changed in its release against the previous one (null when unchanged). */
@@ -142,13 +166,17 @@ export async function codeHistory(scope: RequestScope, c: Concept): Promise<Code
   const releases = [...(await scope.services.catalog.releases())].reverse();
   const pairs = releases.slice(1).map((to, i) => ({ from: releases[i]!, to }));
   await Promise.all(pairs.map((p) => scope.loaders.changeSet.load(p)));
-  const [snapshots, changes] = await Promise.all([
+  // The request's language for the code's release (issue 28): its translation changes join the history.
+  const lang = scope.languageOf(c.releaseId);
+  const db = scope.services.reader?.() ?? scope.services.prisma;
+  const [snapshots, changes, translated] = await Promise.all([
     Promise.all(releases.map((r) => snapshot(scope, r, c.code))),
     Promise.all(pairs.map((p) => scope.loaders.codeChanges.load({ fromId: p.from.id, toId: p.to.id, code: c.code }))),
+    lang.primary || !lang.tag ? pairs.map(() => []) : Promise.all(pairs.map((p) => translationChanges(db, p.from, p.to, lang.tag, [c.code]))),
   ]);
   return releases.map((release, i) => ({
     release,
     snapshot: snapshots[i]!,
-    changes: i === 0 ? [] : changes[i - 1]!.map((x) => between(x, releases[i - 1]!, release)),
+    changes: i === 0 ? [] : [...changes[i - 1]!, ...translated[i - 1]!].map((x) => between(x, releases[i - 1]!, release)),
   }));
 }

@@ -6,6 +6,7 @@ import type { HierarchyItem, PathCodes } from '../domain/hierarchy.ts';
 import type { Level } from '../domain/levels.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import { codeNotFound } from '../domain/errors.ts';
+import { chooseLanguage } from '../domain/languages.ts';
 import { parseCode } from './arguments.ts';
 import { emptyPage, type Page, type PageRequest } from './paging.ts';
 import type { RequestScope } from './scope.ts';
@@ -20,8 +21,15 @@ export const withVersion = (c: Concept, version: string): ReleaseConcept => ({ .
 const keyOf = (c: Concept): ConceptKey => ({ releaseId: c.releaseId, level: c.level, code: c.code });
 
 /** The concept for a code in a release; a code at several levels yields the highest (a PT over its own LLT). */
-export async function lookupCode(scope: RequestScope, version: string | null | undefined, code: string, level?: Level | null): Promise<ReleaseConcept> {
+export async function lookupCode(
+  scope: RequestScope,
+  version: string | null | undefined,
+  code: string,
+  level?: Level | null,
+  language?: string | null,
+): Promise<ReleaseConcept> {
   const release = await scope.selectRelease(version);
+  scope.chooseLanguage(release, language);
   const found = await conceptAt(scope, release, parseCode(code), level);
   if (!found) throw codeNotFound(level ? `${code} (${level})` : code, release.version);
   return withVersion(found, release.version);
@@ -136,4 +144,52 @@ export async function releaseOf(scope: RequestScope, c: Concept): Promise<Releas
   const r = await scope.services.catalog.byId(c.releaseId);
   if (!r) throw new Error(`release ${c.releaseId} vanished from the catalog`);
   return r;
+}
+
+// ---- Names in the request's language (issue 28) ------------------------------------------
+
+/**
+ * A code's term in the request's language for its release (scope.languageOf): the name it
+ * carries when that is the primary language's or it was read in its language already (a
+ * search hit), synchronously; otherwise the language's name (batched; the primary name where
+ * the language has none).
+ */
+export function termOf(scope: RequestScope, c: ReleaseConcept): string | Promise<string> {
+  if (c.language !== undefined) return c.name;
+  const l = scope.languageOf(c.releaseId);
+  // The release list was not at hand (languageOf is synchronous): choose with the release read.
+  if (!l.tag) return releaseOf(scope, c).then((r) => nameIn(scope, c, scope.chooseLanguage(r), r));
+  if (l.primary) return c.name;
+  return nameIn(scope, c, l.tag);
+}
+
+/** The code's name in one hosted language (the primary name where the language has none). */
+export async function nameIn(scope: RequestScope, c: ReleaseConcept, tag: string, known?: ReleaseInfo): Promise<string> {
+  if (c.language === tag) return c.name;
+  const release = known?.id === c.releaseId ? known : await releaseOf(scope, c);
+  if (tag === release.languages[0]) return c.language === undefined ? c.name : ((await scope.loaders.concept.load(keyOf(c)))?.name ?? c.name);
+  return (await scope.loaders.name.load({ ...keyOf(c), language: tag })) ?? c.name;
+}
+
+/** The language of termOf()'s name. */
+export async function termLanguageOf(scope: RequestScope, c: ReleaseConcept): Promise<string> {
+  if (c.language !== undefined) return c.language;
+  const l = scope.languageOf(c.releaseId);
+  return l.tag || scope.chooseLanguage(await releaseOf(scope, c));
+}
+
+/** The code's name in `explicit` (validated against the release's languages), else as termOf(). */
+export async function nameOf(scope: RequestScope, c: ReleaseConcept, explicit: string | null | undefined): Promise<string> {
+  if (!explicit) return termOf(scope, c);
+  const release = await releaseOf(scope, c);
+  const tag = chooseLanguage(explicit, undefined, release.languages, release.version);
+  return nameIn(scope, c, tag);
+}
+
+/** The code's name in every hosted language, primary first. */
+export async function namesOf(scope: RequestScope, c: ReleaseConcept, known?: ReleaseInfo): Promise<{ language: string; name: string }[]> {
+  const release = known?.id === c.releaseId ? known : await releaseOf(scope, c);
+  const primary = c.language === undefined ? c.name : ((await scope.loaders.concept.load(keyOf(c)))?.name ?? c.name);
+  const others = release.languages.length > 1 ? await scope.loaders.otherNames.load(keyOf(c)) : [];
+  return [{ language: release.languages[0]!, name: primary }, ...others];
 }

@@ -10,6 +10,7 @@ import { codeKey, conceptKey, conceptsByCodes, conceptsByKeys, type CodeKey, typ
 import type { SearchIndexCache } from '../domain/search/indexCache.ts';
 import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import type { Level } from '../domain/levels.ts';
+import { nameKey, namesByKeys, otherNamesByKeys, type NameKey } from '../domain/conceptNames.ts';
 import {
   childrenOf, parentsOf, pathsOf, synonymCounts, synonymPageKey, synonymPages,
   type HierarchyItem, type PathCodes, type SynonymPageKey,
@@ -163,6 +164,26 @@ function codeChangesBatch(prisma: PrismaClient, memory: ChangeSetMemory | undefi
   };
 }
 
+/** Names in a non-primary language: from the language's built index (no SQL), else one statement per batch. */
+function indexedNameLoader(indexes: SearchIndexCache | undefined, read: PrismaClient) {
+  return loader<NameKey, string | null>(
+    async (keys) => {
+      const out = new Map<string, string | null>();
+      const rest: NameKey[] = [];
+      for (const k of keys) {
+        const ix = indexes?.peekLanguage(k.releaseId, k.language);
+        const i = ix ? ix.find(k.level, k.code) : -1;
+        if (ix && i >= 0) out.set(nameKey(k), ix.name[i]!);
+        else rest.push(k);
+      }
+      for (const [key, v] of await namesByKeys(read, rest)) out.set(key, v);
+      return out;
+    },
+    nameKey,
+    () => null,
+  );
+}
+
 const withRelease = <T extends { level: Level; code: number }>(releaseId: number, nodes: T[]) => nodes.map((n) => ({ releaseId, level: n.level, code: n.code }));
 
 /**
@@ -242,6 +263,10 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
       (ix, k) => ix.synonyms(k.ptCode).length,
       () => 0,
     ),
+    /** A concept's name in a non-primary language (from that language's index when built): one statement per batch. */
+    name: indexedNameLoader(indexes, read),
+    /** Every non-primary name of a concept. */
+    otherNames: loader<ConceptKey, { language: string; name: string }[]>((k) => otherNamesByKeys(read, k), conceptKey, () => []),
     // SMQs (src/services/smqs.ts): one statement per batch.
     smq: loader<SmqKey, Smq | null>((k) => smqsByKeys(read, k), smqKey, () => null),
     subSmqs: loader<SmqKey, Smq[]>((k) => subSmqsOf(read, k), smqKey, () => []),

@@ -8,6 +8,7 @@ import type { ReleaseInfo } from '../domain/releases.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 import { verifyApiKey } from '../domain/apiKeys.ts';
 import { DomainError } from '../domain/errors.ts';
+import { ALL_LANGUAGES, chooseLanguage } from '../domain/languages.ts';
 import type { AssessmentService } from '../assessment/service.ts';
 import type { ChangeSetMemory } from '../domain/changes/memory.ts';
 import type { CodedWorkGates } from './codedWork.ts';
@@ -47,6 +48,19 @@ export interface RequestScope {
   usedVersions: Set<string>;
   /** Resolves argument > header > latest, logging a disagreement. */
   selectRelease(argument: string | null | undefined): Promise<ReleaseInfo>;
+  /** Accept-Language of the request, if any. */
+  acceptLanguage: string | undefined;
+  /** Languages the answer's names are in (for Content-Language). */
+  usedLanguages: Set<string>;
+  /**
+   * The language of names read from a release: `explicit` (a `language` argument or `?lang=`)
+   * when given — it must be hosted (LANGUAGE_NOT_FOUND), `*` only with `allowAll` — else the
+   * release's choice made earlier in this request, else Accept-Language's best hosted match,
+   * else the primary. An explicit choice is kept for the release's later names in the request.
+   */
+  chooseLanguage(release: ReleaseInfo, explicit?: string | null, opts?: { allowAll?: boolean }): string;
+  /** The language names of a release are read in, for a release id (the primary when the release list is not at hand). */
+  languageOf(releaseId: number): { tag: string; primary: boolean };
   /** Client address (rate limits of the AI fields). */
   clientIp: string;
   /** Verifies X-API-Key (sk-…); returns the key id or throws UNAUTHORIZED. Counts one use of the family per request. */
@@ -60,6 +74,7 @@ export function createScope(
   request: {
     requestId: string;
     headerVersion: string | undefined;
+    acceptLanguage?: string | undefined;
     log?: Logger;
     usedVersions?: Set<string>;
     apiKey?: string | undefined;
@@ -81,6 +96,24 @@ export function createScope(
   /** Families already counted for this request (a GraphQL request may use several fields of one). */
   const counted = new Set<UsageFamily>();
   const log = request.log ?? services.log;
+  /** Release id → the language chosen for its names in this request. */
+  const chosen = new Map<number, { tag: string; primary: boolean }>();
+  /** The language the request named last: other releases read in the same answer use it too when they host it. */
+  let named: string | undefined;
+  const choose = (release: ReleaseInfo, explicit: string | null | undefined, allowAll: boolean): string => {
+    const prior = chosen.get(release.id);
+    if (!explicit && prior) return prior.tag;
+    const carried = !explicit && named !== undefined && release.languages.includes(named) ? named : undefined;
+    const tag = carried ?? chooseLanguage(explicit, request.acceptLanguage, release.languages, release.version, allowAll);
+    if (explicit && tag !== ALL_LANGUAGES) named = tag;
+    if (tag !== ALL_LANGUAGES) {
+      chosen.set(release.id, { tag, primary: tag === release.languages[0] });
+      // An explicit choice replaces a default made earlier for the release.
+      if (prior && prior.tag !== tag && ![...chosen.values()].some((c) => c.tag === prior.tag)) ctx.usedLanguages.delete(prior.tag);
+      ctx.usedLanguages.add(tag);
+    }
+    return tag;
+  };
   const ctx: RequestScope = {
     services,
     loaders: createLoaders(services.prisma, services.reader?.() ?? services.prisma, services.catalog.searchIndexes, services.changeSets),
@@ -91,6 +124,18 @@ export function createScope(
     usedVersions: request.usedVersions ?? new Set(),
     clientIp: request.clientIp ?? 'unknown',
     apiKeyPresented: Boolean(request.apiKey || request.apiKeyId),
+    acceptLanguage: request.acceptLanguage,
+    usedLanguages: new Set(),
+    chooseLanguage: (release, explicit, opts) => choose(release, explicit, opts?.allowAll ?? false),
+    languageOf(releaseId) {
+      const known = chosen.get(releaseId);
+      if (known) return known;
+      // A release read without being selected (a change's baseline): Accept-Language, else its primary.
+      const release = services.catalog.releasesNow()?.find((r) => r.id === releaseId);
+      if (!release) return { tag: '', primary: true };
+      choose(release, undefined, false);
+      return chosen.get(releaseId)!;
+    },
     requireApiKey(family) {
       const id = request.apiKeyId ? Promise.resolve(request.apiKeyId) : verify();
       return id.then((keyId) => {

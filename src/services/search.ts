@@ -3,7 +3,8 @@
 import type { ChangeType } from '../domain/changes/engine.ts';
 import type { Level } from '../domain/levels.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
-import { searchConcepts, type SearchFilters, type SearchHit } from '../domain/search/search.ts';
+import { searchConcepts, searchConceptsAll, type SearchFilters, type SearchHit } from '../domain/search/search.ts';
+import { ALL_LANGUAGES, languageFor, searchLanguage } from './language.ts';
 import { validationError } from '../domain/errors.ts';
 import { hierarchyFilter, type HierarchyFilterArgs } from './filters.ts';
 import { MAX_QUERY_LENGTH } from './limits.ts';
@@ -17,6 +18,8 @@ export interface SearchArgs extends HierarchyFilterArgs {
   version?: string | null | undefined;
   /** Current concepts only: FHIR's activeOnly (GraphQL and REST do not offer it). */
   currentOnly?: boolean | undefined;
+  /** BCP 47 tag of the names to search and show, or `*` for every hosted language (issue 28). */
+  language?: string | null | undefined;
 }
 
 export type ReleaseSearchHit = SearchHit & { version: string };
@@ -33,13 +36,15 @@ export async function searchCodes(scope: RequestScope, args: SearchArgs, page: P
     filters.change = { fromReleaseId: prev.id, type: args.changeType };
   }
   const { services } = scope;
-  const found = await searchConcepts(
-    { db: services.reader?.() ?? services.prisma, indexes: services.catalog.searchIndexes },
-    release.id,
-    args.q ?? undefined,
-    filters,
-    page.offset,
-    page.limit,
-  );
+  const src = { db: services.reader?.() ?? services.prisma, indexes: services.catalog.searchIndexes };
+  const tag = languageFor(scope, release, args.language, true);
+  if (tag === ALL_LANGUAGES) {
+    // Every hosted language; without a query, a listing in the primary language.
+    if (!args.q) return searchCodes(scope, { ...args, language: release.languages[0] }, page);
+    const found = await searchConceptsAll(src, release.id, args.q, filters, page.offset, page.limit, release.languages.map((t) => searchLanguage(release, t)));
+    for (const h of found.hits) if (h.match?.language) scope.usedLanguages.add(h.match.language);
+    return { items: found.hits.map((h) => ({ ...h, version: release.version })), total: found.total, release };
+  }
+  const found = await searchConcepts(src, release.id, args.q ?? undefined, filters, page.offset, page.limit, searchLanguage(release, tag));
   return { items: found.hits.map((h) => ({ ...h, version: release.version })), total: found.total, release };
 }

@@ -35,6 +35,7 @@ describe('REST catalog', () => {
             "version": "5.0.1",
             "releaseDate": "2025-06-01",
             "language": "English",
+            "languages": ["en", "de", "ja"],
             "isLatest": true,
             "counts": { "SOC": 26, "HLGT": 117, "HLT": 239, "PT": 814, "LLT": 2300 },
             "changes": { "added": 19, "updated": 31, "retired": 3 }
@@ -44,6 +45,7 @@ describe('REST catalog', () => {
             "version": "5.0",
             "releaseDate": "2017-11-27",
             "language": "English",
+            "languages": ["en", "de", "ja"],
             "isLatest": false,
             "counts": { "SOC": 26, "HLGT": 117, "HLT": 236, "PT": 811, "LLT": 2287 },
             "changes": { "added": 261, "updated": 17, "retired": 20 }
@@ -64,10 +66,17 @@ describe('REST catalog', () => {
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
+      Content-Language: en
 
       {
         "code": "10027787",
         "term": "Mobitz type I atrioventricular block",
+        "language": "en",
+        "names": [
+          { "language": "en", "name": "Mobitz type I atrioventricular block" },
+          { "language": "de", "name": "Atrioventrikulärer Block Typ Mobitz I" },
+          { "language": "ja", "name": "モビッツI型房室ブロック" }
+        ],
         "level": "PT",
         "status": "CURRENT",
         "isPrimary": true,
@@ -124,6 +133,7 @@ describe('REST catalog', () => {
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
+      Content-Language: en
 
       {
         "results": [
@@ -164,6 +174,7 @@ describe('REST catalog', () => {
       ETag: "<etag>"
       X-Terminology-Version: 5.0
       X-Request-Id: <request-id>
+      Content-Language: en
 
       {
         "results": [
@@ -305,7 +316,8 @@ describe('REST catalog', () => {
       Cache-Control: public, no-cache
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
-      X-Request-Id: <request-id>"
+      X-Request-Id: <request-id>
+      Content-Language: en"
     `);
   });
 });
@@ -411,6 +423,7 @@ describe('GraphQL', () => {
       ETag: (none)
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
+      Content-Language: en
 
       {
         "data": {

@@ -13,7 +13,7 @@
 // ({query, variables}) is shown as its query text as written, then its variables.
 //
 // Response headers: Content-Type, Cache-Control, ETag, X-Terminology-Version and X-Request-Id are
-// always listed, `(none)` when not sent; X-AI-Notice, WWW-Authenticate, Allow and Retry-After only
+// always listed, `(none)` when not sent; Content-Language, X-AI-Notice, WWW-Authenticate, Allow and Retry-After only
 // when sent. Everything else (security headers, CORS, Date, Content-Length) is left out.
 //
 // The normaliser masks only what differs from one run to the next, and keeps its shape visible:
@@ -35,7 +35,7 @@ import { validatorFor } from '../helpers/openapiValidator.ts';
 const WIDTH = 120;
 
 const ALWAYS = ['Content-Type', 'Cache-Control', 'ETag', 'X-Terminology-Version', 'X-Request-Id'];
-const WHEN_SENT = ['X-AI-Notice', 'WWW-Authenticate', 'Allow', 'Retry-After'];
+const WHEN_SENT = ['Content-Language', 'X-AI-Notice', 'WWW-Authenticate', 'Allow', 'Retry-After'];
 
 export interface ContractRequest {
   method?: 'GET' | 'POST' | 'DELETE';

@@ -22,8 +22,8 @@ describe('OpenAPI document', () => {
         '/smqs', '/smqs/{code}', '/smqs/{code}/apply', '/versions/{toVersionId}/smq-changes', '/impact', '/codes/validate', '/codes/analyse'].sort(),
     );
     const names = (path: string, method = 'get') => (doc.paths[path][method].parameters ?? []).map((p: { name: string }) => p.name).sort();
-    expect(names('/codes')).toEqual(['changeType', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'q', 'soc', 'version']);
-    expect(names('/codes/{code}')).toEqual(['code', 'synonymsLimit', 'synonymsPage', 'version']);
+    expect(names('/codes')).toEqual(['changeType', 'hlgt', 'hlt', 'lang', 'level', 'limit', 'llt', 'page', 'q', 'soc', 'version']);
+    expect(names('/codes/{code}')).toEqual(['code', 'lang', 'synonymsLimit', 'synonymsPage', 'version']);
     expect(names('/codes/{code}/changes')).toEqual(['against', 'code', 'version']);
     expect(names('/versions/{toVersionId}/changes')).toEqual(['changeType', 'fromVersionId', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'soc', 'toVersionId']);
     expect(doc.paths['/classify'].post.requestBody.content['application/json'].schema).toBeDefined();

@@ -10,6 +10,7 @@
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
+import { buildLanguageIndex } from './languageIndex.ts';
 import { unpackIndex } from './snapshot.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
 import { readSnapshot, writeSnapshot } from './snapshotStore.ts';
@@ -22,6 +23,9 @@ export type IndexWarning = (message: string, detail: { releaseId: number; error:
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
   private readonly built = new Map<number, ReleaseIndex>();
+  /** Language indexes by `releaseId:tag`; dropped with their release's index. */
+  private readonly languages = new Map<string, Promise<ReleaseIndex>>();
+  private readonly builtLanguages = new Map<string, ReleaseIndex>();
   /** Snapshot reads in flight and when each started (whenLoading waits on them; a build from rows is not among them). */
   private readonly reading = new Map<number, { read: Promise<ReleaseIndex | undefined>; started: number }>();
   private writes = new Set<Promise<void>>();
@@ -47,6 +51,12 @@ export class SearchIndexCache {
       max,
       dispose: (_p, releaseId, reason) => {
         this.built.delete(releaseId);
+        for (const key of [...this.languages.keys()]) {
+          if (key.startsWith(`${releaseId}:`)) {
+            this.languages.delete(key);
+            this.builtLanguages.delete(key);
+          }
+        }
         if (reason === 'evict') counts.indexEvictions++;
       },
     });
@@ -78,6 +88,33 @@ export class SearchIndexCache {
    */
   loadSnapshot(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
     return this.cache.get(releaseId) ?? this.fromSnapshot(releaseId, db);
+  }
+
+  /**
+   * A release's index in a non-primary language (ReleaseIndex.forLanguage: its names over the
+   * primary index's shared hierarchy), built on first use from concept_name (not snapshotted:
+   * a build is one statement plus the trigram pass). Kept while its release's index is.
+   */
+  getLanguage(releaseId: number, language: string, db: Db, variant = 0): Promise<ReleaseIndex> {
+    const key = `${releaseId}:${language}${variant ? `:${variant}` : ''}`;
+    let p = this.languages.get(key);
+    if (!p) {
+      const building = this.get(releaseId, db).then((base) => buildLanguageIndex(db, base, language, variant));
+      p = building;
+      this.languages.set(key, building);
+      building.then(
+        (ix) => {
+          if (this.languages.get(key) === building) this.builtLanguages.set(key, ix);
+        },
+        () => this.languages.delete(key),
+      );
+    }
+    return p;
+  }
+
+  /** A language's index if it is built (and its release's still is), without loading or waiting. */
+  peekLanguage(releaseId: number, language: string): ReleaseIndex | undefined {
+    return this.built.has(releaseId) ? this.builtLanguages.get(`${releaseId}:${language}`) : undefined;
   }
 
   /** The index if it is built, without loading or waiting. */

@@ -155,6 +155,8 @@ export class ReleaseIndex {
   private llts: { at: Map<number, number>; start: Int32Array; entries: Int32Array } = { at: new Map(), start: new Int32Array(1), entries: new Int32Array(0) };
   /** Whether hierarchy data was loaded (indexes built from names alone answer search only). */
   hasHierarchy = false;
+  /** The language of the names when it is not the release's primary one (forLanguage()). */
+  language: string | undefined;
   // Scratch for scoring: a stamp per trigram id marks "seen in this pass" without clearing.
   private stamp = new Int32Array(0);
   private stampValue = 0;
@@ -241,18 +243,7 @@ export class ReleaseIndex {
   static async build(releaseId: number, rows: readonly Row[], paths: readonly PathRow[] = [], hier?: HierarchyRows): Promise<ReleaseIndex> {
     const n = rows.length;
     const ix = new ReleaseIndex(releaseId, n);
-    // Pass 1: each name's trigram ids into one flat buffer (a name of L characters has at
-    // most L + 2 trigrams), and how many names hold each id. Flat typed arrays, not arrays
-    // of arrays: those left hundreds of MB of garbage behind a full-size build.
-    let bound = 0;
-    for (const r of rows) bound += r.name_norm.length + 2;
-    const seq = new Int32Array(bound);
-    let holders = new Int32Array(1024);
-    let lastHolder = new Int32Array(1024).fill(-1);
-    let used = 0;
-    let ids = 0;
     for (let i = 0; i < n; i++) {
-      if (i > 0 && i % 2048 === 0) await new Promise((r) => setImmediate(r));
       const r = rows[i]!;
       const lv = LEVELS.indexOf(r.level);
       ix.level[i] = lv;
@@ -266,12 +257,43 @@ export class ReleaseIndex {
       ix.name[i] = r.name;
       ix.norm[i] = r.name_norm;
       ix.byCode[lv]!.set(r.code, i);
+    }
+    await ix.indexTrigrams();
+    // Rows come ordered, so a code's first row is the path pathsOf() calls primary.
+    for (const p of paths) {
+      const i = ix.find(p.level, p.code);
+      if (i < 0 || ix.pathSoc[i] !== NONE) continue;
+      ix.pathHlt[i] = p.hlt_code ?? NONE;
+      ix.pathHlgt[i] = p.hlgt_code;
+      ix.pathSoc[i] = p.soc_code;
+    }
+    if (hier) ix.addHierarchy(hier, rows);
+    return ix;
+  }
+
+  /**
+   * Trigram postings of the names in `norm`. Pass 1: each name's trigram ids into one flat
+   * buffer (a name of L characters has at most L + 2 trigrams), and how many names hold each
+   * id. Flat typed arrays, not arrays of arrays: those left hundreds of MB of garbage behind a
+   * full-size build. The work is cut into slices with a yield between them.
+   */
+  private async indexTrigrams(): Promise<void> {
+    const n = this.size;
+    let bound = 0;
+    for (let i = 0; i < n; i++) bound += this.norm[i]!.length + 2;
+    const seq = new Int32Array(bound);
+    let holders = new Int32Array(1024);
+    let lastHolder = new Int32Array(1024).fill(-1);
+    let used = 0;
+    let ids = 0;
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && i % 2048 === 0) await new Promise((r) => setImmediate(r));
       let distinct = 0;
-      for (const t of trigramCodes(r.name_norm)) {
-        let id = ix.trigramIds.get(t);
+      for (const t of trigramCodes(this.norm[i]!)) {
+        let id = this.trigramIds.get(t);
         if (id === undefined) {
           id = ids++;
-          ix.trigramIds.set(t, id);
+          this.trigramIds.set(t, id);
           if (id >= holders.length) {
             holders = grow(holders, 0);
             lastHolder = grow(lastHolder, -1);
@@ -284,8 +306,8 @@ export class ReleaseIndex {
           distinct++;
         }
       }
-      ix.trigramCount[i] = Math.min(distinct, 65535);
-      ix.seqStart[i + 1] = used;
+      this.trigramCount[i] = Math.min(distinct, 65535);
+      this.seqStart[i + 1] = used;
     }
     // Pass 2: postings as compressed rows (offsets by id), filled in entry order: sorted.
     const postStart = new Int32Array(ids + 1);
@@ -294,27 +316,43 @@ export class ReleaseIndex {
     const fill = postStart.slice(0, ids);
     lastHolder.fill(-1);
     for (let i = 0; i < n; i++) {
-      for (let k = ix.seqStart[i]!; k < ix.seqStart[i + 1]!; k++) {
+      for (let k = this.seqStart[i]!; k < this.seqStart[i + 1]!; k++) {
         const id = seq[k]!;
         if (lastHolder[id] === i) continue;
         lastHolder[id] = i;
         post[fill[id]!++] = i;
       }
     }
-    ix.postStart = postStart;
-    ix.post = post;
+    this.postStart = postStart;
+    this.post = post;
     // Ids fit 16 bits in any real release (~20k distinct trigrams): half the memory.
-    ix.seq = ids <= 65536 ? Uint16Array.from(seq.subarray(0, used)) : seq.slice(0, used);
-    ix.stamp = new Int32Array(ids);
-    // Rows come ordered, so a code's first row is the path pathsOf() calls primary.
-    for (const p of paths) {
-      const i = ix.find(p.level, p.code);
-      if (i < 0 || ix.pathSoc[i] !== NONE) continue;
-      ix.pathHlt[i] = p.hlt_code ?? NONE;
-      ix.pathHlgt[i] = p.hlgt_code;
-      ix.pathSoc[i] = p.soc_code;
-    }
-    if (hier) ix.addHierarchy(hier, rows);
+    this.seq = ids <= 65536 ? Uint16Array.from(seq.subarray(0, used)) : seq.slice(0, used);
+    this.stamp = new Int32Array(ids);
+  }
+
+  /**
+   * The index of a release's names in another language (issue 28): its own names, folded
+   * names, name ranks and trigram postings; everything else — entry order, codes, hierarchy,
+   * paths, LLTs per PT — is the primary index's, shared, not copied. `names[i]`, `norms[i]`
+   * and `ranks[i]` belong to the base's entry i. Sibling and synonym orders stay the primary
+   * language's.
+   */
+  static async forLanguage(base: ReleaseIndex, language: string, names: string[], norms: string[], ranks: Int32Array): Promise<ReleaseIndex> {
+    const n = base.size;
+    const ix = new ReleaseIndex(base.releaseId, n, {
+      level: base.level, code: base.code, ptCode: base.ptCode, current: base.current, primarySoc: base.primarySoc,
+      intlOrder: base.intlOrder, nameRank: ranks, trigramCount: new Uint16Array(n), name: names, norm: norms,
+      seqStart: new Int32Array(n + 1), pathHlt: base.pathHlt, pathHlgt: base.pathHlgt, pathSoc: base.pathSoc,
+    });
+    ix.language = language;
+    for (let lv = 0; lv < base.byCode.length; lv++) ix.byCode[lv] = base.byCode[lv]!;
+    for (const [i, a] of base.socAbbrev) ix.socAbbrev.set(i, a);
+    ix.down = base.down;
+    ix.up = base.up;
+    ix.ptPaths = base.ptPaths;
+    ix.llts = base.llts;
+    ix.hasHierarchy = base.hasHierarchy;
+    await ix.indexTrigrams();
     return ix;
   }
 
@@ -543,6 +581,13 @@ export class ReleaseIndex {
   concept<V extends string | undefined>(i: number, version: V): V extends string ? Concept & { version: string } : Concept;
   concept(i: number, version?: string): Concept & { version?: string | undefined } {
     const opt = (v: number) => (v === NONE ? null : v);
+    if (this.language !== undefined) {
+      return {
+        releaseId: this.releaseId, level: this.levelOf(i), code: this.code[i]!, name: this.name[i]!, current: this.current[i] === 1,
+        ptCode: opt(this.ptCode[i]!), primarySocCode: opt(this.primarySoc[i]!), socAbbrev: this.socAbbrev.get(i) ?? null,
+        intlOrder: opt(this.intlOrder[i]!), version, language: this.language,
+      };
+    }
     return {
       releaseId: this.releaseId,
       level: this.levelOf(i),

@@ -12,6 +12,7 @@ import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hiera
 import type { SearchIndexCache } from './indexCache.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
 import { isWordChar } from './trigram.ts';
+import { cjkQueryGrams, scoreCjkFolded } from '../languageText.ts';
 import { underNode } from './underNode.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -36,6 +37,8 @@ export interface SearchMatch {
   isSynonym: boolean;
   /** Trigram similarity of the query to the matched name, 0–1. */
   score: number;
+  /** The language of the matched name (issue 28; set when the search named its language). */
+  language?: string | undefined;
 }
 
 export interface SearchHit {
@@ -50,7 +53,8 @@ export interface SearchPage {
   hits: SearchHit[];
 }
 
-const TIERS: Record<number, MatchType> = { 4: 'EXACT', 3: 'PREFIX', 2: 'WORD_PREFIX', 1: 'FUZZY' };
+// Tier 0: a CJK name sharing only part of the query (below every name containing all of it).
+const TIERS: Record<number, MatchType> = { 4: 'EXACT', 3: 'PREFIX', 2: 'WORD_PREFIX', 1: 'FUZZY', 0: 'FUZZY' };
 
 
 /** Target filters (level, hierarchy, change type) on alias t (tlevel, tcode). */
@@ -72,7 +76,32 @@ export interface SearchSource {
   indexes: SearchIndexCache;
 }
 
-/** Search (q) or list (no q) the concepts of a release, one page. */
+/** The language a search reads names in (issue 28). */
+export interface SearchLanguage {
+  tag: string;
+  /** The release's primary language: the primary index and normalizeName. */
+  primary: boolean;
+  /** How the language folds a name (and so the query). */
+  fold: (s: string) => string;
+  /** Typo tolerance (trigram similarity): Latin scripts only; never edit distance on CJK. */
+  fuzzy: boolean;
+  /**
+   * Chinese, Japanese, Korean: names without spaces. Matches are names containing the whole
+   * folded query (ranked by languageText's containment score), then names sharing part of it
+   * (its character bigrams, ranked by longest common substring and coverage).
+   */
+  cjk: boolean;
+  /** Which key of the language's names the index holds (German: 1 = transliterated umlauts). */
+  variant?: number;
+  /** The language's names have a second key (variant 1), searched too. */
+  alternates?: boolean;
+}
+
+async function indexFor(src: SearchSource, releaseId: number, language: SearchLanguage | undefined): Promise<ReleaseIndex> {
+  return language && !language.primary ? src.indexes.getLanguage(releaseId, language.tag, src.db, language.variant ?? 0) : src.indexes.get(releaseId, src.db);
+}
+
+/** Search (q) or list (no q) the concepts of a release, one page; in `language` when given. */
 export async function searchConcepts(
   src: SearchSource,
   releaseId: number,
@@ -80,27 +109,77 @@ export async function searchConcepts(
   filters: SearchFilters,
   offset: number,
   limit: number,
+  language?: SearchLanguage,
 ): Promise<SearchPage> {
-  const nq = q === undefined ? '' : normalizeName(q);
-  const index = await src.indexes.get(releaseId, src.db);
+  // A language whose names have two keys (German umlauts): both indexes, each name once.
+  if (q && language?.alternates && !language.primary) {
+    return searchConceptsAll(src, releaseId, q, filters, offset, limit, [{ ...language, variant: 0, alternates: false }, { ...language, variant: 1, alternates: false }]);
+  }
+  const nq = q === undefined ? '' : language && !language.primary ? language.fold(q) : normalizeName(q);
+  const index = await indexFor(src, releaseId, language);
   // An index without hierarchy (none is built so today) leaves the filters to SQL.
   const keep = index.hasHierarchy ? await entryFilter(src.db, index, filters) : undefined;
   if (nq === '') {
     return keep === undefined ? listConceptsSql(src.db, releaseId, filters, offset, limit) : listConcepts(index, filters, keep, offset, limit);
   }
-  const query = new Query(index, nq);
+  const query = new Query(index, nq, language?.cjk ?? false);
   let ranked = await rank(src.db, query, filters, keep, false);
   // Substring matches (exact, prefix, word-prefix, inside a word) come first. The
   // typo-tolerant pass joins when the query names no term exactly and substrings do not
   // fill a page: a decision that depends on the query and page size only, so totals
-  // agree from page to page.
-  if (ranked.best !== 4 && ranked.targets.length < limit) ranked = await rank(src.db, query, filters, keep, true);
+  // agree from page to page. Not for scripts without spaces (CJK): see SearchLanguage.fuzzy.
+  if (ranked.best !== 4 && ranked.targets.length < limit && (language ? language.fuzzy || language.cjk : true)) ranked = await rank(src.db, query, filters, keep, true);
   const { targets, best } = ranked;
   return {
     total: targets.length,
     best,
-    hits: pageOf(query, targets, offset, limit).map((t) => hitOf(query, t)),
+    hits: pageOf(query, targets, offset, limit).map((t) => hitOf(query, t, language && !language.primary ? language.tag : undefined)),
   };
+}
+
+/**
+ * `lang=*`: the query in every language given, each concept once with its best match
+ * (tier, then similarity), which names the language that matched. Ranked as one list.
+ */
+export async function searchConceptsAll(
+  src: SearchSource,
+  releaseId: number,
+  q: string,
+  filters: SearchFilters,
+  offset: number,
+  limit: number,
+  languages: readonly SearchLanguage[],
+): Promise<SearchPage> {
+  const best = new Map<number, { x: Target; query: Query; tag: string }>();
+  let bestTier: number | null = null;
+  for (const language of languages) {
+    const nq = language.primary ? normalizeName(q) : language.fold(q);
+    if (nq === '') continue;
+    const index = await indexFor(src, releaseId, language);
+    const keep = index.hasHierarchy ? await entryFilter(src.db, index, filters) : undefined;
+    const query = new Query(index, nq, language.cjk);
+    let ranked = await rank(src.db, query, filters, keep, false);
+    if (ranked.best !== 4 && ranked.targets.length < limit && (language.fuzzy || language.cjk)) ranked = await rank(src.db, query, filters, keep, true);
+    for (const x of ranked.targets) {
+      const prev = best.get(x.t);
+      if (!prev || x.tier > prev.x.tier || (x.tier === prev.x.tier && query.score(x.m).sim > prev.query.score(prev.x.m).sim)) best.set(x.t, { x, query, tag: language.tag });
+    }
+    if (ranked.best !== null && (bestTier === null || ranked.best > bestTier)) bestTier = ranked.best;
+  }
+  const all = [...best.values()];
+  all.sort((a, b) => {
+    if (a.x.tier !== b.x.tier) return b.x.tier - a.x.tier;
+    if (a.x.self !== b.x.self) return a.x.self ? -1 : 1;
+    const ra = Math.round(a.query.score(a.x.m).sim * 100);
+    const rb = Math.round(b.query.score(b.x.m).sim * 100);
+    if (ra !== rb) return rb - ra;
+    const ix = a.query.index;
+    const la = LEVEL_RANK[ix.levelOf(a.x.t)];
+    const lb = LEVEL_RANK[ix.levelOf(b.x.t)];
+    if (la !== lb) return la - lb;
+    return ix.code[a.x.t]! - ix.code[b.x.t]!;
+  });
+  return { total: all.length, best: bestTier, hits: all.slice(offset, offset + limit).map((h) => hitOf(h.query, h.x, h.tag)) };
 }
 
 // ---- Matching --------------------------------------------------------------------------
@@ -117,6 +196,8 @@ class Query {
   constructor(
     readonly index: ReleaseIndex,
     readonly text: string,
+    /** Scored by languageText's CJK containment score instead of trigram similarity. */
+    readonly cjk = false,
   ) {
     ({ size: this.size, ids: this.ids } = index.queryTrigrams(text));
     this.mask = index.mask(this.ids);
@@ -139,7 +220,10 @@ class Query {
   score(i: number): { sim: number; full: number } {
     let s = this.sims.get(i);
     if (!s) {
-      s = this.index.score(i, this.mask, this.size);
+      if (this.cjk) {
+        const v = scoreCjkFolded(this.text, this.index.norm[i]!);
+        s = { sim: v, full: v };
+      } else s = this.index.score(i, this.mask, this.size);
       this.sims.set(i, s);
     }
     return s;
@@ -148,6 +232,30 @@ class Query {
 
 const SIMILARITY_THRESHOLD = 0.3; // pg_trgm.similarity_threshold (the % operator)
 const WORD_SIMILARITY_THRESHOLD = 0.6; // pg_trgm.word_similarity_threshold (<%)
+
+/**
+ * CJK names sharing part of the query (tier 0): those holding one of its character bigrams
+ * (a one-character query: nothing more to share). A scan of the folded names: a few ms at full
+ * size; no edit distance.
+ */
+function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
+  const grams = cjkQueryGrams(query.text).filter((g) => Array.from(g).length > 1);
+  if (grams.length < 2) return [];
+  const seen = new Set(whole.map((x) => x.m));
+  const out: MatchRef[] = [];
+  const { norm, size } = query.index;
+  for (let i = 0; i < size; i++) {
+    if (seen.has(i)) continue;
+    const n = norm[i]!;
+    for (const g of grams) {
+      if (n.includes(g)) {
+        out.push({ m: i, tier: 0 });
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 interface MatchRef {
   /** Entry of the matched name. */
@@ -159,6 +267,7 @@ interface MatchRef {
 function matches(query: Query, fuzzy: boolean): MatchRef[] {
   const { index } = query;
   const out = index.containing(query.text).map((m) => ({ m, tier: query.tier(m) }));
+  if (fuzzy && query.cjk) return [...out, ...cjkPartial(query, out)];
   if (!fuzzy || query.ids.length === 0) return out;
   // similarity ≤ shared/|q| and word_similarity ≤ shared/|q|, so a match shares at least
   // m = ⌈0.3·|q|⌉ of the query's trigrams and appears in one of its k − m + 1 rarest
@@ -336,7 +445,7 @@ function pageOf(query: Query, targets: readonly Target[], offset: number, limit:
   for (const x of targets) byTier[x.tier]!.push(x);
   const out: Target[] = [];
   let start = 0;
-  for (let tier = 4; tier >= 1 && out.length < limit; tier--) {
+  for (let tier = 4; tier >= 0 && out.length < limit; tier--) {
     const group = byTier[tier]!;
     const end = start + group.length;
     if (end > offset) {
@@ -348,7 +457,7 @@ function pageOf(query: Query, targets: readonly Target[], offset: number, limit:
   return out;
 }
 
-function hitOf(query: Query, x: Target): SearchHit {
+function hitOf(query: Query, x: Target, language?: string): SearchHit {
   const ix = query.index;
   const concept = ix.concept(x.t);
   const mlevel = ix.levelOf(x.m);
@@ -362,6 +471,7 @@ function hitOf(query: Query, x: Target): SearchHit {
       type: TIERS[x.tier]!,
       isSynonym: !(mlevel === concept.level && mcode === concept.code) && !(mlevel === 'LLT' && mcode === concept.code),
       score: Math.round(query.score(x.m).sim * 1000) / 1000,
+      ...(language ? { language } : {}),
     },
   };
 }

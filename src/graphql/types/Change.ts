@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import type { ChangeCounts } from '../../domain/changes/store.ts';
 import * as changes from '../../services/changes.ts';
 import type { CodeComparison, CodeHistoryEntry, CodeSnapshot, ReleaseChange, ReleaseChangesPage } from '../../services/changes.ts';
-import { conceptByKey } from '../../services/codes.ts';
+import { conceptByKey, termOf } from '../../services/codes.ts';
 import { PAGES } from '../../services/limits.ts';
 import { offsetConnection, totalCount } from '../connections.ts';
 import { LevelEnum } from './enums.ts';
@@ -37,8 +37,13 @@ export const ChangeRef = builder.objectRef<ReleaseChange>('Change').implement({
     term: t.exposeString('term', { description: 'Name in the target release (in the baseline when the concept left).' }),
     previousTerm: t.string({ nullable: true, resolve: (c) => c.previousTerm }),
     details: t.exposeString('details', { description: 'Human-readable description of every change.' }),
+    language: t.string({
+      nullable: true,
+      description: 'For a translation change (kind translation_changed): the BCP 47 tag of the language whose name changed.',
+      resolve: (c) => (c as { language?: string }).language ?? null,
+    }),
     kinds: t.stringList({
-      description: 'added, retired, made_non_current, currency_restored, renamed, primary_soc_changed, parents_added, parents_removed, llt_moved, promoted, demoted, soc_abbreviation_changed, soc_order_changed',
+      description: 'added, retired, made_non_current, currency_restored, renamed, primary_soc_changed, parents_added, parents_removed, llt_moved, promoted, demoted, soc_abbreviation_changed, soc_order_changed, translation_changed (issue 28)',
       resolve: (c) => c.metadata.kinds,
     }),
     metadata: t.field({ type: JSONScalar, description: '{kinds, before, after}: the changed values.', resolve: (c) => c.metadata }),
@@ -76,6 +81,11 @@ builder.objectFields(VersionRef, (t) => ({
         hlgt: t.arg.string({ required: false }),
         hlt: t.arg.string({ required: false }),
         llt: t.arg.string({ required: false }),
+        language: t.arg.string({
+          required: false,
+          description:
+            'BCP 47 tag of a hosted language: names in it, and its translation changes (a name changed in that language only: changeType updated, kind translation_changed, `language` set) listed after the other changes (not under hierarchy filters).',
+        }),
       },
       complexity: (args) => ({ field: 5, multiplier: args.first ?? PAGES.changes.default }),
       resolve: (to, args, ctx) => offsetConnection(args, PAGES.changes, (page) => changes.releaseChanges(ctx, to, args, page)),
@@ -99,7 +109,11 @@ const SnapshotRef = builder.objectRef<CodeSnapshot>('CodeSnapshot').implement({
   fields: (t) => ({
     exists: t.exposeBoolean('exists'),
     code: t.exposeString('code'),
-    term: t.string({ nullable: true, resolve: (s) => s.concept?.name ?? null }),
+    term: t.string({
+      nullable: true,
+      description: "Name in the request's language for that release (as Code.term).",
+      resolve: (s, _a, ctx) => (s.concept ? termOf(ctx, { ...s.concept, version: '' }) : null),
+    }),
     level: t.field({ type: LevelEnum, nullable: true, resolve: (s) => s.concept?.level ?? null }),
     status: t.string({ nullable: true, description: 'current or non-current', resolve: (s) => (s.concept ? (s.concept.current ? 'current' : 'non-current') : null) }),
     primarySocCode: t.string({ nullable: true, resolve: (s) => (s.primarySocCode === null ? null : String(s.primarySocCode)) }),

@@ -9,6 +9,14 @@ import { VersionRef } from './Version.ts';
 
 export const CodeRef = builder.objectRef<ReleaseConcept>('Code');
 
+const LocalizedNameRef = builder.objectRef<{ language: string; name: string }>('LocalizedName').implement({
+  description: 'A name in one language (BCP 47 tag).',
+  fields: (t) => ({
+    language: t.exposeString('language'),
+    name: t.exposeString('name'),
+  }),
+});
+
 const HierarchyItemRef = builder.objectRef<ReleaseHierarchyItem>('HierarchyItem').implement({
   description: 'A parent or child of a code, with the type of the edge.',
   fields: (t) => ({
@@ -33,7 +41,22 @@ builder.node(CodeRef, {
   loadOne: (id, ctx) => codes.conceptByGlobalId(ctx, id),
   fields: (t) => ({
     code: t.string({ resolve: (c) => String(c.code) }),
-    term: t.exposeString('name', { description: 'Term name.' }),
+    term: t.string({
+      description:
+        "Term name, in the request's language for the release: the root field's `language` argument, else Accept-Language's best hosted match, else the release's primary language.",
+      resolve: (c, _a, ctx) => codes.termOf(ctx, c),
+    }),
+    name: t.string({
+      description: 'The name in `language` (a hosted BCP 47 tag; LANGUAGE_NOT_FOUND otherwise), or as `term` without it.',
+      args: { language: t.arg.string({ required: false }) },
+      resolve: (c, args, ctx) => codes.nameOf(ctx, c, args.language),
+    }),
+    language: t.string({ description: 'BCP 47 tag of the language of `term`.', resolve: (c, _a, ctx) => codes.termLanguageOf(ctx, c) }),
+    names: t.field({
+      type: [LocalizedNameRef],
+      description: "The name in every language the release hosts, its primary language first.",
+      resolve: (c, _a, ctx) => codes.namesOf(ctx, c),
+    }),
     level: t.field({ type: LevelEnum, resolve: (c) => c.level }),
     status: t.field({ type: CodeStatusEnum, resolve: (c) => (c.current ? 'CURRENT' : 'NON_CURRENT') }),
     isPrimary: t.boolean({
@@ -90,7 +113,8 @@ builder.queryFields((t) => ({
       code: t.arg.string({ required: true }),
       version: t.arg.string({ required: false }),
       level: t.arg({ type: LevelEnum, required: false }),
+      language: t.arg.string({ required: false, description: 'BCP 47 tag of the names (a hosted language); default: Accept-Language, else the primary.' }),
     },
-    resolve: (_root, args, ctx) => codes.lookupCode(ctx, args.version, args.code, args.level),
+    resolve: (_root, args, ctx) => codes.lookupCode(ctx, args.version, args.code, args.level, args.language),
   }),
 }));

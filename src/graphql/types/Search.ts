@@ -17,6 +17,11 @@ const SearchMatchRef = builder.objectRef<SearchMatch>('SearchMatch').implement({
     type: t.field({ type: MatchTypeEnum, resolve: (m) => m.type }),
     isSynonym: t.exposeBoolean('isSynonym', { description: 'The name is one of the PT’s LLTs, not the PT’s own name.' }),
     score: t.exposeFloat('score', { description: 'Trigram similarity of query and name, 0–1.' }),
+    language: t.string({
+      nullable: true,
+      description: 'BCP 47 tag of the matched name when it is not in the release’s primary language, and for every hit of language: "*".',
+      resolve: (m) => m.language ?? null,
+    }),
   }),
 });
 
@@ -42,6 +47,10 @@ builder.queryFields((t) => ({
         llt: t.arg.string({ required: false }),
         changeType: t.arg({ type: ChangeTypeEnum, required: false, description: 'Only concepts changed this way against the previous release.' }),
         version: t.arg.string({ required: false }),
+        language: t.arg.string({
+          required: false,
+          description: 'BCP 47 tag of the language to search and name codes in (a hosted one), or * for every hosted language; default: Accept-Language, else the primary.',
+        }),
       },
       complexity: (args) => ({ field: 5, multiplier: args.first ?? PAGES.codes.default }),
       resolve: (_root, args, ctx) => offsetConnection(args, PAGES.codes, (page) => searchCodes(ctx, args, page)),

@@ -26,7 +26,8 @@ builder.node(VersionRef, {
   fields: (t) => ({
     version: t.exposeString('version', { description: 'Release identifier, e.g. 27.1.' }),
     releaseDate: t.string({ nullable: true, description: 'YYYY-MM-DD', resolve: (r) => r.releaseDate }),
-    language: t.exposeString('language'),
+    language: t.exposeString('language', { description: 'The primary language as the distribution names it (English).' }),
+    languages: t.exposeStringList('languages', { description: 'BCP 47 tags of the hosted languages, primary first.' }),
     isLatest: t.exposeBoolean('isLatest'),
     counts: t.field({ type: LevelCounts, resolve: (r, _a, ctx) => releases.levelCounts(ctx, r) }),
     previous: t.field({

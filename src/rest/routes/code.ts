@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { CodeDetailDocument, type HierarchyItemFieldsFragment } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { codeParam, errorResponses, intParam, MetaSchema, versionParam } from '../schemas.ts';
+import { codeParam, errorResponses, intParam, langParam, MetaSchema, versionParam } from '../schemas.ts';
 import { PAGES } from '../../services/limits.ts';
 
 const L = { default: PAGES.synonyms.default, max: PAGES.synonyms.rest };
@@ -23,6 +23,10 @@ export const CodeSchema = z
   .object({
     code: z.string(),
     term: z.string(),
+    language: z.string().openapi({ description: 'BCP 47 tag of the language of term (and of every other name in the answer).', example: 'en' }),
+    names: z
+      .array(z.object({ language: z.string(), name: z.string() }))
+      .openapi({ description: 'The name in every language the release hosts, its primary language first.' }),
     level: z.enum(['SOC', 'HLGT', 'HLT', 'PT', 'LLT']),
     status: z.enum(['CURRENT', 'NON_CURRENT']),
     isPrimary: z.boolean(),
@@ -49,6 +53,7 @@ const route = createRoute({
     query: z
       .object({
         version: versionParam,
+        lang: langParam(),
         synonymsPage: intParam('synonymsPage', 1, 1_000_000, 1),
         synonymsLimit: intParam('synonymsLimit', 1, L.max, L.default),
       })
@@ -72,10 +77,11 @@ const item = (i: HierarchyItemFieldsFragment) => ({
 export function registerCode(app: RestApp, deps: RestDeps) {
   app.openapi(route, async (c) => {
     const { code } = c.req.valid('param');
-    const { version, synonymsPage, synonymsLimit } = c.req.valid('query');
+    const { version, lang, synonymsPage, synonymsLimit } = c.req.valid('query');
     const { data, usedVersions } = await operation(deps, c, CodeDetailDocument, {
       code,
       version,
+      language: lang,
       synonymsFirst: synonymsLimit,
       synonymsAfter: afterCursor(synonymsPage, synonymsLimit),
     });
@@ -85,6 +91,8 @@ export function registerCode(app: RestApp, deps: RestDeps) {
       {
         code: d.code,
         term: d.term,
+        language: d.language,
+        names: d.names,
         level: d.level,
         status: d.status,
         isPrimary: d.isPrimary,

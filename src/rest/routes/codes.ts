@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { SearchCodesDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { changeTypeParam, codeParam, errorResponses, intParam, levelParam, MetaSchema, versionParam } from '../schemas.ts';
+import { changeTypeParam, codeParam, errorResponses, intParam, langParam, levelParam, MetaSchema, versionParam } from '../schemas.ts';
 import { MAX_QUERY_LENGTH, PAGES } from '../../services/limits.ts';
 
 const L = { default: PAGES.codes.default, max: PAGES.codes.rest };
@@ -24,6 +24,7 @@ export const CodeListItemSchema = z
         type: z.enum(['EXACT', 'PREFIX', 'WORD_PREFIX', 'FUZZY']),
         isSynonym: z.boolean(),
         score: z.number(),
+        language: z.string().optional().openapi({ description: 'BCP 47 tag of the matched name: with lang=*, and when it is not the primary language.' }),
       })
       .nullable()
       .openapi({ description: 'How the query matched; null when listing without q.' }),
@@ -49,6 +50,7 @@ const route = createRoute({
         llt: codeParam('llt').optional(),
         changeType: changeTypeParam.openapi({ type: 'string', enum: ['ADDED', 'UPDATED', 'RETIRED'], description: 'Only codes changed this way against the previous release.' }),
         version: versionParam,
+        lang: langParam(true),
         page: intParam('page', 1, 1_000_000, 1),
         limit: intParam('limit', 1, L.max, L.default),
       })
@@ -75,6 +77,7 @@ export function registerCodes(app: RestApp, deps: RestDeps) {
       llt: q.llt,
       changeType: q.changeType,
       version: q.version,
+      language: q.lang,
       first: q.limit,
       after: afterCursor(q.page, q.limit),
     });
@@ -86,7 +89,7 @@ export function registerCodes(app: RestApp, deps: RestDeps) {
           term: n.term,
           level: n.level,
           status: n.status,
-          match,
+          match: match && (({ language, ...m }) => (language ? { ...m, language } : m))(match),
           hierarchy: n.primaryPath?.nodes ?? [],
         })),
         meta: pageMeta(c.req.query(), q.page, q.limit, data.codes.totalCount),

@@ -52,7 +52,7 @@ const route = createRoute({
         },
       },
     },
-    ...errorResponses(400, 401, 404, 413, 429, 500, 503),
+    ...errorResponses(400, 401, 404, 413, 422, 429, 500, 503),
   },
 });
 

@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ReleaseChangesDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { changeTypeParam, codeParam, errorResponses, intParam, levelParam, MetaSchema, versionIdParam } from '../schemas.ts';
+import { changeTypeParam, codeParam, errorResponses, intParam, langParam, levelParam, MetaSchema, versionIdParam } from '../schemas.ts';
 import { PAGES } from '../../services/limits.ts';
 
 const CountsSchema = z.object({ added: z.number().int(), updated: z.number().int(), retired: z.number().int() });
@@ -26,6 +26,7 @@ const ChangeItemSchema = z
     changeType: z.enum(['added', 'updated', 'retired']),
     details: z.string(),
     previousTerm: z.string().nullable(),
+    language: z.string().optional().openapi({ description: 'A translation change (kind translation_changed, with lang): the language whose name changed.' }),
     metadata: z
       .object({ kinds: z.array(z.string()), before: ChangeSideSchema, after: ChangeSideSchema })
       .openapi({ description: 'kinds: added, retired, made_non_current, currency_restored, renamed, primary_soc_changed, parents_added, parents_removed, llt_moved, promoted, demoted, soc_abbreviation_changed, soc_order_changed; before/after: the changed values.' }),
@@ -50,6 +51,10 @@ const route = createRoute({
         hlgt: codeParam('hlgt').optional(),
         hlt: codeParam('hlt').optional(),
         llt: codeParam('llt').optional(),
+        lang: langParam().openapi({
+          description:
+            "Language of the names (a hosted BCP 47 tag; beats Accept-Language): the changes named in it, then that language's translation changes (a name changed in it only: changeType updated, metadata.kinds [translation_changed], `language` set), counted as updated. Not listed under the hierarchy filters.",
+        }),
         page: intParam('page', 1, 1_000_000, 1),
         limit: intParam('limit', 1, PAGES.changes.rest, PAGES.changes.default),
       })
@@ -85,6 +90,7 @@ export function registerReleaseChanges(app: RestApp, deps: RestDeps) {
       hlgt: q.hlgt,
       hlt: q.hlt,
       llt: q.llt,
+      language: q.lang,
       first: q.limit,
       after: afterCursor(q.page, q.limit),
     }, { from: 'fromVersionId' });
@@ -102,6 +108,7 @@ export function registerReleaseChanges(app: RestApp, deps: RestDeps) {
             changeType: n.changeType.toLowerCase() as 'added' | 'updated' | 'retired',
             details: n.details,
             previousTerm: n.previousTerm,
+            ...(n.language ? { language: n.language } : {}),
             metadata: n.metadata as { kinds: string[]; before: Record<string, unknown>; after: Record<string, unknown> },
           })),
           meta: pageMeta(c.req.query(), q.page, q.limit, ch.totalCount),

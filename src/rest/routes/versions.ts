@@ -14,6 +14,7 @@ export const VersionItemSchema = z
     version: z.string().openapi({ example: '5.0' }),
     releaseDate: z.string().nullable().openapi({ example: '2017-11-27' }),
     language: z.string(),
+    languages: z.array(z.string()).openapi({ description: 'BCP 47 tags of the languages the release hosts, its primary language first.', example: ['en', 'de', 'ja'] }),
     isLatest: z.boolean(),
     counts: z.object({ SOC: z.number().int(), HLGT: z.number().int(), HLT: z.number().int(), PT: z.number().int(), LLT: z.number().int() }),
     changes: z
@@ -55,6 +56,7 @@ export function registerVersions(app: RestApp, deps: RestDeps) {
           version: n.version,
           releaseDate: n.releaseDate,
           language: n.language,
+          languages: n.languages,
           isLatest: n.isLatest,
           counts: { SOC: n.counts.soc, HLGT: n.counts.hlgt, HLT: n.counts.hlt, PT: n.counts.pt, LLT: n.counts.llt },
           changes: n.changeCounts,
