@@ -2,11 +2,13 @@
 // `version` undefined is the latest release (the API's default): no wait for the release list.
 import { ExplorerVersionsDocument } from './operations/generated.ts';
 import { Link, useQuery } from './ui.tsx';
+import { useLanguages } from './language.ts';
 import { Search } from './search.tsx';
 import { Tree } from './tree.tsx';
 import { CodePage } from './code.tsx';
 
 export function Browse({ params, version }: { params: URLSearchParams; version?: string }) {
+  const { language } = useLanguages();
   const code = params.get('code') ?? undefined;
   const path = params.get('path')?.split('.').filter(Boolean);
   return (
@@ -21,7 +23,7 @@ export function Browse({ params, version }: { params: URLSearchParams; version?:
       </div>
       <aside class="tree-panel" aria-labelledby="tree-heading">
         <h2 id="tree-heading">Hierarchy</h2>
-        <Tree version={version} selected={code} selectedLevel={params.get('lvl') ?? undefined} path={path} showNonCurrent={params.get('nc') !== '0'} />
+        <Tree key={language} version={version} selected={code} selectedLevel={params.get('lvl') ?? undefined} path={path} showNonCurrent={params.get('nc') !== '0'} />
       </aside>
     </div>
   );
