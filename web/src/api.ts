@@ -22,6 +22,12 @@ interface GraphQLErrorShape {
 
 const cache = new Map<string, Promise<unknown>>();
 
+/** The explorer's language (the shell sets it), for requests made outside the query hook. */
+let shellLanguage: string | undefined;
+export function setShellLanguage(language: string | undefined): void {
+  shellLanguage = language;
+}
+
 export interface QueryOptions {
   /** Sent as X-API-Key (narrative fields). */
   apiKey?: string;
@@ -36,6 +42,7 @@ export interface QueryOptions {
 
 export async function gql<R, V>(doc: TypedDocumentString<R, V>, variables: V, opts: QueryOptions = {}): Promise<R> {
   const query = doc.toString();
+  opts = { ...opts, language: opts.language ?? shellLanguage };
   const key = `${query}\n${JSON.stringify(variables)}\n${opts.language ?? ''}`;
   const useCache = opts.cache !== false;
   if (useCache) {

@@ -13,6 +13,7 @@ import { ImpactPage } from './impact.tsx';
 import { BinPage } from './binPage.tsx';
 import { useBin } from './bin.ts';
 import type { Release } from './release.ts';
+import { setShellLanguage } from './api.ts';
 import { LanguageContext, ownName, resolveLanguages } from './language.ts';
 
 
@@ -29,6 +30,8 @@ function App() {
   // Views wait for the language (from the URL at once, else once the release list is known), so
   // every query they send names it; an unknown release still renders (its view shows the error).
   const ready = langs.language !== undefined || !versions.loading;
+  // Set while rendering, before the views below run their queries.
+  setShellLanguage(langs.language);
 
   useEffect(() => {
     const names = { browse: 'Browse and search', compare: 'Compare releases', workbench: 'Coding workbench', smqs: 'SMQs', impact: 'Upgrade impact', bin: 'Research bin' };

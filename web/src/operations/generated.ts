@@ -189,10 +189,11 @@ export type ExplorerChangesQueryVariables = Exact<{
   after?: string | null | undefined;
   last?: number | null | undefined;
   before?: string | null | undefined;
+  language?: string | null | undefined;
 }>;
 
 
-export type ExplorerChangesQuery = { version: { version: string, soc: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlgt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, pt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, llt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, changes: { totalCount: number, counts: { added: number, updated: number, retired: number }, from: { version: string }, to: { version: string }, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { code: string, level: Level, term: string, previousTerm: string | null, changeType: ChangeType, kinds: Array<string>, details: string, metadata: unknown } }> } } };
+export type ExplorerChangesQuery = { version: { version: string, soc: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlgt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, pt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, llt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, changes: { totalCount: number, counts: { added: number, updated: number, retired: number }, from: { version: string }, to: { version: string }, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { code: string, level: Level, term: string, previousTerm: string | null, language: string | null, changeType: ChangeType, kinds: Array<string>, details: string, metadata: unknown } }> } } };
 
 export type ExplorerCodeNamesQueryVariables = Exact<{
   codes: Array<CodeListItemInput> | CodeListItemInput;
@@ -466,7 +467,7 @@ export const ExplorerCriterionFragmentDoc = new TypedDocumentString(`
 }
     `, {"fragmentName":"ExplorerCriterion"}) as unknown as TypedDocumentString<ExplorerCriterionFragment, unknown>;
 export const ExplorerChangesDocument = new TypedDocumentString(`
-    query ExplorerChanges($to: String!, $from: String, $level: Level, $changeType: ChangeType, $first: Int, $after: String, $last: Int, $before: String) {
+    query ExplorerChanges($to: String!, $from: String, $level: Level, $changeType: ChangeType, $first: Int, $after: String, $last: Int, $before: String, $language: String) {
   version(version: $to) {
     version
     soc: changes(from: $from, level: SOC, first: 1) {
@@ -488,6 +489,7 @@ export const ExplorerChangesDocument = new TypedDocumentString(`
       from: $from
       level: $level
       changeType: $changeType
+      language: $language
       first: $first
       after: $after
       last: $last
@@ -517,6 +519,7 @@ export const ExplorerChangesDocument = new TypedDocumentString(`
           level
           term
           previousTerm
+          language
           changeType
           kinds
           details
