@@ -2,7 +2,7 @@
 // `version` undefined is the latest release (the API's default): no wait for the release list.
 import { ExplorerVersionsDocument } from './operations/generated.ts';
 import { Link, useQuery } from './ui.tsx';
-import { useLanguages } from './language.ts';
+import { ownName, useLanguages } from './language.ts';
 import { Search } from './search.tsx';
 import { Tree } from './tree.tsx';
 import { CodePage } from './code.tsx';
@@ -45,6 +45,17 @@ export function ReleaseSummary({ version }: { version?: string }) {
       <p>
         {c.soc} SOCs · {c.hlgt} HLGTs · {c.hlt} HLTs · {c.pt} PTs · {c.llt} LLTs
       </p>
+      {r.languages.length > 1 ? (
+        <p class="languages">
+          In {r.languages.length} languages:{' '}
+          {r.languages.map((tag, i) => (
+            <span key={tag}>
+              {i ? ', ' : ''}
+              <span lang={tag}>{ownName(tag)}</span>
+            </span>
+          ))}
+        </p>
+      ) : null}
       {r.previous && r.changeCounts ? (
         <p>
           Since {r.previous.version}: {r.changeCounts.added} added, {r.changeCounts.updated} updated, {r.changeCounts.retired} retired ·{' '}
