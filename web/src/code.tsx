@@ -64,7 +64,9 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
           </h1>
           {second && c.second != null ? (
             <p class="name2-head">
-              <span class="lang-label">{ownName(second)}</span> <span lang={second}>{c.second}</span>
+              <span class="lang-label" lang={second}>
+                {ownName(second)}
+              </span> <span lang={second}>{c.second}</span>
             </p>
           ) : null}
         </div>
