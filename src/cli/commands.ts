@@ -42,7 +42,7 @@ export function addDataCommands(p: Command, ctx: CommandContext): void {
       const list = await ctx.withDb((db) => listReleases(db.prisma));
       if (o.json) return line(JSON.stringify(list, null, 2));
       if (list.length === 0) return line('no releases');
-      for (const r of list) await line(`${r.version}\t${r.releaseDate ?? '-'}\t${r.language}${r.languages.length > 1 ? ` (${r.languages.join(', ')})` : ''}\t${r.isLatest ? 'latest' : ''}`.trimEnd());
+      for (const r of list) await line(`${r.version}\t${r.releaseDate ?? '-'}\t${r.language}\t${r.isLatest ? 'latest' : ''}`.trimEnd());
     });
 
   p.command('impact')

@@ -166,13 +166,17 @@ export async function codeHistory(scope: RequestScope, c: Concept): Promise<Code
   const releases = [...(await scope.services.catalog.releases())].reverse();
   const pairs = releases.slice(1).map((to, i) => ({ from: releases[i]!, to }));
   await Promise.all(pairs.map((p) => scope.loaders.changeSet.load(p)));
-  const [snapshots, changes] = await Promise.all([
+  // The request's language for the code's release (issue 28): its translation changes join the history.
+  const lang = scope.languageOf(c.releaseId);
+  const db = scope.services.reader?.() ?? scope.services.prisma;
+  const [snapshots, changes, translated] = await Promise.all([
     Promise.all(releases.map((r) => snapshot(scope, r, c.code))),
     Promise.all(pairs.map((p) => scope.loaders.codeChanges.load({ fromId: p.from.id, toId: p.to.id, code: c.code }))),
+    lang.primary || !lang.tag ? pairs.map(() => []) : Promise.all(pairs.map((p) => translationChanges(db, p.from, p.to, lang.tag, [c.code]))),
   ]);
   return releases.map((release, i) => ({
     release,
     snapshot: snapshots[i]!,
-    changes: i === 0 ? [] : changes[i - 1]!.map((x) => between(x, releases[i - 1]!, release)),
+    changes: i === 0 ? [] : [...changes[i - 1]!, ...translated[i - 1]!].map((x) => between(x, releases[i - 1]!, release)),
   }));
 }

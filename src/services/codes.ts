@@ -157,6 +157,8 @@ export async function releaseOf(scope: RequestScope, c: Concept): Promise<Releas
 export function termOf(scope: RequestScope, c: ReleaseConcept): string | Promise<string> {
   if (c.language !== undefined) return c.name;
   const l = scope.languageOf(c.releaseId);
+  // The release list was not at hand (languageOf is synchronous): choose with the release read.
+  if (!l.tag) return releaseOf(scope, c).then((r) => nameIn(scope, c, scope.chooseLanguage(r), r));
   if (l.primary) return c.name;
   return nameIn(scope, c, l.tag);
 }
@@ -173,7 +175,7 @@ export async function nameIn(scope: RequestScope, c: ReleaseConcept, tag: string
 export async function termLanguageOf(scope: RequestScope, c: ReleaseConcept): Promise<string> {
   if (c.language !== undefined) return c.language;
   const l = scope.languageOf(c.releaseId);
-  return l.tag || (await releaseOf(scope, c)).languages[0]!;
+  return l.tag || scope.chooseLanguage(await releaseOf(scope, c));
 }
 
 /** The code's name in `explicit` (validated against the release's languages), else as termOf(). */

@@ -96,10 +96,14 @@ export function createScope(
   const log = request.log ?? services.log;
   /** Release id → the language chosen for its names in this request. */
   const chosen = new Map<number, { tag: string; primary: boolean }>();
+  /** The language the request named last: other releases read in the same answer use it too when they host it. */
+  let named: string | undefined;
   const choose = (release: ReleaseInfo, explicit: string | null | undefined, allowAll: boolean): string => {
     const prior = chosen.get(release.id);
     if (!explicit && prior) return prior.tag;
-    const tag = chooseLanguage(explicit, request.acceptLanguage, release.languages, release.version, allowAll);
+    const carried = !explicit && named !== undefined && release.languages.includes(named) ? named : undefined;
+    const tag = carried ?? chooseLanguage(explicit, request.acceptLanguage, release.languages, release.version, allowAll);
+    if (explicit && tag !== ALL_LANGUAGES) named = tag;
     if (tag !== ALL_LANGUAGES) {
       chosen.set(release.id, { tag, primary: tag === release.languages[0] });
       // An explicit choice replaces a default made earlier for the release.

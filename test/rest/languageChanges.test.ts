@@ -112,3 +112,18 @@ describe('narrative endpoints', () => {
     expect(en.status).toBe(200);
   });
 });
+
+describe('a code’s history in a language', () => {
+  it('shows the translation change and names the snapshots in that language', async () => {
+    const q = `query ($l: String) { code(code: "10019211", level: PT, language: $l) { history { version { version } snapshot { term } changes { changeType kinds language details } } } }`;
+    const de = await t.graphql(q, { l: 'de' });
+    expect(de.body.errors).toBeUndefined();
+    const h = de.body.data.code.history;
+    expect(h.map((e: { snapshot: { term: string } }) => e.snapshot.term)).toEqual(['Kopfschmerzen', 'Kopfschmerz']);
+    // As the stored changes of a code: every level it exists at (the PT and its own LLT).
+    const change = { changeType: 'UPDATED', kinds: ['translation_changed'], language: 'de', details: "German name changed (translation): 'Kopfschmerzen' → 'Kopfschmerz'" };
+    expect(h[1].changes).toEqual([change, change]);
+    const en = await t.graphql(q, { l: 'en' });
+    expect(en.body.data.code.history[1].changes).toEqual([]);
+  });
+});

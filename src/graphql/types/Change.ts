@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import type { ChangeCounts } from '../../domain/changes/store.ts';
 import * as changes from '../../services/changes.ts';
 import type { CodeComparison, CodeHistoryEntry, CodeSnapshot, ReleaseChange, ReleaseChangesPage } from '../../services/changes.ts';
-import { conceptByKey } from '../../services/codes.ts';
+import { conceptByKey, termOf } from '../../services/codes.ts';
 import { PAGES } from '../../services/limits.ts';
 import { offsetConnection, totalCount } from '../connections.ts';
 import { LevelEnum } from './enums.ts';
@@ -109,7 +109,11 @@ const SnapshotRef = builder.objectRef<CodeSnapshot>('CodeSnapshot').implement({
   fields: (t) => ({
     exists: t.exposeBoolean('exists'),
     code: t.exposeString('code'),
-    term: t.string({ nullable: true, resolve: (s) => s.concept?.name ?? null }),
+    term: t.string({
+      nullable: true,
+      description: "Name in the request's language for that release (as Code.term).",
+      resolve: (s, _a, ctx) => (s.concept ? termOf(ctx, { ...s.concept, version: '' }) : null),
+    }),
     level: t.field({ type: LevelEnum, nullable: true, resolve: (s) => s.concept?.level ?? null }),
     status: t.string({ nullable: true, description: 'current or non-current', resolve: (s) => (s.concept ? (s.concept.current ? 'current' : 'non-current') : null) }),
     primarySocCode: t.string({ nullable: true, resolve: (s) => (s.primarySocCode === null ? null : String(s.primarySocCode)) }),
