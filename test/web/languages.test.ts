@@ -8,8 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { explorerSession } from './session.ts';
 
-let base: string;
-const { open, axe, shoot } = explorerSession('explorer-language-tests', (s) => ({ base } = s));
+const { open, axe, shoot } = explorerSession('explorer-language-tests', () => {});
 
 /** expect.poll with room for a busy machine (two cores shared with other work). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 50 });
@@ -166,5 +165,3 @@ describe('explorer in several languages', () => {
     await page.context().close();
   });
 });
-
-void base;
