@@ -69,8 +69,10 @@ describe('explorer in several languages', () => {
     await page.getByRole('heading', { level: 1, name: '頭痛' }).waitFor();
     const h1 = page.locator('#code-title');
     expect(await h1.getAttribute('lang')).toBe('ja');
-    const beside = page.locator('.name2-head [lang=en]');
+    const beside = page.locator('.name2-head .name2-text');
     await poll(() => beside.textContent()).toBe('Headache');
+    expect(await beside.getAttribute('lang')).toBe('en');
+    expect(await page.locator('.name2-head .lang-label').textContent()).toBe('English');
     // Names down the page carry their language too: the primary SOC in Japanese, English beside it.
     const socLink = page.locator('.code-head a', { hasText: '神経系障害' }).first();
     expect(await socLink.locator('[lang=ja]').count()).toBe(1);
@@ -116,7 +118,7 @@ describe('explorer in several languages', () => {
     await page.getByRole('heading', { level: 1, name: 'Übelkeit' }).waitFor();
     expect(await page.locator('#language-switcher').inputValue()).toBe('de');
     expect(await page.locator('#code-title').getAttribute('lang')).toBe('de');
-    await poll(() => page.locator('.name2-head [lang=en]').textContent()).toBe('Nausea');
+    await poll(() => page.locator('.name2-head .name2-text[lang=en]').textContent()).toBe('Nausea');
     expect(await page.locator('#code-lang2').inputValue()).toBe('en');
     // The page's own language stays English (the chrome); names say theirs.
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');

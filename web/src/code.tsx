@@ -66,7 +66,10 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
             <p class="name2-head">
               <span class="lang-label" lang={second}>
                 {ownName(second)}
-              </span> <span lang={second}>{c.second}</span>
+              </span>{' '}
+              <span class="name2-text" lang={second}>
+                {c.second}
+              </span>
             </p>
           ) : null}
         </div>
