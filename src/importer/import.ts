@@ -250,7 +250,7 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
         return { releaseId: existing.id, changes, languages: hosted };
       }
       if (existing && !opts.replace) {
-        throw new ImportRefusedError(`Release ${version} is already imported in ${tag}. Use --replace to import it again.`);
+        throw new ImportRefusedError(`Release ${version} is already imported${hosted.length > 1 ? ` in ${tag}` : ''}. Use --replace to import it again.`);
       }
       if (existing) {
         await tx.release.delete({ where: { id: existing.id } });
