@@ -43,8 +43,9 @@ export function explorerSession(keyName: string, ready: (s: { t: TestApp; base: 
     await t?.cleanup();
   });
 
-  async function open(url: string, width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Watched> {
-    const context = await browser!.newContext({ viewport: { width, height: width < 600 ? 800 : 900 }, acceptDownloads: true, colorScheme });
+  /** `locale` sets the browser's language (navigator.languages, Accept-Language); Chromium's default otherwise. */
+  async function open(url: string, width = 1280, colorScheme: 'light' | 'dark' = 'light', locale?: string): Promise<Watched> {
+    const context = await browser!.newContext({ viewport: { width, height: width < 600 ? 800 : 900 }, acceptDownloads: true, colorScheme, ...(locale ? { locale } : {}) });
     contexts.push(context);
     const page = await context.newPage();
     const problems: string[] = [];

@@ -22,22 +22,34 @@ interface GraphQLErrorShape {
 
 const cache = new Map<string, Promise<unknown>>();
 
+/** The explorer's language (the shell sets it), for requests made outside the query hook. */
+let shellLanguage: string | undefined;
+export function setShellLanguage(language: string | undefined): void {
+  shellLanguage = language;
+}
+
 export interface QueryOptions {
   /** Sent as X-API-Key (narrative fields). */
   apiKey?: string;
   /** Keep the answer for the life of the tab (default true; false for the AI fields). */
   cache?: boolean;
+  /**
+   * The language names are shown in (BCP 47), sent as Accept-Language: fields without a
+   * `language` argument of their own then name codes in it too (the API's fallback).
+   */
+  language?: string;
 }
 
 export async function gql<R, V>(doc: TypedDocumentString<R, V>, variables: V, opts: QueryOptions = {}): Promise<R> {
   const query = doc.toString();
-  const key = `${query}\n${JSON.stringify(variables)}`;
+  opts = { ...opts, language: opts.language ?? shellLanguage };
+  const key = `${query}\n${JSON.stringify(variables)}\n${opts.language ?? ''}`;
   const useCache = opts.cache !== false;
   if (useCache) {
     const hit = cache.get(key);
     if (hit) return hit as Promise<R>;
   }
-  const p = request<R>(query, variables, opts.apiKey);
+  const p = request<R>(query, variables, opts.apiKey, opts.language);
   if (useCache) {
     cache.set(key, p);
     p.catch(() => cache.delete(key));
@@ -45,9 +57,10 @@ export async function gql<R, V>(doc: TypedDocumentString<R, V>, variables: V, op
   return p;
 }
 
-async function request<R>(query: string, variables: unknown, apiKey?: string): Promise<R> {
+async function request<R>(query: string, variables: unknown, apiKey?: string, language?: string): Promise<R> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
   if (apiKey) headers['x-api-key'] = apiKey;
+  if (language) headers['accept-language'] = language;
   let res: Response;
   try {
     res = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });

@@ -2,11 +2,13 @@
 // `version` undefined is the latest release (the API's default): no wait for the release list.
 import { ExplorerVersionsDocument } from './operations/generated.ts';
 import { Link, useQuery } from './ui.tsx';
+import { ownName, useLanguages } from './language.ts';
 import { Search } from './search.tsx';
 import { Tree } from './tree.tsx';
 import { CodePage } from './code.tsx';
 
 export function Browse({ params, version }: { params: URLSearchParams; version?: string }) {
+  const { language } = useLanguages();
   const code = params.get('code') ?? undefined;
   const path = params.get('path')?.split('.').filter(Boolean);
   return (
@@ -21,7 +23,7 @@ export function Browse({ params, version }: { params: URLSearchParams; version?:
       </div>
       <aside class="tree-panel" aria-labelledby="tree-heading">
         <h2 id="tree-heading">Hierarchy</h2>
-        <Tree version={version} selected={code} selectedLevel={params.get('lvl') ?? undefined} path={path} showNonCurrent={params.get('nc') !== '0'} />
+        <Tree key={language} version={version} selected={code} selectedLevel={params.get('lvl') ?? undefined} path={path} showNonCurrent={params.get('nc') !== '0'} />
       </aside>
     </div>
   );
@@ -43,6 +45,17 @@ export function ReleaseSummary({ version }: { version?: string }) {
       <p>
         {c.soc} SOCs · {c.hlgt} HLGTs · {c.hlt} HLTs · {c.pt} PTs · {c.llt} LLTs
       </p>
+      {r.languages.length > 1 ? (
+        <p class="languages">
+          In {r.languages.length} languages:{' '}
+          {r.languages.map((tag, i) => (
+            <span key={tag}>
+              {i ? ', ' : ''}
+              <span lang={tag}>{ownName(tag)}</span>
+            </span>
+          ))}
+        </p>
+      ) : null}
       {r.previous && r.changeCounts ? (
         <p>
           Since {r.previous.version}: {r.changeCounts.added} added, {r.changeCounts.updated} updated, {r.changeCounts.retired} retired ·{' '}

@@ -6,19 +6,32 @@ import { focusRequest } from './router.ts';
 import { CodeSmqs } from './smq.tsx';
 import { BinButton } from './binButton.tsx';
 import { CopyButton, ErrorBox, Link, LevelBadge, Loading, StatusBadge, useQuery } from './ui.tsx';
+import { useLanguages, ownName } from './language.ts';
+import { Name, SecondLanguageChooser, SecondName } from './names.tsx';
 
-type Node = { code: string; term: string; level: string; status?: string };
+type Node = { code: string; term: string; language?: string; second?: string | null; level: string; status?: string };
 
 function CodeLink({ n }: { n: Node }) {
   return (
     <Link to={{ view: 'browse', code: n.code, lvl: n.level === 'LLT' ? 'LLT' : undefined, path: undefined, tab: undefined }}>
-      {n.term}
+      <Name text={n.term} lang={n.language} />
     </Link>
   );
 }
 
+/** A code's link with its name in the second language beside it. */
+function CodeLinks({ n }: { n: Node }) {
+  return (
+    <>
+      <CodeLink n={n} />
+      <SecondName text={n.second} />
+    </>
+  );
+}
+
 export function CodePage({ code, level, tab, version }: { code: string; level?: string; tab: string; version?: string }) {
-  const q = useQuery(ExplorerCodeDocument, { code, level: (level as Level | undefined) ?? undefined, version });
+  const { language, second } = useLanguages();
+  const q = useQuery(ExplorerCodeDocument, { code, level: (level as Level | undefined) ?? undefined, version, language, second, withSecond: !!second });
   const [hideNonCurrent, setHideNonCurrent] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const c = q.data?.code;
@@ -45,9 +58,21 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
   return (
     <article class="code-page" aria-labelledby="code-title">
       <header class="code-head">
-        <h1 id="code-title" ref={heading} tabIndex={-1}>
-          {c.term}
-        </h1>
+        <div class="code-names">
+          <h1 id="code-title" ref={heading} tabIndex={-1} lang={c.language}>
+            {c.term}
+          </h1>
+          {second && c.second != null ? (
+            <p class="name2-head">
+              <span class="lang-label" lang={second}>
+                {ownName(second)}
+              </span>{' '}
+              <span class="name2-text" lang={second}>
+                {c.second}
+              </span>
+            </p>
+          ) : null}
+        </div>
         <p class="facts">
           <LevelBadge level={c.level} />
           <span>
@@ -60,15 +85,29 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
           <span>Release {c.release.version}</span>
           <BinButton item={{ code: c.code, term: c.term, level: c.level, release: c.release.version, ptCode: c.level === 'LLT' ? c.pt?.code : undefined, primarySocCode: c.primarySoc?.code }} />
         </p>
+        {c.names.length > 1 ? (
+          <details class="all-names">
+            <summary>Names in {c.names.length} languages</summary>
+            <dl>
+              {c.names.map((n) => (
+                <div key={n.language}>
+                  <dt lang={n.language}>{ownName(n.language)}</dt>
+                  <dd lang={n.language}>{n.name}</dd>
+                </div>
+              ))}
+            </dl>
+          </details>
+        ) : null}
+        <SecondLanguageChooser id="code-lang2" />
         {c.primarySoc ? (
           <p>
-            Primary SOC: <CodeLink n={c.primarySoc} />
+            Primary SOC: <CodeLinks n={c.primarySoc} />
             {c.socAbbreviation ? ` (${c.socAbbreviation})` : ''}
           </p>
         ) : null}
         {c.pt ? (
           <p>
-            Preferred term: <CodeLink n={c.pt} />
+            Preferred term: <CodeLinks n={c.pt} />
           </p>
         ) : null}
         {c.change ? (
@@ -97,7 +136,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
                 </h3>
                 {h.snapshot.exists ? (
                   <p>
-                    {h.snapshot.level ? <LevelBadge level={h.snapshot.level} /> : null} {h.snapshot.term} <StatusBadge status={h.snapshot.status} />
+                    {h.snapshot.level ? <LevelBadge level={h.snapshot.level} /> : null} {h.snapshot.term != null ? <Name text={h.snapshot.term} /> : null} <StatusBadge status={h.snapshot.status} />
                   </p>
                 ) : (
                   <p>Not in this release.</p>
@@ -128,7 +167,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
                   <ol class="trail">
                     {p.nodes.map((n) => (
                       <li key={n.code + n.level}>
-                        <LevelBadge level={n.level} /> <CodeLink n={n} />
+                        <LevelBadge level={n.level} /> <CodeLinks n={n} />
                       </li>
                     ))}
                   </ol>
@@ -145,7 +184,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
               <ul class="links">
                 {parents.map((p) => (
                   <li key={p.code.code + p.relationshipType}>
-                    <LevelBadge level={p.code.level} /> <CodeLink n={p.code} /> <span class="muted">{p.code.code}</span>
+                    <LevelBadge level={p.code.level} /> <CodeLinks n={p.code} /> <span class="muted">{p.code.code}</span>
                     {p.isPrimary ? <span class="badge primary">primary</span> : null}
                   </li>
                 ))}
@@ -158,7 +197,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
               <ul class="links">
                 {c.children.map((p) => (
                   <li key={p.code.code + p.code.level}>
-                    <LevelBadge level={p.code.level} /> <CodeLink n={p.code} /> <span class="muted">{p.code.code}</span>
+                    <LevelBadge level={p.code.level} /> <CodeLinks n={p.code} /> <span class="muted">{p.code.code}</span>
                     {p.isPrimary ? null : <span class="badge secondary">secondary</span>}
                     <StatusBadge status={p.code.status} />
                   </li>
@@ -177,7 +216,10 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
               <ul class="links">
                 {shownSynonyms.map((s) => (
                   <li key={s.code}>
-                    <Link to={{ view: 'browse', code: s.code, lvl: 'LLT', path: undefined, tab: undefined }}>{s.term}</Link> <span class="muted">{s.code}</span>
+                    <Link to={{ view: 'browse', code: s.code, lvl: 'LLT', path: undefined, tab: undefined }}>
+                      <Name text={s.term} lang={s.language} />
+                    </Link>
+                    <SecondName text={s.second} /> <span class="muted">{s.code}</span>
                     {s.isPrimary ? <span class="badge primary">own LLT</span> : null}
                     <StatusBadge status={s.status} />
                   </li>

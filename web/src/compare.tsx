@@ -6,6 +6,7 @@ import { ExplorerChangesDocument, type ChangeType, type Level } from './operatio
 import { navigate } from './router.ts';
 import { csvText, downloadText } from './csv.ts';
 import { codesOf, describeSide, namesIn, type Meta, type Names } from './changeWords.ts';
+import { useLanguages } from './language.ts';
 import { ErrorBox, LevelBadge, Link, Loading, toApiError, useQuery } from './ui.tsx';
 import type { ApiError } from './api.ts';
 import type { Release } from './release.ts';
@@ -45,7 +46,8 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
   const before = params.get('before') ?? undefined;
   const valid = !!from && !!to && from !== to;
   const paging = before ? { last: PAGE, before } : { first: PAGE, after };
-  const q = useQuery(ExplorerChangesDocument, { to, from, level, changeType: ct, ...paging }, { skip: !valid });
+  const { language } = useLanguages();
+  const q = useQuery(ExplorerChangesDocument, { to, from, level, changeType: ct, language, ...paging }, { skip: !valid });
   const [csv, setCsv] = useState<{ busy: boolean; error?: ApiError; done?: string }>({ busy: false });
   const v = q.data?.version;
   const conn = v?.changes;
@@ -59,7 +61,7 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
       const rows: string[][] = [['code', 'level', 'change_type', 'kinds', 'term', 'previous_term', 'details', 'before', 'after', 'from', 'to']];
       let cursor: string | undefined;
       for (;;) {
-        const d = await gql(ExplorerChangesDocument, { to, from, level, changeType: ct, first: 200, after: cursor });
+        const d = await gql(ExplorerChangesDocument, { to, from, level, changeType: ct, language, first: 200, after: cursor });
         const c = d.version.changes;
         const metas = c.edges.map((e) => (e.node.metadata ?? {}) as Meta);
         const [bn, an] = await Promise.all([namesIn(from, metas.flatMap((m) => codesOf(m.before))), namesIn(to, metas.flatMap((m) => codesOf(m.after)))]);
@@ -196,7 +198,7 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
                           <span class={`badge ct-${n.changeType.toLowerCase()}`}>{n.changeType.toLowerCase()}</span>
                           <span class="kinds">{n.kinds.join(', ')}</span>
                         </td>
-                        <td>
+                        <td lang={n.language ?? language}>
                           {n.previousTerm ? (
                             <>
                               <del>{n.previousTerm}</del> → <ins>{n.term}</ins>

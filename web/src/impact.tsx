@@ -13,6 +13,7 @@ import { ExplorerImpactDocument, type ExplorerImpactQuery, type ImpactKind } fro
 import { navigate } from './router.ts';
 import { JobStatus, LevelBadge, Link, toApiError } from './ui.tsx';
 import type { Release } from './release.ts';
+import { Name } from './names.tsx';
 
 /**
  * At most this many rows here: `/graphql` keeps its 1 MB body limit (some 15,000 rows), so the
@@ -79,10 +80,14 @@ function StateCell({ s }: { s: Row['before'] | null }) {
   if (!s) return <span class="muted">not in the release</span>;
   return (
     <>
-      <LevelBadge level={s.level} /> {s.term}
+      <LevelBadge level={s.level} /> {s.term ? <Name text={s.term} /> : null}
       {s.current ? null : <span class="badge noncurrent">non-current</span>}
-      {s.pt && s.level !== 'PT' ? <span class="muted block">PT {s.pt.term}</span> : null}
-      {s.soc ? <span class="muted block">SOC {s.soc.term}</span> : null}
+      {s.pt && s.level !== 'PT' ? <span class="muted block">
+          PT <Name text={s.pt.term} />
+        </span> : null}
+      {s.soc ? <span class="muted block">
+          SOC <Name text={s.soc.term} />
+        </span> : null}
     </>
   );
 }
@@ -339,8 +344,12 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
                   {s.socMovements.length ? (
                     s.socMovements.map((m) => (
                       <tr key={`${m.from.code}-${m.to.code}`}>
-                        <td>{m.from.term}</td>
-                        <td>{m.to.term}</td>
+                        <td>
+                          <Name text={m.from.term} />
+                        </td>
+                        <td>
+                          <Name text={m.to.term} />
+                        </td>
                         <td>{m.rows}</td>
                       </tr>
                     ))
@@ -368,7 +377,7 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
                     deltas.map((d) => (
                       <tr key={d.pt.code}>
                         <td>
-                          {d.pt.term} <span class="muted">{d.pt.code}</span>
+                          <Name text={d.pt.term} /> <span class="muted">{d.pt.code}</span>
                         </td>
                         <td>{d.before}</td>
                         <td>{d.after}</td>
@@ -479,7 +488,7 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
                                       {' '}
                                       to{' '}
                                       <Link to={{ view: 'browse', v: report.to, code: i.suggestion.code, lvl: i.suggestion.level === 'LLT' ? 'LLT' : undefined }}>
-                                        {i.suggestion.term ?? i.suggestion.code}
+                                        {i.suggestion.term ? <Name text={i.suggestion.term} /> : i.suggestion.code}
                                       </Link>{' '}
                                       <span class="muted">{i.suggestion.code}</span>
                                     </>

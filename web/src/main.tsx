@@ -13,6 +13,8 @@ import { ImpactPage } from './impact.tsx';
 import { BinPage } from './binPage.tsx';
 import { useBin } from './bin.ts';
 import type { Release } from './release.ts';
+import { setShellLanguage } from './api.ts';
+import { LanguageContext, ownName, resolveLanguages } from './language.ts';
 
 
 function App() {
@@ -23,6 +25,13 @@ function App() {
   const latest = releases.find((r) => r.isLatest)?.version ?? releases[0]?.version;
   const selected = params.get('v') ?? latest;
   const binSize = useBin().length;
+  const hosted = releases.find((r) => r.version === selected)?.languages ?? [];
+  const langs = resolveLanguages(params, hosted, navigator.languages ?? [navigator.language]);
+  // Views wait for the language (from the URL at once, else once the release list is known), so
+  // every query they send names it; an unknown release still renders (its view shows the error).
+  const ready = langs.language !== undefined || !versions.loading;
+  // Set while rendering, before the views below run their queries.
+  setShellLanguage(langs.language);
 
   useEffect(() => {
     const names = { browse: 'Browse and search', compare: 'Compare releases', workbench: 'Coding workbench', smqs: 'SMQs', impact: 'Upgrade impact', bin: 'Research bin' };
@@ -80,7 +89,14 @@ function App() {
             disabled={!releases.length}
             onChange={(e) => {
               const v = (e.currentTarget as HTMLSelectElement).value;
-              navigate({ v: v === latest ? undefined : v, after: undefined, before: undefined });
+              const next = releases.find((r) => r.version === v)?.languages ?? [];
+              navigate({
+                v: v === latest ? undefined : v,
+                after: undefined,
+                before: undefined,
+                lang: params.get('lang') && next.includes(params.get('lang')!) ? params.get('lang')! : undefined,
+                lang2: params.get('lang2') && next.includes(params.get('lang2')!) ? params.get('lang2')! : undefined,
+              });
             }}
           >
             {releases.map((r) => (
@@ -91,10 +107,16 @@ function App() {
             ))}
           </select>
         </div>
+        <LanguageSwitcher hosted={hosted} language={langs.language} />
       </header>
       {versions.error ? <ErrorBox error={versions.error} title="The releases could not be loaded" /> : null}
+      <LanguageContext.Provider value={langs}>
       <main id="main" tabIndex={-1}>
-        {view === 'compare' ? (
+        {!ready ? (
+          <p class="loading" role="status">
+            Loading releases…
+          </p>
+        ) : view === 'compare' ? (
           releases.length ? (
             <Compare params={params} releases={releases} />
           ) : versions.loading ? (
@@ -127,12 +149,39 @@ function App() {
           <Browse params={params} version={params.get('v') ?? undefined} />
         )}
       </main>
+      </LanguageContext.Provider>
       <footer class="foot">
         <p>
           Reads only the public API: <a href="/graphql">GraphQL</a> · <a href="/docs">REST reference</a>
         </p>
       </footer>
     </>
+  );
+}
+
+/** The release's hosted languages, each by its own name (English, Deutsch, 日本語); kept in the URL as lang=. */
+function LanguageSwitcher({ hosted, language }: { hosted: string[]; language?: string }) {
+  if (hosted.length < 2) return null;
+  return (
+    <div class="release language">
+      <label for="language-switcher">Language</label>
+      <select
+        id="language-switcher"
+        value={language ?? ''}
+        onChange={(e) => {
+          const lang = (e.currentTarget as HTMLSelectElement).value;
+          const p = new URLSearchParams(location.search);
+          // The second language cannot be the first; search results' cursors are per language.
+          navigate({ lang, lang2: p.get('lang2') === lang ? undefined : (p.get('lang2') ?? undefined), after: undefined, before: undefined });
+        }}
+      >
+        {hosted.map((tag) => (
+          <option key={tag} value={tag} lang={tag}>
+            {ownName(tag)}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

@@ -4,4 +4,6 @@ export interface Release {
   version: string;
   releaseDate: string | null;
   isLatest: boolean;
+  /** BCP 47 tags of the hosted languages, primary first. */
+  languages: string[];
 }

@@ -6,7 +6,7 @@ export type Params = Record<string, string | undefined>;
 
 /** Keys of each view; switching views drops the others' keys. */
 const VIEW_KEYS: Record<string, string[]> = {
-  browse: ['q', 'level', 'soc', 'after', 'before', 'code', 'lvl', 'path', 'tab', 'nc'],
+  browse: ['q', 'ql', 'level', 'soc', 'after', 'before', 'code', 'lvl', 'path', 'tab', 'nc'],
   compare: ['from', 'to', 'ct', 'level', 'after', 'before'],
   workbench: ['mode', 'floor', 'all'],
   smqs: ['sq', 'smq', 'scope', 'after', 'before'],

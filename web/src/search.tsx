@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ExplorerSearchDocument, ExplorerSocsDocument, type Level } from './operations/generated.ts';
 import { current, focusRequest, navigate } from './router.ts';
 import { ErrorBox, Highlighted, LevelBadge, Loading, StatusBadge, findAll, useQuery } from './ui.tsx';
+import { englishName, ownName, useLanguages } from './language.ts';
+import { SecondLanguageChooser, SecondName } from './names.tsx';
 
 const PAGE = 20;
 const LEVELS: Level[] = ['SOC', 'HLGT', 'HLT', 'PT', 'LLT'];
@@ -15,6 +17,10 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
   const soc = params.get('soc') ?? undefined;
   const after = params.get('after') ?? undefined;
   const before = params.get('before') ?? undefined;
+  const { language, second, hosted } = useLanguages();
+  // Search in the explorer's language (default) or in every hosted language at once (ql=*).
+  const all = params.get('ql') === '*' && hosted.length > 1;
+  const searchLanguage = all ? '*' : language;
   const [text, setText] = useState(q);
   const [active, setActive] = useState(-1);
   const timer = useRef<number>();
@@ -23,8 +29,9 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
     if (timer.current === undefined) setText(q);
   }, [q]);
 
-  const socs = useQuery(ExplorerSocsDocument, { version });
-  const vars = before ? { q, level, soc, version, last: PAGE, before } : { q, level, soc, version, first: PAGE, after };
+  const socs = useQuery(ExplorerSocsDocument, { version, language });
+  const named = { language: searchLanguage, second, withSecond: !!second };
+  const vars = before ? { q, level, soc, version, ...named, last: PAGE, before } : { q, level, soc, version, ...named, first: PAGE, after };
   const results = useQuery(ExplorerSearchDocument, vars, { skip: !q.trim() });
   const hits = results.data?.codes.edges.map((e) => e.node) ?? [];
   // Names are searched, not codes: a number gets an option of its own that opens that code.
@@ -125,6 +132,16 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
             Results appear as you type; ↑ ↓ choose, Enter opens (a lone result opens at once).
           </p>
         </div>
+        {hosted.length > 1 ? (
+          <div class="field">
+            <label for="search-language">Search in</label>
+            <select id="search-language" value={all ? '*' : ''} onChange={(e) => navigate({ ql: (e.currentTarget as HTMLSelectElement).value || undefined, after: undefined, before: undefined })}>
+              <option value="">{language ? `${englishName(language)} (${ownName(language)})` : 'This language'}</option>
+              <option value="*">All languages</option>
+            </select>
+          </div>
+        ) : null}
+        <SecondLanguageChooser id="search-lang2" />
         <div class="field">
           <label for="search-level">Level</label>
           <select id="search-level" value={level ?? ''} onChange={(e) => navigate({ level: (e.currentTarget as HTMLSelectElement).value || undefined, after: undefined, before: undefined })}>
@@ -144,7 +161,7 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
               .map((e) => e.node.code)
               .sort((a, b) => (a.internationalOrder ?? 0) - (b.internationalOrder ?? 0))
               .map((s) => (
-                <option key={s.code} value={s.code}>
+                <option key={s.code} value={s.code} lang={s.language}>
                   {s.term}
                 </option>
               ))}
@@ -184,7 +201,10 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
                 >
                   <span class="hit-head">
                     <LevelBadge level={hit.code.level} />
-                    <span class="term">{m?.isSynonym ? hit.code.term : <Highlighted text={hit.code.term} ranges={ranges} />}</span>
+                    <span class="term" lang={hit.code.language}>
+                      {m?.isSynonym || (m?.language && m.language !== hit.code.language) ? hit.code.term : <Highlighted text={hit.code.term} ranges={ranges} />}
+                    </span>
+                    <SecondName text={hit.code.second} />
                     <span class="code">{hit.code.code}</span>
                     <StatusBadge status={hit.code.status} />
                   </span>
@@ -192,13 +212,18 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
                     <span class="how">
                       {m.isSynonym ? (
                         <>
-                          synonym LLT “<Highlighted text={m.term} ranges={ranges} />” ·{' '}
+                          synonym LLT “<Highlighted text={m.term} ranges={ranges} lang={m.language ?? hit.code.language} />” ·{' '}
+                        </>
+                      ) : m.language && m.language !== hit.code.language ? (
+                        <>
+                          name “<Highlighted text={m.term} ranges={ranges} lang={m.language} />” ·{' '}
                         </>
                       ) : null}
+                      {m.language && all ? <span class="matched-language">in {englishName(m.language)} · </span> : null}
                       {MATCH_NAMES[m.type] ?? m.type} match
                     </span>
                   ) : null}
-                  {hit.code.primaryPath ? <span class="path">{hit.code.primaryPath.nodes.map((n) => n.term).join(' › ')}</span> : null}
+                  {hit.code.primaryPath ? <span class="path" lang={hit.code.primaryPath.nodes[0]?.language ?? hit.code.language}>{hit.code.primaryPath.nodes.map((n) => n.term).join(' › ')}</span> : null}
                 </li>
               );
             })}

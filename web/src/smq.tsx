@@ -7,6 +7,7 @@ import { ExplorerCodeSmqsDocument, ExplorerSmqDocument, ExplorerSmqsDocument, ty
 import { navigate } from './router.ts';
 import { ErrorBox, LevelBadge, Link, Loading, useQuery } from './ui.tsx';
 import { SmqApply } from './smqApply.tsx';
+import { Name } from './names.tsx';
 
 const LIST_PAGE = 25;
 const TERM_PAGE = 25;
@@ -192,7 +193,7 @@ function SmqPage({ code, params, version }: { code: string; params: URLSearchPar
                 {terms.edges.map(({ node: t }) => (
                   <tr key={`${t.code}-${t.level}-${t.smq?.code ?? ''}`}>
                     <td>
-                      <Link to={{ view: 'browse', code: t.code, lvl: t.level === 'LLT' ? 'LLT' : undefined, path: undefined, tab: undefined, q: undefined }}>{t.term ?? t.code}</Link>{' '}
+                      <Link to={{ view: 'browse', code: t.code, lvl: t.level === 'LLT' ? 'LLT' : undefined, path: undefined, tab: undefined, q: undefined }}>{t.term ? <Name text={t.term} /> : t.code}</Link>{' '}
                       <span class="muted">{t.code}</span>
                     </td>
                     <td>

@@ -7,6 +7,7 @@ import { gql } from './api.ts';
 import { ExplorerChildrenDocument, ExplorerCodeDocument, ExplorerSocsDocument, type Level } from './operations/generated.ts';
 import { focusRequest, navigate } from './router.ts';
 import { ErrorBox, LevelBadge, Loading, StatusBadge, toApiError, useQuery } from './ui.tsx';
+import { useLanguages } from './language.ts';
 import type { ApiError } from './api.ts';
 
 const SLICE = 100;
@@ -28,7 +29,9 @@ const isLeaf = (n: TNode) => n.level === 'LLT' || n.more !== undefined;
 const domId = (key: string) => `tree-${key.replace(/[^0-9A-Za-z]/g, '-')}`;
 
 export function Tree({ version, selected, selectedLevel, path, showNonCurrent }: { version?: string; selected?: string; selectedLevel?: string; path?: string[]; showNonCurrent: boolean }) {
-  const socs = useQuery(ExplorerSocsDocument, { version });
+  // The tree is remounted for a new language (browse.tsx keys it), so the language is fixed here.
+  const { language } = useLanguages();
+  const socs = useQuery(ExplorerSocsDocument, { version, language });
   const children = useRef(new Map<string, TNode[] | 'loading' | ApiError>());
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [shown, setShown] = useState<Map<string, number>>(new Map());
@@ -63,7 +66,7 @@ export function Tree({ version, selected, selectedLevel, path, showNonCurrent }:
     children.current.set(n.key, 'loading');
     rerender();
     try {
-      const data = await gql(ExplorerChildrenDocument, { code: n.code, level: n.level, version });
+      const data = await gql(ExplorerChildrenDocument, { code: n.code, level: n.level, version, language }, { language });
       const list = data.code.children.map((c) => ({
         key: `${n.key}.${c.code.code}`,
         code: c.code.code,
@@ -104,7 +107,7 @@ export function Tree({ version, selected, selectedLevel, path, showNonCurrent }:
       let codes = path;
       if (!codes?.length) {
         try {
-          const d = await gql(ExplorerCodeDocument, { code: selected, level: (selectedLevel as Level | undefined) ?? undefined, version });
+          const d = await gql(ExplorerCodeDocument, { code: selected, level: (selectedLevel as Level | undefined) ?? undefined, version, language }, { language });
           codes = (d.code.paths.find((p) => p.isPrimary) ?? d.code.paths[0])?.nodes.map((x) => x.code);
         } catch {
           return; // The code page shows the error.
@@ -287,7 +290,9 @@ export function Tree({ version, selected, selectedLevel, path, showNonCurrent }:
             {leaf ? '' : open ? '▾' : '▸'}
           </span>
           {n.more === undefined ? <LevelBadge level={n.level} /> : null}
-          <span class="label">{n.term}</span>
+          <span class="label" lang={language}>
+            {n.term}
+          </span>
           {n.more === undefined && !n.primary && n.level === 'PT' ? <span class="badge secondary">secondary</span> : null}
           <StatusBadge status={n.status} />
           {kids === 'loading' ? <span class="sr-only"> loading</span> : null}

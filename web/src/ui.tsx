@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, gql, type QueryOptions } from './api.ts';
 import type { TypedDocumentString } from './operations/generated.ts';
 import { hrefWith, onLinkClick, type Params } from './router.ts';
+import { useLanguages } from './language.ts';
 
 export interface QueryState<R> {
   data?: R;
@@ -12,8 +13,11 @@ export interface QueryState<R> {
 }
 
 /** Runs `doc` whenever its variables change; `skip` keeps it idle. */
-export function useQuery<R, V>(doc: TypedDocumentString<R, V>, variables: V, opts: QueryOptions & { skip?: boolean } = {}): QueryState<R> {
-  const key = JSON.stringify(variables);
+export function useQuery<R, V>(doc: TypedDocumentString<R, V>, variables: V, queryOpts: QueryOptions & { skip?: boolean } = {}): QueryState<R> {
+  // Every query carries the explorer's language (Accept-Language), and a new language re-runs it.
+  const { language } = useLanguages();
+  const opts = { language, ...queryOpts };
+  const key = `${JSON.stringify(variables)}\n${opts.language ?? ''}`;
   const [state, setState] = useState<QueryState<R> & { key?: string }>({ loading: !opts.skip });
   useEffect(() => {
     if (opts.skip) {
@@ -143,7 +147,7 @@ export interface Range {
 }
 
 /** `text` with the ranges marked (overlaps merged), for evidence and search matches. */
-export function Highlighted({ text, ranges }: { text: string; ranges: Range[] }) {
+export function Highlighted({ text, ranges, lang }: { text: string; ranges: Range[]; lang?: string | null }) {
   const sorted = ranges.filter((r) => r.end > r.start && r.start >= 0 && r.end <= text.length).sort((a, b) => a.start - b.start);
   const merged: Range[] = [];
   for (const r of sorted) {
@@ -165,7 +169,7 @@ export function Highlighted({ text, ranges }: { text: string; ranges: Range[] })
     at = r.end;
   });
   if (at < text.length) out.push(text.slice(at));
-  return <>{out}</>;
+  return lang ? <span lang={lang}>{out}</span> : <>{out}</>;
 }
 
 /** Case- and accent-insensitive positions of each needle in text. */

@@ -19,6 +19,7 @@ import { KeyBox, useApiKey } from './apiKey.tsx';
 import { CodePicker } from './codePicker.tsx';
 import { codedEventsCsv, codedEventsJson, stateOf, type Decision, type ExportEvent, type PickedCode } from './codingExport.ts';
 import { downloadText } from './csv.ts';
+import { Name } from './names.tsx';
 
 type Classified = ExplorerClassifyQuery['classify'];
 type Prediction = Classified['terminologyCodes'][number];
@@ -69,7 +70,9 @@ function Predictions({ list, text, floor, review }: { list: Listed[]; text?: str
             <li key={p.code.code} class={accepted ? 'accepted' : rejected ? 'rejected' : undefined}>
               <p class="pred-head">
                 <LevelBadge level={p.code.level} />{' '}
-                <Link to={{ view: 'browse', code: p.code.code, lvl: undefined, path: undefined, tab: undefined }}>{p.code.term}</Link> <span class="muted">{p.code.code}</span>{' '}
+                <Link to={{ view: 'browse', code: p.code.code, lvl: undefined, path: undefined, tab: undefined }}>
+                  <Name text={p.code.term} />
+                </Link> <span class="muted">{p.code.code}</span>{' '}
                 <span class="confidence">
                   confidence <strong>{pct(p.confidence)}</strong>
                 </span>
@@ -86,8 +89,10 @@ function Predictions({ list, text, floor, review }: { list: Listed[]; text?: str
                   </button>
                 </p>
               ) : null}
-              {p.matchedTerm && p.matchedTerm.term !== p.code.term ? <p class="muted">via LLT “{p.matchedTerm.term}”</p> : null}
-              {p.code.primaryPath ? <p class="path">{p.code.primaryPath.nodes.map((n) => n.term).join(' › ')}</p> : null}
+              {p.matchedTerm && p.matchedTerm.term !== p.code.term ? <p class="muted">via LLT “<Name text={p.matchedTerm.term} />”</p> : null}
+              {p.code.primaryPath ? <p class="path">
+                  <Name text={p.code.primaryPath.nodes.map((n) => n.term).join(' › ')} />
+                </p> : null}
               {p.reasons.length ? (
                 <ul class="reasons">
                   {p.reasons.map((r, i) => (

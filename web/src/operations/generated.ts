@@ -189,10 +189,11 @@ export type ExplorerChangesQueryVariables = Exact<{
   after?: string | null | undefined;
   last?: number | null | undefined;
   before?: string | null | undefined;
+  language?: string | null | undefined;
 }>;
 
 
-export type ExplorerChangesQuery = { version: { version: string, soc: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlgt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, pt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, llt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, changes: { totalCount: number, counts: { added: number, updated: number, retired: number }, from: { version: string }, to: { version: string }, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { code: string, level: Level, term: string, previousTerm: string | null, changeType: ChangeType, kinds: Array<string>, details: string, metadata: unknown } }> } } };
+export type ExplorerChangesQuery = { version: { version: string, soc: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlgt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, hlt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, pt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, llt: { totalCount: number, counts: { added: number, updated: number, retired: number } }, changes: { totalCount: number, counts: { added: number, updated: number, retired: number }, from: { version: string }, to: { version: string }, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { code: string, level: Level, term: string, previousTerm: string | null, language: string | null, changeType: ChangeType, kinds: Array<string>, details: string, metadata: unknown } }> } } };
 
 export type ExplorerCodeNamesQueryVariables = Exact<{
   codes: Array<CodeListItemInput> | CodeListItemInput;
@@ -214,21 +215,25 @@ export type ExplorerChildrenQueryVariables = Exact<{
   code: string;
   level?: Level | null | undefined;
   version?: string | null | undefined;
+  language?: string | null | undefined;
 }>;
 
 
 export type ExplorerChildrenQuery = { code: { code: string, level: Level, children: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { code: string, term: string, level: Level, status: CodeStatus, isPrimary: boolean } }> } };
 
-export type ExplorerNodeFieldsFragment = { code: string, term: string, level: Level, status: CodeStatus };
+export type ExplorerNodeFieldsFragment = { code: string, term: string, language: string, level: Level, status: CodeStatus, second?: string };
 
 export type ExplorerCodeQueryVariables = Exact<{
   code: string;
   level?: Level | null | undefined;
   version?: string | null | undefined;
+  language?: string | null | undefined;
+  second?: string | null | undefined;
+  withSecond?: boolean | null | undefined;
 }>;
 
 
-export type ExplorerCodeQuery = { code: { isPrimary: boolean, socAbbreviation: string | null, code: string, term: string, level: Level, status: CodeStatus, release: { version: string }, primarySoc: { code: string, term: string, level: Level, status: CodeStatus } | null, pt: { code: string, term: string, level: Level, status: CodeStatus } | null, paths: Array<{ isPrimary: boolean, nodes: Array<{ code: string, term: string, level: Level, status: CodeStatus }> }>, parents: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { code: string, term: string, level: Level, status: CodeStatus } }>, children: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { isPrimary: boolean, code: string, term: string, level: Level, status: CodeStatus } }>, synonyms: { totalCount: number, edges: Array<{ node: { isPrimary: boolean, code: string, term: string, level: Level, status: CodeStatus } }> }, change: { changeType: ChangeType, details: string } | null, history: Array<{ version: { version: string, releaseDate: string | null }, snapshot: { exists: boolean, level: Level | null, status: string | null, term: string | null, primarySocCode: string | null }, changes: Array<{ changeType: ChangeType, kinds: Array<string>, details: string }> }> } };
+export type ExplorerCodeQuery = { code: { isPrimary: boolean, socAbbreviation: string | null, code: string, term: string, language: string, level: Level, status: CodeStatus, second?: string, names: Array<{ language: string, name: string }>, release: { version: string }, primarySoc: { code: string, term: string, language: string, level: Level, status: CodeStatus, second?: string } | null, pt: { code: string, term: string, language: string, level: Level, status: CodeStatus, second?: string } | null, paths: Array<{ isPrimary: boolean, nodes: Array<{ code: string, term: string, language: string, level: Level, status: CodeStatus, second?: string }> }>, parents: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { code: string, term: string, language: string, level: Level, status: CodeStatus, second?: string } }>, children: Array<{ isPrimary: boolean, relationshipType: RelationshipType, code: { isPrimary: boolean, code: string, term: string, language: string, level: Level, status: CodeStatus, second?: string } }>, synonyms: { totalCount: number, edges: Array<{ node: { isPrimary: boolean, code: string, term: string, language: string, level: Level, status: CodeStatus, second?: string } }> }, change: { changeType: ChangeType, details: string } | null, history: Array<{ version: { version: string, releaseDate: string | null }, snapshot: { exists: boolean, level: Level | null, status: string | null, term: string | null, primarySocCode: string | null }, changes: Array<{ changeType: ChangeType, kinds: Array<string>, details: string }> }> } };
 
 export type ExplorerTermRefFragment = { code: string, term: string, level: Level };
 
@@ -246,6 +251,9 @@ export type ExplorerSearchQueryVariables = Exact<{
   level?: Level | null | undefined;
   soc?: string | null | undefined;
   version?: string | null | undefined;
+  language?: string | null | undefined;
+  second?: string | null | undefined;
+  withSecond?: boolean | null | undefined;
   first?: number | null | undefined;
   after?: string | null | undefined;
   last?: number | null | undefined;
@@ -253,7 +261,7 @@ export type ExplorerSearchQueryVariables = Exact<{
 }>;
 
 
-export type ExplorerSearchQuery = { codes: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { match: { term: string, type: MatchType, isSynonym: boolean, level: Level, code: string } | null, code: { code: string, term: string, level: Level, status: CodeStatus, primaryPath: { nodes: Array<{ code: string, term: string, level: Level }> } | null } } }> } };
+export type ExplorerSearchQuery = { codes: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { match: { term: string, type: MatchType, isSynonym: boolean, language: string | null, level: Level, code: string } | null, code: { code: string, term: string, language: string, level: Level, status: CodeStatus, second?: string, primaryPath: { nodes: Array<{ code: string, term: string, language: string, level: Level }> } | null } } }> } };
 
 export type ExplorerSmqSummaryFragment = { code: string, name: string, level: number, status: SmqStatus, isAlgorithmic: boolean };
 
@@ -304,15 +312,16 @@ export type ExplorerApplySmqQuery = { applySmq: { version: { version: string }, 
 
 export type ExplorerSocsQueryVariables = Exact<{
   version?: string | null | undefined;
+  language?: string | null | undefined;
 }>;
 
 
-export type ExplorerSocsQuery = { codes: { edges: Array<{ node: { code: { code: string, term: string, level: Level, status: CodeStatus, internationalOrder: number | null, socAbbreviation: string | null } } }> } };
+export type ExplorerSocsQuery = { codes: { edges: Array<{ node: { code: { code: string, term: string, language: string, level: Level, status: CodeStatus, internationalOrder: number | null, socAbbreviation: string | null } } }> } };
 
 export type ExplorerVersionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ExplorerVersionsQuery = { versions: { edges: Array<{ node: { version: string, releaseDate: string | null, isLatest: boolean, previous: { version: string } | null, changeCounts: { added: number, updated: number, retired: number } | null, counts: { soc: number, hlgt: number, hlt: number, pt: number, llt: number } } }> } };
+export type ExplorerVersionsQuery = { versions: { edges: Array<{ node: { version: string, releaseDate: string | null, isLatest: boolean, languages: Array<string>, previous: { version: string } | null, changeCounts: { added: number, updated: number, retired: number } | null, counts: { soc: number, hlgt: number, hlt: number, pt: number, llt: number } } }> } };
 
 export type ExplorerPredictionFragment = { confidence: number, reasons: Array<string>, code: { code: string, term: string, level: Level, primaryPath: { nodes: Array<{ code: string, term: string, level: Level }> } | null }, matchedTerm: { code: string, term: string, level: Level } | null };
 
@@ -372,6 +381,8 @@ export const ExplorerNodeFieldsFragmentDoc = new TypedDocumentString(`
     fragment ExplorerNodeFields on Code {
   code
   term
+  language
+  second: name(language: $second) @include(if: $withSecond)
   level
   status
 }
@@ -456,7 +467,7 @@ export const ExplorerCriterionFragmentDoc = new TypedDocumentString(`
 }
     `, {"fragmentName":"ExplorerCriterion"}) as unknown as TypedDocumentString<ExplorerCriterionFragment, unknown>;
 export const ExplorerChangesDocument = new TypedDocumentString(`
-    query ExplorerChanges($to: String!, $from: String, $level: Level, $changeType: ChangeType, $first: Int, $after: String, $last: Int, $before: String) {
+    query ExplorerChanges($to: String!, $from: String, $level: Level, $changeType: ChangeType, $first: Int, $after: String, $last: Int, $before: String, $language: String) {
   version(version: $to) {
     version
     soc: changes(from: $from, level: SOC, first: 1) {
@@ -478,6 +489,7 @@ export const ExplorerChangesDocument = new TypedDocumentString(`
       from: $from
       level: $level
       changeType: $changeType
+      language: $language
       first: $first
       after: $after
       last: $last
@@ -507,6 +519,7 @@ export const ExplorerChangesDocument = new TypedDocumentString(`
           level
           term
           previousTerm
+          language
           changeType
           kinds
           details
@@ -559,8 +572,8 @@ export const ExplorerCheckCodesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ExplorerCheckCodesQuery, ExplorerCheckCodesQueryVariables>;
 export const ExplorerChildrenDocument = new TypedDocumentString(`
-    query ExplorerChildren($code: String!, $level: Level, $version: String) {
-  code(code: $code, level: $level, version: $version) {
+    query ExplorerChildren($code: String!, $level: Level, $version: String, $language: String) {
+  code(code: $code, level: $level, version: $version, language: $language) {
     code
     level
     children {
@@ -578,9 +591,13 @@ export const ExplorerChildrenDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ExplorerChildrenQuery, ExplorerChildrenQueryVariables>;
 export const ExplorerCodeDocument = new TypedDocumentString(`
-    query ExplorerCode($code: String!, $level: Level, $version: String) {
-  code(code: $code, level: $level, version: $version) {
+    query ExplorerCode($code: String!, $level: Level, $version: String, $language: String, $second: String, $withSecond: Boolean = false) {
+  code(code: $code, level: $level, version: $version, language: $language) {
     ...ExplorerNodeFields
+    names {
+      language
+      name
+    }
     isPrimary
     socAbbreviation
     release {
@@ -649,6 +666,8 @@ export const ExplorerCodeDocument = new TypedDocumentString(`
     fragment ExplorerNodeFields on Code {
   code
   term
+  language
+  second: name(language: $second) @include(if: $withSecond)
   level
   status
 }`) as unknown as TypedDocumentString<ExplorerCodeQuery, ExplorerCodeQueryVariables>;
@@ -737,12 +756,13 @@ fragment ExplorerImpactState on ImpactCodeState {
   }
 }`) as unknown as TypedDocumentString<ExplorerImpactQuery, ExplorerImpactQueryVariables>;
 export const ExplorerSearchDocument = new TypedDocumentString(`
-    query ExplorerSearch($q: String, $level: Level, $soc: String, $version: String, $first: Int, $after: String, $last: Int, $before: String) {
+    query ExplorerSearch($q: String, $level: Level, $soc: String, $version: String, $language: String, $second: String, $withSecond: Boolean = false, $first: Int, $after: String, $last: Int, $before: String) {
   codes(
     q: $q
     level: $level
     soc: $soc
     version: $version
+    language: $language
     first: $first
     after: $after
     last: $last
@@ -761,18 +781,22 @@ export const ExplorerSearchDocument = new TypedDocumentString(`
           term
           type
           isSynonym
+          language
           level
           code
         }
         code {
           code
           term
+          language
+          second: name(language: $second) @include(if: $withSecond)
           level
           status
           primaryPath {
             nodes {
               code
               term
+              language
               level
             }
           }
@@ -955,13 +979,14 @@ export const ExplorerApplySmqDocument = new TypedDocumentString(`
   weight
 }`) as unknown as TypedDocumentString<ExplorerApplySmqQuery, ExplorerApplySmqQueryVariables>;
 export const ExplorerSocsDocument = new TypedDocumentString(`
-    query ExplorerSocs($version: String) {
-  codes(level: SOC, version: $version, first: 100) {
+    query ExplorerSocs($version: String, $language: String) {
+  codes(level: SOC, version: $version, language: $language, first: 100) {
     edges {
       node {
         code {
           code
           term
+          language
           level
           status
           internationalOrder
@@ -980,6 +1005,7 @@ export const ExplorerVersionsDocument = new TypedDocumentString(`
         version
         releaseDate
         isLatest
+        languages
         previous {
           version
         }
