@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { inject } from 'vitest';
-import type { TemplateName } from '../setup/templates.ts';
+import { templatesReady, type TemplateName } from '../setup/templates.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
@@ -33,6 +33,7 @@ export async function freshStore(template: TemplateName = 'migrated'): Promise<S
     const pgdb = await createFreshPostgres(template);
     return { env: { ...base, DATABASE_URL: pgdb.url }, url: pgdb.url, cleanup: pgdb.drop };
   }
+  await templatesReady(inject('templates'));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'te-cli-'));
   cpSync(inject('templates').dirs![template], dataDir, { recursive: true });
   return { env: { ...base, TERMINOLOGY_DATA_DIR: dataDir }, dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
