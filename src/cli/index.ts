@@ -3,13 +3,22 @@
 // (src/cli/control.ts) never start the database, the importer or the HTTP stack; `--help` does
 // not even load the configuration (its validator, zod, is the largest module a command loads:
 // about half of --help's start-up, bench/results.md › CLI start-up).
+// runCli() is the command with its environment and streams passed in (main() gives it the
+// process's), so the same code runs embedded, e.g. in tests that are not about the process.
 import { Command, CommanderError } from 'commander';
 import type { Config } from '../config.ts';
+import type { Readable } from 'node:stream';
 import type { Database } from '../db/client.ts';
-import { addDataCommands, CliError, DATA_COMMANDS, processIo } from './commands.ts';
+import type { ProgressStream } from './progress.ts';
+import { addDataCommands, CliError, DATA_COMMANDS, processIo, type CommandIo } from './commands.ts';
 
-const out = (s: string) => process.stdout.write(`${s}\n`);
-const err = (s: string) => process.stderr.write(`${s}\n`);
+/** The process's streams, and its stderr for the import's progress (a bar on a terminal). */
+const processCliIo: CliIo = { ...processIo, progress: process.stderr };
+
+export interface CliIo extends CommandIo {
+  /** Where the import reports progress (src/cli/progress.ts): a bar when it is a terminal. */
+  progress: ProgressStream;
+}
 
 async function withDb<T>(config: Config, fn: (db: Database) => Promise<T>): Promise<T> {
   const { openMigrated } = await import('../db/open.ts');
@@ -21,10 +30,13 @@ async function withDb<T>(config: Config, fn: (db: Database) => Promise<T>): Prom
   }
 }
 
-function program(config: () => Config): Command {
+function program(config: () => Config, io: CliIo): Command {
+  const out = (s: string) => io.out(`${s}\n`);
+  const err = (s: string) => io.err(`${s}\n`);
   const p = new Command('terminology')
     .description('Terminology Explorer: host, browse, compare and code into releases of a MedDRA-shaped terminology.')
     .exitOverride()
+    .configureOutput({ writeOut: (s) => void io.out(s), writeErr: (s) => io.err(s) })
     .showHelpAfterError();
 
   p.command('serve')
@@ -60,7 +72,7 @@ function program(config: () => Config): Command {
     .action(async (dir: string, o: { version?: string; releaseDate?: string; replace: boolean; language?: string }) => {
       const [{ importRelease }, { progressReporter }] = await Promise.all([import('../importer/import.ts'), import('./progress.ts')]);
       await withDb(config(), async (db) => {
-        const progress = progressReporter('import');
+        const progress = progressReporter('import', io.progress);
         try {
           const s = await importRelease(db, dir, {
             version: o.version,
@@ -71,13 +83,13 @@ function program(config: () => Config): Command {
           });
           const counts = Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(', ');
           if (s.kind === 'language') {
-            out(`${s.replaced ? 'replaced' : 'added'} language ${s.languageTag} (${s.language}) in release ${s.version}: ${counts} names; languages ${s.languages.join(', ')} in ${(s.millis / 1000).toFixed(1)} s`);
+            await out(`${s.replaced ? 'replaced' : 'added'} language ${s.languageTag} (${s.language}) in release ${s.version}: ${counts} names; languages ${s.languages.join(', ')} in ${(s.millis / 1000).toFixed(1)} s`);
             return;
           }
           const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
-          out(`${s.replaced ? 'replaced' : 'imported'} release ${s.version} (${s.language}): ${counts}; ${s.links} links, ${s.paths} paths in ${(s.millis / 1000).toFixed(1)} s (peak memory ${peakMb} MB)`);
+          await out(`${s.replaced ? 'replaced' : 'imported'} release ${s.version} (${s.language}): ${counts}; ${s.links} links, ${s.paths} paths in ${(s.millis / 1000).toFixed(1)} s (peak memory ${peakMb} MB)`);
           for (const c of s.changes) {
-            out(`changes ${c.from} → ${c.to}: ${c.counts.added} added, ${c.counts.updated} updated, ${c.counts.retired} retired`);
+            await out(`changes ${c.from} → ${c.to}: ${c.counts.added} added, ${c.counts.updated} updated, ${c.counts.retired} retired`);
           }
         } finally {
           progress.stop();
@@ -85,62 +97,63 @@ function program(config: () => Config): Command {
       });
     });
 
-  addDataCommands(p, { config, withDb: (fn) => withDb(config(), fn), io: processIo });
+  addDataCommands(p, { config, withDb: (fn) => withDb(config(), fn), io });
   return p;
 }
 
-async function readStdin(): Promise<string> {
+async function readStdin(input: Readable): Promise<string> {
   let s = '';
-  process.stdin.setEncoding('utf8');
-  for await (const chunk of process.stdin) s += chunk as string;
+  input.setEncoding('utf8');
+  for await (const chunk of input) s += chunk as string;
   return s;
 }
 
 /**
  * Embedded store owned by a running server: a data command goes to that server through its
- * control socket. Returns true when the server answered (its output printed, exit code set).
+ * control socket. Resolves to the exit code when the server answered (its output written to `io`).
  */
-async function viaRunningServer(args: string[], config: () => Config): Promise<boolean> {
-  if (!DATA_COMMANDS.has(args[0] ?? '')) return false;
+async function viaRunningServer(args: string[], config: () => Config, io: CommandIo): Promise<number | undefined> {
+  if (!DATA_COMMANDS.has(args[0] ?? '')) return undefined;
   let c: Config;
   try {
     c = config();
   } catch {
-    return false; // the local run reports the configuration problem
+    return undefined; // the local run reports the configuration problem
   }
-  if (c.databaseUrl || !c.dataDir || c.dataDir.startsWith('memory://')) return false;
+  if (c.databaseUrl || !c.dataDir || c.dataDir.startsWith('memory://')) return undefined;
   const { askRunningServer, controlChannelExists } = await import('./control.ts');
-  if (!controlChannelExists(c.dataDir)) return false;
+  if (!controlChannelExists(c.dataDir)) return undefined;
   // The server reads a file argument relative to this cwd; stdin travels in the request.
-  const stdin = args[0] === 'impact' && args.includes('-') ? await readStdin() : undefined;
-  const answer = await askRunningServer(c.dataDir, args, process.cwd(), stdin);
-  if (!answer) return false;
-  process.stdout.write(answer.stdout);
-  process.stderr.write(answer.stderr);
-  process.exitCode = answer.code;
-  return true;
+  const stdin = args[0] === 'impact' && args.includes('-') ? await readStdin(io.input('-')) : undefined;
+  const answer = await askRunningServer(c.dataDir, args, io.cwd, stdin);
+  if (!answer) return undefined;
+  await io.out(answer.stdout);
+  io.err(answer.stderr);
+  return answer.code;
 }
 
 /** Help (or no command at all): commander answers it from the command definitions alone. */
 export const answersWithoutConfig = (args: readonly string[]): boolean =>
   args.length === 0 || args[0] === 'help' || args.includes('--help') || args.includes('-h');
 
-export async function main(argv = process.argv): Promise<void> {
-  const args = argv.slice(2);
+/** Runs `terminology <args>` with this environment and these streams; resolves to the exit code. */
+export async function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; io?: CliIo } = {}): Promise<number> {
+  const io = opts.io ?? processCliIo;
+  const err = (s: string) => io.err(`${s}
+`);
   const configModule = answersWithoutConfig(args) ? undefined : await import('../config.ts');
   let cached: Config | undefined;
   const config = () => {
     if (!configModule) throw new Error('the configuration is not loaded for help');
-    return (cached ??= configModule.loadConfig());
+    return (cached ??= configModule.loadConfig(opts.env ?? process.env));
   };
   try {
-    if (await viaRunningServer(args, config)) return;
-    await program(config).parseAsync(argv);
+    const answered = await viaRunningServer(args, config, io);
+    if (answered !== undefined) return answered;
+    await program(config, io).parseAsync(args, { from: 'user' });
+    return 0;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      process.exitCode = e.exitCode === 0 ? 0 : 2;
-      return;
-    }
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     const { DataDirLockedError } = await import('../db/lock.ts');
     const { ImportRefusedError, ImportValidationError } = await import('../importer/errors.ts');
     if (e instanceof DataDirLockedError) {
@@ -151,6 +164,12 @@ export async function main(argv = process.argv): Promise<void> {
     } else {
       err(`error: ${(e as Error).message}`);
     }
-    process.exitCode = 1;
+    return 1;
   }
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  const code = await runCli(argv.slice(2));
+  // Only a failure is set: a server started by `serve` is still running when this returns.
+  if (code !== 0) process.exitCode = code;
 }

@@ -3,12 +3,15 @@ import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import type { ImportProgress } from '../importer/import.ts';
 
-export function progressReporter(label: string, stream: NodeJS.WriteStream = process.stderr) {
+/** Where progress goes: the process's stderr, or a capture of it (src/cli/index.ts runCli). */
+export type ProgressStream = { isTTY?: boolean; write(s: string): unknown };
+
+export function progressReporter(label: string, stream: ProgressStream = process.stderr) {
   if (stream.isTTY) {
     // Loaded for a terminal only: every other command (and `serve`) starts without it.
     const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
     const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {percentage}% | {value}/{total} rows | {phase}`, stream, hideCursor: true },
+      { format: `${label} [{bar}] {percentage}% | {value}/{total} rows | {phase}`, stream: stream as NodeJS.WriteStream, hideCursor: true },
       cliProgress.Presets.shades_classic,
     );
     let started = false;

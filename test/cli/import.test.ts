@@ -1,13 +1,15 @@
 // `terminology import` and `releases` through the real CLI: exit codes, messages,
 // the embedded store's process lock, and an import killed midway leaving nothing behind.
 // Every CLI process of the PGlite pass costs seconds of WebAssembly start, so a process is
-// started only where the CLI is what is checked; what a run left in the store is read
-// in-process (storeReleases), the importer's own rules are test/importer's.
+// started only where the process is what is checked (each command once, the environment it
+// reads, a kill, the lock between processes); the other runs are the same command in this
+// process (runHere), what a run left in the store is read in-process (storeReleases), and
+// the importer's own rules are test/importer's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freshStore, run, start, withStoreDb, type Store } from '../helpers/cli.ts';
+import { freshStore, run, runHere, start, withStoreDb, type Store } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
 import { editFile, miniSpec, writeFixture } from '../helpers/medascii.ts';
 import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
@@ -36,10 +38,10 @@ describe('terminology import / releases', () => {
 
   it('refuses a re-import without --replace (exit 1), accepts it with', async () => {
     const dir = writeFixture(miniSpec('1.0'));
-    const again = await run(['import', dir], store.env);
+    const again = await runHere(['import', dir], store.env);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('Release 1.0 is already imported. Use --replace');
-    const replaced = await run(['import', dir, '--replace'], store.env);
+    const replaced = await runHere(['import', dir, '--replace'], store.env);
     expect(replaced.code).toBe(0);
     expect(replaced.stdout).toMatch(/^replaced release 1\.0/);
   });
@@ -47,14 +49,14 @@ describe('terminology import / releases', () => {
   it('reports validation problems with file and line, exit 1, nothing imported', async () => {
     const dir = writeFixture(miniSpec('2.0'));
     editFile(dir, 'hlt_pt.asc', (l) => [...l, '92999999$10047700$']);
-    const r = await run(['import', dir], store.env);
+    const r = await runHere(['import', dir], store.env);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('hlt_pt.asc:9: unknown parent code: HLT 92999999');
     expect(await storeReleases()).not.toContain('2.0');
   });
 
   it('a missing folder is a clear error', async () => {
-    const r = await run(['import', '/nonexistent/MedAscii'], store.env);
+    const r = await runHere(['import', '/nonexistent/MedAscii'], store.env);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Cannot read the MedAscii folder /nonexistent/MedAscii');
   });
@@ -85,12 +87,13 @@ describe('terminology import / releases', () => {
       child.on('close', () => reject(new Error(`import ended before it could be killed:\n${err}`)));
     });
     await new Promise((r) => child.once('close', r));
-    // The first process after the kill is a CLI one: it takes over the dead process's lock.
-    const list = await run(['releases', '--json'], store.env);
+    // The first to open the store after the kill is the CLI's code (here, in this process): it
+    // takes over the dead process's lock.
+    const list = await runHere(['releases', '--json'], store.env);
     expect(list.stderr).not.toContain('in use');
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout).map((r: { version: string }) => r.version)).toEqual(['1.0']);
-    const retry = await run(['import', path.join(dir, '70.0')], store.env);
+    const retry = await runHere(['import', path.join(dir, '70.0')], store.env);
     expect(retry.stderr).not.toContain('in use');
     expect(retry.code).toBe(0);
     expect(retry.stdout).toMatch(/^imported release 70\.0/);
@@ -116,11 +119,11 @@ describe('terminology import / releases', () => {
       child.on('close', () => reject(new Error(`import ended before it could be killed:\n${err}`)));
     });
     await new Promise((r) => child.once('close', r));
-    // As above, the first process after the kill is a CLI one.
-    const list = await run(['releases', '--json'], store.env);
+    // As above, the first to open the store after the kill is the CLI's code.
+    const list = await runHere(['releases', '--json'], store.env);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout).map((r: { version: string }) => r.version)).toEqual(['70.0', '1.0']);
-    const retry = await run(['import', dir], store.env);
+    const retry = await runHere(['import', dir], store.env);
     expect(retry.stderr).not.toContain('in use');
     expect(retry.code).toBe(0);
     expect(retry.stdout).toMatch(/changes 70\.0 → 71\.0: \d+ added/);
@@ -139,7 +142,8 @@ describe('terminology import / releases', () => {
         server.on('close', () => reject(new Error(`server exited:\n${out}`)));
       });
       const started = Date.now();
-      const r = await run(['import', writeFixture(miniSpec('3.0'))], store.env);
+      // The import's code in this process: another process than the server's, as a CLI's would be.
+      const r = await runHere(['import', writeFixture(miniSpec('3.0'))], store.env);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/in use by another terminology process \(pid \d+/);
       expect(r.stderr).toContain('stop, import, start');

@@ -1,9 +1,11 @@
 // `terminology keys …` through the real CLI: the key is printed once, only its hash is stored.
-// Each command's output and exit code come from a CLI process; what a command stored is read
-// in-process (withStoreDb: on the PGlite pass that saves the WebAssembly start of a process).
+// Each command (create, list, revoke) runs once as a CLI process, its output and exit code as a
+// user sees them; the other runs of a command are the same code in this process (runHere), and
+// what a command stored is read in-process (withStoreDb): on the PGlite pass each process start
+// is seconds of WebAssembly start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { freshStore, run, withStoreDb, type Store } from '../helpers/cli.ts';
+import { freshStore, run, runHere, withStoreDb, type Store } from '../helpers/cli.ts';
 import { verifyApiKey } from '../../src/domain/apiKeys.ts';
 
 let store: Store;
@@ -36,7 +38,7 @@ describe('terminology keys', () => {
   });
 
   it('list --json shows name, id and prefix but never the key', async () => {
-    const r = await run(['keys', 'list', '--json'], store.env);
+    const r = await runHere(['keys', 'list', '--json'], store.env);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain(key);
     const json = JSON.parse(r.stdout);
@@ -56,13 +58,13 @@ describe('terminology keys', () => {
     expect(list.stdout).toContain(key.slice(0, 7));
     expect(list.stdout).toMatch(/revoked/);
     expect(list.stdout).not.toContain(key);
-    const unknown = await run(['keys', 'revoke', 'nope'], store.env);
+    const unknown = await runHere(['keys', 'revoke', 'nope'], store.env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no key with id nope');
   });
 
   it('create without --name is a usage error', async () => {
-    const r = await run(['keys', 'create'], store.env);
+    const r = await runHere(['keys', 'create'], store.env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--name/);
   });

@@ -4,6 +4,7 @@
 // to the row (or a rebuild from rows) and is replaced; copies of replaced releases are removed.
 // Embedded only: server mode keeps snapshots in the database alone.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { templatesReady } from '../setup/templates.ts';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,6 +37,7 @@ const rowBytes = async () =>
 beforeAll(async () => {
   if (usingPostgres) return;
   root = mkdtempSync(path.join(tmpdir(), 'snapfile-'));
+  await templatesReady(inject('templates'));
   cpSync(inject('templates').dirs!.migrated, root, { recursive: true });
   db = await openDatabase({ dataDir: root, onQuery: (sql) => statements.push(sql) });
   release = mkdtempSync(path.join(tmpdir(), 'syn-'));

@@ -3,7 +3,8 @@
 // a long label is coded; pathological one-word descriptions answer at once; a task over its
 // time budget answers TIMEOUT and a full queue SERVICE_UNAVAILABLE, both with Retry-After.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshStore, run } from '../helpers/cli.ts';
+import { freshStore, withStoreDb } from '../helpers/cli.ts';
+import { createApiKey } from '../../src/domain/apiKeys.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
 
 interface Narrative {
@@ -11,13 +12,13 @@ interface Narrative {
   key: string;
 }
 
-/** A fresh store with an API key, then `terminology serve` on it. */
+/** A fresh store with an API key (made in this process: test/cli/keys.test.ts runs `keys create`), then `terminology serve` on it. */
 async function startWithKey(env: Record<string, string>): Promise<Narrative> {
-  const store = { TERMINOLOGY_DATA_DIR: (await freshStore('demo')).dataDir!, TERMINOLOGY_REPORT_LOADER: '1', RATE_LIMIT_PER_MINUTE: '0', AI_RATE_LIMIT_PER_MINUTE: '0' };
-  const created = await run(['keys', 'create', '--name', 'pool'], { ...store, LOG_LEVEL: 'warn' });
-  expect(created.code, created.stderr).toBe(0);
+  const fresh = await freshStore('demo');
+  const { key } = await withStoreDb(fresh, (db) => createApiKey(db.prisma, 'pool'));
+  const store = { TERMINOLOGY_DATA_DIR: fresh.dataDir!, TERMINOLOGY_REPORT_LOADER: '1', RATE_LIMIT_PER_MINUTE: '0', AI_RATE_LIMIT_PER_MINUTE: '0' };
   const server = await startServerProcess({ ...store, SEARCH_INDEX_WARM_DELAY_MS: '-1', ...env });
-  return { server, key: created.stdout.trim() };
+  return { server, key };
 }
 
 function post(n: Narrative, route: string, body: unknown): Promise<Response> {

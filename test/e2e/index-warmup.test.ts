@@ -3,6 +3,7 @@
 // SEARCH_INDEX_WARM_DELAY_MS, and readiness probes keep answering meanwhile. The store is a
 // copy of the suite's demo template, which that same demo import built (snapshots included).
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { templatesReady } from '../setup/templates.ts';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,7 @@ afterAll(async () => {
 describe('release index warm-up', () => {
   it('loads the latest release index from its snapshot right after start, not after the delay', async () => {
     const logs = captureLogs();
+    await templatesReady(inject('templates'));
     cpSync(inject('templates').dirs!.demo, dataDir, { recursive: true });
     const config = loadConfig({
       TERMINOLOGY_DATA_DIR: dataDir,

@@ -1,14 +1,16 @@
 // Runs the real `terminology` CLI in a child process against a test store.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { inject } from 'vitest';
-import type { TemplateName } from '../setup/templates.ts';
+import { templatesReady, type TemplateName } from '../setup/templates.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
 import { createFreshPostgres, usingPostgres } from './db.ts';
 import { CONFIG_VARIABLES } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
+import { runCli } from '../../src/cli/index.ts';
 
 export const BIN = path.join(projectRoot, 'bin', 'terminology.mjs');
 
@@ -31,6 +33,7 @@ export async function freshStore(template: TemplateName = 'migrated'): Promise<S
     const pgdb = await createFreshPostgres(template);
     return { env: { ...base, DATABASE_URL: pgdb.url }, url: pgdb.url, cleanup: pgdb.drop };
   }
+  await templatesReady(inject('templates'));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'te-cli-'));
   cpSync(inject('templates').dirs![template], dataDir, { recursive: true });
   return { env: { ...base, TERMINOLOGY_DATA_DIR: dataDir }, dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
@@ -82,4 +85,28 @@ export function run(args: string[], env: Record<string, string>, timeoutMs = 45_
     p.on('error', reject);
     p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/**
+ * The same command in this process (src/cli/index.ts runCli): the environment the child would
+ * get, its output captured. For tests of what a command does and prints rather than of the
+ * process boundary — each command keeps at least one test through a real process (run()) —
+ * it saves a process start (on the PGlite pass, seconds of WebAssembly start each). An embedded
+ * store takes this process's lock meanwhile, as withStoreDb does.
+ */
+export async function runHere(args: string[], env: Record<string, string>, opts: { cwd?: string; stdin?: string } = {}): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const cwd = opts.cwd ?? process.cwd();
+  const code = await runCli(args, {
+    env: childEnv(env),
+    io: {
+      out: (s) => void (stdout += s),
+      err: (s) => void (stderr += s),
+      progress: { isTTY: false, write: (s: string) => (stderr += s) },
+      input: (file) => (file === '-' ? Readable.from([opts.stdin ?? '']) : createReadStream(path.resolve(cwd, file))),
+      cwd,
+    },
+  });
+  return { code, signal: null, stdout, stderr };
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { TemplateName } from '../setup/templates.ts';
+import { templatesReady, type TemplateName } from '../setup/templates.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import type { QueryListener } from '../../src/db/instrument.ts';
@@ -29,6 +29,7 @@ export async function createFreshPostgres(template?: TemplateName): Promise<{ ur
   const admin = process.env.TEST_DATABASE_URL;
   if (!admin) throw new Error('TEST_DATABASE_URL is not set');
   const name = `te_test_${randomBytes(6).toString('hex')}`;
+  if (template) await templatesReady(inject('templates'));
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${inject('templates').databases![template]}` : ''}`);
@@ -45,9 +46,11 @@ export async function createFreshPostgres(template?: TemplateName): Promise<{ ur
 }
 
 const dumps = new Map<TemplateName, Blob>();
-function dump(template: TemplateName): Blob {
+async function dump(template: TemplateName): Promise<Blob> {
   let blob = dumps.get(template);
-  if (!blob) dumps.set(template, (blob = new Blob([readFileSync(inject('templates').dumps![template])])));
+  if (blob) return blob;
+  await templatesReady(inject('templates'));
+  dumps.set(template, (blob = new Blob([readFileSync(inject('templates').dumps![template])])));
   return blob;
 }
 
@@ -65,7 +68,7 @@ export async function createTestDatabase(opts: { onQuery?: QueryListener; migrat
     url = fresh.url;
     drop = fresh.drop;
   }
-  const loadDataDir = !usingPostgres && template !== 'none' ? dump(template) : undefined;
+  const loadDataDir = !usingPostgres && template !== 'none' ? await dump(template) : undefined;
   const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', loadDataDir, onQuery: opts.onQuery, poolSize: 4 });
   if (template === 'none' && opts.migrate !== false) await migrate(db);
   return Object.assign(db, {

@@ -1,9 +1,11 @@
-// The shipped server as the hostile suites start it: a copy of the demo store, one API key made by
-// the CLI, then `serve` on the shipped defaults (only the store passed on, TRUST_PROXY for the
+// The shipped server as the hostile suites start it: a copy of the demo store, one API key (made
+// in this process by the product's own code: test/cli/keys.test.ts runs `keys create` as a
+// process, and these suites run alone, so a process start here is wall time of the whole run),
+// then `serve` on the shipped defaults (only the store passed on, TRUST_PROXY for the
 // per-request client addresses that keep the default rate limit out of the way).
-import { expect } from 'vitest';
-import { run, freshStore, type Store } from './cli.ts';
+import { freshStore, withStoreDb, type Store } from './cli.ts';
 import { startServerProcess, type ServerProcess } from './server.ts';
+import { createApiKey } from '../../src/domain/apiKeys.ts';
 
 export interface ShippedWithKey {
   store: Store;
@@ -17,13 +19,12 @@ export async function startShippedWithKey(keyName: string): Promise<ShippedWithK
   const env: Record<string, string> = store.url
     ? { DATABASE_URL: store.url, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }
     : { TERMINOLOGY_DATA_DIR: store.dataDir! };
-  const created = await run(['keys', 'create', '--name', keyName], env, 60_000);
-  expect(created.code, created.stderr).toBe(0);
+  const { key } = await withStoreDb(store, (db) => createApiKey(db.prisma, keyName));
   const server = await startServerProcess({ ...env, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false });
   return {
     store,
     server,
-    key: created.stdout.trim(),
+    key,
     async stop() {
       await server.stop();
       await store.cleanup();

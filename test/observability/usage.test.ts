@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApiKey, listApiKeys } from '../../src/domain/apiKeys.ts';
 import { KeyUsageRecorder } from '../../src/domain/apiKeyUsage.ts';
 import { createTestDatabase } from '../helpers/db.ts';
-import { freshStore, run } from '../helpers/cli.ts';
+import { freshStore, runHere, withStoreDb } from '../helpers/cli.ts';
 import { startServerProcess } from '../helpers/server.ts';
 
 describe('per-key usage', () => {
@@ -59,9 +59,8 @@ describe('per-key usage', () => {
     it('counts each request once per family and `keys list` shows it after the server stops', async () => {
       const store = await freshStore('demo');
       cleanup = () => store.cleanup();
-      const created = await run(['keys', 'create', '--name', 'usage'], store.env, 60_000);
-      expect(created.code, created.stderr).toBe(0);
-      const key = created.stdout.trim();
+      // The key and `keys list` in this process (test/cli/keys.test.ts runs the commands as processes).
+      const { key } = await withStoreDb(store, (db) => createApiKey(db.prisma, 'usage'));
       const server = await startServerProcess({ ...store.env, LOG_LEVEL: 'info', NLP_WORKERS: '1', RATE_LIMIT_PER_MINUTE: '0' }, 120_000);
       try {
         const post = async (p: string, body: unknown) => {
@@ -80,7 +79,7 @@ describe('per-key usage', () => {
       } finally {
         expect(await server.stop()).toBe(0); // SIGTERM: what was counted is written before the store closes
       }
-      const json = await run(['keys', 'list', '--json'], store.env, 60_000);
+      const json = await runHere(['keys', 'list', '--json'], store.env);
       expect(json.code, json.stderr).toBe(0);
       const [listed] = JSON.parse(json.stdout) as { usage: { family: string; count: number; lastUsedAt: string }[]; lastUsedAt: string }[];
       expect(listed!.usage.map(({ family, count }) => ({ family, count }))).toEqual([
@@ -88,7 +87,7 @@ describe('per-key usage', () => {
         { family: 'narrative', count: 3 },
       ]);
       expect(Date.parse(listed!.lastUsedAt)).toBeGreaterThan(Date.now() - 300_000);
-      const text = await run(['keys', 'list'], store.env, 60_000);
+      const text = await runHere(['keys', 'list'], store.env);
       expect(text.stdout).toMatch(/\tactive\t\d{4}-\d\d-\d\dT[^\t]+\timpact=1,narrative=3\n$/);
       expect(text.stdout).not.toContain(key);
     }, 240_000);

@@ -1,21 +1,34 @@
-// Once per test run: the CLI bundle, then the store templates the test files copy (see
+// Once per test run: the CLI bundle, Chromium, then the store templates the test files copy (see
 // templates.ts). Vitest calls this once per project, one project after the other; the first
-// call starts every build at once (the bundle in a child process, PGlite on this thread,
-// PostgreSQL waiting on its server), so the run waits for the slowest, not for their sum.
+// call starts every build at once (the bundle and the templates each in a child process), so
+// the run waits for the slowest, not for their sum. Only the bundle and Chromium are waited for
+// here: the templates (PGlite's initdb and the demo import: the longest part) go on building
+// while the test files that need no store run; the files that do wait for them
+// (templatesReady), and the sequencer (sequencer.ts) starts the others first.
 // The embedded templates are shared by the projects that run on PGlite, and removed when the
 // last of them is done.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { projectRoot } from '../../src/paths.ts';
 import buildBundle from './bundle.ts';
-import { buildEmbeddedTemplates, buildPostgresTemplates, type Templates } from './templates.ts';
+import { embeddedTemplates, postgresTemplates, removePostgresTemplates, type Templates } from './templates.ts';
 
-type Built = { templates: Templates; remove: () => void | Promise<void> };
+interface TemplateBuild {
+  root: string;
+  embedded: Templates;
+  postgres?: Templates;
+  adminUrl?: string;
+  /** The builder process has exited (each part's `ready` file written either way). */
+  finished: Promise<void>;
+}
+
 const shared = globalThis as {
-  __teEmbedded?: Promise<Built>;
+  __teTemplates?: TemplateBuild;
   __teEmbeddedUsers?: number;
-  __tePostgres?: Promise<Built>;
   __tePostgresClaimed?: boolean;
   __teBundle?: Promise<void>;
   __teChromium?: Promise<unknown>;
@@ -34,36 +47,66 @@ function runTempDir(): void {
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 }
 
+/** Starts test/setup/build-templates.ts; a builder that dies without a word still marks its parts failed. */
+function buildTemplates(job: { embedded: string; postgres?: { adminUrl: string; templates: Templates } }, readyFiles: string[]): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'test', 'setup', 'build-templates.ts'), JSON.stringify(job)], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d) => {
+      err += d;
+      process.stderr.write(d);
+    });
+    const end = (why: string) => {
+      for (const f of readyFiles) if (!existsSync(f)) writeFileSync(f, `the template builder ${why}:\n${err.slice(-4000)}`);
+      resolve();
+    };
+    child.on('error', (e) => end(`could not start (${e.message})`));
+    child.on('close', (code, signal) => end(`exited (${signal ?? code})`));
+  });
+}
+
 function startBuilds(project: TestProject): void {
   runTempDir();
   shared.__teBundle ??= buildBundle();
   // The browser tests' Chromium, extracted once into the run's directory before any worker
   // starts: two browser test files extracting it at once ran a half-written binary (ETXTBSY).
   shared.__teChromium ??= process.env.CHROMIUM_PATH ? Promise.resolve() : import('@sparticuz/chromium').then((m) => m.default.executablePath());
-  shared.__teEmbedded ??= buildEmbeddedTemplates();
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (adminUrl && project.vitest.projects.some((p) => p.name === 'postgres')) shared.__tePostgres ??= buildPostgresTemplates(adminUrl);
-  // Awaited below by the project that needs each; a failure surfaces there, not as unhandled.
-  for (const p of [shared.__teBundle, shared.__teEmbedded, shared.__tePostgres, shared.__teChromium]) p?.catch(() => {});
+  if (!shared.__teTemplates) {
+    const root = mkdtempSync(path.join(tmpdir(), 'te-templates-'));
+    const embedded = embeddedTemplates(root);
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    const postgres = adminUrl && project.vitest.projects.some((p) => p.name === 'postgres') ? postgresTemplates(root, randomBytes(4).toString('hex')) : undefined;
+    const job = { embedded: root, ...(postgres ? { postgres: { adminUrl: adminUrl!, templates: postgres } } : {}) };
+    const finished = buildTemplates(job, [embedded.ready!, ...(postgres ? [postgres.ready!] : [])]);
+    shared.__teTemplates = { root, embedded, postgres, adminUrl, finished };
+  }
+  // Awaited below; a failure surfaces there, not as unhandled.
+  for (const p of [shared.__teBundle, shared.__teChromium]) p?.catch(() => {});
 }
 
 export default async function setup(project: TestProject) {
   startBuilds(project);
   await shared.__teBundle;
   await shared.__teChromium;
-  if (project.name === 'postgres' && shared.__tePostgres) {
+  const t = shared.__teTemplates!;
+  if (project.name === 'postgres' && t.postgres) {
     shared.__tePostgresClaimed = true;
-    const built = await shared.__tePostgres;
-    project.provide('templates', built.templates);
-    return () => built.remove();
+    project.provide('templates', t.postgres);
+    return async () => {
+      await t.finished;
+      await removePostgresTemplates(t.adminUrl!, t.postgres!);
+    };
   }
   shared.__teEmbeddedUsers = (shared.__teEmbeddedUsers ?? 0) + 1;
-  const built = await shared.__teEmbedded!;
-  project.provide('templates', built.templates);
+  project.provide('templates', t.embedded);
   return async () => {
     if (--shared.__teEmbeddedUsers! > 0) return;
-    built.remove();
+    await t.finished;
+    rmSync(t.root, { recursive: true, force: true });
     // Built at the start but no PostgreSQL file ran (a filtered run): its templates go too.
-    if (shared.__tePostgres && !shared.__tePostgresClaimed) await (await shared.__tePostgres.catch(() => null))?.remove();
+    if (t.postgres && !shared.__tePostgresClaimed) await removePostgresTemplates(t.adminUrl!, t.postgres).catch(() => {});
   };
 }

@@ -3,11 +3,11 @@
 // one of two stores — migrated and empty, or migrated with the demo releases. Test files
 // start from a copy: an in-memory PGlite loaded from a dumpDataDir() archive, a copied
 // data directory for CLI and server processes, or a PostgreSQL database created with
-// TEMPLATE. Built by the product's own code (openDatabase, migrate, ensureDemoReleases).
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// TEMPLATE. Built by the product's own code (openDatabase, migrate, ensureDemoReleases), in a
+// child process (build-templates.ts) while the test files that need no store already run:
+// test files wait for them with templatesReady().
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -23,6 +23,20 @@ export interface Templates {
   dumps?: Record<TemplateName, string>;
   /** PostgreSQL: template database names on the TEST_DATABASE_URL server. */
   databases?: Record<TemplateName, string>;
+  /** A file written when these templates are built: `ok`, or why they could not be. */
+  ready?: string;
+}
+
+/** Waits until the templates a test file was given are built (they build while other files run). */
+export async function templatesReady(t: Templates, timeoutMs = 600_000): Promise<void> {
+  if (!t.ready) return;
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(t.ready)) {
+    if (Date.now() > deadline) throw new Error(`the test store templates were not built within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const state = readFileSync(t.ready, 'utf8');
+  if (state !== 'ok') throw new Error(`building the test store templates failed:\n${state}`);
 }
 
 declare module 'vitest' {
@@ -43,22 +57,33 @@ async function dump(dir: string, file: string) {
   await client.close();
 }
 
-export async function buildEmbeddedTemplates(): Promise<{ templates: Templates; remove: () => void }> {
-  const root = mkdtempSync(path.join(tmpdir(), 'te-templates-'));
-  const dirs = { migrated: path.join(root, 'migrated'), demo: path.join(root, 'demo') };
-  const dumps = { migrated: path.join(root, 'migrated.tar'), demo: path.join(root, 'demo.tar') };
+/** Where the embedded templates of a run go (under `root`), known before they are built. */
+export function embeddedTemplates(root: string): Templates {
+  return {
+    dirs: { migrated: path.join(root, 'migrated'), demo: path.join(root, 'demo') },
+    dumps: { migrated: path.join(root, 'migrated.tar'), demo: path.join(root, 'demo.tar') },
+    ready: path.join(root, 'embedded.ready'),
+  };
+}
+
+export async function buildEmbeddedTemplates(root: string): Promise<void> {
+  const { dirs, dumps } = embeddedTemplates(root) as Required<Templates>;
+  mkdirSync(root, { recursive: true });
   await fill(await openDatabase({ dataDir: dirs.migrated }), 'migrated');
   cpSync(dirs.migrated, dirs.demo, { recursive: true });
-  await fill(await openDatabase({ dataDir: dirs.demo }), 'demo');
-  await Promise.all([dump(dirs.migrated, dumps.migrated), dump(dirs.demo, dumps.demo)]);
-  return { templates: { dirs, dumps }, remove: () => rmSync(root, { recursive: true, force: true }) };
+  await Promise.all([fill(await openDatabase({ dataDir: dirs.demo }), 'demo'), dump(dirs.migrated, dumps.migrated)]);
+  await dump(dirs.demo, dumps.demo);
 }
 
 const withDatabase = (url: string, name: string) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
 
-export async function buildPostgresTemplates(adminUrl: string): Promise<{ templates: Templates; remove: () => Promise<void> }> {
-  const run = randomBytes(4).toString('hex');
-  const databases = { migrated: `te_tpl_${run}_migrated`, demo: `te_tpl_${run}_demo` };
+/** The PostgreSQL template databases of a run (`run`: a random tag), known before they are built. */
+export function postgresTemplates(root: string, run: string): Templates {
+  return { databases: { migrated: `te_tpl_${run}_migrated`, demo: `te_tpl_${run}_demo` }, ready: path.join(root, 'postgres.ready') };
+}
+
+export async function buildPostgresTemplates(adminUrl: string, t: Templates): Promise<void> {
+  const databases = t.databases!;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -69,13 +94,11 @@ export async function buildPostgresTemplates(adminUrl: string): Promise<{ templa
   } finally {
     await admin.end();
   }
-  return {
-    templates: { databases },
-    async remove() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      for (const db of Object.values(databases)) await c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+}
+
+export async function removePostgresTemplates(adminUrl: string, t: Templates): Promise<void> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  for (const db of Object.values(t.databases!)) await c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  await c.end();
 }

@@ -63,8 +63,9 @@ export function explorerSession(keyName: string, ready: (s: { t: TestApp; base: 
 
   /** axe-core in the page: no serious or critical violation. */
   async function axe(page: Page, name: string): Promise<void> {
-    // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-    await page.evaluate(axeSource);
+    // Evaluated through the DevTools protocol, which the page's CSP does not govern; once per
+    // document (a page audited at two widths in place keeps it).
+    if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
     const violations = await page.evaluate(async () => {
       const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
       return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3) }));
