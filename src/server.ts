@@ -75,7 +75,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown, metrics: observability?.metrics, tracing });
   const { catalog, assessment } = services;
   const app = createApp(services, appOptions);
-  hosted = () => (catalog.releasesNow() ?? []).map((r) => r.language);
+  hosted = () => (catalog.releasesNow() ?? []).flatMap((r) => r.languages);
 
   catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
   catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');

@@ -76,9 +76,12 @@ describe('/metrics of the shipped server', () => {
     expect((await fetch(metricsUrl)).status).toBe(401);
     const other = await fetch(new URL('/versions', metricsUrl), { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(other.status).toBe(404);
-    const { samples } = await scrape(metricsUrl);
-    expect(samples.find((s) => s.name === 'build_info')).toMatchObject({
-      labels: { version: expect.stringMatching(/^\d+\.\d+\.\d+/), node: process.version, store: usingPostgres ? 'server' : 'embedded', languages: 'English' },
+    // The release list loads just after start: until then the label says `none`.
+    const buildInfo = async () => (await scrape(metricsUrl)).samples.find((s) => s.name === 'build_info');
+    await expect.poll(async () => (await buildInfo())?.labels.languages, { timeout: 20_000 }).not.toBe('none');
+    expect(await buildInfo()).toMatchObject({
+      // Every hosted language's BCP 47 tag (the demo: English, German, Japanese).
+      labels: { version: expect.stringMatching(/^\d+\.\d+\.\d+/), node: process.version, store: usingPostgres ? 'server' : 'embedded', languages: 'de,en,ja' },
       value: 1,
     });
   });
