@@ -93,9 +93,11 @@ export function onClientError(log: Logger) {
     // the refusal: bytes written while its response is under way would corrupt it. A request
     // whose own body is what failed to parse cannot complete: it is refused now (its handler's
     // body read fails when the socket closes, and it logs the refusal's status: errors.ts).
-    const inFlight = (socket as Socket & { _httpMessage?: NodeJS.EventEmitter & { writableFinished?: boolean; headersSent?: boolean; req?: { complete?: boolean } } })._httpMessage;
+    const inFlight = (socket as Socket & { _httpMessage?: NodeJS.EventEmitter & { writableFinished?: boolean; headersSent?: boolean; _last?: boolean; req?: { complete?: boolean } } })._httpMessage;
     if (inFlight && !inFlight.writableFinished && (inFlight.req?.complete !== false || inFlight.headersSent)) {
-      inFlight.once('finish', answer);
+      // An answer that said `Connection: close` (e.g. a 405 to a request with a body) is the last
+      // one on this connection (Node marks it `_last`; `shouldKeepAlive` stays true): nothing may follow it.
+      inFlight.once('finish', () => (inFlight._last ? socket.destroySoon() : answer()));
       inFlight.once('close', () => {
         if (!inFlight.writableFinished) socket.destroy();
       });

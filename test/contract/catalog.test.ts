@@ -275,6 +275,7 @@ describe('REST catalog', () => {
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
+      Content-Language: en
 
       {
         "code": "10027787",

@@ -614,36 +614,6 @@ describe('languages', () => {
           {
             "name": "designation",
             "part": [
-              { "name": "language", "valueCode": "en" },
-              {
-                "name": "use",
-                "valueCoding": {
-                  "system": "http://terminology.hl7.org/CodeSystem/designation-usage",
-                  "code": "display",
-                  "display": "Display"
-                }
-              },
-              { "name": "value", "valueString": "Nausea" }
-            ]
-          },
-          {
-            "name": "designation",
-            "part": [
-              { "name": "language", "valueCode": "de" },
-              {
-                "name": "use",
-                "valueCoding": {
-                  "system": "http://terminology.hl7.org/CodeSystem/designation-usage",
-                  "code": "display",
-                  "display": "Display"
-                }
-              },
-              { "name": "value", "valueString": "Übelkeit" }
-            ]
-          },
-          {
-            "name": "designation",
-            "part": [
               { "name": "language", "valueCode": "ja" },
               {
                 "name": "use",
@@ -716,6 +686,36 @@ describe('languages', () => {
                 "valueCoding": { "system": "http://snomed.info/sct", "code": "900000000000013009", "display": "Synonym" }
               },
               { "name": "value", "valueString": "Bilious" }
+            ]
+          },
+          {
+            "name": "designation",
+            "part": [
+              { "name": "language", "valueCode": "en" },
+              {
+                "name": "use",
+                "valueCoding": {
+                  "system": "http://terminology.hl7.org/CodeSystem/designation-usage",
+                  "code": "display",
+                  "display": "Display"
+                }
+              },
+              { "name": "value", "valueString": "Nausea" }
+            ]
+          },
+          {
+            "name": "designation",
+            "part": [
+              { "name": "language", "valueCode": "de" },
+              {
+                "name": "use",
+                "valueCoding": {
+                  "system": "http://terminology.hl7.org/CodeSystem/designation-usage",
+                  "code": "display",
+                  "display": "Display"
+                }
+              },
+              { "name": "value", "valueString": "Übelkeit" }
             ]
           },
           { "name": "property", "part": [{ "name": "code", "valueCode": "level" }, { "name": "value", "valueCode": "PT" }] }

@@ -85,22 +85,22 @@ describe('change engine', () => {
   it('a primary SOC move names both SOCs', () => {
     const r = find('PT', 10013573)!;
     expect(r.details).toBe("Primary SOC moved from SOC 10029205 'Nervous system disorders' to SOC 10013993 'Ear and labyrinth disorders'.");
-    expect(r.metadata.before).toEqual({ primarySocCode: 10029205 });
-    expect(r.metadata.after).toEqual({ primarySocCode: 10013993 });
+    expect(r.metadata.before).toEqual({ primarySocCode: '10029205' });
+    expect(r.metadata.after).toEqual({ primarySocCode: '10013993' });
   });
 
   it('links added and removed', () => {
-    expect(find('PT', 10019211)).toMatchObject({ details: "Now also under HLT 92000005 'Disturbances in consciousness NEC'.", metadata: { before: { parents: [92000003] }, after: { parents: [92000003, 92000005] } } });
+    expect(find('PT', 10019211)).toMatchObject({ details: "Now also under HLT 92000005 'Disturbances in consciousness NEC'.", metadata: { before: { parents: ['92000003'] }, after: { parents: ['92000003', '92000005'] } } });
     expect(find('PT', 10027183)!.details).toBe("No longer under HLT 92000005 'Disturbances in consciousness NEC'.");
   });
 
   it('an LLT moved to another PT', () => {
-    expect(find('LLT', 93000004)).toMatchObject({ details: "Moved from PT 10028813 'Nausea (sensation)' to PT 10047700 'Vomiting'.", metadata: { before: { ptCode: 10028813 }, after: { ptCode: 10047700 } } });
+    expect(find('LLT', 93000004)).toMatchObject({ details: "Moved from PT 10028813 'Nausea (sensation)' to PT 10047700 'Vomiting'.", metadata: { before: { ptCode: '10028813' }, after: { ptCode: '10047700' } } });
   });
 
   it('promotion and demotion are updates on the PT, and explain their own LLTs', () => {
-    expect(find('PT', 93000006)).toMatchObject({ changeType: 'updated', details: "Promoted from LLT (of PT 10012735 'Diarrhoea') to PT.", metadata: { before: { level: 'LLT', ptCode: 10012735 } } });
-    expect(find('PT', 10012735)).toMatchObject({ changeType: 'updated', details: "Demoted from PT to an LLT of PT 93000006 'Diarrhea'.", metadata: { after: { level: 'LLT', ptCode: 93000006 } } });
+    expect(find('PT', 93000006)).toMatchObject({ changeType: 'updated', details: "Promoted from LLT (of PT 10012735 'Diarrhoea') to PT.", metadata: { before: { level: 'LLT', ptCode: '10012735' } } });
+    expect(find('PT', 10012735)).toMatchObject({ changeType: 'updated', details: "Demoted from PT to an LLT of PT 93000006 'Diarrhea'.", metadata: { after: { level: 'LLT', ptCode: '93000006' } } });
     expect(find('LLT', 93000006)).toBeUndefined();
     expect(find('LLT', 10012735)).toBeUndefined();
   });

@@ -25,7 +25,7 @@ describe('OpenAPI document', () => {
     expect(names('/codes')).toEqual(['changeType', 'hlgt', 'hlt', 'lang', 'level', 'limit', 'llt', 'page', 'q', 'soc', 'version']);
     expect(names('/codes/{code}')).toEqual(['code', 'lang', 'synonymsLimit', 'synonymsPage', 'version']);
     expect(names('/codes/{code}/changes')).toEqual(['against', 'code', 'version']);
-    expect(names('/versions/{toVersionId}/changes')).toEqual(['changeType', 'fromVersionId', 'hlgt', 'hlt', 'level', 'limit', 'llt', 'page', 'soc', 'toVersionId']);
+    expect(names('/versions/{toVersionId}/changes')).toEqual(['changeType', 'fromVersionId', 'hlgt', 'hlt', 'lang', 'level', 'limit', 'llt', 'page', 'soc', 'toVersionId']);
     expect(doc.paths['/classify'].post.requestBody.content['application/json'].schema).toBeDefined();
     expect(doc.paths['/classify'].post.security).toEqual([{ apiKey: [] }]);
     // The safety-data workflows: impact takes JSON or a CSV upload and answers JSON or CSV.

@@ -221,6 +221,10 @@ describe('the shipped server under hostile input', () => {
     // A valid request, then garbage on the same connection: the valid one is answered first.
     const both = await sendRawAll('GET /health/live HTTP/1.1\r\nHost: a\r\n\r\nGARBAGE\r\n\r\n');
     expect(both).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\n\{"status":"ok"\}HTTP\/1\.1 400 [^]*"code":"VALIDATION_ERROR"/);
+    // … unless that answer closes the connection (a 405 to a request with a body): nothing follows it.
+    const closing = await sendRawAll('DELETE /codes/10047700 HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nxxGARBAGE\r\n\r\n');
+    expect(closing).toMatch(/^HTTP\/1\.1 405 [^]*[Cc]onnection: close/);
+    expect(closing.match(/HTTP\/1\.1 \d{3}/g)).toHaveLength(1);
     // A chunked body the parser refuses half-way: the client gets 400, and the request's log
     // line says 400 too (it said 503: the cut-off body read looked like a lost connection).
     const before = server.logs().length;
