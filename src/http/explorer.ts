@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Hono, Next } from 'hono';
 import { distDir } from '../paths.ts';
+import { acceptsGzip } from './compressedBodies.ts';
 
 export const webDir = path.join(distDir, 'web');
 const assetsDir = path.join(webDir, 'assets');
@@ -96,7 +97,7 @@ export function mountExplorer(app: Hono<any>): void {
     const file = c.req.param('file');
     const type = TYPES[path.extname(file)];
     if (!type || !HASHED.test(file)) return c.notFound();
-    const gzip = /\bgzip\b/i.test(c.req.header('accept-encoding') ?? '');
+    const gzip = acceptsGzip(c.req.header('accept-encoding'));
     const body = (gzip && (await readAsset(`${file}.gz`))) || undefined;
     const plain = body ? undefined : await readAsset(file);
     if (!body && !plain) return c.notFound();
