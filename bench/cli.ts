@@ -1,5 +1,6 @@
 // CLI start-up: median wall time of `terminology --help`, of `terminology releases` on an
-// embedded store (the process opens PGlite itself) and of `releases` while `terminology serve`
+// embedded store (from the record its last clean close left, and with that record removed, when
+// the process must open PGlite itself) and of `releases` while `terminology serve`
 // owns that store (answered by the server through its control socket, src/cli/control.ts),
 // against a bare `node -e ''` in the same run (the baseline of the ratios).
 //   npm run build && npx tsx bench/cli.ts [runs]
@@ -13,9 +14,10 @@ const bin = path.resolve('bin/terminology.mjs');
 const dir = mkdtempSync(path.join(tmpdir(), 'bench-cli-'));
 const env = { ...process.env, TERMINOLOGY_DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', TERMINOLOGY_DEMO: 'false' };
 
-function median(args: string[]): number {
+function median(args: string[], before?: () => void): number {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
+    before?.();
     const t0 = performance.now();
     const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
@@ -29,7 +31,10 @@ rows.push(['node -e "" (baseline)', median(['-e', ''])]);
 rows.push(['terminology --help', median([bin, '--help'])]);
 // The first open creates the store: not measured.
 spawnSync(process.execPath, [bin, 'migrate'], { env });
-rows.push(['terminology releases (opens the embedded store)', median([bin, 'releases'])]);
+// Without the record of the last clean close (src/db/storeManifest.ts) the command must start PGlite.
+const manifest = path.join(dir, 'data', 'store-manifest.json');
+rows.push(['terminology releases (no record: opens the embedded store)', median([bin, 'releases'], () => rmSync(manifest, { force: true }))]);
+rows.push(['terminology releases (no server: the record of the last close)', median([bin, 'releases'])]);
 // Info logs for the server alone: it says when it listens (the commands measured log at warn).
 const server = spawn(process.execPath, [bin, 'serve'], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] });
 await new Promise<void>((resolve, reject) => {

@@ -16,6 +16,7 @@ import { latestReleaseId } from './domain/search/snapshotStore.ts';
 import { startControlChannel } from './cli/control.ts';
 import { createObservability } from './observability/setup.ts';
 import { startTracing } from './observability/tracing.ts';
+import { closeStore } from './services/closeStore.ts';
 
 export interface RunningServer {
   url: string;
@@ -188,7 +189,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       await tracing?.close();
       // A snapshot being written in the background finishes before the store closes.
       await catalog.searchIndexes.flushed();
-      await db.close();
+      await closeStore(db, config.dataDir);
       log.info('stopped');
     })());
   if (opts.handleSignals !== false) {

@@ -7,9 +7,21 @@ import { createReadStream } from 'node:fs';
 import type { Command } from 'commander';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import type { ReleaseInfo } from '../domain/releases.ts';
 
 // The commands' modules load when a command runs (`--help` and the control channel's client stay light).
 const apiKeys = () => import('../domain/apiKeys.ts');
+
+/**
+ * The embedded store's releases as recorded at its last clean close, when nothing opened it since
+ * (src/db/storeManifest.ts): no PGlite start-up. Undefined: ask the database.
+ */
+async function recordedReleases(config: Config): Promise<Pick<ReleaseInfo, 'version' | 'releaseDate' | 'language' | 'isLatest'>[] | undefined> {
+  if (config.databaseUrl) return undefined;
+  const { embeddedStoreRoot, readStoreManifest } = await import('../db/storeManifest.ts');
+  const root = embeddedStoreRoot(config.dataDir);
+  return root ? readStoreManifest<{ releases: ReleaseInfo[] }>(root)?.releases : undefined;
+}
 
 /** A failure whose message is the whole story (no "error:" prefix needed). */
 export class CliError extends Error {}
@@ -38,8 +50,7 @@ export function addDataCommands(p: Command, ctx: CommandContext): void {
     .description('list the hosted releases, latest first')
     .option('--json', 'print JSON', false)
     .action(async (o: { json: boolean }) => {
-      const { listReleases } = await import('../domain/releases.ts');
-      const list = await ctx.withDb((db) => listReleases(db.prisma));
+      const list = (await recordedReleases(ctx.config())) ?? (await ctx.withDb(async (db) => (await import('../domain/releases.ts')).listReleases(db.prisma)));
       if (o.json) return line(JSON.stringify(list, null, 2));
       if (list.length === 0) return line('no releases');
       for (const r of list) await line(`${r.version}\t${r.releaseDate ?? '-'}\t${r.language}\t${r.isLatest ? 'latest' : ''}`.trimEnd());

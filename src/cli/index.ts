@@ -26,7 +26,8 @@ async function withDb<T>(config: Config, fn: (db: Database) => Promise<T>): Prom
   try {
     return await fn(db);
   } finally {
-    await db.close();
+    const { closeStore } = await import('../services/closeStore.ts');
+    await closeStore(db, config.dataDir);
   }
 }
 

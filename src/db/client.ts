@@ -14,6 +14,7 @@ import { instrumentAdapter, timedAdapter, type QueryListener } from './instrumen
 import { traceHooks } from '../observability/traceHooks.ts';
 import { pools, timings } from '../observability/signals.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
+import { dropStoreManifest } from './storeManifest.ts';
 import { pgliteBlobs, postgresBlobs, type BlobChannel } from './blobs.ts';
 
 export type DbMode = 'embedded' | 'server';
@@ -86,6 +87,8 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
     mkdirSync(root, { recursive: true });
     // PGlite has no multi-process protection: a second writer would corrupt it.
     lock = await acquireDataDirLock(root);
+    // This process may change the store: the record of its last clean close no longer holds.
+    dropStoreManifest(root);
     dataDir = path.join(root, 'pglite');
   }
   let client: PGlite;

@@ -6,7 +6,9 @@
 // and, while the server owns that store, through the server's control socket (no database
 // opened by the CLI).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshStore, run, type Store } from '../helpers/cli.ts';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { freshStore, run, runHere, withStoreDb, type Store } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
 import { startServerProcess } from '../helpers/server.ts';
 import { answersWithoutConfig } from '../../src/cli/index.ts';
@@ -80,4 +82,64 @@ describe('releases', () => {
       await server.stop();
     }
   }, 180_000);
+});
+
+// No server, embedded store: `releases` answers from the record the last clean close left
+// (src/db/storeManifest.ts) instead of starting PGlite — and never from a record the store has
+// moved past since.
+describe.skipIf(usingPostgres)('releases without opening the embedded store', () => {
+  let store: Store;
+  const manifest = () => path.join(store.dataDir!, 'store-manifest.json');
+  const control = () => {
+    const s = statSync(path.join(store.dataDir!, 'pglite', 'global', 'pg_control'), { bigint: true });
+    return `${s.ino}:${s.mtimeNs}`;
+  };
+  beforeAll(async () => {
+    store = await freshStore('demo');
+  });
+  afterAll(async () => {
+    await store?.cleanup();
+  });
+
+  it('the second call answers from the record of the last close, the same answer, the store untouched', async () => {
+    // A copied store carries no record: the first call opens it, and leaves one when it closes.
+    expect(existsSync(manifest())).toBe(false);
+    const opened = await runHere(['releases', '--json'], store.env);
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(existsSync(manifest())).toBe(true);
+    const before = control();
+    const recorded = await runHere(['releases', '--json'], store.env);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(recorded.stdout).toBe(opened.stdout);
+    // Every open of a PGlite store rewrites pg_control: unchanged means never opened.
+    expect(control()).toBe(before);
+    const text = await runHere(['releases'], store.env);
+    expect(text.stdout.split('\n')[0]).toBe('5.0.1\t2025-06-01\tEnglish\tlatest');
+    expect(control()).toBe(before);
+  }, 120_000);
+
+  it('a record the store moved past is never used, even when whatever opened the store left it in place', async () => {
+    await runHere(['releases'], store.env);
+    const stale = readFileSync(manifest(), 'utf8');
+    // Another program (an older version, a database tool) changes the store and does not know the record.
+    await withStoreDb(store, (db) => db.prisma.$executeRawUnsafe(`UPDATE "release" SET release_date = '2011-01-01' WHERE version = '4.03'`));
+    writeFileSync(manifest(), stale);
+    const r = await runHere(['releases'], store.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^4\.03\t2011-01-01\t/m);
+    // …and the record written by that call is the new truth.
+    expect(readFileSync(manifest(), 'utf8')).toContain('2011-01-01');
+  }, 120_000);
+
+  it('an open store drops the record at once: an import in progress, or one that crashed, is never hidden', async () => {
+    await runHere(['releases'], store.env);
+    expect(existsSync(manifest())).toBe(true);
+    await withStoreDb(store, async () => {
+      expect(existsSync(manifest())).toBe(false);
+      // Meanwhile the CLI reports the owner instead of a list that may be changing.
+      const r = await runHere(['releases'], store.env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/in use by another terminology process/);
+    });
+  }, 120_000);
 });
