@@ -14,6 +14,7 @@ import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerRespo
 import {
   context,
   diag,
+  INVALID_SPAN_CONTEXT,
   DiagLogLevel,
   propagation,
   ROOT_CONTEXT,
@@ -274,17 +275,23 @@ function describeRequest(span: Span, req: IncomingMessage, res: ServerResponse, 
 /**
  * The server's listener inside a server span: the incoming W3C trace context (traceparent,
  * tracestate) is its parent, and everything the request does runs with it active.
+ * A request that arrives without a trace context and that the sampler does not sample runs
+ * with no context at all: nothing would ever be recorded or exported under its trace id, and
+ * entering a context per request (AsyncLocalStorage) was most of what traces cost a warm
+ * answer (bench/results.md › Cost of metrics and traces). Its log lines and error answers carry
+ * the request id alone; calls it makes to other services start their own traces.
  */
 export function tracedListener(listener: RequestListener, tracer: Tracer, routes: RouteClassifier): RequestListener {
   return (req, res) => {
     // Scrapes of /metrics on the main port (METRICS_TOKEN) are not requests of the service.
     if (req.url === '/metrics' || req.url?.startsWith('/metrics?')) return listener(req, res);
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers, headerGetter);
+    const incoming = req.headers.traceparent !== undefined;
+    const parent = incoming ? propagation.extract(ROOT_CONTEXT, req.headers, headerGetter) : ROOT_CONTEXT;
     const original = req.method ?? '';
     const method = METHODS.has(original) ? original : '_OTHER';
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
-    // An unsampled request (most, at a low ratio) costs no more than this: its span records nothing.
     if (span.isRecording()) describeRequest(span, req, res, routes, method, original);
+    else if (!incoming || !trace.isSpanContextValid(trace.getSpanContext(parent) ?? INVALID_SPAN_CONTEXT)) return listener(req, res);
     context.with(trace.setSpan(parent, span), listener, undefined, req, res);
   };
 }

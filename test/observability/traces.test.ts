@@ -264,6 +264,39 @@ describe(`traces over OTLP/HTTP protobuf, and traces off (${usingPostgres ? 'Pos
     }
   }, 180_000);
 
+  it('a request the sampler leaves out: no trace id of its own, the caller\'s when it sent one, nothing exported', async () => {
+    receiver.exports.length = 0;
+    // Roots never sampled; a caller's sampled flag decides otherwise.
+    const server = await startShipped(store, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_TRACES_SAMPLER: 'parentbased_always_off', LOG_LEVEL: 'info' });
+    try {
+      // No trace context in: the request runs with none (nothing would ever be found under its id).
+      const alone = await fetch(`${server.url}/codes/999999999`);
+      expect(alone.status).toBe(404);
+      const aloneProblem = (await alone.json()) as Record<string, unknown>;
+      expect(aloneProblem.requestId).toBe(alone.headers.get('x-request-id'));
+      expect(Object.keys(aloneProblem)).not.toContain('traceId');
+      // An unsampled caller: its trace id still joins the answer and the logs, and nothing is recorded.
+      const ctx = incoming();
+      const unsampled = `00-${ctx.traceId}-${ctx.parentId}-00`;
+      const res = await fetch(`${server.url}/codes/999999999`, { headers: { traceparent: unsampled } });
+      const problem = (await res.json()) as { traceId?: string; requestId: string };
+      expect(problem.traceId).toBe(ctx.traceId);
+      // A sampled caller: recorded (the sampler is alive, only the roots are left out).
+      const sampled = incoming();
+      expect((await fetch(`${server.url}/codes/999999999`, { headers: { traceparent: sampled.traceparent } })).status).toBe(404);
+      const traceBytes = Buffer.from(sampled.traceId, 'hex');
+      await expect.poll(() => receiver.exports.some((e) => e.body.includes(traceBytes)), { timeout: 15_000 }).toBe(true);
+      expect(receiver.exports.some((e) => e.body.includes(Buffer.from(ctx.traceId, 'hex')))).toBe(false);
+      await expect.poll(() => server.logs(), { timeout: 5_000 }).toContain(problem.requestId);
+      const lineOf = (requestId: unknown) => server.logs().split('\n').find((l) => l.includes(String(requestId)) && l.includes('"msg":"request"'));
+      expect(lineOf(problem.requestId)).toContain(`"traceId":"${ctx.traceId}"`);
+      expect(lineOf(aloneProblem.requestId)).toBeDefined();
+      expect(lineOf(aloneProblem.requestId)).not.toContain('traceId');
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
+
   it('off (OTEL_SDK_DISABLED=true, even with an endpoint set): nothing is sent, no trace id anywhere, no error', async () => {
     receiver.exports.length = 0;
     const server = await startShipped(store, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SDK_DISABLED: 'true' });
