@@ -14,7 +14,6 @@ import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerRespo
 import {
   context,
   diag,
-  INVALID_SPAN_CONTEXT,
   DiagLogLevel,
   propagation,
   ROOT_CONTEXT,
@@ -36,6 +35,7 @@ import {
   BasicTracerProvider,
   BatchSpanProcessor,
   ParentBasedSampler,
+  SamplingDecision,
   TraceIdRatioBasedSampler,
   type Sampler,
   type SpanExporter,
@@ -110,6 +110,38 @@ function packageVersion(): string {
   }
 }
 
+/**
+ * How often a request that arrives without a trace context starts a sampled trace. The listener
+ * decides that first, with one random draw (tracedListener): a root left out costs no span, no
+ * ids and no context. The roots it keeps are then always sampled by the SDK's sampler (`samplerOf`),
+ * so the ratio is applied once; requests with a caller's context go to the configured sampler as is.
+ */
+export function rootSampleRate(c: Pick<TracingConfig, 'sampler' | 'samplerRatio'>): number {
+  switch (c.sampler) {
+    case 'always_off':
+    case 'parentbased_always_off':
+      return 0;
+    case 'traceidratio':
+    case 'parentbased_traceidratio':
+      return Math.min(1, Math.max(0, c.samplerRatio));
+    default:
+      return 1;
+  }
+}
+
+/** Samples every root (the listener chose them already) and delegates spans with a parent. */
+class RootsKept implements Sampler {
+  constructor(private readonly withParent: Sampler) {}
+  shouldSample(...args: Parameters<Sampler['shouldSample']>): ReturnType<Sampler['shouldSample']> {
+    const parent = trace.getSpanContext(args[0]);
+    return parent && trace.isSpanContextValid(parent) ? this.withParent.shouldSample(...args) : { decision: SamplingDecision.RECORD_AND_SAMPLED };
+  }
+  toString(): string {
+    return `RootsKept{${this.withParent.toString()}}`;
+  }
+}
+
+/** The SDK's sampler: the configured one for spans with a parent; roots were decided by rootSampleRate. */
 export function samplerOf(c: Pick<TracingConfig, 'sampler' | 'samplerRatio'>): Sampler {
   switch (c.sampler) {
     case 'always_on':
@@ -117,11 +149,11 @@ export function samplerOf(c: Pick<TracingConfig, 'sampler' | 'samplerRatio'>): S
     case 'always_off':
       return new AlwaysOffSampler();
     case 'traceidratio':
-      return new TraceIdRatioBasedSampler(c.samplerRatio);
+      // A caller's trace is sampled by its id (the same decision in every service), whatever its flag.
+      return new RootsKept(new TraceIdRatioBasedSampler(c.samplerRatio));
     case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
     case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(c.samplerRatio) });
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
     default:
       return new ParentBasedSampler({ root: new AlwaysOnSampler() });
   }
@@ -281,17 +313,21 @@ function describeRequest(span: Span, req: IncomingMessage, res: ServerResponse, 
  * answer (bench/results.md › Cost of metrics and traces). Its log lines and error answers carry
  * the request id alone; calls it makes to other services start their own traces.
  */
-export function tracedListener(listener: RequestListener, tracer: Tracer, routes: RouteClassifier): RequestListener {
+export function tracedListener(listener: RequestListener, tracer: Tracer, routes: RouteClassifier, rootRate = 1): RequestListener {
   return (req, res) => {
     // Scrapes of /metrics on the main port (METRICS_TOKEN) are not requests of the service.
     if (req.url === '/metrics' || req.url?.startsWith('/metrics?')) return listener(req, res);
-    const incoming = req.headers.traceparent !== undefined;
-    const parent = incoming ? propagation.extract(ROOT_CONTEXT, req.headers, headerGetter) : ROOT_CONTEXT;
+    const parent = req.headers.traceparent !== undefined ? propagation.extract(ROOT_CONTEXT, req.headers, headerGetter) : ROOT_CONTEXT;
+    const caller = trace.getSpanContext(parent);
+    // A malformed traceparent is no context: it cannot make a request skip the root ratio.
+    const incoming = caller !== undefined && trace.isSpanContextValid(caller);
+    // A root left out by the sampler: decided before any span, id or context is made.
+    if (!incoming && rootRate < 1 && (rootRate === 0 || Math.random() >= rootRate)) return listener(req, res);
     const original = req.method ?? '';
     const method = METHODS.has(original) ? original : '_OTHER';
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     if (span.isRecording()) describeRequest(span, req, res, routes, method, original);
-    else if (!incoming || !trace.isSpanContextValid(trace.getSpanContext(parent) ?? INVALID_SPAN_CONTEXT)) return listener(req, res);
+    else if (!incoming) return listener(req, res);
     context.with(trace.setSpan(parent, span), listener, undefined, req, res);
   };
 }
@@ -350,7 +386,7 @@ export function createTracing(config: TracingConfig, log: Logger): Tracing {
   setHooks(tracer);
   log.info({ traces: withoutCredentials(config.url), protocol: config.protocol, sampler: config.sampler, ratio: config.samplerRatio }, 'traces on');
   return {
-    wrap: (listener, routes) => tracedListener(listener, tracer, new RouteClassifier(routes)),
+    wrap: (listener, routes) => tracedListener(listener, tracer, new RouteClassifier(routes), rootSampleRate(config)),
     graphqlPlugin: graphqlTracingPlugin(tracer),
     async close() {
       // Spans still queued are sent (bounded by the export timeout), then the globals are let go.

@@ -5,6 +5,13 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createObservability } from '../../src/observability/setup.ts';
 import { bearerMatches } from '../../src/observability/httpMetrics.ts';
 import { timings } from '../../src/observability/signals.ts';
+import { createServer } from 'node:http';
+import { propagation } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { AddressInfo } from 'node:net';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { rootSampleRate, samplerOf, tracedListener } from '../../src/observability/tracingSdk.ts';
+import { RouteClassifier } from '../../src/observability/routes.ts';
 
 const refused = (env: Record<string, string>) => {
   try {
@@ -49,4 +56,50 @@ describe('metrics configuration', () => {
     expect(bearerMatches(token, token)).toBe(false);
     expect(bearerMatches(undefined, token)).toBe(false);
   });
+});
+
+// Root sampling is decided by the listener before any span exists (src/observability/tracingSdk.ts):
+// the configured ratio must apply once — not once by the listener and again by the SDK — and a
+// caller's context still goes to the configured sampler. Real SDK, real HTTP, spans kept in memory.
+describe('trace sampling of requests', () => {
+  async function sampled(sampler: string, ratio: number, requests: number, headers: (i: number) => Record<string, string> = () => ({})) {
+    const config = { sampler, samplerRatio: ratio } as Parameters<typeof samplerOf>[0];
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ sampler: samplerOf(config), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const listener = tracedListener((_req, res) => res.end('ok'), provider.getTracer('t'), new RouteClassifier([]), rootSampleRate(config));
+    const server = createServer(listener);
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
+    try {
+      for (let i = 0; i < requests; i++) await (await fetch(url, { headers: headers(i) })).text();
+      await provider.forceFlush();
+      return exporter.getFinishedSpans();
+    } finally {
+      await new Promise((r) => server.close(r));
+      await provider.shutdown();
+      propagation.disable();
+    }
+  }
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+
+  it('a ratio applies once to requests that start a trace (400 requests at 0.5: 200 ± 45)', async () => {
+    for (const sampler of ['parentbased_traceidratio', 'traceidratio']) {
+      const spans = await sampled(sampler, 0.5, 400);
+      // Applied twice it would be ≈ 100; the bounds are more than 4.5 standard deviations wide.
+      expect(spans.length, sampler).toBeGreaterThan(155);
+      expect(spans.length, sampler).toBeLessThan(245);
+    }
+  }, 60_000);
+
+  it('always, never, and a caller\'s flag under the parent-based samplers', async () => {
+    expect(await sampled('parentbased_always_on', 1, 20)).toHaveLength(20);
+    expect(await sampled('always_off', 1, 20)).toHaveLength(0);
+    expect(await sampled('parentbased_always_off', 1, 20)).toHaveLength(0);
+    // A caller's sampled flag decides under parentbased_* even at a ratio of 0 for roots.
+    const flagged = await sampled('parentbased_traceidratio', 0, 20, (i) => ({ traceparent: `00-${hex(32)}-${hex(16)}-0${i % 2}` }));
+    expect(flagged).toHaveLength(10);
+    // A malformed traceparent is no caller: the root ratio (0 here) still applies.
+    expect(await sampled('parentbased_traceidratio', 0, 10, () => ({ traceparent: '00-zz-not-a-context-01' }))).toHaveLength(0);
+  }, 60_000);
 });
