@@ -4,7 +4,8 @@
 // newer than every file under src/; otherwise it runs the sources through tsx.
 // Runs at `npm install` (postinstall, after prisma generate) and by `npm run build`.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { pruneChunks } from './chunk-retention.mjs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -45,11 +46,9 @@ for (const f of result.outputFiles) {
   writeFileSync(tmp, f.contents);
   renameSync(tmp, f.path);
 }
-// Chunks of earlier builds (their names carry a content hash) are no longer referenced.
-const written = new Set(result.outputFiles.map((f) => f.path));
+// Chunks of earlier builds (their names carry a content hash) go once three newer builds no
+// longer use them: a running server may still import them lazily (scripts/chunk-retention.mjs).
 const chunks = path.join(root, 'dist', 'chunks');
-for (const name of existsSync(chunks) ? readdirSync(chunks) : []) {
-  if (!written.has(path.join(chunks, name))) rmSync(path.join(chunks, name), { force: true });
-}
+pruneChunks(chunks, result.outputFiles.map((f) => path.relative(chunks, f.path)).filter((f) => !f.startsWith('..')));
 // The web explorer's bundle (dist/web), served at / by src/http/explorer.ts.
 await (await import('./build-web.mjs')).buildWeb();
