@@ -70,9 +70,9 @@ export function catalogEtag(): MiddlewareHandler<AppEnv> {
     });
     if (c.res.status < 400) {
       c.res.headers.set('Cache-Control', 'public, no-cache');
-      c.res.headers.append('Vary', 'X-Terminology-Version');
-      // Names follow Accept-Language when no ?lang= is given (issue 28).
-      c.res.headers.append('Vary', 'Accept-Language');
+      // Names follow Accept-Language when no ?lang= is given (issue 28); the route may have said so already.
+      const others = (c.res.headers.get('vary') ?? '').split(',').map((v) => v.trim()).filter((v) => v && !/^(x-terminology-version|accept-language)$/i.test(v));
+      c.res.headers.set('Vary', [...others, 'X-Terminology-Version', 'Accept-Language'].join(', '));
     }
   };
 }
