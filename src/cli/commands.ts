@@ -64,7 +64,8 @@ export function addDataCommands(p: Command, ctx: CommandContext): void {
     .option('--format <format>', 'csv (one line per row and impact) or json (the report with its summary)', 'csv')
     .option('--validate-only', 'only check the rows: print the bad ones', false)
     .option('--impacted-only', 'JSON: only the rows with an impact', false)
-    .action(async (file: string, o: { from: string; to: string; format: string; validateOnly: boolean; impactedOnly: boolean }) => {
+    .option('--language <tag>', "BCP 47 tag of the names (hosted by both releases; default the target's primary): a name changed in it only is TRANSLATION_CHANGED")
+    .action(async (file: string, o: { from: string; to: string; format: string; validateOnly: boolean; impactedOnly: boolean; language?: string }) => {
       if (o.format !== 'csv' && o.format !== 'json') throw new CliError('--format must be csv or json');
       const [{ runImpact }, { DomainError }] = await Promise.all([import('./impact.ts'), import('../domain/errors.ts')]);
       await ctx.withDb((db) =>

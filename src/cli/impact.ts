@@ -17,6 +17,8 @@ export interface ImpactCliOptions {
   format: 'csv' | 'json';
   validateOnly: boolean;
   impactedOnly: boolean;
+  /** BCP 47 tag of the names (default: the target's primary language). */
+  language?: string | undefined;
 }
 
 /** Progress lines on stderr for files this large. */
@@ -40,7 +42,7 @@ export async function runImpact(config: Config, db: Database, input: Readable, o
     let lastDecile = -1;
     const report = await analyseImpact(
       scope,
-      { from: o.from, to: o.to, rowsData: parsed.rows, validateOnly: o.validateOnly },
+      { from: o.from, to: o.to, rowsData: parsed.rows, validateOnly: o.validateOnly, language: o.language },
       {
         onProgress: (done, total) => {
           const decile = total ? Math.floor((done / total) * 10) : 10;
@@ -57,7 +59,7 @@ export async function runImpact(config: Config, db: Database, input: Readable, o
       for (const chunk of impactCsv({ errors, rows: report.rows })) await write(chunk);
     } else {
       // The document POST /impact answers.
-      const body = { from: report.from.version, to: report.to.version, validateOnly: report.validateOnly, summary, errors, rows: impactRowsOf(report, o.impactedOnly) };
+      const body = { from: report.from.version, to: report.to.version, language: report.language, validateOnly: report.validateOnly, summary, errors, rows: impactRowsOf(report, o.impactedOnly) };
       await write(`${JSON.stringify(body, null, 2)}\n`);
     }
     io.err(

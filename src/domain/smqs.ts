@@ -58,6 +58,38 @@ export async function listSmqs(db: Db, releaseId: number, q: string | null, offs
   return { items: row?.items ?? [], total: row?.total ?? 0 };
 }
 
+export interface SmqNameKey extends SmqKey {
+  language: string;
+}
+export const smqNameKey = (k: SmqNameKey) => `${k.releaseId}:${k.language}:${k.code}`;
+
+/** SMQ names and descriptions in a non-primary language (smq_name; absent when the language folder had none). */
+export async function smqNamesByKeys(db: Db, keys: readonly SmqNameKey[]): Promise<Map<string, { name: string; description: string }>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db.$queryRawUnsafe<{ r: number; g: string; c: number; name: string; description: string }[]>(
+    `SELECT n.release_id AS r, n.language AS g, n.code AS c, n.name, n.description
+     FROM json_to_recordset($1::json) AS k(r int, g text, c int)
+     JOIN smq_name n ON n.release_id = k.r AND n.language = k.g AND n.code = k.c`,
+    JSON.stringify(keys.map((k) => ({ r: k.releaseId, g: k.language, c: k.code }))),
+  );
+  return new Map(rows.map((x) => [smqNameKey({ releaseId: x.r, language: x.g, code: x.c }), { name: x.name, description: x.description }]));
+}
+
+/**
+ * Every SMQ of a release with its name and description in a non-primary language (the primary's
+ * where the language has none): a release holds a few hundred SMQs, so a search in the language
+ * folds and filters them in memory (SQL's lower() does not fold every script alike).
+ */
+export async function smqsInLanguage(db: Db, releaseId: number, language: string): Promise<Smq[]> {
+  return db.$queryRawUnsafe<Smq[]>(
+    `SELECT ${SMQ_COLUMNS('s').replace('s.name,', 'COALESCE(n.name, s.name) AS name,').replace('s.description,', 'COALESCE(n.description, s.description) AS description,')}
+     FROM smq s LEFT JOIN smq_name n ON n.release_id = s.release_id AND n.language = $2 AND n.code = s.code
+     WHERE s.release_id = $1`,
+    releaseId,
+    language,
+  );
+}
+
 export async function smqsByKeys(db: Db, keys: readonly SmqKey[]): Promise<Map<string, Smq>> {
   if (keys.length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<Smq[]>(

@@ -13,6 +13,7 @@
 // authenticated, rate-limited and audited. Nor are applySmq, impact, validateCodes and
 // analyseCodes: a client's coded data, whose answers are as large as the lists sent (and a
 // replayed GET of one would skip the refusal of coded data over GET, listWork.ts).
+import { negotiatedLanguageKey } from '../domain/languageCacheKey.ts';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ExecutionResult } from 'graphql';
@@ -61,10 +62,13 @@ export function resultCachePlugin(catalog: ReleaseCatalog, opts: ResultCacheOpti
       const query = params.query;
       if (!query || AI_FIELDS.test(query)) return;
       // Without the latest release (database unreachable) the operation runs uncached and reports the outage.
-      const latest = await catalog.latest().then((r) => r?.version ?? '-', () => undefined);
-      if (latest === undefined) return;
+      const releases = await catalog.releases().catch(() => undefined);
+      if (releases === undefined) return;
+      const latest = releases[0]?.version ?? '-';
+      // The languages Accept-Language negotiates, not the raw header (languageCacheKey.ts).
+      const languages = negotiatedLanguageKey(request.headers.get('accept-language'), releases);
       const key = createHash('sha256')
-        .update(JSON.stringify([query, params.operationName ?? null, params.variables ?? null, request.headers.get('x-terminology-version'), request.headers.get('accept-language'), latest]))
+        .update(JSON.stringify([query, params.operationName ?? null, params.variables ?? null, request.headers.get('x-terminology-version'), languages, latest]))
         .digest('base64url');
       const hit = cache.get(key);
       if (hit) setResult(hit.entry);

@@ -12,7 +12,8 @@
 //    kept whole by (1) instead.
 //
 // 4. What clients and shared caches may keep (Cache-Control). Catalog GET answers:
-//    `public, no-cache` with `Vary: X-Terminology-Version, Accept-Language` — any cache may store them but
+//    `public, no-cache` with `Vary: X-Terminology-Version, Accept-Language` (caches 1 and 3 key on the
+//    language Accept-Language negotiates: src/domain/languageCacheKey.ts) — any cache may store them but
 //    must revalidate (If-None-Match → 304, cheap), because an answer without an explicit
 //    release follows the latest one and `import --replace` can change a release's content.
 //    Narrative answers (derived from a client's text) and every error: `no-store`.
@@ -70,9 +71,9 @@ export function catalogEtag(): MiddlewareHandler<AppEnv> {
     });
     if (c.res.status < 400) {
       c.res.headers.set('Cache-Control', 'public, no-cache');
-      c.res.headers.append('Vary', 'X-Terminology-Version');
-      // Names follow Accept-Language when no ?lang= is given (issue 28).
-      c.res.headers.append('Vary', 'Accept-Language');
+      // Names follow Accept-Language when no ?lang= is given (issue 28); the route may have said so already.
+      const others = (c.res.headers.get('vary') ?? '').split(',').map((v) => v.trim()).filter((v) => v && !/^(x-terminology-version|accept-language)$/i.test(v));
+      c.res.headers.set('Vary', [...others, 'X-Terminology-Version', 'Accept-Language'].join(', '));
     }
   };
 }

@@ -13,6 +13,7 @@
 // On Node's request (serveNode) a warm answer is synchronous while the release list is
 // cached, and its ~20 kept headers go to writeHead as a flat list built when the answer is
 // kept: a header object copied per request cost ~20% of a replay (issue 18, round 2).
+import { negotiatedLanguageKey } from '../domain/languageCacheKey.ts';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -165,10 +166,11 @@ export class WarmAnswerCache {
     const pathname = q < 0 ? url : url.slice(0, q);
     if (!this.eligible(pathname, h['x-api-version'] !== undefined, h.origin !== undefined)) return false;
     const search = q < 0 ? '' : url.slice(q + 1);
-    const versionHeader = `${headerText(h['x-terminology-version']) ?? ''}|${headerText(h['accept-language']) ?? ''}`;
+    const versionHeader = headerText(h['x-terminology-version']) ?? '';
+    const acceptLanguage = headerText(h['accept-language']);
     const releases = this.deps.catalog.releasesNow();
-    if (releases) return this.serveKeyed(req, res, this.keyWith(pathname, search, versionHeader, releases[0]));
-    return this.keyFor(pathname, search, versionHeader).then(
+    if (releases) return this.serveKeyed(req, res, this.keyWith(pathname, search, versionHeader, acceptLanguage, releases));
+    return this.keyFor(pathname, search, versionHeader, acceptLanguage).then(
       (key) => this.serveKeyed(req, res, key),
       () => false,
     );
@@ -232,18 +234,21 @@ export class WarmAnswerCache {
     const h = req.headers;
     if (!this.eligible(url.pathname, h.get('x-api-version') !== null, h.get('origin') !== null)) return undefined;
     const incoming = incomingOf(env);
-    return (incoming && this.keysOfNode.get(incoming)) ?? this.keyFor(url.pathname, url.search.slice(1), `${h.get('x-terminology-version') ?? ''}|${h.get('accept-language') ?? ''}`);
+    return (incoming && this.keysOfNode.get(incoming)) ?? this.keyFor(url.pathname, url.search.slice(1), h.get('x-terminology-version') ?? '', h.get('accept-language') ?? undefined);
   }
 
-  private async keyFor(pathname: string, search: string, versionHeader: string | null): Promise<string> {
-    return this.keyWith(pathname, search, versionHeader, await this.deps.catalog.latest());
+  private async keyFor(pathname: string, search: string, versionHeader: string, acceptLanguage: string | null | undefined): Promise<string> {
+    return this.keyWith(pathname, search, versionHeader, acceptLanguage, await this.deps.catalog.releases());
   }
 
-  /** (path, sorted query, release and language headers, latest release). */
-  private keyWith(pathname: string, search: string, versionHeader: string | null, latest: ReleaseInfo | undefined): string {
+  /**
+   * (path, sorted query, release header, the languages Accept-Language negotiates — not the raw
+   * header: languageCacheKey.ts —, latest release).
+   */
+  private keyWith(pathname: string, search: string, versionHeader: string, acceptLanguage: string | null | undefined, releases: readonly ReleaseInfo[]): string {
     const query = search === '' ? '' : new URLSearchParams([...new URLSearchParams(search).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
     // The resolved latest release is part of the key: a new import is never hidden.
-    return `${pathname}?${query}|${versionHeader ?? ''}|${latest?.version ?? '-'}`;
+    return `${pathname}?${query}|${versionHeader}|${negotiatedLanguageKey(acceptLanguage, releases)}|${releases[0]?.version ?? '-'}`;
   }
 
   /**

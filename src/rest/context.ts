@@ -33,7 +33,11 @@ export async function operation<TData, TVars extends Record<string, unknown>>(
       document,
       variables,
     );
-    if (result.usedLanguages.size) c.header('Content-Language', [...result.usedLanguages].join(', '));
+    if (result.usedLanguages.size) {
+      c.header('Content-Language', [...result.usedLanguages].join(', '));
+      // Names follow Accept-Language when no lang is given (issue 28), on every route.
+      c.header('Vary', 'Accept-Language', { append: true });
+    }
     return result;
   } catch (e) {
     if (!(e instanceof ProblemError)) throw e;

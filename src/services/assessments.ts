@@ -28,6 +28,8 @@ export type LabelClassification = AssessmentHead & {
 };
 
 export interface ClassifyArgs {
+  /** BCP 47 tag of the names in the answer (issue 28); the narrative itself must be English. */
+  language?: string | null | undefined;
   description: string;
   version?: string | null | undefined;
   /** The same release, named the REST way (assessments.terminology.version); `version` wins. */
@@ -39,6 +41,8 @@ export interface ClassifyArgs {
 }
 
 export interface LabelArgs {
+  /** BCP 47 tag of the names in the answer (issue 28). */
+  language?: string | null | undefined;
   description: string;
   version?: string | null | undefined;
   maxResults?: number | null | undefined;
@@ -63,11 +67,13 @@ function checkText(text: string, max: number): void {
 }
 
 /** Key first (an unauthenticated caller learns nothing about its input), then the text, then the release. */
-async function prepare(scope: RequestScope, endpoint: string, text: string, max: number, version: string | null | undefined) {
+async function prepare(scope: RequestScope, endpoint: string, text: string, max: number, version: string | null | undefined, language: string | null | undefined) {
   const apiKeyId = await scope.requireApiKey('narrative');
   checkText(text, max);
   requireNarrativeLanguage(text);
   const release = await scope.selectRelease(version);
+  // The names of the answer's codes (the narrative is coded in English whatever this says).
+  scope.chooseLanguage(release, language);
   return { apiKeyId, release, requestId: scope.requestId, endpoint, text };
 }
 
@@ -91,8 +97,8 @@ const head = (info: { requestId: string; release: ReleaseInfo }, out: { provider
   fallbackReason: out.fallbackReason,
 });
 
-export async function identify(scope: RequestScope, args: { description: string; version?: string | null | undefined }): Promise<Identification> {
-  const info = await prepare(scope, 'identify', args.description, MAX_NARRATIVE, args.version);
+export async function identify(scope: RequestScope, args: { description: string; version?: string | null | undefined; language?: string | null | undefined }): Promise<Identification> {
+  const info = await prepare(scope, 'identify', args.description, MAX_NARRATIVE, args.version, args.language);
   const out = await assessmentService(scope).identify(info);
   return { ...head(info, out), events: out.value, text: info.text };
 }
@@ -103,7 +109,7 @@ export async function classify(scope: RequestScope, args: ClassifyArgs): Promise
   }
   const limit = args.limit ?? CLASSIFY_LIMIT.default;
   if (limit < CLASSIFY_LIMIT.min || limit > CLASSIFY_LIMIT.max) throw validationError({ limit: [`must be between ${CLASSIFY_LIMIT.min} and ${CLASSIFY_LIMIT.max}`] });
-  const info = await prepare(scope, 'classify', args.description, MAX_NARRATIVE, args.version ?? args.terminologyVersion);
+  const info = await prepare(scope, 'classify', args.description, MAX_NARRATIVE, args.version ?? args.terminologyVersion, args.language);
   warmIndex(scope, info.release);
   const out = await assessmentService(scope).classify(info, {
     terminology: args.terminology ?? true,
@@ -131,7 +137,7 @@ export async function classifyLabel(scope: RequestScope, args: LabelArgs): Promi
   if (badContext.length) errors.contexts = [`unknown context ${badContext.map((c) => JSON.stringify(c)).join(', ')}; one of ${LABEL_CONTEXTS.join(', ')}`];
   if (args.contexts != null && args.contexts.length === 0) errors.contexts = ['must name at least one context'];
   if (Object.keys(errors).length) throw validationError(errors);
-  const info = await prepare(scope, 'labels/classify', args.description, MAX_LABEL, args.version);
+  const info = await prepare(scope, 'labels/classify', args.description, MAX_LABEL, args.version, args.language);
   warmIndex(scope, info.release);
   const out = await assessmentService(scope).classifyLabel(info, {
     maxResults,

@@ -66,9 +66,10 @@ export async function releaseChanges(scope: RequestScope, to: ReleaseInfo, args:
   const filters = { level: args.level ?? undefined, changeType: args.changeType ?? undefined, ...(await hierarchyFilter(scope, [to, from], args)) };
   await scope.loaders.changeSet.load({ from, to });
   const found = await listChanges(scope.services.prisma, from.id, to.id, filters, page.offset, page.limit);
-  const lang = args.language ? scope.chooseLanguage(to, args.language) : undefined;
-  if (!lang) return { items: found.items.map((c) => between(c, from, to)), total: found.total, counts: found.counts, from, to };
-  // A language named: the stored changes named in it, then its translation changes (not under hierarchy filters).
+  // The language named, else Accept-Language's best hosted match, else the primary (issue 28).
+  const lang = scope.chooseLanguage(to, args.language);
+  if (lang === to.languages[0]) return { items: found.items.map((c) => between(c, from, to)), total: found.total, counts: found.counts, from, to };
+  // Another language: the stored changes named in it, then its translation changes (not under hierarchy filters).
   const items = await Promise.all(found.items.map(async (c) => between({ ...c, term: await changeNameIn(scope, c, from, to, lang) }, from, to)));
   const translated =
     hasHierarchyFilter(filters) || (filters.changeType && filters.changeType !== 'updated')
@@ -142,8 +143,10 @@ export async function compareCode(scope: RequestScope, code: string, to: Release
 }
 
 /** A code in the selected release (argument, header, latest) compared against the `against` release. */
-export async function compareCodeAgainst(scope: RequestScope, code: string, against: string, version: string | null | undefined): Promise<CodeComparison> {
+export async function compareCodeAgainst(scope: RequestScope, code: string, against: string, version: string | null | undefined, language?: string | null): Promise<CodeComparison> {
   const to = await scope.selectRelease(version);
+  // Names in the language (carried to the baseline when it hosts it too: scope.chooseLanguage).
+  if (language) scope.chooseLanguage(to, language);
   const from = await scope.services.catalog.require(against, 'against');
   scope.usedVersions.add(from.version);
   return compareCode(scope, code, to, from);

@@ -22,6 +22,8 @@ export interface CodeListItem {
 export interface CodeListArgs {
   codes: readonly CodeListItem[];
   version?: string | null;
+  /** BCP 47 tag of the names (a hosted language; issue 28): terms shown and recorded terms compared in it. */
+  language?: string | null;
 }
 
 export interface ValidatedCode {
@@ -73,10 +75,13 @@ const nodeAt = (ix: ReleaseIndex, level: Level, code: number): NodeRef | null =>
   return i < 0 ? null : { code: String(code), term: ix.name[i]!, level };
 };
 
-async function releaseAndIndex(scope: RequestScope, version: string | null | undefined) {
+/** The release and its index in the request's language (a language index shares the primary's hierarchy). */
+async function releaseAndIndex(scope: RequestScope, version: string | null | undefined, language: string | null | undefined) {
   const release = await scope.selectRelease(version);
+  const tag = scope.chooseLanguage(release, language);
   const db = scope.services.reader?.() ?? scope.services.prisma;
-  return { release, ix: await scope.services.catalog.searchIndexes.get(release.id, db) };
+  const indexes = scope.services.catalog.searchIndexes;
+  return { release, ix: tag === release.languages[0] ? await indexes.get(release.id, db) : await indexes.getLanguage(release.id, tag, db) };
 }
 
 /** Every path of each PT (SOC, HLGT, HLT, PT codes), one batched statement. */
@@ -97,7 +102,7 @@ export async function validateCodes(scope: RequestScope, args: CodeListArgs): Pr
 }
 
 async function validateList(scope: RequestScope, args: CodeListArgs): Promise<CodeValidation> {
-  const { release, ix } = await releaseAndIndex(scope, args.version);
+  const { release, ix } = await releaseAndIndex(scope, args.version, args.language);
   const states = await sliced(args.codes, (item) => {
     const raw = item.code.trim();
     const code = CODE_SYNTAX.test(raw) ? codeNumber(raw) : null;
@@ -181,7 +186,7 @@ export async function analyseCodes(scope: RequestScope, args: CodeListArgs & { a
 }
 
 async function analyseList(scope: RequestScope, args: CodeListArgs & { allPaths?: boolean | null }): Promise<CodeAnalysis> {
-  const { release, ix } = await releaseAndIndex(scope, args.version);
+  const { release, ix } = await releaseAndIndex(scope, args.version, args.language);
   const notCounted: CodeAnalysis['notCounted'] = [];
   const counted: { pt: NodeRef; nodes: (NodeRef | null)[] }[] = [];
   await sliced(args.codes, (item, k) => {

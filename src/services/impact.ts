@@ -4,6 +4,7 @@
 // two releases' in-memory indexes in slices, yielding to the event loop between slices,
 // so 100,000 rows never hold up other requests.
 import {
+  asTranslationChange,
   codeState,
   IMPACT_KINDS,
   ImpactTally,
@@ -28,6 +29,8 @@ import { searchCodes } from './search.ts';
 import { noGoodMatch, structuralSuggestion, TEXT_FLOOR } from '../domain/impact/retired.ts';
 import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import { rowText } from './arguments.ts';
+import { languageNotFound } from '../domain/languages.ts';
+import { languageDisplayName } from '../domain/languageTags.ts';
 
 export interface ImpactArgs {
   from: string;
@@ -40,6 +43,8 @@ export interface ImpactArgs {
    */
   rowsData?: unknown;
   validateOnly?: boolean | null;
+  /** BCP 47 tag of the names (issue 28; hosted by both releases); default Accept-Language, else the primary. */
+  language?: string | null;
 }
 
 type RawRow = { rowId?: unknown; code?: unknown; term?: unknown; line?: unknown; position?: unknown };
@@ -80,6 +85,8 @@ export interface ImpactSummary {
 export interface ImpactReport {
   from: ReleaseInfo;
   to: ReleaseInfo;
+  /** The language of every name in the report (a language both releases host). */
+  language: string;
   validateOnly: boolean;
   summary: ImpactSummary;
   errors: ImpactRowError[];
@@ -109,7 +116,13 @@ async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOption
   scope.usedVersions.add(from.version);
   scope.usedVersions.add(to.version);
   const db = scope.services.reader?.() ?? scope.services.prisma;
+  const language = impactLanguage(scope, from, to, args.language);
   const [fromIx, toIx] = await Promise.all([catalog.searchIndexes.get(from.id, db), catalog.searchIndexes.get(to.id, db)]);
+  // Names in the report's language: its index shares the primary's entries and hierarchy.
+  const inLanguage = (r: ReleaseInfo, ix: ReleaseIndex) => (r.languages[0] === language || !r.languages.includes(language) ? ix : catalog.searchIndexes.getLanguage(r.id, language, db));
+  const [fromNames, toNames] = await Promise.all([inLanguage(from, fromIx), inLanguage(to, toIx)]);
+  const translated = fromNames !== fromIx || toNames !== toIx;
+  const languageName = languageDisplayName(language);
 
   // Validation: every bad row is reported with its rowId and reason; the others go on.
   const errors: ImpactRowError[] = [];
@@ -188,8 +201,12 @@ async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOption
         await yieldToEventLoop();
       }
       const row = valid[k]!;
-      const before = codeState(fromIx, row.code)!;
-      const after = codeState(toIx, row.code);
+      const before = codeState(fromNames, row.code)!;
+      const after = codeState(toNames, row.code);
+      let impacts = rowImpacts(row, before, after, toNames, to.version);
+      if (translated && after && before.term !== after.term) {
+        impacts = asTranslationChange(impacts, row.code, codeState(fromIx, row.code)!.term !== codeState(toIx, row.code)!.term, languageName);
+      }
       const result: ImpactRowResult = {
         rowId: row.rowId,
         code: String(row.code),
@@ -198,19 +215,20 @@ async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOption
         line: row.line,
         before,
         after,
-        impacts: rowImpacts(row, before, after, toIx, to.version),
+        impacts,
       };
       tally.add(result);
       rows.push(result);
     }
     opts.onProgress?.(valid.length, valid.length);
-    await suggestForRetired(scope, to, toIx, rows);
+    await suggestForRetired(scope, to, toNames, rows);
   }
 
   const percent = valid.length ? Math.round((tally.impacted / valid.length) * 1000) / 10 : 0;
   return {
     from,
     to,
+    language,
     validateOnly: !!args.validateOnly,
     errors,
     rows,
@@ -225,6 +243,25 @@ async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOption
       ptDeltas: tally.ptDeltas(),
     },
   };
+}
+
+/**
+ * The report's language: the request's choice for the target release (argument > Accept-Language >
+ * primary). Names are compared across the two releases, so the baseline must host it too: named
+ * explicitly, a baseline without it is LANGUAGE_NOT_FOUND; negotiated, the report falls back to the
+ * target's primary language.
+ */
+function impactLanguage(scope: RequestScope, from: ReleaseInfo, to: ReleaseInfo, explicit: string | null | undefined): string {
+  const tag = scope.chooseLanguage(to, explicit);
+  if (from.languages.includes(tag)) {
+    scope.chooseLanguage(from, tag);
+    return tag;
+  }
+  if (explicit) throw languageNotFound(tag, from.version, from.languages);
+  const primary = to.languages[0] ?? tag;
+  scope.chooseLanguage(to, primary);
+  if (from.languages.includes(primary)) scope.chooseLanguage(from, primary);
+  return primary;
 }
 
 /**

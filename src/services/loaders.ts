@@ -16,8 +16,8 @@ import {
   type HierarchyItem, type PathCodes, type SynonymPageKey,
 } from '../domain/hierarchy.ts';
 import {
-  parentSmqsOf, smqConceptKey, smqKey, smqsByKeys, smqsOfConcepts, subSmqsOf,
-  type CodeSmqRow, type Smq, type SmqConceptKey, type SmqKey,
+  parentSmqsOf, smqConceptKey, smqKey, smqNameKey, smqNamesByKeys, smqsByKeys, smqsOfConcepts, subSmqsOf,
+  type CodeSmqRow, type Smq, type SmqConceptKey, type SmqKey, type SmqNameKey,
 } from '../domain/smqs.ts';
 
 function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, key: (k: K) => string, empty: () => V) {
@@ -269,6 +269,8 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
     otherNames: loader<ConceptKey, { language: string; name: string }[]>((k) => otherNamesByKeys(read, k), conceptKey, () => []),
     // SMQs (src/services/smqs.ts): one statement per batch.
     smq: loader<SmqKey, Smq | null>((k) => smqsByKeys(read, k), smqKey, () => null),
+    /** An SMQ's name and description in a non-primary language (issue 28). */
+    smqName: loader<SmqNameKey, { name: string; description: string } | null>((k) => smqNamesByKeys(read, k), smqNameKey, () => null),
     subSmqs: loader<SmqKey, Smq[]>((k) => subSmqsOf(read, k), smqKey, () => []),
     parentSmq: loader<SmqKey, Smq | null>((k) => parentSmqsOf(read, k), smqKey, () => null),
     smqsOfConcept: loader<SmqConceptKey, CodeSmqRow[]>((k) => smqsOfConcepts(read, k), smqConceptKey, () => []),

@@ -6,7 +6,7 @@ import { clip } from '../domain/clientText.ts';
 import { CODE_SYNTAX, codeNumber } from '../domain/formats.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import {
-  activeSmqTerms, codeLevels, listSmqs as listSmqRows, SCOPE_OF, smqChanges as smqChangeRows, smqTermPage,
+  activeSmqTerms, codeLevels, listSmqs as listSmqRows, SCOPE_OF, smqChanges as smqChangeRows, smqsInLanguage, smqTermPage,
   type CodeSmqRow, type Smq, type SmqChange, type SmqChangeCounts, type SmqChangeType, type SmqScope, type SmqTerm, type SmqTermLevel,
 } from '../domain/smqs.ts';
 import { AlgorithmSyntaxError, evaluateAlgorithm, isAlgorithmic, parseAlgorithm } from '../domain/smqAlgorithm.ts';
@@ -16,6 +16,7 @@ import type { ReleaseConcept } from './codes.ts';
 import { MAX_QUERY_LENGTH, SMQ_APPLY_MAX_ERRORS, SMQ_APPLY_MAX_ID, SMQ_APPLY_MAX_ROWS } from './limits.ts';
 import type { Page, PageRequest } from './paging.ts';
 import { underGate, type RequestScope } from './scope.ts';
+import { foldSearchText } from '../domain/languageNames.ts';
 
 export { SMQ_CHANGE_TYPES, type SmqChangeCounts } from '../domain/smqs.ts';
 
@@ -24,6 +25,33 @@ export type ReleaseSmq = Smq & { version: string };
 export type ReleaseSmqTerm = SmqTerm & { version: string };
 
 const withVersion = (s: Smq, version: string): ReleaseSmq => ({ ...s, version });
+
+// Names in the request's language for the release (issue 28): the root field chose it
+// (scope.chooseLanguage); nested reads ask scope.languageOf. Orders stay the primary language's.
+
+/** The SMQ with its name and description in the request's language (the primary's where the language has none). */
+async function localized(scope: RequestScope, s: Smq, version: string): Promise<ReleaseSmq> {
+  const l = scope.languageOf(s.releaseId);
+  if (l.primary || !l.tag) return withVersion(s, version);
+  const n = await scope.loaders.smqName.load({ releaseId: s.releaseId, language: l.tag, code: s.code });
+  return n ? { ...s, name: n.name, description: n.description, version } : withVersion(s, version);
+}
+
+/** A concept's name in the request's language for its release (the given primary name otherwise). */
+async function conceptNameIn(scope: RequestScope, releaseId: number, level: 'PT' | 'LLT', code: number, name: string): Promise<string>;
+async function conceptNameIn(scope: RequestScope, releaseId: number, level: 'PT' | 'LLT', code: number, name: string | null): Promise<string | null>;
+async function conceptNameIn(scope: RequestScope, releaseId: number, level: 'PT' | 'LLT', code: number, name: string | null): Promise<string | null> {
+  const l = scope.languageOf(releaseId);
+  if (l.primary || !l.tag || name === null) return name;
+  return (await scope.loaders.name.load({ releaseId, language: l.tag, level, code })) ?? name;
+}
+
+/** An SMQ's name in the request's language, by code (the primary name given otherwise). */
+async function smqNameIn(scope: RequestScope, releaseId: number, code: number, name: string): Promise<string> {
+  const l = scope.languageOf(releaseId);
+  if (l.primary || !l.tag) return name;
+  return (await scope.loaders.smqName.load({ releaseId, language: l.tag, code }))?.name ?? name;
+}
 
 export const smqGlobalId = (s: ReleaseSmq) => `${s.version}:${s.code}`;
 export const smqStatus = (status: string): 'ACTIVE' | 'INACTIVE' => (status.trim().toUpperCase() === 'I' ? 'INACTIVE' : 'ACTIVE');
@@ -37,6 +65,8 @@ const smqNotFound = (code: string, version: string) =>
 export interface SmqListArgs {
   q?: string | null | undefined;
   version?: string | null | undefined;
+  /** BCP 47 tag of the names (a hosted language); default Accept-Language, else the primary. */
+  language?: string | null | undefined;
 }
 
 /** SMQs of a release (argument, else header, else latest), by name; `q` filters by name (any case). */
@@ -44,14 +74,25 @@ export async function listSmqs(scope: RequestScope, args: SmqListArgs, page: Pag
   const q = args.q?.trim() || null;
   if (q && q.length > MAX_QUERY_LENGTH) throw validationError({ q: [`must be at most ${MAX_QUERY_LENGTH} characters`] });
   const release = await scope.selectRelease(args.version);
-  const found = await listSmqRows(scope.services.reader?.() ?? scope.services.prisma, release.id, q, page.offset, page.limit);
+  const tag = scope.chooseLanguage(release, args.language);
+  const db = scope.services.reader?.() ?? scope.services.prisma;
+  if (tag !== release.languages[0]) {
+    // Another language: its names folded as its search folds them, ordered by its collation.
+    const fold = (x: string) => foldSearchText(tag, x);
+    const folded = q === null ? null : fold(q);
+    const collator = new Intl.Collator(tag);
+    const all = (await smqsInLanguage(db, release.id, tag)).filter((s) => folded === null || fold(s.name).includes(folded));
+    all.sort((a, b) => collator.compare(a.name, b.name) || a.code - b.code);
+    return { items: all.slice(page.offset, page.offset + page.limit).map((s) => withVersion(s, release.version)), total: all.length };
+  }
+  const found = await listSmqRows(db, release.id, q, page.offset, page.limit);
   return { items: found.items.map((s) => withVersion(s, release.version)), total: found.total };
 }
 
 /** The SMQ with this code in a release, or null (a malformed code: VALIDATION_ERROR naming `field`). */
 export async function smqAt(scope: RequestScope, release: ReleaseInfo, code: string, field = 'code'): Promise<ReleaseSmq | null> {
   const s = await scope.loaders.smq.load({ releaseId: release.id, code: parseCode(code, field) });
-  return s ? withVersion(s, release.version) : null;
+  return s ? localized(scope, s, release.version) : null;
 }
 
 async function smqIn(scope: RequestScope, release: ReleaseInfo, code: string, field = 'code'): Promise<ReleaseSmq> {
@@ -61,8 +102,10 @@ async function smqIn(scope: RequestScope, release: ReleaseInfo, code: string, fi
 }
 
 /** One SMQ by code (malformed: VALIDATION_ERROR; absent from the release: CODE_NOT_FOUND). */
-export async function lookupSmq(scope: RequestScope, code: string, version: string | null | undefined): Promise<ReleaseSmq> {
-  return smqIn(scope, await scope.selectRelease(version), code);
+export async function lookupSmq(scope: RequestScope, code: string, version: string | null | undefined, language?: string | null): Promise<ReleaseSmq> {
+  const release = await scope.selectRelease(version);
+  scope.chooseLanguage(release, language);
+  return smqIn(scope, release, code);
 }
 
 export async function smqByGlobalId(scope: RequestScope, id: string): Promise<ReleaseSmq | null> {
@@ -71,7 +114,7 @@ export async function smqByGlobalId(scope: RequestScope, id: string): Promise<Re
   const n = code ? codeNumber(code) : null;
   if (!release || n === null) return null;
   const s = await scope.loaders.smq.load({ releaseId: release.id, code: n });
-  return s ? withVersion(s, release.version) : null;
+  return s ? localized(scope, s, release.version) : null;
 }
 
 export async function smqRelease(scope: RequestScope, s: ReleaseSmq): Promise<ReleaseInfo> {
@@ -82,16 +125,16 @@ export async function smqRelease(scope: RequestScope, s: ReleaseSmq): Promise<Re
 
 export async function parentSmq(scope: RequestScope, s: ReleaseSmq): Promise<ReleaseSmq | null> {
   const p = await scope.loaders.parentSmq.load({ releaseId: s.releaseId, code: s.code });
-  return p ? withVersion(p, s.version) : null;
+  return p ? localized(scope, p, s.version) : null;
 }
 
 export async function subSmqs(scope: RequestScope, s: ReleaseSmq): Promise<ReleaseSmq[]> {
-  return (await scope.loaders.subSmqs.load({ releaseId: s.releaseId, code: s.code })).map((x) => withVersion(x, s.version));
+  return Promise.all((await scope.loaders.subSmqs.load({ releaseId: s.releaseId, code: s.code })).map((x) => localized(scope, x, s.version)));
 }
 
 export async function smqOfTerm(scope: RequestScope, t: ReleaseSmqTerm): Promise<ReleaseSmq | null> {
   const s = await scope.loaders.smq.load({ releaseId: t.releaseId, code: t.smqCode });
-  return s ? withVersion(s, t.version) : null;
+  return s ? localized(scope, s, t.version) : null;
 }
 
 export interface SmqTermArgs {
@@ -121,7 +164,8 @@ export async function smqTerms(scope: RequestScope, s: ReleaseSmq, args: SmqTerm
     page.offset,
     page.limit,
   );
-  return { items: found.items.map((t) => ({ ...t, version: s.version })), total: found.total, counts: { narrow: found.narrow, broad: found.broad } };
+  const items = await Promise.all(found.items.map(async (t) => ({ ...t, name: await conceptNameIn(scope, t.releaseId, t.level, t.code, t.name), version: s.version })));
+  return { items, total: found.total, counts: { narrow: found.narrow, broad: found.broad } };
 }
 
 /** A code's membership of an SMQ (see domain CodeSmqRow). */
@@ -131,7 +175,7 @@ export type CodeSmq = Omit<CodeSmqRow, 'smq'> & { smq: ReleaseSmq };
 export async function smqsOfCode(scope: RequestScope, c: ReleaseConcept): Promise<CodeSmq[]> {
   if (c.level !== 'PT' && c.level !== 'LLT') return [];
   const rows = await scope.loaders.smqsOfConcept.load({ releaseId: c.releaseId, level: c.level, code: c.code });
-  return rows.map((r) => ({ ...r, smq: withVersion(r.smq, c.version) }));
+  return Promise.all(rows.map(async (r) => ({ ...r, smq: await localized(scope, r.smq, c.version) })));
 }
 
 // --- changes ---------------------------------------------------------------------
@@ -142,6 +186,8 @@ export interface SmqChangesArgs {
   from?: string | null | undefined;
   smq?: string | null | undefined;
   changeType?: SmqChangeType | null | undefined;
+  /** BCP 47 tag of the names (hosted by the target); default the request's choice for the target. */
+  language?: string | null | undefined;
 }
 
 export interface SmqChangesPage extends Page<ReleaseSmqChange> {
@@ -155,8 +201,26 @@ export async function smqChanges(scope: RequestScope, to: ReleaseInfo, args: Smq
   const from = await resolveBaseline(scope, to, args.from);
   const smqCode = args.smq === null || args.smq === undefined ? undefined : parseCode(args.smq, 'smq');
   const found = await smqChangeRows(scope.services.prisma, from.id, to.id, { smqCode, changeType: args.changeType ?? undefined }, page.offset, page.limit);
+  const tag = scope.chooseLanguage(to, args.language);
+  // Names in the target's language, else the baseline's (an SMQ or term that left); the order stays the primary's.
+  const where = (c: SmqChange) => (c.changeType === 'SMQ_RETIRED' && !c.after) || (c.changeType === 'TERM_REMOVED' && !c.after) ? from : to;
+  const items = await Promise.all(
+    found.items.map(async (c) => {
+      if (tag === to.languages[0]) return { ...c, fromVersion: from.version, toVersion: to.version };
+      const r = where(c).languages.includes(tag) ? where(c) : to;
+      if (r !== to && !r.languages.includes(tag)) return { ...c, fromVersion: from.version, toVersion: to.version };
+      const smqName = await smqNameIn(scope, r.id, c.smqCode, c.smqName);
+      const termName =
+        c.termCode === null || c.termName === null
+          ? c.termName
+          : c.termLevel === 'SMQ'
+            ? await smqNameIn(scope, r.id, c.termCode, c.termName)
+            : await conceptNameIn(scope, r.id, c.termLevel === 'PT' ? 'PT' : 'LLT', c.termCode, c.termName);
+      return { ...c, smqName, termName, fromVersion: from.version, toVersion: to.version };
+    }),
+  );
   return {
-    items: found.items.map((c) => ({ ...c, fromVersion: from.version, toVersion: to.version })),
+    items,
     total: found.total,
     counts: found.counts,
     from,
@@ -311,10 +375,11 @@ export async function applySmq(
   code: string,
   version: string | null | undefined,
   input: { rows?: readonly SmqRowInput[] | null | undefined; rowsData?: unknown },
+  language?: string | null,
 ): Promise<SmqApplication> {
   // The key first: requests without one never take a place in the gate.
   await scope.requireApiKey('smq');
-  return underGate(scope, 'uploads', () => apply(scope, code, version, input));
+  return underGate(scope, 'uploads', () => apply(scope, code, version, input, language));
 }
 
 async function apply(
@@ -322,10 +387,12 @@ async function apply(
   code: string,
   version: string | null | undefined,
   input: { rows?: readonly SmqRowInput[] | null | undefined; rowsData?: unknown },
+  language?: string | null,
 ): Promise<SmqApplication> {
   const rows = smqInputRows(input.rows, input.rowsData);
   checkRows(rows);
   const release = await scope.selectRelease(version);
+  const tag = scope.chooseLanguage(release, language);
   const smq = await smqIn(scope, release, code);
   const db = scope.services.reader?.() ?? scope.services.prisma;
   const stored = [...new Set(rows.map((r) => codeNumber(r.code)).filter((n): n is number => n !== null))];
@@ -412,6 +479,7 @@ async function apply(
     algorithm = { expression: smq.algorithm, error, matchedCases: rule ? results.filter((r) => r.matched).length : null, cases: results };
   }
 
+  if (tag !== release.languages[0]) await nameMatchesIn(scope, release.id, [...narrow, ...broad]);
   return {
     smq,
     release,
@@ -422,4 +490,23 @@ async function apply(
     counts: { rows: rows.length, narrow: narrow.length, broad: broad.length, broadSearch: narrow.length + broad.length, unmatched, problems: problems.length },
     algorithm,
   };
+}
+
+/** The matches' terms in the request's language: one batch per distinct term (100,000 rows share a few thousand). */
+async function nameMatchesIn(scope: RequestScope, releaseId: number, matches: SmqRowMatch[]): Promise<void> {
+  const names = new Map<string, Promise<string | null>>();
+  const nameOf = (level: 'PT' | 'LLT', code: number, name: string | null) => {
+    const key = `${level}:${code}`;
+    let p = names.get(key);
+    if (!p) names.set(key, (p = conceptNameIn(scope, releaseId, level, code, name)));
+    return p;
+  };
+  for (const m of matches) {
+    void nameOf(m.level, Number(m.code), m.term);
+    void nameOf(m.matchedLevel, m.matchedCode, m.matchedTerm);
+  }
+  for (const m of matches) {
+    m.term = (await nameOf(m.level, Number(m.code), m.term)) ?? m.term;
+    m.matchedTerm = await nameOf(m.matchedLevel, m.matchedCode, m.matchedTerm);
+  }
 }

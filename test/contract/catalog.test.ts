@@ -220,6 +220,7 @@ describe('REST catalog', () => {
       ETag: "<etag>"
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
+      Content-Language: en
 
       {
         "versions": { "from": "5.0", "to": "5.0.1" },

@@ -5,6 +5,10 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { miniSpec, writeFixture } from '../helpers/medascii.ts';
 import { german, translated } from '../helpers/languages.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
+import { loadConfig } from '../../src/config.ts';
+import { runImpact } from '../../src/cli/impact.ts';
+import { Readable } from 'node:stream';
+import { TEST_ENV } from '../helpers/app.ts';
 
 let t: TestApp;
 // 1.1: the German name of Headache corrected (a translation change); nothing else differs.
@@ -125,5 +129,91 @@ describe('a code’s history in a language', () => {
     expect(h[1].changes).toEqual([change, change]);
     const en = await t.graphql(q, { l: 'en' });
     expect(en.body.data.code.history[1].changes).toEqual([]);
+  });
+});
+
+describe('translation changes in the impact report', () => {
+  const rows = [
+    { rowId: 'h', code: '10019211', term: 'Kopfschmerzen' },
+    { rowId: 'n', code: '10028813' },
+  ];
+  const post = async (query: string, headers: Record<string, string> = {}, body: unknown = { from: '1.0', to: '1.1', rows }) => {
+    const { key } = await createApiKey(t.db.prisma, 'impact-languages');
+    return t.json(`/impact${query}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers }, body: JSON.stringify(body) });
+  };
+  const kindsOf = (body: { rows: { rowId: string; impacts: { kind: string }[] }[] }) => Object.fromEntries(body.rows.map((r) => [r.rowId, r.impacts.map((i) => i.kind)]));
+
+  it('POST /impact?lang=de: the row whose German name changed is TRANSLATION_CHANGED, named in German', async () => {
+    const de = await post('?lang=de');
+    expect(de.status).toBe(200);
+    expect(de.headers.get('content-language')).toBe('de');
+    expect(de.headers.get('vary')).toMatch(/Accept-Language/);
+    expect(de.body.language).toBe('de');
+    expect(kindsOf(de.body)).toEqual({ h: ['TRANSLATION_CHANGED', 'TERM_MISMATCH'], n: [] });
+    const h = de.body.rows.find((r: { rowId: string }) => r.rowId === 'h');
+    expect(h.before.term).toBe('Kopfschmerzen');
+    expect(h.after.term).toBe('Kopfschmerz');
+    expect(h.impacts[0]).toMatchObject({
+      kind: 'TRANSLATION_CHANGED',
+      details: "German name of 10019211 changed (translation): 'Kopfschmerzen' → 'Kopfschmerz'.",
+      before: 'Kopfschmerzen',
+      after: 'Kopfschmerz',
+      suggestion: { action: 'KEEP', code: '10019211', term: 'Kopfschmerz' },
+    });
+    // The recorded term was the German name in 1.0: keep the code.
+    expect(h.impacts[1].suggestion.action).toBe('KEEP');
+    expect(de.body.rows.find((r: { rowId: string }) => r.rowId === 'n').after.term).toBe('Übelkeit');
+    expect(de.body.summary.rowsImpacted).toBe(1);
+    expect(de.body.summary.byKind).toContainEqual({ kind: 'TRANSLATION_CHANGED', rows: 1 });
+  });
+
+  it('in English (default, or lang=en) nothing changed; Accept-Language selects German; a language not hosted is 404', async () => {
+    const en = await post('');
+    expect(en.body.language).toBe('en');
+    expect(en.headers.get('content-language')).toBe('en');
+    // The recorded German term does not match the English name: only that.
+    expect(kindsOf(en.body)).toEqual({ h: ['TERM_MISMATCH'], n: [] });
+    const enExplicit = await post('?lang=en', {}, { from: '1.0', to: '1.1', rows: [rows[1]] });
+    expect(kindsOf(enExplicit.body)).toEqual({ n: [] });
+    const header = await post('', { 'accept-language': 'de-AT, en;q=0.5' });
+    expect(header.body.language).toBe('de');
+    expect(header.headers.get('content-language')).toBe('de');
+    expect(kindsOf(header.body).h).toEqual(['TRANSLATION_CHANGED', 'TERM_MISMATCH']);
+    const ja = await post('?lang=ja');
+    expect(ja.status).toBe(404);
+    expect(ja.body).toMatchObject({ code: 'LANGUAGE_NOT_FOUND' });
+  });
+
+  it('GraphQL impact(language:) reports it too', async () => {
+    const { key } = await createApiKey(t.db.prisma, 'impact-languages-gql');
+    const g = await t.graphql(
+      `query ($rows: [ImpactRowInput!]) { impact(input: { from: "1.0", to: "1.1", rows: $rows }, language: "de") { language summary { byKind { kind rows } } rows(impactedOnly: true) { rowId impacts { kind details } } } }`,
+      { rows },
+      { 'x-api-key': key },
+    );
+    expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.impact.language).toBe('de');
+    expect(g.body.data.impact.rows).toEqual([
+      {
+        rowId: 'h',
+        impacts: [
+          { kind: 'TRANSLATION_CHANGED', details: "German name of 10019211 changed (translation): 'Kopfschmerzen' → 'Kopfschmerz'." },
+          expect.objectContaining({ kind: 'TERM_MISMATCH' }),
+        ],
+      },
+    ]);
+  });
+
+  it('terminology impact --language de (the CLI use case) reports it in the CSV', async () => {
+    let out = '';
+    await runImpact(
+      loadConfig({ ...TEST_ENV }),
+      t.db,
+      Readable.from(['rowId,code,term\r\nh,10019211,Kopfschmerzen\r\n']),
+      { from: '1.0', to: '1.1', format: 'csv', validateOnly: false, impactedOnly: false, language: 'de' },
+      { out: (s) => void (out += s), err: () => {} },
+    );
+    const lines = out.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines.find((l) => l.includes('TRANSLATION_CHANGED'))).toMatch(/^h,2,10019211,Kopfschmerzen,IMPACTED,TRANSLATION_CHANGED,/);
   });
 });

@@ -24,7 +24,7 @@ describe('OpenAPI document', () => {
     const names = (path: string, method = 'get') => (doc.paths[path][method].parameters ?? []).map((p: { name: string }) => p.name).sort();
     expect(names('/codes')).toEqual(['changeType', 'hlgt', 'hlt', 'lang', 'level', 'limit', 'llt', 'page', 'q', 'soc', 'version']);
     expect(names('/codes/{code}')).toEqual(['code', 'lang', 'synonymsLimit', 'synonymsPage', 'version']);
-    expect(names('/codes/{code}/changes')).toEqual(['against', 'code', 'version']);
+    expect(names('/codes/{code}/changes')).toEqual(['against', 'code', 'lang', 'version']);
     expect(names('/versions/{toVersionId}/changes')).toEqual(['changeType', 'fromVersionId', 'hlgt', 'hlt', 'lang', 'level', 'limit', 'llt', 'page', 'soc', 'toVersionId']);
     expect(doc.paths['/classify'].post.requestBody.content['application/json'].schema).toBeDefined();
     expect(doc.paths['/classify'].post.security).toEqual([{ apiKey: [] }]);

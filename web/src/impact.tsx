@@ -39,6 +39,7 @@ const KIND_LABELS: Record<ImpactKind, string> = {
   PRIMARY_SOC_CHANGED: 'Primary SOC changed',
   HIERARCHY_CHANGED: 'HLT or HLGT changed',
   TERM_MISMATCH: 'Recorded term does not match',
+  TRANSLATION_CHANGED: 'Name changed in this language only',
 };
 
 const CSV_HEADER = [

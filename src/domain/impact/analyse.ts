@@ -17,6 +17,7 @@ export const IMPACT_KINDS = [
   'PRIMARY_SOC_CHANGED',
   'HIERARCHY_CHANGED',
   'TERM_MISMATCH',
+  'TRANSLATION_CHANGED',
 ] as const;
 export type ImpactKind = (typeof IMPACT_KINDS)[number];
 
@@ -30,6 +31,7 @@ export const IMPACT_KIND_DESCRIPTIONS: Record<ImpactKind, string> = {
   PRIMARY_SOC_CHANGED: "The primary SOC the code rolls up to changed.",
   HIERARCHY_CHANGED: 'The primary path (HLT or HLGT) the code rolls up to changed.',
   TERM_MISMATCH: 'The recorded term does not match the code’s term in the target release.',
+  TRANSLATION_CHANGED: "The code's name changed in the report's language only (a translation correction): the primary language's name is unchanged.",
 };
 
 export type RecodeAction = 'KEEP' | 'RECODE' | 'REVIEW';
@@ -230,6 +232,25 @@ export function recodeNonCurrent(to: ReleaseIndex, ptCode: number | undefined, t
 
 /** Placeholder of a retired code's suggestion until the service's search fills it in. */
 export const PENDING_SEARCH: Suggestion = { action: 'REVIEW', code: null, term: null, level: null, reason: 'No term in the target release matches.' };
+
+/**
+ * A rename seen in a non-primary language (the states' names) while the primary language's name
+ * stayed: a translation correction (issue 28), its own kind. `primaryRenamed` says whether the
+ * primary names differ; `languageName` names the language in the details.
+ */
+export function asTranslationChange(impacts: Impact[], code: number, primaryRenamed: boolean, languageName: string): Impact[] {
+  if (primaryRenamed) return impacts;
+  return impacts.map((i) =>
+    i.kind === 'RENAMED'
+      ? {
+          ...i,
+          kind: 'TRANSLATION_CHANGED',
+          details: `${languageName} name of ${code} changed (translation): '${i.before}' → '${i.after}'.`,
+          suggestion: { ...i.suggestion, reason: 'Same code, same concept: only the translation changed.' },
+        }
+      : i,
+  );
+}
 
 /** Every impact of the upgrade on one row (before: the code in `from`; after: in `to`, null when retired). */
 export function rowImpacts(row: ImpactRowInput, before: CodeState, after: CodeState | null, to: ReleaseIndex, toVersion: string): Impact[] {

@@ -243,22 +243,22 @@ builder.queryFields((t) => ({
   identify: t.field({
     type: IdentifyRef,
     description: 'Split a narrative into discrete adverse-event statements (no codes). Requires X-API-Key.',
-    args: { description: t.arg.string({ required: true }), version: t.arg.string({ required: false }) },
+    args: { description: t.arg.string({ required: true }), version: t.arg.string({ required: false }), language: t.arg.string({ required: false, description: 'BCP 47 tag of the names in the answer (a hosted language); default: Accept-Language, else the primary. The narrative itself must be English (else 422 LANGUAGE_NOT_SUPPORTED).' }) },
     complexity: aiComplexity,
     resolve: (_r, args, ctx) => assessments.identify(ctx, args),
   }),
   classify: t.field({
     type: ClassificationRef,
     description: 'Code an event description (ranked PTs), optionally with seriousness and severity. Requires X-API-Key.',
-    args: { input: t.arg({ type: ClassifyInput, required: true }) },
+    args: { input: t.arg({ type: ClassifyInput, required: true }), language: t.arg.string({ required: false, description: 'BCP 47 tag of the names in the answer (a hosted language); default: Accept-Language, else the primary. The narrative itself must be English (else 422 LANGUAGE_NOT_SUPPORTED).' }) },
     complexity: aiComplexity,
-    resolve: (_r, { input }, ctx) => assessments.classify(ctx, { ...input, severity: input.severity as SeveritySystem[] | null | undefined }),
+    resolve: (_r, { input, ...args }, ctx) => assessments.classify(ctx, { ...input, severity: input.severity as SeveritySystem[] | null | undefined, language: args.language }),
   }),
   classifyLabel: t.field({
     type: LabelRef,
     description: 'Every adverse reaction a product label lists, coded and located in the text. Requires X-API-Key.',
-    args: { input: t.arg({ type: LabelInput, required: true }) },
+    args: { input: t.arg({ type: LabelInput, required: true }), language: t.arg.string({ required: false, description: 'BCP 47 tag of the names in the answer (a hosted language); default: Accept-Language, else the primary. The narrative itself must be English (else 422 LANGUAGE_NOT_SUPPORTED).' }) },
     complexity: aiComplexity,
-    resolve: (_r, { input }, ctx) => assessments.classifyLabel(ctx, input),
+    resolve: (_r, { input, ...args }, ctx) => assessments.classifyLabel(ctx, { ...input, language: args.language }),
   }),
 }));

@@ -167,7 +167,12 @@ builder.queryFields((t) => ({
   codeChanges: t.field({
     type: ComparisonRef,
     description: 'One code compared between two releases: `against` is the baseline (from); `version` (else header, else latest) the target.',
-    args: { code: t.arg.string({ required: true }), against: t.arg.string({ required: true }), version: t.arg.string({ required: false }) },
-    resolve: (_r, args, ctx) => changes.compareCodeAgainst(ctx, args.code, args.against, args.version),
+    args: {
+      code: t.arg.string({ required: true }),
+      against: t.arg.string({ required: true }),
+      version: t.arg.string({ required: false }),
+      language: t.arg.string({ required: false, description: 'BCP 47 tag of the names (hosted by the target); default: Accept-Language, else the primary.' }),
+    },
+    resolve: (_r, args, ctx) => changes.compareCodeAgainst(ctx, args.code, args.against, args.version, args.language),
   }),
 }));

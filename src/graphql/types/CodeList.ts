@@ -77,6 +77,7 @@ const CodeListItemInput = builder.inputType('CodeListItemInput', {
 const listArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
   codes: t.arg({ type: [CodeListItemInput], required: true, description: `At most ${MAX_PUBLIC_CODE_LIST} items without an API key (X-API-Key), ${MAX_CODE_LIST} with one.` }),
   version: t.arg.string({ required: false }),
+  language: t.arg.string({ required: false, description: 'BCP 47 tag of the names (a hosted language): terms shown and recorded terms compared in it; default: Accept-Language, else the primary.' }),
 });
 
 builder.queryFields((t) => ({

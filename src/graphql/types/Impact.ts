@@ -126,6 +126,7 @@ const ImpactReportRef = builder.objectRef<ImpactReport>('ImpactReport').implemen
   fields: (t) => ({
     from: t.string({ resolve: (r) => r.from.version }),
     to: t.string({ resolve: (r) => r.to.version }),
+    language: t.string({ description: 'BCP 47 tag of every name in the report (a language both releases host).', resolve: (r) => r.language }),
     validateOnly: t.exposeBoolean('validateOnly'),
     summary: t.field({ type: SummaryRef, resolve: (r) => r.summary }),
     errors: t.field({ type: [RowErrorRef], description: 'Rows not analysed (bad rows), with the reason.', resolve: (r) => r.errors }),
@@ -174,9 +175,16 @@ builder.queryFields((t) => ({
   impact: t.field({
     type: ImpactReportRef,
     description: 'What an upgrade from one release to another does to coded data. Requires X-API-Key.',
-    args: { input: t.arg({ type: ImpactInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: ImpactInputRef, required: true }),
+      language: t.arg.string({
+        required: false,
+        description:
+          "BCP 47 tag of the names (hosted by both releases); default: Accept-Language, else the target's primary. A name changed in this language only is TRANSLATION_CHANGED.",
+      }),
+    },
     // rowsData is one JSON value: its length counts as rows do.
     complexity: ({ input }) => listCost(input.rows ?? input.rowsData, 0.1),
-    resolve: (_r, { input }, ctx) => analyseImpact(ctx, input),
+    resolve: (_r, { input, language }, ctx) => analyseImpact(ctx, { ...input, language }),
   }),
 }));

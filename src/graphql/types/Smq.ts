@@ -169,6 +169,7 @@ builder.objectFields(VersionRef, (t) => ({
         from: t.arg.string({ required: false, description: 'Baseline release (default: the previous one).' }),
         smq: t.arg.string({ required: false, description: 'Only this SMQ (its own content rows).' }),
         changeType: t.arg({ type: SmqChangeTypeEnum, required: false }),
+        language: t.arg.string({ required: false, description: 'BCP 47 tag of the names (a hosted language); default: Accept-Language, else the primary.' }),
       },
       complexity: (args) => ({ field: 5, multiplier: args.first ?? SMQ_PAGES.smqChanges.default }),
       resolve: (to, args, ctx) => offsetConnection(args, SMQ_PAGES.smqChanges, (page) => smqs.smqChanges(ctx, to, args, page)),
@@ -283,7 +284,7 @@ builder.queryFields((t) => ({
     {
       type: SmqRef,
       description: 'SMQs of a release (argument, else X-Terminology-Version, else latest), by name; `q` keeps names containing it (any case).',
-      args: { q: t.arg.string({ required: false }), version: t.arg.string({ required: false }) },
+      args: { q: t.arg.string({ required: false, description: 'Keeps SMQs whose name in the language contains it (folded as the language\'s search folds).' }), version: t.arg.string({ required: false }), language: t.arg.string({ required: false, description: 'BCP 47 tag of the names (a hosted language); default: Accept-Language, else the primary.' }) },
       complexity: (args) => ({ field: 1, multiplier: args.first ?? SMQ_PAGES.smqs.default }),
       resolve: (_root, args, ctx) => offsetConnection(args, SMQ_PAGES.smqs, (page) => smqs.listSmqs(ctx, args, page)),
     },
@@ -292,8 +293,8 @@ builder.queryFields((t) => ({
   smq: t.field({
     type: SmqRef,
     description: 'One SMQ by code in a release (argument, else X-Terminology-Version, else latest).',
-    args: { code: t.arg.string({ required: true }), version: t.arg.string({ required: false }) },
-    resolve: (_root, args, ctx) => smqs.lookupSmq(ctx, args.code, args.version),
+    args: { code: t.arg.string({ required: true }), version: t.arg.string({ required: false }), language: t.arg.string({ required: false, description: 'BCP 47 tag of the names (a hosted language); default: Accept-Language, else the primary.' }) },
+    resolve: (_root, args, ctx) => smqs.lookupSmq(ctx, args.code, args.version, args.language),
   }),
   applySmq: t.field({
     type: SmqApplicationRef,
@@ -301,6 +302,7 @@ builder.queryFields((t) => ({
     args: {
       code: t.arg.string({ required: true }),
       version: t.arg.string({ required: false }),
+      language: t.arg.string({ required: false, description: 'BCP 47 tag of the names (a hosted language); default: Accept-Language, else the primary.' }),
       rows: t.arg({ type: [SmqRowInput], required: false, description: 'The coded rows; give rows or rowsData.' }),
       rowsData: t.arg({
         type: JSONScalar,
@@ -309,6 +311,6 @@ builder.queryFields((t) => ({
       }),
     },
     complexity: (args) => listCost(args.rows ?? args.rowsData, 0.1),
-    resolve: (_root, args, ctx) => smqs.applySmq(ctx, args.code, args.version, { rows: args.rows, rowsData: args.rowsData }),
+    resolve: (_root, args, ctx) => smqs.applySmq(ctx, args.code, args.version, { rows: args.rows, rowsData: args.rowsData }, args.language),
   }),
 }));

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ClassifyDocument, type CriterionFieldsFragment } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
-import { errorResponses, versionIdParam } from '../schemas.ts';
+import { errorResponses, langParam, versionIdParam } from '../schemas.ts';
 import { assessmentHead, assessmentMeta, descriptionField, jsonBody, prediction, PredictionSchema } from '../narrative.ts';
 import { CLASSIFY_LIMIT, MAX_NARRATIVE } from '../../services/limits.ts';
 
@@ -20,7 +20,7 @@ const route = createRoute({
   security: [{ apiKey: [] }],
   request: {
     // No query parameters: an unknown one is refused, as on every GET route.
-    query: z.object({}).strict(),
+    query: z.object({ lang: langParam() }).strict(),
     body: jsonBody(
       z
         .object({
@@ -90,7 +90,8 @@ export function registerClassify(app: RestApp, deps: RestDeps) {
         severity: severityOn ? (a.severity?.systems ?? ['5-level', '3-level']).map((s) => (s === '5-level' ? 'FIVE_LEVEL' : 'THREE_LEVEL')) : [],
         limit: b.limit ?? 5,
       },
-    });
+      language: c.req.valid('query').lang,
+    }, { language: 'lang' });
     const d = data.classify;
     type Results = { terminologyCodes: ReturnType<typeof prediction>[]; seriousness?: unknown; severity?: unknown };
     const results: Results = { terminologyCodes: d.terminologyCodes.map(prediction) };

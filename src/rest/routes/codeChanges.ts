@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { CodeChangesDocument, type SnapshotFieldsFragment } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
-import { codeParam, errorResponses, versionIdParam, versionParam } from '../schemas.ts';
+import { codeParam, errorResponses, langParam, versionIdParam, versionParam } from '../schemas.ts';
 
 const SnapshotSchema = z
   .object({
@@ -28,6 +28,7 @@ const route = createRoute({
       .object({
         against: versionIdParam('against').openapi({ description: 'Release to compare against (the from release). Required.' }),
         version: versionParam,
+        lang: langParam(),
       })
       .strict(),
   },
@@ -54,8 +55,8 @@ const snap = (s: SnapshotFieldsFragment) => ({ ...s, status: s.status as 'curren
 export function registerCodeChanges(app: RestApp, deps: RestDeps) {
   app.openapi(route, async (c) => {
     const { code } = c.req.valid('param');
-    const { against, version } = c.req.valid('query');
-    const { data, usedVersions } = await operation(deps, c, CodeChangesDocument, { code, against, version });
+    const { against, version, lang } = c.req.valid('query');
+    const { data, usedVersions } = await operation(deps, c, CodeChangesDocument, { code, against, version, language: lang }, { language: 'lang' });
     const d = data.codeChanges;
     usedVersions.delete(d.from.version);
     return respond(

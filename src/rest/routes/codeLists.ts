@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AnalyseCodesDocument, ValidateCodesDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
-import { errorResponses, versionIdParam } from '../schemas.ts';
+import { errorResponses, langParam, versionIdParam } from '../schemas.ts';
 import { jsonBody } from '../narrative.ts';
 import { MAX_CODE_LIST, MAX_PUBLIC_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from '../../services/limits.ts';
 
@@ -80,7 +80,7 @@ const validateRoute = createRoute({
   tags: ['Safety-data workflows'],
   summary: 'Validate a coded list against one release',
   description: 'Per item: exists, level, current or not, recorded term matching, the PT and primary path it rolls up to, multiaxial PTs.',
-  request: { body: jsonBody(z.object(listFields).strict()) },
+  request: { query: z.object({ lang: langParam() }).strict(), body: jsonBody(z.object(listFields).strict()) },
   responses: {
     200: { description: 'Validation per item', content: { 'application/json': { schema: ValidationSchema } } },
     ...errorResponses(400, 404, 413, 429, 500, 503),
@@ -93,7 +93,7 @@ const analyseRoute = createRoute({
   tags: ['Safety-data workflows'],
   summary: 'Roll-up counts of a coded list by PT, HLT, HLGT and SOC',
   description: 'Counts along the primary path (the way safety tables are built), and along every path with `allPaths` (a multiaxial PT counts under each of its SOCs).',
-  request: { body: jsonBody(z.object({ ...listFields, allPaths: z.boolean().optional() }).strict()) },
+  request: { query: z.object({ lang: langParam() }).strict(), body: jsonBody(z.object({ ...listFields, allPaths: z.boolean().optional() }).strict()) },
   responses: {
     200: { description: 'Roll-up counts', content: { 'application/json': { schema: AnalysisSchema } } },
     ...errorResponses(400, 404, 413, 429, 500, 503),
@@ -106,12 +106,12 @@ const toInput = (items: Item[]) => items.map((i) => (typeof i === 'object' ? { c
 export function registerCodeLists(app: RestApp, deps: RestDeps) {
   app.openapi(validateRoute, async (c) => {
     const body = c.req.valid('json');
-    const { data, usedVersions } = await operation(deps, c, ValidateCodesDocument, { codes: toInput(body.codes), version: body.version });
+    const { data, usedVersions } = await operation(deps, c, ValidateCodesDocument, { codes: toInput(body.codes), version: body.version, language: c.req.valid('query').lang }, { language: 'lang' });
     return respond(c, data.validateCodes, usedVersions);
   });
   app.openapi(analyseRoute, async (c) => {
     const body = c.req.valid('json');
-    const { data, usedVersions } = await operation(deps, c, AnalyseCodesDocument, { codes: toInput(body.codes), version: body.version, allPaths: body.allPaths });
+    const { data, usedVersions } = await operation(deps, c, AnalyseCodesDocument, { codes: toInput(body.codes), version: body.version, allPaths: body.allPaths, language: c.req.valid('query').lang }, { language: 'lang' });
     return respond(c, data.analyseCodes, usedVersions);
   });
 }

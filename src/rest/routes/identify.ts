@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { IdentifyDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { errorResponses, MetaSchema, optionalIntParam, versionIdParam } from '../schemas.ts';
+import { errorResponses, langParam, MetaSchema, optionalIntParam, versionIdParam } from '../schemas.ts';
 import { assessmentHead, assessmentMeta, descriptionField, jsonBody } from '../narrative.ts';
 import { MAX_NARRATIVE, PAGES } from '../../services/limits.ts';
 
@@ -20,7 +20,7 @@ const route = createRoute({
     // meta.next/previous are query strings (`?page=2&limit=20`): a client that follows them
     // re-sends the same body to the link, so the query's page and limit win over options.
     query: z
-      .object({ page: optionalIntParam('page', 1, 1_000_000), limit: optionalIntParam('limit', 1, L.rest) })
+      .object({ page: optionalIntParam('page', 1, 1_000_000), limit: optionalIntParam('limit', 1, L.rest), lang: langParam() })
       .strict()
       .openapi({ description: 'page/limit here override options.page/options.limit (what meta.next and meta.previous link to).' }),
     body: jsonBody(
@@ -65,6 +65,7 @@ export function registerIdentify(app: RestApp, deps: RestDeps) {
     const { data, usedVersions } = await operation(deps, c, IdentifyDocument, {
       description: body.description,
       version: body.version,
+      language: query.lang,
       first: limit,
       after: afterCursor(page, limit),
     });

@@ -4,7 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ImpactDocument, type ImpactQuery, type ImpactQueryVariables } from '../operations/generated.ts';
 import { operation, type RestApp, type RestDeps } from '../context.ts';
-import { errorResponses, versionIdParam } from '../schemas.ts';
+import { errorResponses, langParam, versionIdParam } from '../schemas.ts';
 import { IMPACT_KINDS } from '../../domain/impact/analyse.ts';
 import { impactCsv, parseImpactCsv, type CsvRowProblem } from '../../domain/impact/csv.ts';
 import { bodyChunks, isCsv } from '../csvBody.ts';
@@ -56,6 +56,7 @@ const ReportSchema = z
   .object({
     from: z.string(),
     to: z.string(),
+    language: z.string().openapi({ description: 'BCP 47 tag of every name in the report (hosted by both releases; Content-Language too).' }),
     validateOnly: z.boolean(),
     summary: z.object({
       rowsUploaded: z.number().int(),
@@ -111,7 +112,7 @@ const route = createRoute({
   summary: 'Impact of a release upgrade on coded data',
   description:
     `Rows \`{rowId, code, term?}\` (LLT or PT codes) as JSON, or as a CSV upload (\`Content-Type: text/csv\`, header row \`rowId,code,term\`), at most ${MAX_IMPACT_ROWS} rows ` +
-    '(the body limit is MAX_IMPACT_BODY_BYTES, 32 MB by default). Per row every impact of the upgrade (LLT made non-current, moved, PT demoted, LLT promoted, renamed, retired, primary SOC or HLT/HLGT changed, recorded term not matching) with a suggested recode; ' +
+    '(the body limit is MAX_IMPACT_BODY_BYTES, 32 MB by default). Per row every impact of the upgrade (LLT made non-current, moved, PT demoted, LLT promoted, renamed, retired, primary SOC or HLT/HLGT changed, recorded term not matching, name changed in the `lang` only) with a suggested recode; ' +
     'bad rows are reported in `errors` with their rowId and reason and the others analysed. `?format=csv` (or `Accept: text/csv`) answers one CSV line per row and impact. Requires X-API-Key.',
   security: [{ apiKey: [] }],
   request: {
@@ -121,6 +122,10 @@ const route = createRoute({
       format: z.enum(['json', 'csv'], { message: 'format must be json or csv' }).optional().openapi({ description: 'Answer format (default json, or csv when Accept asks for text/csv).' }),
       validateOnly: flag('validateOnly', 'Only check the rows: the errors come back alone.'),
       impactedOnly: flag('impactedOnly', 'Return only the rows with an impact (the summary still counts every row).'),
+      lang: langParam().openapi({
+        description:
+          "Language of the names (a BCP 47 tag both releases host; beats Accept-Language; default the target's primary language). A name changed in this language only between the releases is a TRANSLATION_CHANGED impact; a recorded term is compared with the names in it. A language the releases do not both host: 404 LANGUAGE_NOT_FOUND.",
+      }),
     }),
     body: {
       required: false,
@@ -176,7 +181,7 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
       if (Object.keys(missing).length) throw validationError(missing);
       const parsed = await parseImpactCsv(bodyChunks(c), MAX_IMPACT_ROWS);
       problems = parsed.problems;
-      variables = { input: { from: query.from!, to: query.to!, rowsData: parsed.rows, validateOnly: flagOf(query.validateOnly) }, impactedOnly: flagOf(query.impactedOnly) };
+      variables = { input: { from: query.from!, to: query.to!, rowsData: parsed.rows, validateOnly: flagOf(query.validateOnly) }, impactedOnly: flagOf(query.impactedOnly), language: query.lang };
     } else {
       const body = c.req.valid('json') as z.infer<typeof JsonBody> | Record<string, never>;
       if (!('rows' in body)) throw validationError({ body: ['a JSON body {from, to, rows} or a text/csv upload is required'] });
@@ -194,9 +199,10 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
           validateOnly: body.validateOnly ?? flagOf(query.validateOnly),
         },
         impactedOnly: body.impactedOnly ?? flagOf(query.impactedOnly),
+        language: query.lang,
       };
     }
-    const { data } = await operation(deps, c, ImpactDocument, variables, { 'input.rows': 'rows', 'input.rowsData': 'rows', 'input.from': 'from', 'input.to': 'to' });
+    const { data } = await operation(deps, c, ImpactDocument, variables, { 'input.rows': 'rows', 'input.rowsData': 'rows', 'input.from': 'from', 'input.to': 'to', language: 'lang' });
     const { rowsData, ...head } = withCsvProblems(data.impact, problems);
     const rows = rowsData as ImpactRowResult[];
     const wantsCsv = query.format ? query.format === 'csv' : /\btext\/csv\b/i.test(c.req.header('accept') ?? '') && !/\bapplication\/json\b/i.test(c.req.header('accept') ?? '');
@@ -216,6 +222,7 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
     const headers: Record<string, string> = wantsCsv
       ? { 'content-type': 'text/csv; charset=utf-8; header=present', 'content-disposition': `attachment; filename="impact-${head.from}-to-${head.to}.csv"` }
       : { 'content-type': 'application/json' };
-    return new Response(stream, { status: 200, headers });
+    // c.body keeps the headers the operation set (Content-Language, Vary).
+    return c.body(stream, 200, headers) as unknown as Response;
   });
 }

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ClassifyLabelDocument } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
-import { errorResponses, versionIdParam } from '../schemas.ts';
+import { errorResponses, langParam, versionIdParam } from '../schemas.ts';
 import { assessmentHead, assessmentMeta, descriptionField, jsonBody, prediction, PredictionSchema } from '../narrative.ts';
 import { LABEL_MIN_CONFIDENCE as MC, LABEL_RESULTS as LR, MAX_LABEL } from '../../services/limits.ts';
 import { LABEL_CONTEXTS, SECTION_TYPES, type LabelContext, type SectionType } from '../../nlp/index.ts';
@@ -43,7 +43,7 @@ const route = createRoute({
   security: [{ apiKey: [] }],
   request: {
     // No query parameters: an unknown one is refused, as on every GET route.
-    query: z.object({}).strict(),
+    query: z.object({ lang: langParam() }).strict(),
     body: jsonBody(
       z
         .object({
@@ -100,7 +100,8 @@ export function registerLabels(app: RestApp, deps: RestDeps) {
         contexts: b.contexts?.map((x) => x.toUpperCase() as Uppercase<LabelContext>),
         includeExcluded: b.includeExcluded,
       },
-    });
+      language: c.req.valid('query').lang,
+    }, { language: 'lang' });
     const d = data.classifyLabel;
     return respond(
       c,

@@ -5,7 +5,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ApplySmqDocument, SmqChangesDocument, SmqDetailDocument, SmqsDocument, type SmqSummaryFragment } from '../operations/generated.ts';
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
-import { codeParam, errorResponses, intParam, MetaSchema, versionIdParam, versionParam } from '../schemas.ts';
+import { codeParam, errorResponses, intParam, langParam, MetaSchema, versionIdParam, versionParam } from '../schemas.ts';
 import { parseImpactCsv } from '../../domain/impact/csv.ts';
 import { validationError } from '../../domain/errors.ts';
 import { clip } from '../../domain/clientText.ts';
@@ -54,6 +54,7 @@ const listRoute = createRoute({
       .object({
         q: z.string().max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
         version: versionParam,
+        lang: langParam(),
         page: intParam('page', 1, 1_000_000, 1),
         limit: intParam('limit', 1, SMQ_PAGES.smqs.rest, SMQ_PAGES.smqs.default),
       })
@@ -104,6 +105,7 @@ const detailRoute = createRoute({
     query: z
       .object({
         version: versionParam,
+        lang: langParam(),
         scope: upperEnum('scope', ['NARROW', 'BROAD'] as const),
         level: upperEnum('level', ['PT', 'LLT'] as const),
         status: upperEnum('status', ['ACTIVE', 'INACTIVE'] as const),
@@ -150,6 +152,7 @@ const changesRoute = createRoute({
         fromVersionId: versionIdParam('fromVersionId').optional().openapi({ description: 'Baseline release; default: the previous published release.' }),
         smq: codeParam('smq').optional().openapi({ description: "Only this SMQ's own rows." }),
         changeType: upperEnum('changeType', SMQ_CHANGE_TYPES),
+        lang: langParam(),
         page: intParam('page', 1, 1_000_000, 1),
         limit: intParam('limit', 1, SMQ_PAGES.smqChanges.rest, SMQ_PAGES.smqChanges.default),
       })
@@ -263,7 +266,7 @@ const applyRoute = createRoute({
   security: [{ apiKey: [] }],
   request: {
     params: z.object({ code: codeParam('code').openapi({ example: '90500005' }) }),
-    query: z.object({ version: versionIdParam('version').optional().openapi({ description: 'Release (for CSV uploads; a JSON body names it in `version`).' }) }).strict(),
+    query: z.object({ version: versionIdParam('version').optional().openapi({ description: 'Release (for CSV uploads; a JSON body names it in `version`).' }), lang: langParam() }).strict(),
     body: {
       // Not required for the validator: a CSV upload is read by the handler (a missing body is refused there).
       required: false,
@@ -324,7 +327,7 @@ const applyRoute = createRoute({
 export function registerSmqs(app: RestApp, deps: RestDeps) {
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
-    const { data, usedVersions } = await operation(deps, c, SmqsDocument, { q: q.q, version: q.version, first: q.limit, after: afterCursor(q.page, q.limit) });
+    const { data, usedVersions } = await operation(deps, c, SmqsDocument, { q: q.q, version: q.version, language: q.lang, first: q.limit, after: afterCursor(q.page, q.limit) }, { language: 'lang' });
     return respond(
       c,
       {
@@ -341,12 +344,13 @@ export function registerSmqs(app: RestApp, deps: RestDeps) {
     const { data, usedVersions } = await operation(deps, c, SmqDetailDocument, {
       code,
       version: q.version,
+      language: q.lang,
       scope: q.scope,
       level: q.level,
       status: q.status,
       first: q.termsLimit,
       after: afterCursor(q.termsPage, q.termsLimit),
-    });
+    }, { language: 'lang' });
     const s = data.smq;
     return respond(
       c,
@@ -376,8 +380,8 @@ export function registerSmqs(app: RestApp, deps: RestDeps) {
       deps,
       c,
       SmqChangesDocument,
-      { to: toVersionId, from: q.fromVersionId, smq: q.smq, changeType: q.changeType, first: q.limit, after: afterCursor(q.page, q.limit) },
-      { from: 'fromVersionId' },
+      { to: toVersionId, from: q.fromVersionId, smq: q.smq, changeType: q.changeType, language: q.lang, first: q.limit, after: afterCursor(q.page, q.limit) },
+      { from: 'fromVersionId', language: 'lang' },
     );
     const ch = data.version.smqChanges;
     return respond(
@@ -408,7 +412,8 @@ export function registerSmqs(app: RestApp, deps: RestDeps) {
 
   app.openapi(applyRoute, async (c) => {
     const { code } = c.req.valid('param');
-    let version: string | undefined = c.req.valid('query').version;
+    const { version: queryVersion, lang } = c.req.valid('query');
+    let version: string | undefined = queryVersion;
     let rowsData: { rowId: string; code: string; caseId?: string }[];
     if (isCsv(c.req.header('content-type'))) {
       // The impact upload's reader: the same columns, quoting and bounds (caseId groups a case's rows).
@@ -425,7 +430,7 @@ export function registerSmqs(app: RestApp, deps: RestDeps) {
       version = body.version ?? version;
       rowsData = body.rows;
     }
-    const { data, usedVersions } = await operation(deps, c, ApplySmqDocument, { code, version, rowsData }, { rowsData: 'rows' });
+    const { data, usedVersions } = await operation(deps, c, ApplySmqDocument, { code, version, language: lang, rowsData }, { rowsData: 'rows', language: 'lang' });
     const a = data.applySmq;
     return respond(
       c,

@@ -68,7 +68,9 @@ export type ImpactKind =
   /** The code's term was renamed. */
   | 'RENAMED'
   /** The recorded term does not match the code’s term in the target release. */
-  | 'TERM_MISMATCH';
+  | 'TERM_MISMATCH'
+  /** The code's name changed in the report's language only (a translation correction): the primary language's name is unchanged. */
+  | 'TRANSLATION_CHANGED';
 
 /** A coded row. Every field is optional here so that a bad row is reported with its reason instead of failing the request. */
 export type ImpactRowInput = {

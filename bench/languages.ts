@@ -1,0 +1,131 @@
+// Cost of languages (issue 28, item 8): a synthetic full-size release imported in English, then
+// German and Japanese folders of it (tools/synthetic/language.ts), into a fresh embedded store
+// by the real CLI; then the real server (`terminology serve`, response cache off so every request
+// runs). Same-run baselines: each added language's import time against the English import's;
+// lookups and searches in each language against English ones of the same concepts, interleaved
+// on one connection (latency medians, ratio); storage (the store's size on disk) and server
+// memory (RSS after each language's requests) per added language.
+//
+//   npm run bench:languages [-- --scale 1] [-- --lookups 3000] [-- --searches 600]
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateRelease, writeMedAscii } from '../tools/synthetic/generate.ts';
+import { writeLanguageFolder, SYNTHETIC_LANGUAGES } from '../tools/synthetic/language.ts';
+import { loadRelease } from '../src/importer/import.ts';
+import { projectRoot } from '../src/paths.ts';
+import { cleanupAll, freePort, makeTempDir, processMemoryMb, removeTempDir, runToEnd, spawnTracked, stopChild } from './lib/procs.ts';
+import { capture, interleavedLatencyLoops, type Req } from './lib/http.ts';
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '1' },
+    seed: { type: 'string', default: '42' },
+    lookups: { type: 'string', default: '3000' },
+    searches: { type: 'string', default: '600' },
+  },
+});
+const scale = Number(values.scale);
+const cli = path.join(projectRoot, 'bin/terminology.mjs');
+const work = makeTempDir('bench-languages-');
+const store = path.join(work, 'store');
+const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERMINOLOGY_DATA_DIR: store, TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' };
+const duMb = () => Math.round(Number(execFileSync('du', ['-sk', store], { encoding: 'utf8' }).split('\t')[0]) / 1024);
+
+try {
+  const en = path.join(work, '90.0');
+  const release = generateRelease({ seed: Number(values.seed), version: '90.0', scale });
+  await writeMedAscii(release, en);
+  const dirs: Record<string, string> = { en };
+  for (const tag of SYNTHETIC_LANGUAGES) writeLanguageFolder(en, (dirs[tag] = path.join(work, `90.0-${tag}`)), tag);
+  const model = { en: loadRelease(en), de: loadRelease(dirs.de!), ja: loadRelease(dirs.ja!) };
+
+  const m = await runToEnd(process.execPath, [cli, 'migrate'], { env, timeoutMs: 120_000 });
+  if (m.code !== 0) throw new Error(`migrate failed: ${m.stderr}`);
+  const storeMigratedMb = duMb();
+  const imports: Record<string, { importMs: number; peakRssMb: number; storeMb: number }> = {};
+  for (const tag of ['en', ...SYNTHETIC_LANGUAGES]) {
+    const r = await runToEnd(process.execPath, [cli, 'import', dirs[tag]!], { env, timeoutMs: 900_000 });
+    if (r.code !== 0) throw new Error(`import ${tag} failed:\n${r.stderr.slice(-2000)}`);
+    imports[tag] = {
+      importMs: Math.round(Number(/in ([\d.]+) s/.exec(r.stdout)?.[1] ?? NaN) * 1000),
+      peakRssMb: Number(/peak memory (\d+) MB/.exec(r.stdout)?.[1] ?? NaN),
+      storeMb: duMb(),
+    };
+  }
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawnTracked(process.execPath, [cli, 'serve'], { env: { ...env, PORT: String(port), RESPONSE_CACHE_MB: '0', RATE_LIMIT_PER_MINUTE: '0' } });
+  try {
+    const t0 = Date.now();
+    for (;;) {
+      if (Date.now() - t0 > 120_000) throw new Error(`server not ready:\n${server.stderr.toString().slice(-2000)}`);
+      const ok = await capture(base, { path: '/versions' }, 5_000).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const memory: Record<string, number | undefined> = { listening: processMemoryMb(server.child.pid)?.rssMb };
+    // Concepts sampled across the release (PTs and LLTs), the same ones in every language.
+    const names = (tag: 'en' | 'de' | 'ja') => new Map(model[tag].concepts.map((c) => [`${c.level}:${c.code}`, c.name]));
+    const n = { en: names('en'), de: names('de'), ja: names('ja') };
+    const concepts = model.en.concepts.filter((c) => c.level === 'PT' || c.level === 'LLT');
+    const pick = (count: number, offset: number) => Array.from({ length: count }, (_, i) => concepts[(offset + i * 7919) % concepts.length]!);
+    const query = (tag: 'en' | 'de' | 'ja', key: string) => {
+      const name = n[tag].get(key)!;
+      // A word prefix in Latin scripts; the first three characters in Japanese (no spaces).
+      return tag === 'ja' ? name.slice(0, 3) : (name.split(/\s+/).find((w) => w.length >= 4) ?? name).slice(0, 6);
+    };
+    const results: Record<string, unknown> = {};
+    for (const tag of SYNTHETIC_LANGUAGES) {
+      const lookups = pick(Number(values.lookups), tag === 'de' ? 0 : 13).map((c): [Req, Req] => [
+        { path: `/codes/${c.code}?lang=en` },
+        { path: `/codes/${c.code}?lang=${tag}` },
+      ]);
+      // Warm-up: the first search in a language builds its index (reported separately).
+      const firstSearch = await capture(base, { path: `/codes?q=${encodeURIComponent(query(tag, `PT:${concepts[0]!.code}`))}&lang=${tag}` }, 120_000);
+      await capture(base, { path: `/codes?q=${encodeURIComponent(query('en', `PT:${concepts[0]!.code}`))}&lang=en` }, 120_000);
+      const [le, ll] = await interleavedLatencyLoops(base, lookups, { maxMs: 120_000, warmupPairs: lookups.slice(0, 50) });
+      const searches = pick(Number(values.searches), tag === 'de' ? 5 : 29).map((c): [Req, Req] => {
+        const key = `${c.level}:${c.code}`;
+        return [
+          { path: `/codes?q=${encodeURIComponent(query('en', key))}&lang=en&limit=20` },
+          { path: `/codes?q=${encodeURIComponent(query(tag, key))}&lang=${tag}&limit=20` },
+        ];
+      });
+      const [se, sl] = await interleavedLatencyLoops(base, searches, { maxMs: 120_000, warmupPairs: searches.slice(0, 20) });
+      memory[`after ${tag}`] = processMemoryMb(server.child.pid)?.rssMb;
+      results[tag] = {
+        firstSearchMs: Math.round(firstSearch.ms),
+        lookup: { en: le, [tag]: ll, ratioP50: Math.round((ll.p50 / le.p50) * 100) / 100, ratioMean: Math.round((ll.mean / le.mean) * 100) / 100 },
+        search: { en: se, [tag]: sl, ratioP50: Math.round((sl.p50 / se.p50) * 100) / 100, ratioP95: Math.round((sl.p95 / se.p95) * 100) / 100 },
+      };
+    }
+    const ratio = (tag: string) => Math.round((imports[tag]!.importMs / imports.en!.importMs) * 100) / 100;
+    console.log(
+      JSON.stringify(
+        {
+          scenario: 'one release in three languages (issue 28 item 8)',
+          mode: 'embedded',
+          scale,
+          concepts: model.en.concepts.length,
+          loadAverage: execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).trim(),
+          imports,
+          importRatioToEnglish: Object.fromEntries(SYNTHETIC_LANGUAGES.map((t) => [t, ratio(t)])),
+          storageMb: { migrated: storeMigratedMb, perAddedLanguage: Object.fromEntries(SYNTHETIC_LANGUAGES.map((t, i) => [t, imports[t]!.storeMb - imports[i === 0 ? 'en' : SYNTHETIC_LANGUAGES[i - 1]!]!.storeMb])) },
+          serverRssMb: memory,
+          results,
+          targets: { importRatio: '≤ 1 per added language', lookupRatio: '≤ 1.10', searchRatio: '≤ 1.5' },
+          node: process.version,
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await stopChild(server.child);
+  }
+} finally {
+  await cleanupAll();
+  removeTempDir(work);
+}
