@@ -1,16 +1,16 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
- * Scores the development part by default. The held-out part is scored once, at the end of a round
- * (--split heldout); never tune on it.
+ * Scores the development part by default. The held-out parts are scored once, at the end of a round
+ * (--split heldout: round 2's, already scored; --split fresh: data/label-sections-fresh, round 3's); never tune on them.
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
 import { defaultCtcaeDir, defaultTacPath, LABEL_THRESHOLD, loadEvaluationVocabularies } from '../tools/eval/run.ts';
 import type { LabelOptions } from '../src/nlp/index.ts';
-import { ALL_CONTEXTS, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
+import { ALL_CONTEXTS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,9 +33,11 @@ const VARIANTS: Record<string, LabelOptions> = {
   'with-hypothetical': { contexts: ['adverse_event', 'hypothetical'] },
 };
 const threshold = values.threshold ? Number(values.threshold) : LABEL_THRESHOLD;
-const { sections, gold } = readSections();
+const { sections, gold } = readSections(values.split === 'fresh' ? FRESH_DIR : undefined);
 const part = sections.filter((s) => s.split === values.split);
-const { content, codeOf, added } = sectionsRelease(readTac(defaultTacPath()), defaultCtcaeDir(), gold);
+// One release for every run: it adds the gold names of both sets, so dev figures do not move with the fresh set.
+const both = { ...readSections().gold, ...readSections(FRESH_DIR).gold };
+const { content, codeOf, added } = sectionsRelease(readTac(defaultTacPath()), defaultCtcaeDir(), both);
 const [{ vocab }] = (await loadEvaluationVocabularies([content])) as unknown as [{ vocab: import('../src/nlp/vocabulary.ts').Vocabulary }];
 console.log(`${part.length} sections (${values.split}); release ${content.pts.size} PTs, ${added} gold names added as PTs; threshold ${threshold}`);
 for (const mode of (values.mode ?? ['text', 'heading', 'typed']) as InputMode[]) {
@@ -43,7 +45,7 @@ for (const mode of (values.mode ?? ['text', 'heading', 'typed']) as InputMode[])
   console.log(`\n### input: ${mode}\n`);
   console.log(formatTypeRows(scoreByType(runs, threshold)));
   // Per drug (the folds of this data: a change inspired by one drug's errors must help the others).
-  for (const drug of ['humira', 'lipitor', 'veklury']) {
+  for (const drug of values.split === 'fresh' ? ['viagra', 'haloperidol'] : ['humira', 'lipitor', 'veklury']) {
     const rows = scoreByType(runs.filter((r) => r.id.startsWith(`${drug}-`)), threshold).filter((x) => x.type === 'all');
     for (const x of rows) console.log(`fold ${drug}: tp ${x.counts.tp} fp ${x.counts.fp} fn ${x.counts.fn} P ${x.p.toFixed(3)} R ${x.r.toFixed(3)} F1 ${x.f1.toFixed(3)} lost-all ${x.lostAll}`);
   }

@@ -101,6 +101,8 @@ const TRIGGERS: Trigger[] = [
     'predisposing conditions'].map((p) =>
     t(p, 'population', 'pre', 6),
   ),
+  // "moderately to severely active rheumatoid arthritis", "active liver disease": a disease in activity is the patient's.
+  t('active', 'population', 'pre', 3),
   ...['indicated for', 'treatment of', 'to treat', 'used to treat', 'management of', 'for the treatment of',
     'indicated as', 'indicated in', 'therapy of', 'relief of', 'treating', 'prophylaxis', 'prophylaxis for',
     'prophylaxis of', 'prophylaxis against', 'prevention of', 'to prevent', 'prevent', 'preventing', 'reduce the risk of',
@@ -131,6 +133,15 @@ const TERMINATORS = new Set([
 
 // Sentence punctuation or a table gap closes a scope; commas and brackets do not (lists).
 const SCOPE_BREAK = /[.;:!?\n\t]/;
+
+/** "Signs and symptoms have included X, Y": what follows the verb is what was seen, not a watch list. */
+// Not "including": "signs and symptoms including X" names what to watch for (it lost on three TAC folds).
+const LIST_VERBS = new Set(['include', 'includes', 'included']);
+/** "the proportion of patients with total cholesterol elevations": counting who had an event, not a population. */
+const COUNTING = new Set(['proportion', 'proportions', 'percentage', 'percentages', 'percent', 'number', 'numbers', 'incidence', 'frequency']);
+function countsPatients(tokens: readonly Token[], i: number): boolean {
+  return i >= 2 && tokens[i - 1]!.lower === 'of' && COUNTING.has(tokens[i - 2]!.lower);
+}
 
 const byLength = [...TRIGGERS].sort((a, b) => b.words.length - a.words.length);
 const firstWords = new Set(TRIGGERS.map((x) => x.words[0]!));
@@ -175,6 +186,10 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
     }
     const trig = byLength.find((x) => matchesAt(tokens, i, x.words));
     if (!trig) continue;
+    if (trig.kind === 'population' && countsPatients(tokens, i)) {
+      i += trig.words.length - 1;
+      continue;
+    }
     const last = i + trig.words.length - 1;
     const start = tokens[i]!.start;
     const end = tokens[last]!.end;
@@ -186,9 +201,10 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       // A cue inside parentheses bounds at the closing one: "bone fracture (not spontaneous), bone necrosis".
       const inParen = (depth ??= parenDepths(tokens))[i]! > 0;
       let k = last + 1;
+      const stops = trig.kind === 'monitoring' && trig.words[0] === 'signs' ? LIST_VERBS : undefined;
       while (k < n && k - last <= reach) {
         const tok = tokens[k]!;
-        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')'))) break;
+        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')')) || stops?.has(tok.lower)) break;
         k++;
       }
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: last + 1, scopeTo: k });

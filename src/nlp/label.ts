@@ -406,17 +406,11 @@ export function classifyLabelDetailed(text: string, vocab: Vocabulary, opts: Lab
   const out: LabelPrediction[] = [];
   const excluded: ExcludedCandidate[] = [];
   for (const c0 of labelCandidates(text, vocab, lead, units)) {
-    // A code the label only ever mentions negated ("no cases of X were reported") is not a finding.
-    if (c0.snippets.every((s) => s.evidence.cues.some((cue) => cue.kind === 'negated')) && !allowed.has('negated')) {
-      if (opts.includeExcluded) excluded.push(excludedOf(c0, 'negated'));
+    const { candidate: c, dropped } = byContext(c0, allowed);
+    if (!c) {
+      if (opts.includeExcluded) excluded.push(excludedOf(c0, dropped!));
       continue;
     }
-    const kept = c0.snippets.filter((s) => allowed.has(s.evidence.context ?? 'adverse_event'));
-    if (kept.length === 0) {
-      if (opts.includeExcluded) excluded.push(excludedOf(c0, c0.snippets[0]!.evidence.context ?? 'adverse_event'));
-      continue;
-    }
-    const c = kept.length === c0.snippets.length ? c0 : rescore(c0, kept);
     const confidence = calibrateLabel(labelFeatureInput(c));
     if (confidence < minConfidence) continue;
     const supportingSnippets: LabelSnippet[] = c.snippets.slice(0, maxSnippets).map(({ id, unit, evidence: ev }) => ({
@@ -445,6 +439,19 @@ export function classifyLabelDetailed(text: string, vocab: Vocabulary, opts: Lab
   out.sort((x, y) => y.confidence - x.confidence || y.rawScore - x.rawScore || x.ptCode - y.ptCode);
   excluded.sort((x, y) => x.mention.start - y.mention.start || x.ptCode - y.ptCode);
   return { codes: out.slice(0, maxResults), ...st, excluded: excluded.slice(0, maxResults) };
+}
+
+/**
+ * A candidate seen through the allowed contexts: dropped (with the context that dropped it) when no
+ * mention is in one, re-scored on the kept mentions when some are not. The evaluation applies the
+ * same step, so its figures are those of the shipped answer.
+ */
+export function byContext(c0: LabelCandidate, allowed: ReadonlySet<LabelContext>): { candidate?: LabelCandidate; dropped?: LabelContext } {
+  // A code the label only ever mentions negated ("no cases of X were reported") is not a finding.
+  if (c0.snippets.every((s) => s.evidence.cues.some((cue) => cue.kind === 'negated')) && !allowed.has('negated')) return { dropped: 'negated' };
+  const kept = c0.snippets.filter((s) => allowed.has(s.evidence.context ?? 'adverse_event'));
+  if (kept.length === 0) return { dropped: c0.snippets[0]!.evidence.context ?? 'adverse_event' };
+  return { candidate: kept.length === c0.snippets.length ? c0 : rescore(c0, kept) };
 }
 
 function excludedOf(c: LabelCandidate, context: LabelContext): ExcludedCandidate {

@@ -149,3 +149,39 @@ describe('therapies are not events', () => {
     expect(classifyLabelDetailed('Immunosuppression occurred in 2% of patients.', tiny, { minConfidence: 0 }).codes.map((c) => c.ptCode)).toEqual([1]);
   });
 });
+
+describe('round 3 context rules (issue 29, classes 1–3)', () => {
+  const tiny = buildVocabulary([
+    { code: 1, name: 'Urticaria', level: 'PT', ptCode: 1, current: true },
+    { code: 2, name: 'Angioedema', level: 'PT', ptCode: 2, current: true },
+    { code: 3, name: 'Hypertriglyceridaemia', level: 'PT', ptCode: 3, current: true },
+    { code: 4, name: 'Hypertriglyceridemia', level: 'LLT', ptCode: 3, current: true },
+    { code: 5, name: 'Rheumatoid arthritis', level: 'PT', ptCode: 5, current: true },
+    { code: 6, name: 'Liver disorder', level: 'PT', ptCode: 6, current: true },
+    { code: 7, name: 'Liver disease', level: 'LLT', ptCode: 6, current: true },
+  ]);
+  const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0 });
+  const coded = (text: string) => run(text).codes.map((c) => c.ptCode).sort();
+
+  it('"signs and symptoms have included X, Y" reports what was seen; "monitor for signs and symptoms of X" does not', () => {
+    expect(coded('Signs and symptoms have included urticaria and angioedema of the tongue.')).toEqual([1, 2]);
+    expect(coded('Signs and symptoms may include urticaria and angioedema.')).toEqual([1, 2]);
+    const watched = run('Monitor patients for signs and symptoms of urticaria.');
+    expect(watched.codes).toEqual([]);
+    expect(watched.excluded.find((e) => e.ptCode === 1)?.context).toBe('hypothetical');
+  });
+
+  it('"the proportion of patients with X" counts patients who had an event; "patients with X" is a population', () => {
+    expect(coded('The proportion of patients with hypertriglyceridemia was 13% on EXAMPLAR versus 10% on placebo.')).toEqual([3]);
+    const pop = run('Use with caution in patients with hypertriglyceridemia.');
+    expect(pop.codes).toEqual([]);
+    expect(pop.excluded.find((e) => e.ptCode === 3)?.context).toBe('population');
+  });
+
+  it('a disease called active is the patient\'s condition, not a reaction, and the cue ends with its clause', () => {
+    const r = run('Patients had moderately to severely active rheumatoid arthritis. Liver disease occurred in 1%.');
+    expect(r.codes.map((c) => c.ptCode)).toEqual([6]);
+    expect(r.excluded.find((e) => e.ptCode === 5)?.context).toBe('population');
+    expect(coded('Active liver disease is a contraindication.')).toEqual([]);
+  });
+});

@@ -42,10 +42,12 @@ import {
 } from '../../src/nlp/calibration.ts';
 import { identifyEventDetails } from '../../src/nlp/identify.ts';
 import { textCandidates } from '../../src/nlp/classify.ts';
-import { labelCandidates, labelFeatureInput } from '../../src/nlp/label.ts';
+import { byContext, labelCandidates, labelFeatureInput } from '../../src/nlp/label.ts';
 import { loadVocabularySource } from '../../src/assessment/loadVocabulary.ts';
 import { buildVocabulary, type Vocabulary } from '../../src/nlp/vocabulary.ts';
 import { FOLDS, foldRelease, goldRelease, groupLabels, readCtcaeTerms, readTac, writeEvalRelease, type EvalLabel, type ReleaseContent } from './tac.ts';
+
+const ADVERSE_ONLY: ReadonlySet<'adverse_event'> = new Set(['adverse_event'] as const);
 
 /** Label decision threshold on calibrated confidence used for the reported P/R/F1. */
 export const LABEL_THRESHOLD = 0.5;
@@ -309,7 +311,8 @@ export function collectLabel(vocab: Vocabulary, l: EvalLabel, withMentions = tru
     run.identify = { gold: id.gold, covered: id.covered };
   }
   const t0 = performance.now();
-  const cands = labelCandidates(l.text, vocab);
+  // The shipped answer keeps adverse-event mentions only (label.ts byContext); score what ships.
+  const cands = labelCandidates(l.text, vocab).flatMap((c) => byContext(c, ADVERSE_ONLY).candidate ?? []);
   run.timing.labelMs = performance.now() - t0;
   for (const c of cands) {
     const f = labelFeatureInput(c);

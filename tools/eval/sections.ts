@@ -13,7 +13,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout';
+  split: 'dev' | 'heldout' | 'fresh';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -23,10 +23,13 @@ export interface LabelSection {
 export const SECTIONS_FILE = path.join(projectRoot, 'data', 'label-sections', 'sections.json');
 export const GOLD_FILE = path.join(projectRoot, 'data', 'label-sections', 'gold.json');
 
-export function readSections(): { sections: LabelSection[]; gold: Record<string, string[]> } {
+/** Round 3's fresh held-out set: two labels not used before, annotated before the engine saw them. */
+export const FRESH_DIR = path.join(projectRoot, 'data', 'label-sections-fresh');
+
+export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
-    sections: JSON.parse(readFileSync(SECTIONS_FILE, 'utf8')) as LabelSection[],
-    gold: JSON.parse(readFileSync(GOLD_FILE, 'utf8')) as Record<string, string[]>,
+    sections: JSON.parse(readFileSync(dir ? path.join(dir, 'sections.json') : SECTIONS_FILE, 'utf8')) as LabelSection[],
+    gold: JSON.parse(readFileSync(dir ? path.join(dir, 'gold.json') : GOLD_FILE, 'utf8')) as Record<string, string[]>,
   };
 }
 
