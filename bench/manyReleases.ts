@@ -411,27 +411,29 @@ export async function runManyReleases(argv: string[]): Promise<number> {
     log(`generating ${n} releases (scale ${scale}, ${languages} language${languages > 1 ? 's' : ''}) in ${work}`);
     const data = await writeManyReleases(path.join(work, 'data'), n, { scale, languages: languages as 1 | 2, log });
     const results: ModeResult[] = [];
+    const out = values.out ?? path.join(projectRoot, 'bench/results.md');
+    const m = machineInfo();
+    // Written after each mode, so a long run stopped in its second mode keeps the first's figures.
+    const report = () => {
+      const section = markdownSection({
+        date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+        command: `npm run bench -- ${argv.join(' ')}${process.env.DATABASE_URL ? ' (DATABASE_URL set)' : ''}`,
+        machine: `${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}`,
+        data: `${n} consecutive synthetic releases ${data.versions[0]} → ${data.versions[n - 1]} (seed 42, scale ${scale}, the generator's realistic changes between each; first ${JSON.stringify(data.counts.first)}, last ${JSON.stringify(data.counts.last)})${languages === 2 ? ', each also in a second language (a deterministic pseudo-translation of every name, imported as German)' : ''}, generated in ${Math.round(data.generateMs / 1000)} s and imported by \`terminology import\`, one after the other, into a migrated empty store`,
+        noise: `CPU ${busyBefore ?? '?'}% busy in the second before the run; load average ${loadBefore} before, ${loadAverage()} after`,
+        results,
+        wallS: Math.round((performance.now() - started) / 1000),
+      });
+      if (out !== 'none') writeSection(out, section);
+      return section;
+    };
     for (const mode of modes) {
       log(`== ${mode} ==`);
       results.push(await runMode(mode, data, work, { loop }));
+      report();
     }
-    const wallS = Math.round((performance.now() - started) / 1000);
-    const m = machineInfo();
-    const section = markdownSection({
-      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      command: `npm run bench -- ${argv.join(' ')}${process.env.DATABASE_URL ? ' (DATABASE_URL set)' : ''}`,
-      machine: `${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}`,
-      data: `${n} consecutive synthetic releases ${data.versions[0]} → ${data.versions[n - 1]} (seed 42, scale ${scale}, the generator's realistic changes between each; first ${JSON.stringify(data.counts.first)}, last ${JSON.stringify(data.counts.last)})${languages === 2 ? ', each also in a second language (a deterministic pseudo-translation of every name, imported as German)' : ''}, generated in ${Math.round(data.generateMs / 1000)} s and imported by \`terminology import\`, one after the other, into a migrated empty store`,
-      noise: `CPU ${busyBefore ?? '?'}% busy in the second before the run; load average ${loadBefore} before, ${loadAverage()} after`,
-      results,
-      wallS,
-    });
-    process.stdout.write(`\n${section}\n`);
-    const out = values.out ?? path.join(projectRoot, 'bench/results.md');
-    if (out !== 'none') {
-      writeSection(out, section);
-      log(`wrote ${out}`);
-    }
+    process.stdout.write(`\n${report()}\n`);
+    if (out !== 'none') log(`wrote ${out}`);
     if (values.json) writeFileSync(values.json, `${JSON.stringify({ n, scale, languages, versions: data.versions, counts: data.counts, modes: results }, null, 2)}\n`);
     return results.some((r) => r.errors.length) ? 1 : 0;
   } finally {
