@@ -52,6 +52,7 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const ms = (x: number) => (x >= 100 ? `${Math.round(x)} ms` : `${r1(x)} ms`);
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+const phaseText = (p: Record<string, number>) => Object.entries(p).map(([k, v]) => `${k} ${v}`).join(', ') || '–';
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -122,6 +123,32 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
 
 const parseSeconds = (stdout: string) => Number(/ in ([\d.]+) s/.exec(stdout)?.[1] ?? NaN);
 
+/**
+ * An import by the CLI, with the time of each of its phases: its plain progress lines (stderr,
+ * not a terminal) say when it starts writing, computes the change sets, commits, writes the
+ * index snapshot; each phase lasts until the next line of another phase. Says where an import's
+ * time goes as releases accumulate.
+ */
+async function importTimed(dir: string, env: NodeJS.ProcessEnv) {
+  const marks: [string, number][] = [];
+  const phaseOf = (line: string) =>
+    /: reading /.test(line) ? 'read+validate' : /: writing \d/.test(line) ? 'write' : /computing changes/.test(line) ? 'changes' : /: committing/.test(line) ? 'commit' : /index snapshot/.test(line) ? 'index snapshot' : /comparing/.test(line) ? 'compare with hosted' : undefined;
+  const t0 = performance.now();
+  const r = await runToEnd(process.execPath, [cliPath, 'import', dir], {
+    env,
+    cwd: projectRoot,
+    timeoutMs: CLI_TIMEOUT_MS,
+    onStderrLine: (line) => {
+      const ph = phaseOf(line);
+      if (ph && marks[marks.length - 1]?.[0] !== ph) marks.push([ph, performance.now()]);
+    },
+  });
+  const end = t0 + r.wallMs;
+  const phases: Record<string, number> = {};
+  marks.forEach(([ph, at], i) => (phases[ph] = r1(((phases[ph] ?? 0) * 1000 + ((marks[i + 1]?.[1] ?? end) - at)) / 1000)));
+  return { ...r, seconds: parseSeconds(r.stdout), phases };
+}
+
 /** Inputs shared by both modes: codes hosted by the oldest and the latest release, and search queries of the oldest. */
 interface Inputs {
   codes: number[];
@@ -168,20 +195,22 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
     const empty = await storage();
 
     // -- imports, one release (and its second language) after the other
-    const imports: { version: string; primaryS: number; secondS?: number; wallS: number; storageBytes: number }[] = [];
+    const imports: { version: string; primaryS: number; secondS?: number; wallS: number; storageBytes: number; phases: Record<string, number>; secondPhases?: Record<string, number> }[] = [];
     for (const d of data.dirs) {
       const t0 = performance.now();
-      const a = await runToEnd(process.execPath, [cliPath, 'import', d.en], { env, cwd: projectRoot, timeoutMs: CLI_TIMEOUT_MS });
+      const a = await importTimed(d.en, env);
       if (a.code !== 0) throw new Error(`import ${d.version} failed (${a.timedOut ? 'timed out' : `exit ${a.code}`}): ${a.stderr.slice(-2000)}${a.stdout.slice(-500)}`);
       let secondS: number | undefined;
+      let secondPhases: Record<string, number> | undefined;
       if (d.de) {
-        const b = await runToEnd(process.execPath, [cliPath, 'import', d.de], { env, cwd: projectRoot, timeoutMs: CLI_TIMEOUT_MS });
+        const b = await importTimed(d.de, env);
         if (b.code !== 0) throw new Error(`import ${d.version} (de) failed (${b.timedOut ? 'timed out' : `exit ${b.code}`}): ${b.stderr.slice(-2000)}${b.stdout.slice(-500)}`);
-        secondS = parseSeconds(b.stdout);
+        secondS = b.seconds;
+        secondPhases = b.phases;
       }
-      const imp = { version: d.version, primaryS: parseSeconds(a.stdout), secondS, wallS: r1((performance.now() - t0) / 1000), storageBytes: (await storage()) - empty };
+      const imp = { version: d.version, primaryS: a.seconds, secondS, wallS: r1((performance.now() - t0) / 1000), storageBytes: (await storage()) - empty, phases: a.phases, secondPhases };
       imports.push(imp);
-      log(`${mode}: imported ${d.version}: ${imp.primaryS} s${secondS !== undefined ? ` + ${secondS} s (de)` : ''}; store ${mb(imp.storageBytes)} MB`);
+      log(`${mode}: imported ${d.version}: ${imp.primaryS} s${secondS !== undefined ? ` + ${secondS} s (de)` : ''}; store ${mb(imp.storageBytes)} MB; phases ${JSON.stringify(a.phases)}`);
     }
     res.raw.imports = imports;
     const one = imports[0]!.storageBytes;
@@ -202,10 +231,10 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
     row({
       id: 'import',
       scenario: `import of release ${n} (${last}) against the first (${first}) into an empty store (CLI, ${data.dirs[0]!.de ? 'primary + second language' : 'one language'})`,
-      measured: `first ${r1(tot(imp0))} s; release ${n} ${r1(tot(impN))} s = ${r2(tot(impN) / tot(imp0))}× the first; median of releases ${n - lastThird.length + 1}–${n}: ${r1(median(lastThird.map(tot)))} s; all: ${imports.map((x) => r1(tot(x))).join(', ')} s`,
+      measured: `first ${r1(tot(imp0))} s; release ${n} ${r1(tot(impN))} s = ${r2(tot(impN) / tot(imp0))}× the first; median of releases ${n - lastThird.length + 1}–${n}: ${r1(median(lastThird.map(tot)))} s; all: ${imports.map((x) => r1(tot(x))).join(', ')} s; phases of the primary language's import (wall s), first ${phaseText(imp0.phases)}, last ${phaseText(impN.phases)}`,
       target: '≤ 1× the first, independent of N',
       met: tot(impN) <= tot(imp0),
-      values: imports.map((x) => ({ version: x.version, primaryS: x.primaryS, secondS: x.secondS })),
+      values: imports.map((x) => ({ version: x.version, primaryS: x.primaryS, secondS: x.secondS, phases: x.phases, secondPhases: x.secondPhases })),
     });
 
     // -- the server on N releases, the default configuration
