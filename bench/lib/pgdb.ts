@@ -14,19 +14,22 @@ export async function createFreshPostgres(admin: string): Promise<{ url: string;
   }
   const u = new URL(admin);
   u.pathname = `/${name}`;
-  let dropped = false;
+  // One drop, shared: a signal's cleanup may ask while the mode's own drop is in flight, and
+  // must wait for it rather than let the process exit under it.
+  let dropping: Promise<void> | undefined;
   return {
     url: u.toString(),
-    async drop() {
-      if (dropped) return;
-      dropped = true;
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
+    drop() {
+      dropping ??= (async () => {
+        const c = new pg.Client({ connectionString: admin });
+        await c.connect();
+        try {
+          await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        } finally {
+          await c.end();
+        }
+      })();
+      return dropping;
     },
   };
 }
