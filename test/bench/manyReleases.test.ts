@@ -27,7 +27,7 @@ describe('benchmark scenario "many releases"', () => {
         err ? reject(new Error(`many-releases failed: ${err.message}\n${stderr.slice(-3000)}`)) : resolve(),
       ),
     );
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { versions: string[]; modes: { mode: string; errors: string[]; rows: { id: string; measured: string; values?: unknown }[]; raw: { imports: { version: string; primaryS: number; secondS?: number; storageBytes: number }[] } }[] };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { versions: string[]; modes: { mode: string; errors: string[]; rows: { id: string; measured: string; values?: unknown }[]; raw: { imports: { version: string; primaryS: number; secondS?: number; storageBytes: number; phases: Record<string, number> }[] } }[] };
     expect(report.versions).toEqual(['90.0', '90.1', '90.2']);
     expect(report.modes.map((m) => m.mode)).toEqual(process.env.TEST_DATABASE_URL ? ['embedded', 'postgresql'] : ['embedded']);
     for (const m of report.modes) {
@@ -39,6 +39,8 @@ describe('benchmark scenario "many releases"', () => {
       for (const i of m.raw.imports) {
         expect(i.primaryS, `${m.mode} ${i.version}`).toBeGreaterThan(0);
         expect(i.secondS, `${m.mode} ${i.version}`).toBeGreaterThan(0);
+        // Where the import's time went, from the CLI's own progress lines.
+        expect(Object.keys(i.phases), `${m.mode} ${i.version}`).toEqual(expect.arrayContaining(['read+validate', 'write', 'changes', 'commit']));
       }
       const bytes = m.raw.imports.map((i) => i.storageBytes);
       expect(bytes[0]).toBeGreaterThan(0);
