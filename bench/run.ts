@@ -12,6 +12,7 @@
 //   npm run bench:quick                 # = --quick: scale 0.02, autocannon in this process (no native
 //                                       #   tools), 1 round, targets not enforced; prints the table only
 //   npm run bench -- --json out.json    # raw results too
+//   npm run bench -- --scenario many-releases [--releases N]   # issue 32: bench/manyReleases.ts
 // Options: --modes embedded,postgresql  --scale N  --duration S (main wrk runs)  --rounds N (alternations)
 //          --connections N (default 32; uncached lookups use 16)
 //          --only codes,search,fhir,graphql,changes,classify,labels,cold,scaleout
@@ -27,7 +28,6 @@ import os from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { projectRoot } from '../src/paths.ts';
 import { loadRelease } from '../src/importer/import.ts';
 import { cleanupAll, freePort, killAllSync, makeTempDir, onCleanup, processMemoryMb, removeTempDir, runToEnd, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
@@ -41,6 +41,13 @@ import { NoiseSampler } from './lib/noise.ts';
 import { consoleTable, cpuBusy, loadAverage, machineInfo, markdown, type ModeReport, type Row } from './lib/report.ts';
 import type { InProcessResult } from './lib/inprocess.ts';
 import { codes100Query, SUBTREE_QUERY } from './lib/queries.ts';
+import { createFreshPostgres } from './lib/pgdb.ts';
+
+// `--scenario many-releases` is a suite of its own with its own options (bench/manyReleases.ts, issue 32).
+if (process.argv.slice(2).some((a) => a === '--scenario' || a.startsWith('--scenario='))) {
+  const { runManyReleases } = await import('./manyReleases.ts');
+  process.exit(await runManyReleases(process.argv.slice(2)));
+}
 
 type Mode = 'embedded' | 'postgresql';
 const GROUPS = ['codes', 'search', 'fhir', 'graphql', 'changes', 'classify', 'labels', 'cold', 'scaleout'] as const;
@@ -422,34 +429,6 @@ async function scaleOut(
 // ---- one mode -------------------------------------------------------------------------
 interface ModeRaw {
   [key: string]: unknown;
-}
-
-async function createFreshPostgres(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `te_bench_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const u = new URL(admin);
-  u.pathname = `/${name}`;
-  let dropped = false;
-  return {
-    url: u.toString(),
-    async drop() {
-      if (dropped) return;
-      dropped = true;
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
 }
 
 function parseImport(stdout: string): { seconds: number; peakMb: number; changes?: string } {

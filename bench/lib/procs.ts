@@ -86,7 +86,7 @@ export interface Tracked {
 }
 
 /** Spawns a tracked child whose output is always drained (a full pipe would block it). */
-export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & { onStdoutLine?: (line: string) => void } = {}): Tracked {
+export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & { onStdoutLine?: (line: string) => void; onStderrLine?: (line: string) => void } = {}): Tracked {
   const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const stdout = new Tail();
@@ -103,7 +103,18 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions & {
       }
     }
   });
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => stderr.push(s));
+  let partialErr = '';
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+    stderr.push(s);
+    if (opts.onStderrLine) {
+      partialErr += s;
+      let i: number;
+      while ((i = partialErr.indexOf('\n')) >= 0) {
+        opts.onStderrLine(partialErr.slice(0, i));
+        partialErr = partialErr.slice(i + 1);
+      }
+    }
+  });
   const exited = new Promise<number>((resolve) => {
     child.once('error', (e) => {
       stderr.push(`spawn error: ${e.message}\n`);
@@ -138,10 +149,10 @@ export async function stopChild(child: ChildProcess, graceMs = 15_000): Promise<
 export async function runToEnd(
   cmd: string,
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number },
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number; onStderrLine?: (line: string) => void },
 ): Promise<{ code: number; stdout: string; stderr: string; wallMs: number; timedOut: boolean }> {
   const t0 = performance.now();
-  const t = spawnTracked(cmd, args, { env: opts.env, cwd: opts.cwd });
+  const t = spawnTracked(cmd, args, { env: opts.env, cwd: opts.cwd, onStderrLine: opts.onStderrLine });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -206,8 +206,8 @@ export function markdown(opts: {
       for (const n of r.notes) lines.push(`- ${n}`);
     }
   }
-  // Sections written by the other benchmarks (bench/impact.ts) stay.
-  const kept = (opts.previous ?? '').split(/\n(?=## )/).filter((sec) => /^## Impact analysis/.test(sec));
+  // Sections written by the other benchmarks (bench/impact.ts, bench/manyReleases.ts) stay.
+  const kept = (opts.previous ?? '').split(/\n(?=## )/).filter((sec) => /^## (Impact analysis|Many releases)/.test(sec));
   if (kept.length) lines.push('', ...kept.map((k) => k.trimEnd()));
   lines.push('');
   return lines.join('\n');
