@@ -7,6 +7,7 @@
 import type { DocumentNode, GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { Plugin } from 'graphql-yoga';
+import { memoryGauges } from '../observability/signals.ts';
 
 /** Heap an entry is taken to cost: the AST of a document is ~10× its source; an entry's overhead. */
 const AST_BYTES_PER_CHAR = 10;
@@ -44,6 +45,7 @@ export function documentCaches(opts: DocumentCacheOptions) {
       errors.set(source, error);
     },
   };
+  memoryGauges.graphqlDocuments = { bytes: () => documentCache.calculatedSize + errors.calculatedSize, budget: opts.maxBytes + errors.maxSize };
   return { documentCache, errorCache, validationCache: true as const };
 }
 

@@ -16,6 +16,7 @@ import type { ReleaseConcept } from './codes.ts';
 import { MAX_QUERY_LENGTH, SMQ_APPLY_MAX_ERRORS, SMQ_APPLY_MAX_ID, SMQ_APPLY_MAX_ROWS } from './limits.ts';
 import type { Page, PageRequest } from './paging.ts';
 import { underGate, type RequestScope } from './scope.ts';
+import { listInputBytes } from './codedWork.ts';
 
 export { SMQ_CHANGE_TYPES, type SmqChangeCounts } from '../domain/smqs.ts';
 
@@ -314,7 +315,7 @@ export async function applySmq(
 ): Promise<SmqApplication> {
   // The key first: requests without one never take a place in the gate.
   await scope.requireApiKey('smq');
-  return underGate(scope, 'uploads', () => apply(scope, code, version, input));
+  return underGate(scope, 'uploads', () => apply(scope, code, version, input), listInputBytes(input.rows ?? input.rowsData));
 }
 
 async function apply(
