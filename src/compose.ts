@@ -77,7 +77,8 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     new AuditLog(db.prisma, config.auditStoreText, log),
     config.openai ? new OpenAIProvider(config.openai) : null,
     // The coding engine on worker threads, so one narrative never blocks other requests.
-    config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp) : undefined,
+    // Its vocabulary sources come from the release indexes (read in slices), not a statement of every name.
+    config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp, { index: (releaseId) => catalog.searchIndexes.get(releaseId, db.reader()) }) : undefined,
   );
   const codedWork = createCodedWorkGates(config.codedWork.lists, config.codedWork.uploads);
   // Per-key usage: counted in memory, added to the database in one upsert every few seconds.
