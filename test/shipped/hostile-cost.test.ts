@@ -215,6 +215,20 @@ describe('the shipped server under costly requests', () => {
     checkProbe('keyed lists', latencies);
   });
 
+  it('narratives alternating between every hosted release are coded without holding up the probe (vocabularies built off the serving thread)', async () => {
+    const versions = (JSON.parse((await send('/versions?limit=100')).text).results as { version: string }[]).map((v) => v.version);
+    expect(versions.length).toBeGreaterThanOrEqual(3);
+    const latencies = await underProbe(async () => {
+      for (let k = 0; k < 3 * versions.length; k++) {
+        const version = versions[k % versions.length]!;
+        const a = await json('/identify', { description: 'The patient had watering eyes and a headache after the second dose, then vomited.', version });
+        expect(a.status, a.text.slice(0, 200)).toBe(200);
+        expect(a.headers['x-terminology-version']).toBe(version);
+      }
+    });
+    checkProbe(`narratives over ${versions.length} releases`, latencies);
+  });
+
   it('reports the probe figures and the server is still ready', async () => {
     console.log(`hostile-cost (${usingPostgres ? 'PostgreSQL' : 'PGlite'}; idle probe p99 ${idle.p99.toFixed(0)} ms, max ${idle.max.toFixed(0)} ms): ${results.join('; ')}`);
     expect(JSON.parse((await send('/health/ready')).text).status).toBe('ready');
