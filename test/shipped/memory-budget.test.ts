@@ -30,7 +30,7 @@ const nextClient = clientAddresses();
 beforeAll(async () => {
   shipped = await startShippedWithKey('memory-budget');
   server = shipped.server;
-}, 180_000);
+}, 400_000);
 afterAll(async () => {
   await shipped?.stop();
 });
