@@ -58,6 +58,7 @@ function persistedOperations(path: string | undefined): Record<string, string> |
 export function compose(config: Config, db: Database, log: Logger, hooks: RuntimeHooks = {}): Composition {
   const catalog = new ReleaseCatalog(db.prisma, hooks.catalogTtlMs ?? (db.mode === 'embedded' ? 60_000 : 5_000), {
     searchIndexReleases: config.searchIndexReleases,
+    searchIndexBytes: config.memory.releaseIndexes,
     blobs: db.blobs,
   });
   const limiter =
@@ -76,7 +77,8 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     new AuditLog(db.prisma, config.auditStoreText, log),
     config.openai ? new OpenAIProvider(config.openai) : null,
     // The coding engine on worker threads, so one narrative never blocks other requests.
-    config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp) : undefined,
+    // Its vocabulary sources come from the release indexes (read in slices), not a statement of every name.
+    config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp, { index: (releaseId) => catalog.searchIndexes.get(releaseId, db.reader()) }) : undefined,
   );
   const codedWork = createCodedWorkGates(config.codedWork.lists, config.codedWork.uploads);
   // Per-key usage: counted in memory, added to the database in one upsert every few seconds.
@@ -88,6 +90,8 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
       limits: { maxDepth: config.graphql.maxDepth, maxComplexity: config.graphql.maxComplexity },
       introspection: config.graphql.introspection,
       persistedOperations: persistedOperations(config.graphql.persistedOperations),
+      resultCache: { maxBytes: config.memory.graphqlResults },
+      documentCacheBytes: config.memory.graphqlDocuments,
       plugins: [...(hooks.metrics ? [graphqlMetricsPlugin(hooks.metrics.registry)] : []), ...(hooks.tracing ? [hooks.tracing.graphqlPlugin] : [])],
     },
     rateLimit: limiter ? { limiter, trustProxy: config.trustProxy } : undefined,
@@ -95,7 +99,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     corsOrigins: config.corsOrigins,
     securityHeaders: config.securityHeaders,
     maxBodyBytes: config.maxBodyBytes,
-    responseCache: config.responseCacheMb === 0 ? false : { maxBytes: config.responseCacheMb * 1024 * 1024 },
+    responseCache: config.memory.warmAnswers === 0 ? false : { maxBytes: config.memory.warmAnswers },
     maxImpactBodyBytes: config.maxImpactBodyBytes,
     isShuttingDown: hooks.isShuttingDown,
     ready: async () => {

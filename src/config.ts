@@ -70,8 +70,10 @@ const EnvSchema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   SECURITY_HEADERS: bool.default(true),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
-  /** Memory for whole catalog answers replayed byte for byte (src/http/warmAnswerCache.ts); 0 = off. */
-  RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  /** The process's memory budget: every cache's and coded-data class's byte bound is a share of it (memoryShares). */
+  MEMORY_BUDGET_MB: z.coerce.number().int().min(256).max(1_048_576).default(1024),
+  /** Memory for whole catalog answers replayed byte for byte (src/http/warmAnswerCache.ts); 0 = off; unset: a share of MEMORY_BUDGET_MB. */
+  RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).optional(),
   /** Body limit of POST /impact alone: 100,000 coded rows (CSV or JSON) need more than MAX_BODY_BYTES. */
   MAX_IMPACT_BODY_BYTES: z.coerce.number().int().min(1024).max(512 * 1024 * 1024).default(IMPACT_BODY_BYTES),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
@@ -113,6 +115,44 @@ const EnvSchema = z.object({
   OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).max(600_000).default(5_000),
 });
 
+
+const MB = 1024 * 1024;
+
+/** Byte bounds derived from MEMORY_BUDGET_MB. */
+export interface MemoryShares {
+  budget: number;
+  /** Whole catalog answers replayed (0: off). */
+  warmAnswers: number;
+  /** GraphQL results' JSON text. */
+  graphqlResults: number;
+  /** Parsed GraphQL documents (their errors get a tenth more). */
+  graphqlDocuments: number;
+  /** Built release indexes (search, hierarchy reads; ~50 MB each at full size). */
+  releaseIndexes: number;
+  /** Keyed uploads held at once (impact, SMQ application), each counted as 4× its input. */
+  codedUploads: number;
+  /** Public coded lists held at once, counted the same way. */
+  codedLists: number;
+}
+
+/**
+ * One budget, shared out: the caches and coded-data jobs get about half of it, the rest is the
+ * process itself (code, the embedded database's WebAssembly heap and buffers, requests in
+ * flight: ~400 MB RSS embedded with the demo releases). At the default 1,024 MB: answers 64,
+ * results 64, documents 32, release indexes 192, uploads 128, lists 16 (MB).
+ */
+export function memoryShares(budgetMb: number, responseCacheMb?: number): MemoryShares {
+  const budget = budgetMb * MB;
+  return {
+    budget,
+    warmAnswers: responseCacheMb !== undefined ? responseCacheMb * MB : budget / 16,
+    graphqlResults: budget / 16,
+    graphqlDocuments: budget / 32,
+    releaseIndexes: (budget * 3) / 16,
+    codedUploads: budget / 8,
+    codedLists: budget / 64,
+  };
+}
 
 /**
  * Checks between variables, then the nested shape. A failed check adds one issue and
@@ -170,7 +210,8 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
     corsOrigins: commaList(c.CORS_ORIGINS),
     securityHeaders: c.SECURITY_HEADERS,
     maxBodyBytes: c.MAX_BODY_BYTES,
-    responseCacheMb: c.RESPONSE_CACHE_MB,
+    /** Byte bounds of the caches and coded-data classes, shares of MEMORY_BUDGET_MB. */
+    memory: memoryShares(c.MEMORY_BUDGET_MB, c.RESPONSE_CACHE_MB),
     maxImpactBodyBytes: c.MAX_IMPACT_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: the `openai` provider is used. */
@@ -187,8 +228,8 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
     /** The coding engine's worker pool (see src/assessment/enginePool.ts). */
     nlp: { workers: c.NLP_WORKERS ?? Math.max(1, availableParallelism()), timeoutMs: c.NLP_TIMEOUT_MS, maxQueue: c.NLP_MAX_QUEUE },
     codedWork: {
-      lists: { running: c.CODED_LISTS_CONCURRENCY, queued: c.CODED_LISTS_QUEUE },
-      uploads: { running: c.CODED_UPLOADS_CONCURRENCY, queued: c.CODED_UPLOADS_QUEUE },
+      lists: { running: c.CODED_LISTS_CONCURRENCY, queued: c.CODED_LISTS_QUEUE, bytes: memoryShares(c.MEMORY_BUDGET_MB).codedLists },
+      uploads: { running: c.CODED_UPLOADS_CONCURRENCY, queued: c.CODED_UPLOADS_QUEUE, bytes: memoryShares(c.MEMORY_BUDGET_MB).codedUploads },
     },
     /** Metrics are collected when either is set (src/observability/setup.ts). */
     metrics: { port: c.METRICS_PORT, token: c.METRICS_TOKEN },

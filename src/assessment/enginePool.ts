@@ -11,7 +11,8 @@ import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { DomainError } from '../domain/errors.ts';
-import { loadVocabularySource } from './loadVocabulary.ts';
+import { loadVocabularySource, vocabularySourceFromIndex } from './loadVocabulary.ts';
+import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import type { CodingEngine } from './engine.ts';
 import type { EngineResult, EngineTask } from './engineTasks.ts';
 import { encodeSource } from './vocabularySource.ts';
@@ -25,6 +26,14 @@ export interface EnginePoolOptions {
   timeoutMs: number;
   maxQueue: number;
 }
+
+/** Where a release's names come from without a 100k-row statement: its built index (indexCache.ts). */
+export interface IndexSource {
+  index(releaseId: number): Promise<Pick<ReleaseIndex, 'releaseId' | 'size' | 'level' | 'code' | 'ptCode' | 'current' | 'name'>>;
+}
+
+/** Bytes of encoded sources kept (a full-size release's is ~5 MB: names and three columns). */
+const SOURCE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Seconds a refused client is asked to wait (Retry-After). */
 export const ENGINE_RETRY_AFTER_SECONDS = 1;
@@ -46,6 +55,8 @@ export class EnginePool implements CodingEngine {
   constructor(
     private readonly prisma: Pick<PrismaClient, 'concept' | 'gradeDefinition'>,
     private readonly opts: EnginePoolOptions,
+    /** Without it, sources come from the store (one statement of every PT and LLT). */
+    private readonly indexes?: IndexSource,
   ) {
     this.pool = new Piscina({
       filename: workerFilename(),
@@ -54,17 +65,25 @@ export class EnginePool implements CodingEngine {
       // Workers keep their built vocabularies: never retire an idle one.
       idleTimeout: Infinity,
     });
-    // Encoded sources are a few MB each (a release's names); same bound as the vocabulary cache.
-    this.sources = new LRUCache({ max: 3 });
+    // Encoded sources are a few MB each (a release's names), bounded in bytes: the serving
+    // thread encodes a release once, however many releases clients alternate between.
+    this.sources = new LRUCache({ maxSize: SOURCE_CACHE_BYTES });
   }
 
   private source(releaseId: number): Promise<SharedArrayBuffer> {
     let p = this.sources.get(releaseId);
     if (!p) {
-      p = loadVocabularySource(this.prisma, releaseId).then(encodeSource);
-      this.sources.set(releaseId, p);
-      p.then(
-        (source) => this.warm(releaseId, source),
+      // From the release's index (read in slices) when there is one; never a statement of every name on the serving thread.
+      const loading = this.indexes ? this.indexes.index(releaseId).then((ix) => vocabularySourceFromIndex(this.prisma, ix)) : loadVocabularySource(this.prisma, releaseId);
+      const encoding = loading.then(encodeSource);
+      p = encoding;
+      this.sources.set(releaseId, encoding, { size: 1 });
+      encoding.then(
+        (source) => {
+          // Counted at its real size once known.
+          if (this.sources.peek(releaseId) === encoding) this.sources.set(releaseId, encoding, { size: Math.max(1, source.byteLength) });
+          this.warm(releaseId, source);
+        },
         () => this.sources.delete(releaseId),
       );
     }

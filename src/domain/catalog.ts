@@ -29,9 +29,9 @@ export class ReleaseCatalog {
     private readonly prisma: PrismaClient,
     /** How long the release list is trusted; another process may import meanwhile (server mode). */
     private readonly ttlMs = 5_000,
-    opts: { searchIndexReleases?: number; blobs?: BlobChannel | undefined } = {},
+    opts: { searchIndexReleases?: number; searchIndexBytes?: number; blobs?: BlobChannel | undefined } = {},
   ) {
-    this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma, opts.blobs);
+    this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma, opts.blobs, opts.searchIndexBytes);
   }
 
   invalidate(): void {

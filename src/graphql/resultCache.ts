@@ -20,6 +20,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { ReleaseCatalog } from '../domain/catalog.ts';
 import type { GraphQLContext } from './context.ts';
+import { memoryGauges } from '../observability/signals.ts';
 
 export interface ResultCacheOptions {
   /** Total bytes of result text kept. */
@@ -50,11 +51,14 @@ function serialised(r: Serialisable): { entry: Serialisable; bytes: number } {
 }
 
 export function resultCachePlugin(catalog: ReleaseCatalog, opts: ResultCacheOptions = {}): Plugin {
+  const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
   const cache = new LRUCache<string, { entry: Serialisable; bytes: number }>({
-    maxSize: opts.maxBytes ?? 128 * 1024 * 1024,
-    sizeCalculation: (e) => e.bytes + 200,
+    maxSize: maxBytes,
+    // A result's text is counted at two bytes a character (a string of non-Latin-1 text is UTF-16).
+    sizeCalculation: (e) => 2 * e.bytes + 200,
     ttl: opts.ttlMs ?? 60_000,
   });
+  memoryGauges.graphqlResults = { bytes: () => cache.calculatedSize, budget: maxBytes };
   const keys = new WeakMap<Request, string>();
   return {
     async onParams({ params, request, context, setResult }) {

@@ -40,6 +40,8 @@ export interface GraphQLOptions {
   persistedOperations?: Record<string, string>;
   /** Whole-result cache of catalog queries (default on: 128 MB, 60 s); false disables it. */
   resultCache?: ResultCacheOptions | false;
+  /** Bytes (estimated) of parsed documents kept (default DOCUMENT_CACHE_BYTES; MEMORY_BUDGET_MB's share). */
+  documentCacheBytes?: number;
   /** Run first, before the others (metrics: src/graphql/metricsPlugin.ts). */
   plugins?: Plugin[];
 }
@@ -104,7 +106,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    parserAndValidationCache: documentCaches({ maxBytes: DOCUMENT_CACHE_BYTES }),
+    parserAndValidationCache: documentCaches({ maxBytes: opts.documentCacheBytes ?? DOCUMENT_CACHE_BYTES }),
     graphiql: { title: 'Terminology Explorer — GraphiQL', defaultQuery: DEFAULT_QUERY },
     // Loaded on the first GraphiQL page, not at start (~0.15 s of every cold start).
     renderGraphiQL: async (o) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(o),

@@ -17,6 +17,7 @@ import { createFhirRouter } from '../fhir/router.ts';
 import { sharedRefusalsAsOutcomes } from '../fhir/sharedRefusals.ts';
 import { smqRouter } from './routers/smqs.ts';
 import { codedDataRouter } from './routers/codedData.ts';
+import { IMPACT_BODY_BYTES } from '../config.ts';
 import { mountExplorer } from './explorer.ts';
 import { graphiqlPage } from './graphiqlPage.ts';
 
@@ -45,8 +46,10 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   const deps = { yoga };
   app.route('/', narrativeRouter(deps, services.prisma));
   app.route('/', catalogRouter(deps));
-  app.route('/', smqRouter(deps, services.prisma, services.codedWork));
-  app.route('/', codedDataRouter(deps, services.prisma, services.codedWork));
+  // The most a coded-data request may send, counted when its length is not declared.
+  const bodyBytes = { lists: opts.maxBodyBytes ?? 1024 * 1024, uploads: opts.maxImpactBodyBytes ?? IMPACT_BODY_BYTES };
+  app.route('/', smqRouter(deps, services.prisma, services.codedWork, bodyBytes.uploads));
+  app.route('/', codedDataRouter(deps, services.prisma, services.codedWork, bodyBytes));
   app.route('/fhir', createFhirRouter(services));
   mountOpenApi(app);
   mountExplorer(app); // before `/`: browsers get the explorer's HTML there, API clients the JSON index

@@ -27,14 +27,25 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
 
 const CUT_OFF = 'The request body did not arrive completely.';
 
-/** Node's IncomingMessage fails a body read with ECONNRESET "aborted" when its request is cut off. */
+/**
+ * Whether `err` is a failed read of a request body that stopped arriving: Node's IncomingMessage
+ * fails with ECONNRESET "aborted" when the client goes away and with its parser's error (HPE_…)
+ * when what follows is not HTTP; the Node adapter hands on that error, or the reason it aborted
+ * the request with ("Client connection prematurely closed.", the error's text). Any other error
+ * stays what it is, even after the client left: a fault of ours is not the client's 400.
+ */
 function bodyCutOff(err: unknown, c: Context<AppEnv>): boolean {
-  if (c.req.raw.signal?.aborted) return true;
+  const signal = c.req.raw.signal;
+  const reason = signal?.aborted ? signal.reason : undefined;
   const seen = new Set<unknown>();
   for (let e: unknown = err; e && typeof e === 'object' && !seen.has(e); e = (e as { cause?: unknown }).cause) {
     seen.add(e);
-    const { code, message } = e as { code?: unknown; message?: unknown };
+    const { code, message, name } = e as { code?: unknown; message?: unknown; name?: unknown };
     if (code === 'ECONNRESET' && message === 'aborted') return true;
+    if (typeof code === 'string' && code.startsWith('HPE_')) return true;
+    if (!signal?.aborted) continue;
+    if (e === reason || name === 'AbortError') return true;
+    if (message === 'Client connection prematurely closed.' || (typeof reason === 'string' && (String(e) === reason || message === reason))) return true;
   }
   return false;
 }

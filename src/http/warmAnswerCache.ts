@@ -24,7 +24,7 @@ import { requestIdFrom } from './requestId.ts';
 import type { RateLimiter, RateLimitDecision } from './rateLimit.ts';
 import { headerThreshold } from './rateLimitHeaders.ts';
 import { jsonTextOf } from '../rest/context.ts';
-import { counts } from '../observability/signals.ts';
+import { counts, memoryGauges } from '../observability/signals.ts';
 
 export interface WarmAnswerCacheOptions {
   /** Total bytes of bodies kept. */
@@ -118,11 +118,13 @@ export class WarmAnswerCache {
     private readonly deps: WarmAnswerCacheDeps,
     opts: WarmAnswerCacheOptions = {},
   ) {
+    const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
     this.cache = new LRUCache({
-      maxSize: opts.maxBytes ?? 64 * 1024 * 1024,
+      maxSize: maxBytes,
       sizeCalculation: (e) => e.body.byteLength + 500,
       ttl: opts.ttlMs ?? 60_000,
     });
+    memoryGauges.warmAnswers = { bytes: () => this.cache.calculatedSize, budget: maxBytes };
   }
 
   /** Serves `req` from memory, or passes it to `next` (and keeps a replayable answer). */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { projectRoot } from '../paths.ts';
 import { FastHistogram } from './fastHistogram.ts';
-import { apiKeyOutcomes, counts, pools, rateDecisions, timings } from './signals.ts';
+import { apiKeyOutcomes, counts, memoryGauges, pools, rateDecisions, timings } from './signals.ts';
 
 /** Request durations: 1 ms to 10 s (the p99 target is 100 ms; timeouts are 5–15 s). */
 export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -193,7 +193,7 @@ export class Metrics {
     });
     new Counter({
       name: 'release_index_evictions_total',
-      help: 'Release indexes dropped to make room (SEARCH_INDEX_RELEASES).',
+      help: 'Release indexes dropped to make room (SEARCH_INDEX_RELEASES, or their share of MEMORY_BUDGET_MB).',
       registers,
       collect() {
         this.reset();
@@ -201,6 +201,24 @@ export class Metrics {
       },
     });
 
+    new Gauge({
+      name: 'memory_cache_bytes',
+      help: 'Estimated bytes held by each bounded cache and coded-data class (MEMORY_BUDGET_MB shares).',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        for (const [cache, g] of Object.entries(memoryGauges)) if (g) this.set({ cache }, g.bytes());
+      },
+    });
+    new Gauge({
+      name: 'memory_cache_budget_bytes',
+      help: 'The byte bound of each cache and coded-data class, its share of MEMORY_BUDGET_MB.',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        for (const [cache, g] of Object.entries(memoryGauges)) if (g) this.set({ cache }, g.budget);
+      },
+    });
     new Gauge({
       name: 'engine_queue_length',
       help: 'Coding-engine tasks waiting for a worker.',

@@ -29,6 +29,14 @@ export const counts = {
   dbInFlight: 0,
 };
 
+/** A bounded cache's estimated bytes now and its share of MEMORY_BUDGET_MB (the cache_bytes gauges). */
+export interface MemoryGauge {
+  bytes: () => number;
+  budget: number;
+}
+/** Registered by each bounded cache as it is made (the latest of a kind wins: one app per process). */
+export const memoryGauges: Partial<Record<'warmAnswers' | 'graphqlResults' | 'graphqlDocuments' | 'releaseIndexes' | 'codedUploads' | 'codedLists', MemoryGauge>> = {};
+
 /** memory: no Redis configured; redis: counted in Redis; fallback: Redis configured but counted in memory (slow or degraded). */
 export type RateStore = 'memory' | 'redis' | 'fallback';
 export const rateDecisions: Record<RateStore, { allowed: number; refused: number }> = {

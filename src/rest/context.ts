@@ -78,3 +78,9 @@ export function respond<C extends Context<AppEnv, any, any>, T extends object>(c
   // Typed as c.json()'s answer: the routes' bodies stay checked against their OpenAPI schemas.
   return res as unknown as ReturnType<typeof c.json<T, 200>>;
 }
+
+/** Like respond(), for an answer written as a stream of JSON chunks (see jsonStream.ts): not kept for ETags or replay. */
+export function respondStream<C extends Context<AppEnv, any, any>, T extends object>(c: C, body: ReadableStream<Uint8Array>, usedVersions: Set<string>) {
+  nameRelease(c, usedVersions);
+  return c.body(body, 200, { 'Content-Type': 'application/json' }) as unknown as ReturnType<typeof c.json<T, 200>>;
+}

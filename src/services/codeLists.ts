@@ -12,7 +12,7 @@ import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import { normalizeName } from '../domain/text.ts';
 import { MAX_CODE_LIST, MAX_PUBLIC_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from './limits.ts';
 import { underGate, type RequestScope } from './scope.ts';
-import { sliced } from './codedWork.ts';
+import { listInputBytes, sliced } from './codedWork.ts';
 
 export interface CodeListItem {
   code: string;
@@ -98,7 +98,7 @@ async function allPaths(scope: RequestScope, release: ReleaseInfo, ptCodes: Iter
 
 export async function validateCodes(scope: RequestScope, args: CodeListArgs): Promise<CodeValidation> {
   await checkList(scope, args);
-  return underGate(scope, 'lists', () => validateList(scope, args));
+  return underGate(scope, 'lists', () => validateList(scope, args), listInputBytes(args.codes));
 }
 
 async function validateList(scope: RequestScope, args: CodeListArgs): Promise<CodeValidation> {
@@ -182,7 +182,7 @@ export interface CodeAnalysis {
 
 export async function analyseCodes(scope: RequestScope, args: CodeListArgs & { allPaths?: boolean | null }): Promise<CodeAnalysis> {
   await checkList(scope, args);
-  return underGate(scope, 'lists', () => analyseList(scope, args));
+  return underGate(scope, 'lists', () => analyseList(scope, args), listInputBytes(args.codes));
 }
 
 async function analyseList(scope: RequestScope, args: CodeListArgs & { allPaths?: boolean | null }): Promise<CodeAnalysis> {

@@ -7,6 +7,7 @@
 // other client for two minutes, issue 27). Public lists (no key) get the smaller budget.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DomainError } from '../domain/errors.ts';
+import { memoryGauges } from '../observability/signals.ts';
 
 /** The gates a job already holds: a REST route takes its place before reading the upload, and the service it calls runs in that place. */
 const held = new AsyncLocalStorage<ReadonlySet<WorkGate>>();
@@ -16,6 +17,34 @@ export interface GateLimits {
   running: number;
   /** Jobs waiting for a running one to end; beyond, refused. */
   queued: number;
+  /**
+   * Memory of the jobs held at once (running and waiting), in bytes, each counted as
+   * JOB_MEMORY_FACTOR times its input; a job alone beyond it is refused with 413, one that
+   * would take the class beyond it with 503. Unset: no byte bound (tests of other things).
+   */
+  bytes?: number;
+}
+
+/**
+ * Memory of a coded-data job per byte of its input: the parsed rows, their results and the
+ * answer (an estimate, not a measurement; the answer is written in slices, so not all of it
+ * is held at once). A 32 MB upload counts 128 MB: at the default budget, one at a time.
+ */
+export const JOB_MEMORY_FACTOR = 4;
+
+/**
+ * Input bytes counted for the rows or items a GraphQL field was sent (their string and number
+ * values and JSON punctuation): what a REST route counts from its Content-Length.
+ */
+export function listInputBytes(items: unknown): number {
+  if (!Array.isArray(items)) return 0;
+  let bytes = 2;
+  for (const item of items) {
+    bytes += 8;
+    if (item && typeof item === 'object') for (const v of Object.values(item)) bytes += 8 + (typeof v === 'string' ? v.length : typeof v === 'number' ? 8 : 0);
+    else if (typeof item === 'string') bytes += item.length;
+  }
+  return bytes;
 }
 
 /** Seconds a refused client is told to wait. */
@@ -23,6 +52,8 @@ export const CODED_WORK_RETRY_AFTER_SECONDS = 2;
 
 export class WorkGate {
   private active = 0;
+  /** Memory counted for the jobs held now (running and waiting). */
+  private heldBytes = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(
@@ -30,8 +61,30 @@ export class WorkGate {
     readonly limits: GateLimits,
   ) {}
 
-  get load(): { running: number; queued: number } {
-    return { running: this.active, queued: this.waiting.length };
+  get load(): { running: number; queued: number; bytes: number } {
+    return { running: this.active, queued: this.waiting.length, bytes: this.heldBytes };
+  }
+
+  /** The memory a job with `inputBytes` of input is counted as. */
+  static jobBytes(inputBytes: number): number {
+    return Math.max(0, inputBytes) * JOB_MEMORY_FACTOR;
+  }
+
+  /** Refuses a job whose memory the class cannot hold: alone (413) or beside those held now (503). */
+  private refuseIfTooLarge(bytes: number): void {
+    const budget = this.limits.bytes;
+    if (budget === undefined || bytes === 0) return;
+    if (bytes > budget) {
+      const most = Math.floor(budget / JOB_MEMORY_FACTOR);
+      throw new DomainError('PAYLOAD_TOO_LARGE', `This request is larger than the ${this.name} budget allows (at most ${most} bytes of input); split it.`, {
+        body: [`at most ${most} bytes for ${this.name} (MEMORY_BUDGET_MB)`],
+      });
+    }
+    if (this.heldBytes + bytes > budget) {
+      throw new DomainError('SERVICE_UNAVAILABLE', `The server is busy with other ${this.name}; retry in ${CODED_WORK_RETRY_AFTER_SECONDS} s.`, undefined, {
+        retryAfter: CODED_WORK_RETRY_AFTER_SECONDS,
+      });
+    }
   }
 
   /**
@@ -46,18 +99,23 @@ export class WorkGate {
     }
   }
 
-  async run<T>(job: () => Promise<T>): Promise<T> {
+  /** Runs `job` in its turn; `bytes`: the memory it is counted as (WorkGate.jobBytes of its input). */
+  async run<T>(job: () => Promise<T>, bytes = 0): Promise<T> {
     const holding = held.getStore();
     if (holding?.has(this)) return job();
+    this.refuseIfTooLarge(bytes);
     if (this.active >= this.limits.running) {
       this.refuseIfFull();
+      this.heldBytes += bytes;
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
       this.active++;
+      this.heldBytes += bytes;
     }
     try {
       return await held.run(new Set([...(holding ?? []), this]), job);
     } finally {
+      this.heldBytes -= bytes;
       // The slot passes to the next waiter as it is (active unchanged), or is freed.
       const next = this.waiting.shift();
       if (next) next();
@@ -74,7 +132,10 @@ export interface CodedWorkGates {
 }
 
 export function createCodedWorkGates(lists: GateLimits, uploads: GateLimits): CodedWorkGates {
-  return { lists: new WorkGate('coded-list checks', lists), uploads: new WorkGate('coded-data uploads', uploads) };
+  const gates = { lists: new WorkGate('coded-list checks', lists), uploads: new WorkGate('coded-data uploads', uploads) };
+  if (lists.bytes !== undefined) memoryGauges.codedLists = { bytes: () => gates.lists.load.bytes, budget: lists.bytes };
+  if (uploads.bytes !== undefined) memoryGauges.codedUploads = { bytes: () => gates.uploads.load.bytes, budget: uploads.bytes };
+  return gates;
 }
 
 /** Items handled between two yields to the event loop. */
@@ -88,6 +149,26 @@ export async function sliced<T, R>(items: readonly T[], fn: (item: T, index: num
   for (let k = 0; k < items.length; k++) {
     if (k > 0 && k % slice === 0) await macrotask();
     out[k] = fn(items[k]!, k);
+  }
+  return out;
+}
+
+/**
+ * A long list answer for GraphQL to complete a slice per macrotask: the first slice as values,
+ * each later slice as promises that settle one macrotask after the previous. GraphQL (graphql-js
+ * and graphql-jit alike) completes a list's plain values in one synchronous pass — 10,000
+ * validated codes with their paths held the serving thread ~0.5 s — and a promised item when it
+ * settles, so the fields of each slice are built in a turn of their own and other requests run
+ * between them. Short lists come back as they are.
+ */
+export function settleInSlices<T>(items: readonly T[], slice = SLICE_ITEMS): readonly (T | Promise<T>)[] {
+  if (items.length <= slice) return items;
+  const out: (T | Promise<T>)[] = new Array(items.length);
+  let turn: Promise<void> = Promise.resolve();
+  for (let k = 0; k < items.length; k++) {
+    if (k > 0 && k % slice === 0) turn = turn.then(macrotask);
+    const item = items[k]!;
+    out[k] = k < slice ? item : turn.then(() => item);
   }
   return out;
 }

@@ -25,6 +25,7 @@ import type { ReleaseInfo } from '../domain/releases.ts';
 import { normalizeName } from '../domain/text.ts';
 import { IMPACT_SLICE_ROWS, MAX_IMPACT_ROWS, MAX_QUERY_LENGTH, MAX_RECORDED_TERM_LENGTH, MAX_RETIRED_SEARCHES, MAX_ROW_ID_LENGTH } from './limits.ts';
 import { underGate, type RequestScope } from './scope.ts';
+import { listInputBytes } from './codedWork.ts';
 import { searchCodes } from './search.ts';
 import { noGoodMatch, structuralSuggestion, TEXT_FLOOR } from '../domain/impact/retired.ts';
 import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
@@ -103,7 +104,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions = {}): Promise<ImpactReport> {
   // The key first: requests without one never take a place in the gate.
   await scope.requireApiKey('impact');
-  return underGate(scope, 'uploads', () => analyse(scope, args, opts));
+  return underGate(scope, 'uploads', () => analyse(scope, args, opts), listInputBytes(args.rows ?? args.rowsData));
 }
 
 async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions): Promise<ImpactReport> {

@@ -11,7 +11,7 @@ import { DomainError } from '../domain/errors.ts';
 import { ALL_LANGUAGES, chooseLanguage } from '../domain/languages.ts';
 import type { AssessmentService } from '../assessment/service.ts';
 import type { ChangeSetMemory } from '../domain/changes/memory.ts';
-import type { CodedWorkGates } from './codedWork.ts';
+import { WorkGate, type CodedWorkGates } from './codedWork.ts';
 import type { KeyUsageRecorder, UsageFamily } from '../domain/apiKeyUsage.ts';
 
 export interface Services {
@@ -32,9 +32,9 @@ export interface Services {
 }
 
 /** Runs a coded-data job under its gate, when the services have gates. */
-export function underGate<T>(scope: RequestScope, gate: keyof CodedWorkGates, job: () => Promise<T>): Promise<T> {
+export function underGate<T>(scope: RequestScope, gate: keyof CodedWorkGates, job: () => Promise<T>, inputBytes = 0): Promise<T> {
   const g = scope.services.codedWork?.[gate];
-  return g ? g.run(job) : job();
+  return g ? g.run(job, WorkGate.jobBytes(inputBytes)) : job();
 }
 
 export interface RequestScope {

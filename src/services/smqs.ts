@@ -17,6 +17,7 @@ import { MAX_QUERY_LENGTH, SMQ_APPLY_MAX_ERRORS, SMQ_APPLY_MAX_ID, SMQ_APPLY_MAX
 import type { Page, PageRequest } from './paging.ts';
 import { underGate, type RequestScope } from './scope.ts';
 import { foldSearchText } from '../domain/languageNames.ts';
+import { listInputBytes } from './codedWork.ts';
 
 export { SMQ_CHANGE_TYPES, type SmqChangeCounts } from '../domain/smqs.ts';
 
@@ -379,7 +380,7 @@ export async function applySmq(
 ): Promise<SmqApplication> {
   // The key first: requests without one never take a place in the gate.
   await scope.requireApiKey('smq');
-  return underGate(scope, 'uploads', () => apply(scope, code, version, input, language));
+  return underGate(scope, 'uploads', () => apply(scope, code, version, input, language), listInputBytes(input.rows ?? input.rowsData));
 }
 
 async function apply(

@@ -2,8 +2,9 @@
 // slices that let other work in, and only a few run or wait at once per class — public lists and
 // keyed uploads each with their own budget; beyond it a request is refused at once with
 // 503 SERVICE_UNAVAILABLE and Retry-After, on REST and GraphQL alike.
-import { describe, expect, it } from 'vitest';
-import { serveTestApp, type TestApp } from '../helpers/app.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, serveTestApp, type TestApp } from '../helpers/app.ts';
+import { listen } from '../helpers/http.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
 
 let t: TestApp;
@@ -81,5 +82,62 @@ describe('coded-data jobs', () => {
     for (const a of answers) await a.arrayBuffer();
     // Without a key an impact never takes a place: 401 even when the gate is full.
     expect((await fetch(`${base}/impact?from=5.0&to=5.0.1`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: 'rowId,code\na,1' })).status).toBe(401);
+  });
+});
+
+// Memory per job (issue 27 defect 3): each class holds at most its share of MEMORY_BUDGET_MB,
+// each job counted as JOB_MEMORY_FACTOR times its input. At the smallest budget (256 MB) keyed
+// uploads get 32 MB: one upload of 8 MB at most, and what is held at once stays within it.
+describe('coded-data jobs within their memory budget', () => {
+  let small: TestApp;
+  let url: string;
+  let close: () => Promise<void>;
+  let smallKey: string;
+  beforeAll(async () => {
+    small = await createTestApp({ demo: true, env: { MEMORY_BUDGET_MB: '256', CODED_UPLOADS_CONCURRENCY: '4', CODED_UPLOADS_QUEUE: '4' } });
+    ({ url, close } = await listen(small.app));
+    smallKey = (await createApiKey(small.db.prisma, 'budget')).key;
+  });
+  afterAll(async () => {
+    await close?.();
+    await small?.cleanup();
+  });
+
+  /** A CSV upload of about `mb` MB (rows with long recorded terms). */
+  const upload = (mb: number) => {
+    const term = 'x'.repeat(400);
+    const rows = Math.ceil((mb * 1024 * 1024) / 425);
+    return `rowId,code,term\n${Array.from({ length: rows }, (_, i) => `r${i},${CODES[i % CODES.length]},${term}`).join('\n')}`;
+  };
+  const impact = (body: string) => fetch(`${url}/impact?from=5.0&to=5.0.1&validateOnly=true`, { method: 'POST', headers: { 'content-type': 'text/csv', 'x-api-key': smallKey }, body });
+
+  it('a job larger than its class budget is refused with 413 and the documented problem, before its body is read', async () => {
+    const res = await impact(upload(9));
+    expect(res.status).toBe(413);
+    const body = await res.json();
+    expect(body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413, requestId: expect.any(String) });
+    expect(body.detail).toMatch(/at most 8388608 bytes of input/);
+    // One within the budget is answered.
+    const ok = await impact(upload(1));
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).summary.rowsUploaded).toBeGreaterThan(2_000);
+  });
+
+  it('jobs that together exceed the class budget: the one beyond it is refused with 503 and Retry-After', async () => {
+    const body = upload(5); // counted 20 MB of 32 MB: two cannot be held at once, though 4 may run
+    const answers = await Promise.all([impact(body), impact(body), impact(body)]);
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length, String(statuses)).toBeGreaterThanOrEqual(1);
+    expect(statuses.filter((s) => s === 503).length, String(statuses)).toBeGreaterThanOrEqual(1);
+    for (const a of answers) {
+      const text = await a.text();
+      if (a.status !== 503) continue;
+      expect(a.headers.get('retry-after')).toBe('2');
+      expect(JSON.parse(text)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+    }
+    // Their memory is given back once they are done: the same upload is taken again.
+    const again = await impact(body);
+    expect(again.status).toBe(200);
+    await again.arrayBuffer();
   });
 });

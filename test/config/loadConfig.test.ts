@@ -27,6 +27,17 @@ describe('loadConfig', () => {
     expect(CONFIG_VARIABLES).toContain('TRUST_PROXY');
   });
 
+  it('shares MEMORY_BUDGET_MB out among the caches and coded-data classes (README › Configuration)', () => {
+    const MB = 1024 * 1024;
+    const c = loadConfig({});
+    expect(c.memory).toEqual({ budget: 1024 * MB, warmAnswers: 64 * MB, graphqlResults: 64 * MB, graphqlDocuments: 32 * MB, releaseIndexes: 192 * MB, codedUploads: 128 * MB, codedLists: 16 * MB });
+    expect(c.codedWork.uploads.bytes).toBe(128 * MB);
+    expect(c.codedWork.lists.bytes).toBe(16 * MB);
+    const half = loadConfig({ MEMORY_BUDGET_MB: '512', RESPONSE_CACHE_MB: '0' });
+    expect(half.memory).toMatchObject({ warmAnswers: 0, releaseIndexes: 96 * MB, codedUploads: 64 * MB });
+    expect(refused({ MEMORY_BUDGET_MB: '100' })).toMatch(/MEMORY_BUDGET_MB: Too small/);
+  });
+
   it('reports every bad variable on its own line', () => {
     expect(refused({ PORT: '-1', DATABASE_URL: 'mysql://x' })).toBe(
       'Invalid configuration:\n  PORT: Too small: expected number to be >=0\n  DATABASE_URL: must be a postgres:// or postgresql:// URL',

@@ -191,6 +191,44 @@ describe('the shipped server under costly requests', () => {
     checkProbe(`lists ${statuses.join(',')}`, latencies);
   });
 
+  it('keyed coded lists of 10,000 items (REST and GraphQL) are answered without holding up the probe', async () => {
+    const codes = codeList(10_000);
+    const latencies = await underProbe(async () => {
+      for (let k = 0; k < 2; k++) {
+        const v = await json('/codes/validate', { codes });
+        expect(v.status, v.text.slice(0, 200)).toBe(200);
+        const validation = JSON.parse(v.text);
+        expect(validation.items).toHaveLength(10_000);
+        expect(validation.summary.items).toBe(10_000);
+        expect(validation.items[0]).toMatchObject({ position: 1, code: '10047848', exists: true });
+        const a = await json('/codes/analyse', { codes, allPaths: true });
+        expect(a.status, a.text.slice(0, 200)).toBe(200);
+        expect(JSON.parse(a.text).items).toBe(10_000);
+        const g = await json('/graphql', {
+          query: 'query($c: [CodeListItemInput!]!) { validateCodes(codes: $c) { summary { items } items { position code exists level term current termMatches pt { code term } primaryPath { code term level } issues } } }',
+          variables: { c: codes },
+        });
+        expect(g.status, g.text.slice(0, 200)).toBe(200);
+        expect(JSON.parse(g.text).data.validateCodes.items).toHaveLength(10_000);
+      }
+    });
+    checkProbe('keyed lists', latencies);
+  });
+
+  it('narratives alternating between every hosted release are coded without holding up the probe (vocabularies built off the serving thread)', async () => {
+    const versions = (JSON.parse((await send('/versions?limit=100')).text).results as { version: string }[]).map((v) => v.version);
+    expect(versions.length).toBeGreaterThanOrEqual(3);
+    const latencies = await underProbe(async () => {
+      for (let k = 0; k < 3 * versions.length; k++) {
+        const version = versions[k % versions.length]!;
+        const a = await json('/identify', { description: 'The patient had watering eyes and a headache after the second dose, then vomited.', version });
+        expect(a.status, a.text.slice(0, 200)).toBe(200);
+        expect(a.headers['x-terminology-version']).toBe(version);
+      }
+    });
+    checkProbe(`narratives over ${versions.length} releases`, latencies);
+  });
+
   it('reports the probe figures and the server is still ready', async () => {
     console.log(`hostile-cost (${usingPostgres ? 'PostgreSQL' : 'PGlite'}; idle probe p99 ${idle.p99.toFixed(0)} ms, max ${idle.max.toFixed(0)} ms): ${results.join('; ')}`);
     expect(JSON.parse((await send('/health/ready')).text).status).toBe('ready');

@@ -14,7 +14,7 @@ import { buildLanguageIndex } from './languageIndex.ts';
 import { unpackIndex } from './snapshot.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
 import { readSnapshot, writeSnapshot } from './snapshotStore.ts';
-import { counts, timings } from '../../observability/signals.ts';
+import { counts, memoryGauges, timings } from '../../observability/signals.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -42,15 +42,21 @@ export class SearchIndexCache {
    * `blobs`: the database's binary channel, which snapshots go through (snapshotStore.ts);
    * without one, indexes are always built from rows and no snapshot is kept.
    */
+  /** Estimated bytes of each built index by release, then by language ('' the primary). */
+  private readonly sizes = new Map<number, Map<string, number>>();
+
   constructor(
     max = 2,
     private readonly writer?: Db,
     private readonly blobs?: BlobChannel,
+    /** Bytes of built indexes kept (MEMORY_BUDGET_MB's share); beyond, the least recently used go first. The newest is kept whatever its size. */
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {
     this.cache = new LRUCache({
       max,
       dispose: (_p, releaseId, reason) => {
         this.built.delete(releaseId);
+        this.sizes.delete(releaseId);
         for (const key of [...this.languages.keys()]) {
           if (key.startsWith(`${releaseId}:`)) {
             this.languages.delete(key);
@@ -60,6 +66,29 @@ export class SearchIndexCache {
         if (reason === 'evict') counts.indexEvictions++;
       },
     });
+    memoryGauges.releaseIndexes = { bytes: () => this.bytes(), budget: maxBytes };
+  }
+
+  /** Estimated bytes of the built indexes kept. */
+  bytes(): number {
+    let total = 0;
+    for (const m of this.sizes.values()) for (const b of m.values()) total += b;
+    return total;
+  }
+
+  /** Counts a built index's bytes against its release, then drops least recently used releases while over the budget. */
+  private account(releaseId: number, ix: ReleaseIndex, language = ''): void {
+    if (!this.cache.has(releaseId)) return;
+    let m = this.sizes.get(releaseId);
+    if (!m) this.sizes.set(releaseId, (m = new Map()));
+    m.set(language, ix.approximateBytes());
+    for (const older of [...this.cache.rkeys()]) {
+      if (this.bytes() <= this.maxBytes) break;
+      if (older === releaseId) continue;
+      if (!this.sizes.has(older)) continue; // still loading: its size is not known yet
+      this.cache.delete(older);
+      counts.indexEvictions++;
+    }
   }
 
   /** The release's index, loaded with `db` on first use; concurrent callers share one build. */
@@ -74,7 +103,9 @@ export class SearchIndexCache {
       this.cache.set(releaseId, loading);
       loading.then(
         (ix) => {
-          if (this.cache.peek(releaseId) === loading) this.built.set(releaseId, ix);
+          if (this.cache.peek(releaseId) !== loading) return;
+          this.built.set(releaseId, ix);
+          this.account(releaseId, ix);
         },
         () => this.cache.delete(releaseId),
       );
@@ -104,7 +135,9 @@ export class SearchIndexCache {
       this.languages.set(key, building);
       building.then(
         (ix) => {
-          if (this.languages.get(key) === building) this.builtLanguages.set(key, ix);
+          if (this.languages.get(key) !== building) return;
+          this.builtLanguages.set(key, ix);
+          this.account(releaseId, ix, key);
         },
         () => this.languages.delete(key),
       );
@@ -160,6 +193,7 @@ export class SearchIndexCache {
       // for it (whenLoading) finds it with peek() from its next field on.
       if (!this.cache.has(releaseId)) this.cache.set(releaseId, reading as Promise<ReleaseIndex>);
       this.built.set(releaseId, ix);
+      this.account(releaseId, ix);
     });
     return reading;
   }

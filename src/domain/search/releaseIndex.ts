@@ -186,6 +186,32 @@ export class ReleaseIndex {
     this.scratch = { counts: new Uint16Array(n), touched: new Int32Array(n) };
   }
 
+  private sizeEstimate: number | undefined;
+
+  /**
+   * Heap the index holds, estimated once: its typed arrays, its strings (UTF-16 plus a header)
+   * and its maps (~40 bytes an entry). A language index counts the hierarchy it shares with its
+   * release's primary index again: an overestimate, so the budget errs on the safe side.
+   */
+  approximateBytes(): number {
+    if (this.sizeEstimate !== undefined) return this.sizeEstimate;
+    let bytes = 0;
+    const walk = (v: unknown, depth: number): void => {
+      if (depth > 4 || v === null || v === undefined) return;
+      if (ArrayBuffer.isView(v)) bytes += v.byteLength;
+      else if (typeof v === 'string') bytes += 24 + 2 * v.length;
+      else if (Array.isArray(v)) {
+        bytes += 8 * v.length;
+        for (const x of v) walk(x, depth + 1);
+      } else if (typeof v === 'object') for (const x of Object.values(v)) walk(x, depth + 1);
+    };
+    walk(this.parts(), 0);
+    let mapEntries = this.trigramIds.size + this.socAbbrev.size + this.llts.at.size;
+    for (const m of this.byCode) mapEntries += m.size;
+    bytes += 40 * mapEntries + this.stamp.byteLength + this.scratch.counts.byteLength + this.scratch.touched.byteLength + (this.listing?.byteLength ?? 0);
+    return (this.sizeEstimate = bytes);
+  }
+
   /** Everything the index holds, as arrays (snapshot.ts writes them as they are). */
   parts(): ReleaseIndexParts {
     const lltPt = new Int32Array(this.llts.at.size);

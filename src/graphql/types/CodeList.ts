@@ -2,6 +2,7 @@
 import { builder, listCost } from '../builder.ts';
 import { analyseCodes, validateCodes, type CodeAnalysis, type CodeValidation, type RollUp, type ValidatedCode } from '../../services/codeLists.ts';
 import { MAX_CODE_LIST, MAX_PUBLIC_CODE_LIST } from '../../services/limits.ts';
+import { settleInSlices } from '../../services/codedWork.ts';
 import { LevelEnum } from './enums.ts';
 import { TermRefType } from './Impact.ts';
 
@@ -38,7 +39,8 @@ const CodeValidationRef = builder.objectRef<CodeValidation>('CodeValidation').im
   fields: (t) => ({
     version: t.string({ resolve: (v) => v.release.version }),
     summary: t.field({ type: ValidationSummaryRef, resolve: (v) => v.summary }),
-    items: t.field({ type: [ValidatedCodeRef], resolve: (v) => v.items }),
+    // Up to 10,000 items of ~30 fields each: completed a slice per turn (settleInSlices).
+    items: t.field({ type: [ValidatedCodeRef], resolve: (v) => settleInSlices(v.items) }),
   }),
 });
 
@@ -62,8 +64,8 @@ const CodeAnalysisRef = builder.objectRef<CodeAnalysis>('CodeAnalysis').implemen
     allPaths: t.exposeBoolean('allPaths'),
     items: t.exposeInt('items'),
     counted: t.exposeInt('counted'),
-    notCounted: t.field({ type: [NotCountedRef], resolve: (a) => a.notCounted }),
-    pt: t.field({ type: [RollUpRef], resolve: (a) => a.pt }),
+    notCounted: t.field({ type: [NotCountedRef], resolve: (a) => settleInSlices(a.notCounted) }),
+    pt: t.field({ type: [RollUpRef], resolve: (a) => settleInSlices(a.pt) }),
     hlt: t.field({ type: [RollUpRef], resolve: (a) => a.hlt }),
     hlgt: t.field({ type: [RollUpRef], resolve: (a) => a.hlgt }),
     soc: t.field({ type: [RollUpRef], resolve: (a) => a.soc }),

@@ -8,7 +8,7 @@ import { registerImpact } from '../../rest/routes/impact.ts';
 import { registerCodeLists } from '../../rest/routes/codeLists.ts';
 import { createRouter } from '../openapi.ts';
 import { noStore } from '../caches.ts';
-import type { CodedWorkGates, WorkGate } from '../../services/codedWork.ts';
+import { WorkGate, type CodedWorkGates } from '../../services/codedWork.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../rest/context.ts';
@@ -26,16 +26,23 @@ export function jsonOrCsv(): MiddlewareHandler<AppEnv> {
 
 /**
  * A coded-data request takes its place in its class's gate before its body is read (at capacity:
- * 503 at once), and keeps it while the body is parsed and the job runs.
+ * 503 at once), and keeps it while the body is parsed and the job runs. Its memory is counted
+ * from its Content-Length, or as the route's body limit when the length is not declared.
  */
-export function admit(gate: WorkGate | undefined): MiddlewareHandler<AppEnv> {
-  return (c, next) => (c.req.method === 'POST' && gate ? gate.run(() => next()) : next());
+export function admit(gate: WorkGate | undefined, maxBodyBytes: number): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    if (c.req.method !== 'POST' || !gate) return next();
+    const declared = Number(c.req.header('content-length'));
+    if (c.req.header('content-length') !== undefined && Number.isSafeInteger(declared) && declared >= 0) return gate.run(() => next(), WorkGate.jobBytes(Math.min(declared, maxBodyBytes)));
+    // Length not declared (chunked): counted as the most it may send, at most the class's whole budget (it then runs alone).
+    return gate.run(() => next(), Math.min(WorkGate.jobBytes(maxBodyBytes), gate.limits.bytes ?? Number.POSITIVE_INFINITY));
+  };
 }
 
-export function codedDataRouter(deps: RestDeps, prisma: PrismaClient, gates?: CodedWorkGates): RestApp {
+export function codedDataRouter(deps: RestDeps, prisma: PrismaClient, gates: CodedWorkGates | undefined, bodyBytes: { lists: number; uploads: number }): RestApp {
   const router = createRouter();
-  router.use('/impact', noStore(), requireApiKey(prisma, { aiNotice: false }), jsonOrCsv(), admit(gates?.uploads));
-  for (const path of ['/codes/validate', '/codes/analyse']) router.use(path, admit(gates?.lists));
+  router.use('/impact', noStore(), requireApiKey(prisma, { aiNotice: false }), jsonOrCsv(), admit(gates?.uploads, bodyBytes.uploads));
+  for (const path of ['/codes/validate', '/codes/analyse']) router.use(path, admit(gates?.lists, bodyBytes.lists));
   registerImpact(router, deps);
   registerCodeLists(router, deps);
   return router;

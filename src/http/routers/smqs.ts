@@ -10,9 +10,9 @@ import { noStore } from '../caches.ts';
 import { admit, jsonOrCsv } from './codedData.ts';
 import type { CodedWorkGates } from '../../services/codedWork.ts';
 
-export function smqRouter(deps: RestDeps, prisma: PrismaClient, gates?: CodedWorkGates): RestApp {
+export function smqRouter(deps: RestDeps, prisma: PrismaClient, gates: CodedWorkGates | undefined, uploadBytes: number): RestApp {
   const router = createRouter();
-  router.use('/smqs/:code/apply', noStore(), requireApiKey(prisma, { aiNotice: false }), jsonOrCsv(), admit(gates?.uploads));
+  router.use('/smqs/:code/apply', noStore(), requireApiKey(prisma, { aiNotice: false }), jsonOrCsv(), admit(gates?.uploads, uploadBytes));
   registerSmqs(router, deps);
   return router;
 }

@@ -2,7 +2,8 @@
 // A coded list against one release (body `version`, else X-Terminology-Version, else the latest).
 import { createRoute, z } from '@hono/zod-openapi';
 import { AnalyseCodesDocument, ValidateCodesDocument } from '../operations/generated.ts';
-import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
+import { operation, respond, respondStream, type RestApp, type RestDeps } from '../context.ts';
+import { jsonChunks, streamChunks } from '../jsonStream.ts';
 import { errorResponses, langParam, versionIdParam } from '../schemas.ts';
 import { jsonBody } from '../narrative.ts';
 import { MAX_CODE_LIST, MAX_PUBLIC_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from '../../services/limits.ts';
@@ -100,6 +101,9 @@ const analyseRoute = createRoute({
   },
 });
 
+/** Items from which a validation's answer is streamed. */
+const STREAM_FROM_ITEMS = 500;
+
 type Item = z.infer<typeof listFields.codes>[number];
 const toInput = (items: Item[]) => items.map((i) => (typeof i === 'object' ? { code: String(i.code), term: i.term ?? null } : { code: String(i) }));
 
@@ -107,7 +111,10 @@ export function registerCodeLists(app: RestApp, deps: RestDeps) {
   app.openapi(validateRoute, async (c) => {
     const body = c.req.valid('json');
     const { data, usedVersions } = await operation(deps, c, ValidateCodesDocument, { codes: toInput(body.codes), version: body.version, language: c.req.valid('query').lang }, { language: 'lang' });
-    return respond(c, data.validateCodes, usedVersions);
+    // A long list's answer is megabytes: written in slices, not one blocking stringify (same JSON).
+    const { items, ...head } = data.validateCodes;
+    if (items.length <= STREAM_FROM_ITEMS) return respond(c, data.validateCodes, usedVersions);
+    return respondStream<typeof c, typeof data.validateCodes>(c, streamChunks(jsonChunks(head, 'items', items, 500)), usedVersions);
   });
   app.openapi(analyseRoute, async (c) => {
     const body = c.req.valid('json');

@@ -8,6 +8,7 @@ import { errorResponses, langParam, versionIdParam } from '../schemas.ts';
 import { IMPACT_KINDS } from '../../domain/impact/analyse.ts';
 import { impactCsv, parseImpactCsv, type CsvRowProblem } from '../../domain/impact/csv.ts';
 import { bodyChunks, isCsv } from '../csvBody.ts';
+import { jsonChunks, streamChunks } from '../jsonStream.ts';
 import { validationError } from '../../domain/errors.ts';
 import { MAX_IMPACT_ROWS } from '../../services/limits.ts';
 import type { ImpactRowResult } from '../../domain/impact/analyse.ts';
@@ -157,17 +158,6 @@ function withCsvProblems<T extends Pick<ImpactQuery['impact'], 'errors' | 'summa
   return { ...report, errors, summary: { ...s, rowsUploaded: s.rowsUploaded + problems.length, rowsInvalid: s.rowsInvalid + problems.length } };
 }
 
-/** The JSON report, its rows serialised a slice at a time (same document as one JSON.stringify). */
-function* jsonChunks(head: Omit<ImpactQuery['impact'], 'rowsData'>, rows: readonly ImpactRowResult[], rowsPerChunk = 1000): Generator<string> {
-  const start = JSON.stringify({ ...head, rows: [] });
-  yield start.slice(0, -2); // …,"rows":[
-  for (let k = 0; k < rows.length; k += rowsPerChunk) {
-    const part = JSON.stringify(rows.slice(k, k + rowsPerChunk));
-    yield `${k ? ',' : ''}${part.slice(1, -1)}`;
-  }
-  yield ']}';
-}
-
 export function registerImpact(app: RestApp, deps: RestDeps) {
   app.openapi(route, async (c) => {
     const query = c.req.valid('query');
@@ -207,18 +197,8 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
     const rows = rowsData as ImpactRowResult[];
     const wantsCsv = query.format ? query.format === 'csv' : /\btext\/csv\b/i.test(c.req.header('accept') ?? '') && !/\bapplication\/json\b/i.test(c.req.header('accept') ?? '');
     // Both answers stream in slices: 100,000 rows are tens of MB, never one blocking stringify.
-    const chunks = wantsCsv ? impactCsv({ errors: head.errors, rows }) : jsonChunks(head, rows);
-    const encoder = new TextEncoder();
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        // A macrotask between slices: a reader that takes chunks as fast as they come (in
-        // process, or a fast socket) would otherwise chain every slice in microtasks.
-        await new Promise((resolve) => setImmediate(resolve));
-        const next = chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
-      },
-    });
+    const chunks = wantsCsv ? impactCsv({ errors: head.errors, rows }) : jsonChunks(head, 'rows', rows);
+    const stream = streamChunks(chunks);
     const headers: Record<string, string> = wantsCsv
       ? { 'content-type': 'text/csv; charset=utf-8; header=present', 'content-disposition': `attachment; filename="impact-${head.from}-to-${head.to}.csv"` }
       : { 'content-type': 'application/json' };
