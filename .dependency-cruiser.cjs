@@ -3,7 +3,8 @@
 // (tsPreCompilationDeps), and so do dynamic import()s.
 //
 // Layers, lowest first: src/db ← src/domain ← src/services ← src/graphql ← src/rest ← src/http.
-// A layer may import any layer below it, never one above it.
+// A layer may import any layer below it, never one above it. src/fhir/ sits beside GraphQL and
+// REST: above the services, below the HTTP app, and neither of them.
 const LAYERS = ['db', 'domain', 'services', 'graphql', 'rest', 'http'];
 
 const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
@@ -39,6 +40,27 @@ module.exports = {
       to: { path: '^src/(graphql|http)/' },
     },
     {
+      name: 'layer-fhir',
+      comment: 'src/fhir/ is a surface above the services: nothing below the HTTP app imports it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/fhir/', '^src/http/', '^src/(compose|server)\\.ts$', '^src/cli/'] },
+      to: { path: '^src/fhir/' },
+    },
+    {
+      name: 'engine-below-importer',
+      comment: 'the coding engine and its wrapper (src/nlp/, src/assessment/) read releases from the store; the importer, the surfaces and the entry points are above them',
+      severity: 'error',
+      from: { path: '^src/(nlp|assessment)/' },
+      to: { path: '^src/(importer|services|graphql|rest|fhir|http|cli)/|^src/(compose|server)\\.ts$' },
+    },
+    {
+      name: 'importer-below-surfaces',
+      comment: 'the importer writes releases through the domain; it knows nothing of the use cases, the surfaces or the entry points',
+      severity: 'error',
+      from: { path: '^src/importer/' },
+      to: { path: '^src/(services|graphql|rest|fhir|http|cli)/|^src/(compose|server)\\.ts$' },
+    },
+    {
       name: 'web-through-the-api',
       comment: 'the explorer (web/) is browser code: it reaches the service through its API, never through its modules or the development folders',
       severity: 'error',
@@ -67,10 +89,10 @@ module.exports = {
     ...layerRules,
     {
       name: 'core-not-transport',
-      comment: 'configuration, domain, coding engine, assessment, importer and services know nothing of HTTP, REST or GraphQL',
+      comment: 'configuration, domain, coding engine, assessment, importer and services know nothing of HTTP, REST, GraphQL or FHIR',
       severity: 'error',
       from: { path: '^src/(config\\.ts$|domain/|nlp/|assessment/|importer/|services/)' },
-      to: { path: '^src/(http|rest|graphql)/' },
+      to: { path: '^src/(http|rest|graphql|fhir)/' },
     },
     {
       name: 'nlp-no-database',
