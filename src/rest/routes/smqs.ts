@@ -6,7 +6,7 @@ import { ApplySmqDocument, SmqChangesDocument, SmqDetailDocument, SmqsDocument, 
 import { operation, respond, type RestApp, type RestDeps } from '../context.ts';
 import { afterCursor, pageMeta } from '../paging.ts';
 import { codeParam, errorResponses, intParam, MetaSchema, versionIdParam, versionParam } from '../schemas.ts';
-import { parseImpactCsv } from '../../domain/impact/csv.ts';
+import { parseCodedRowsCsv } from '../../domain/impact/csv.ts';
 import { validationError } from '../../domain/errors.ts';
 import { clip } from '../../domain/clientText.ts';
 import { bodyChunks, isCsv } from '../csvBody.ts';
@@ -412,7 +412,7 @@ export function registerSmqs(app: RestApp, deps: RestDeps) {
     let rowsData: { rowId: string; code: string; caseId?: string }[];
     if (isCsv(c.req.header('content-type'))) {
       // The impact upload's reader: the same columns, quoting and bounds (caseId groups a case's rows).
-      const parsed = await parseImpactCsv(bodyChunks(c), SMQ_APPLY_MAX_ROWS);
+      const parsed = await parseCodedRowsCsv(bodyChunks(c), SMQ_APPLY_MAX_ROWS);
       if (parsed.problems.length) {
         const listed = parsed.problems.slice(0, SMQ_APPLY_MAX_ERRORS);
         throw validationError(Object.fromEntries(listed.map((p) => [`line ${p.line}`, [`row ${clip(p.rowId ?? '?')}: ${p.reason}`]])));
