@@ -59,6 +59,10 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
   const catalog = new ReleaseCatalog(db.prisma, hooks.catalogTtlMs ?? (db.mode === 'embedded' ? 60_000 : 5_000), {
     searchIndexReleases: config.searchIndexReleases,
     blobs: db.blobs,
+    indexEvents: {
+      onWarning: (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message),
+      onLoaded: (release, source, ms) => log.info({ release, source, ms }, 'release index ready'),
+    },
   });
   const limiter =
     config.rateLimitPerMinute > 0

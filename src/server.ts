@@ -67,8 +67,6 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const app = createApp(services, appOptions);
   hosted = () => (catalog.releasesNow() ?? []).flatMap((r) => r.languages);
 
-  catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
-  catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');
   const warming = await warmBeforeListening(config, db, services, log, () => shuttingDown);
 
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
