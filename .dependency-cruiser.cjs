@@ -2,9 +2,11 @@
 // by `npm run arch`. Paths are relative to the repository root. Type-only imports count
 // (tsPreCompilationDeps), and so do dynamic import()s.
 //
-// Layers, lowest first: src/db ← src/domain ← src/services ← src/graphql ← src/rest ← src/http.
-// A layer may import any layer below it, never one above it.
-const LAYERS = ['db', 'domain', 'services', 'graphql', 'rest', 'http'];
+// Layers, lowest first: src/db ← src/domain ← src/services ← src/transport ← src/graphql ← src/rest ← src/http.
+// A layer may import any layer below it, never one above it. src/transport/ holds what the HTTP
+// surfaces share (request env, problem details, the key guard). src/fhir/ sits beside GraphQL
+// and REST: above src/transport/, below the HTTP app, importing neither GraphQL nor REST.
+const LAYERS = ['db', 'domain', 'services', 'transport', 'graphql', 'rest', 'http'];
 
 const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
   name: `layer-${layer}`,
@@ -32,11 +34,32 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/net/', '^src/(config|paths|logger)\\.ts$'] },
     },
     {
-      name: 'fhir-not-graphql-or-http',
-      comment: 'the FHIR surface calls services and domain like the GraphQL schema does, never GraphQL or the HTTP app that mounts it',
+      name: 'fhir-beside-graphql-and-rest',
+      comment: 'the FHIR surface calls services and domain like the GraphQL schema does (and src/transport/ like REST), never GraphQL, REST or the HTTP app that mounts it',
       severity: 'error',
       from: { path: '^src/fhir/' },
-      to: { path: '^src/(graphql|http)/' },
+      to: { path: '^src/(graphql|rest|http)/' },
+    },
+    {
+      name: 'layer-fhir',
+      comment: 'src/fhir/ is a surface above the services: nothing below the HTTP app imports it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/fhir/', '^src/http/', '^src/(compose|server)\\.ts$', '^src/cli/'] },
+      to: { path: '^src/fhir/' },
+    },
+    {
+      name: 'engine-below-importer',
+      comment: 'the coding engine and its wrapper (src/nlp/, src/assessment/) read releases from the store; the importer, the surfaces and the entry points are above them',
+      severity: 'error',
+      from: { path: '^src/(nlp|assessment)/' },
+      to: { path: '^src/(importer|services|graphql|rest|fhir|http|cli)/|^src/(compose|server)\\.ts$' },
+    },
+    {
+      name: 'importer-below-surfaces',
+      comment: 'the importer writes releases through the domain; it knows nothing of the use cases, the surfaces or the entry points',
+      severity: 'error',
+      from: { path: '^src/importer/' },
+      to: { path: '^src/(services|graphql|rest|fhir|http|cli)/|^src/(compose|server)\\.ts$' },
     },
     {
       name: 'web-through-the-api',
@@ -67,10 +90,10 @@ module.exports = {
     ...layerRules,
     {
       name: 'core-not-transport',
-      comment: 'configuration, domain, coding engine, assessment, importer and services know nothing of HTTP, REST or GraphQL',
+      comment: 'configuration, domain, coding engine, assessment, importer and services know nothing of HTTP, REST, GraphQL or FHIR',
       severity: 'error',
       from: { path: '^src/(config\\.ts$|domain/|nlp/|assessment/|importer/|services/)' },
-      to: { path: '^src/(http|rest|graphql)/' },
+      to: { path: '^src/(http|rest|graphql|fhir|transport)/' },
     },
     {
       name: 'nlp-no-database',

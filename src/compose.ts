@@ -60,6 +60,10 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     searchIndexReleases: config.searchIndexReleases,
     searchIndexBytes: config.memory.releaseIndexes,
     blobs: db.blobs,
+    indexEvents: {
+      onWarning: (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message),
+      onLoaded: (release, source, ms) => log.info({ release, source, ms }, 'release index ready'),
+    },
   });
   const limiter =
     config.rateLimitPerMinute > 0

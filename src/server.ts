@@ -12,7 +12,7 @@ import { trackConnections } from './http/drain.ts';
 import { onAdapterError, onClientError, onConnect, requireHost } from './http/clientError.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
-import { latestReleaseId } from './domain/search/snapshotStore.ts';
+import { warmBeforeListening } from './startupWarming.ts';
 import { startControlChannel } from './cli/control.ts';
 import { createObservability } from './observability/setup.ts';
 import { startTracing } from './observability/tracing.ts';
@@ -28,16 +28,6 @@ export interface RunningServer {
 
 /** During the shutdown drain, a keep-alive socket idle this long is closed (a busy client's pause is far shorter). */
 const DRAIN_IDLE_GRACE_MS = 500;
-/** Longest wait before listening for the latest release's index snapshot read (it goes on in the background after). */
-const START_WARM_MAX_MS = 2_000;
-/**
- * The change set is read this long after the latest release's index is ready: the requests that
- * arrive with a start (probes, a first page, a whole subtree) are answered first. Embedded, its
- * rows are read on this thread (PGlite), ~100 ms at full size that would otherwise stall them.
- * Meanwhile a code page reads its change record by SQL, as it does whenever the set is not loaded.
- */
-const CHANGE_SET_WARM_DELAY_MS = 1_000;
-
 export async function startServer(config: Config, opts: { log?: Logger; handleSignals?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel, undefined, config.logFormat);
   const started = performance.now();
@@ -78,28 +68,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const app = createApp(services, appOptions);
   hosted = () => (catalog.releasesNow() ?? []).flatMap((r) => r.languages);
 
-  catalog.searchIndexes.onWarning = (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message);
-  catalog.searchIndexes.onLoaded = (release, source, ms) => log.info({ release, source, ms }, 'release index ready');
-  // Before listening: the latest release's index from its snapshot (one read, 0.1–0.3 s at full
-  // size), so the first requests (a whole subtree, say) find it ready; for PGlite, which runs
-  // statements on this thread, no request waits behind the read either. And one Prisma query,
-  // whose first use instantiates the query compiler (WebAssembly, ~0.15 s, then optimised on
-  // background threads). Not the catalog's release list: it would be cached before anything
-  // imported right after the start.
-  // Bounded: a read still going after START_WARM_MAX_MS goes on in the background, and hierarchy
-  // lookups arriving meanwhile wait for it (INDEX_SNAPSHOT_WAIT_MS) rather than go to SQL.
-  const preloaded =
-    config.searchIndexWarmDelayMs >= 0
-      ? latestReleaseId(db.blobs)
-          .then((id) => (id === undefined ? undefined : catalog.searchIndexes.loadSnapshot(id, db.reader())))
-          .catch(() => undefined)
-      : Promise.resolve(undefined);
-  let startWait: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.all([preloaded, db.prisma.release.findFirst({ select: { id: true } }).catch(() => undefined)]),
-    new Promise<void>((resolve) => (startWait = setTimeout(resolve, START_WARM_MAX_MS))),
-  ]);
-  clearTimeout(startWait);
+  const warming = await warmBeforeListening(config, db, services, log, () => shuttingDown);
 
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
   // target with an empty 400), behind the fast path for warm answers.
@@ -112,46 +81,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   server.on('clientError', onClientError(log));
   server.on('connect', onConnect(log));
   const connections = trackConnections(server);
-  // The latest release's in-memory index (search, and concepts/paths of catalog reads), then
-  // its change set against the previous release (a code page's last statement). From its
-  // snapshot (one read, see src/domain/search/snapshot.ts) the index loads before listening
-  // (above; the latest release's id read without waiting for Prisma's first query:
-  // latestReleaseId).
-  // Built from rows it waits a few seconds: those reads would otherwise queue ahead of the
-  // first readiness probes (PGlite answers one query at a time).
-  let warm: NodeJS.Timeout | undefined;
-  const warmUp = () =>
-    void catalog
-      .latest()
-      .then(async (r) => {
-        if (!r) return;
-        const t0 = performance.now();
-        await catalog.searchIndexes.get(r.id, db.reader());
-        await new Promise<void>((resolve) => {
-          warm = setTimeout(resolve, CHANGE_SET_WARM_DELAY_MS);
-          warm.unref();
-        });
-        if (shuttingDown) return;
-        const indexMs = Math.round(performance.now() - t0 - CHANGE_SET_WARM_DELAY_MS);
-        const t1 = performance.now();
-        const prev = await catalog.previous(r);
-        const pair = prev && (await services.changeSets.get(prev.id, r.id, db.prisma).catch((e: Error) => {
-          log.warn({ err: { message: e.message } }, 'change set warm-up failed; code pages read their change record by SQL until it loads');
-          return null;
-        }));
-        log.info(
-          { release: r.version, against: prev?.version ?? null, changes: pair ? pair.size : null, indexMs, changesMs: Math.round(performance.now() - t1) },
-          'warmed the latest release (index and change set)',
-        );
-      })
-      .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
-  if (config.searchIndexWarmDelayMs >= 0) {
-    void preloaded.then((loaded) => {
-      if (shuttingDown) return;
-      warm = setTimeout(warmUp, loaded ? 0 : config.searchIndexWarmDelayMs);
-      warm.unref();
-    });
-  }
+  warming.afterListening();
   // Embedded: the store is this process's alone; `terminology keys …`, `impact` and `releases`
   // reach it through a private socket in the data directory (src/cli/control.ts).
   const control =
@@ -181,7 +111,7 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
       // sockets are answered with Connection: close; only a socket idle for a while is closed, so
       // a busy client is not cut while sending its next request; the rest is cut at the timeout.
       shuttingDown = true;
-      clearTimeout(warm);
+      warming.stop();
       await control?.close();
       await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
       await closeServices();

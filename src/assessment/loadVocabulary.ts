@@ -1,14 +1,13 @@
 // Loading a release's terms for buildVocabulary, kept out of src/nlp (the engine
-// never touches a database): from the store (one query per table) or from a
-// validated MedAscii model (`loadRelease(dir)`). Callers build once per release and cache.
+// never touches a database): from the store, one query per table (a MedAscii model without a
+// database: tools/eval/vocabularyFromModel.ts). Callers build once per release and cache.
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import type { ReleaseModel } from '../importer/model.ts';
 import type { GradeDefinitions, VocabularySource, VocabularyTerm } from '../nlp/vocabulary.ts';
 import { LEVELS } from '../domain/levels.ts';
 import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 
-
-function gradesFrom(rows: Iterable<{ code: number; grade: number; definition: string }>): GradeDefinitions {
+/** Grade definitions by code, from (code, grade, definition) rows. */
+export function gradeDefinitionsFrom(rows: Iterable<{ code: number; grade: number; definition: string }>): GradeDefinitions {
   const grades: GradeDefinitions = new Map();
   for (const r of rows) {
     let g = grades.get(r.code);
@@ -16,16 +15,6 @@ function gradesFrom(rows: Iterable<{ code: number; grade: number; definition: st
     g[r.grade] = r.definition;
   }
   return grades;
-}
-
-/** PT and LLT rows (and grade definitions) of a validated release model. */
-export function vocabularySourceFromModel(model: ReleaseModel): VocabularySource {
-  const terms: VocabularyTerm[] = [];
-  for (const c of model.concepts) {
-    if (c.level === 'PT') terms.push({ code: c.code, name: c.name, level: 'PT', ptCode: c.code, current: true });
-    else if (c.level === 'LLT' && c.ptCode !== null) terms.push({ code: c.code, name: c.name, level: 'LLT', ptCode: c.ptCode, current: c.current });
-  }
-  return { terms, grades: gradesFrom(model.grades) };
 }
 
 /** PT and LLT rows (and grade definitions) of an imported release, in a stable order. */
@@ -45,7 +34,7 @@ export async function loadVocabularySource(prisma: Pick<PrismaClient, 'concept' 
     select: { code: true, grade: true, definition: true },
     orderBy: [{ code: 'asc' }, { grade: 'asc' }],
   });
-  return { terms, grades: gradesFrom(grades) };
+  return { terms, grades: gradeDefinitionsFrom(grades) };
 }
 
 /** Entries read between two yields to the event loop. */
@@ -89,5 +78,5 @@ export async function vocabularySourceFromIndex(
     select: { code: true, grade: true, definition: true },
     orderBy: [{ code: 'asc' }, { grade: 'asc' }],
   });
-  return { terms, grades: gradesFrom(grades) };
+  return { terms, grades: gradeDefinitionsFrom(grades) };
 }

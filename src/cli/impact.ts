@@ -9,7 +9,7 @@ import { createLogger } from '../logger.ts';
 import { createScope } from '../services/scope.ts';
 import { analyseImpact, impactRowsOf } from '../services/impact.ts';
 import { MAX_IMPACT_ROWS } from '../services/limits.ts';
-import { impactCsv, parseImpactCsv } from '../domain/impact/csv.ts';
+import { impactCsv, parseCodedRowsCsv } from '../domain/impact/csv.ts';
 
 export interface ImpactCliOptions {
   from: string;
@@ -36,7 +36,7 @@ export async function runImpact(config: Config, db: Database, input: Readable, o
   const composed = compose({ ...config, nlp: { ...config.nlp, workers: 0 } }, db, log);
   try {
     const scope = createScope(composed.services, { requestId: 'cli', headerVersion: undefined, apiKeyId: 'local' });
-    const parsed = await parseImpactCsv(input, MAX_IMPACT_ROWS);
+    const parsed = await parseCodedRowsCsv(input, MAX_IMPACT_ROWS);
     const large = parsed.rows.length >= PROGRESS_FROM_ROWS;
     if (large) io.err(`impact: ${parsed.rows.length} rows read\n`);
     let lastDecile = -1;

@@ -5,7 +5,7 @@ import { DomainError, validationError, versionNotFound } from './errors.ts';
 import { VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from './formats.ts';
 import { listReleases, type ReleaseInfo } from './releases.ts';
 import type { Level } from './levels.ts';
-import { SearchIndexCache } from './search/indexCache.ts';
+import { SearchIndexCache, type IndexEvents } from './search/indexCache.ts';
 import type { BlobChannel } from '../db/blobs.ts';
 
 /** How long a failed read of the release list is answered with its error without reading again. */
@@ -29,9 +29,9 @@ export class ReleaseCatalog {
     private readonly prisma: PrismaClient,
     /** How long the release list is trusted; another process may import meanwhile (server mode). */
     private readonly ttlMs = 5_000,
-    opts: { searchIndexReleases?: number; searchIndexBytes?: number; blobs?: BlobChannel | undefined } = {},
+    opts: { searchIndexReleases?: number; searchIndexBytes?: number; blobs?: BlobChannel | undefined; indexEvents?: IndexEvents } = {},
   ) {
-    this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma, opts.blobs, opts.searchIndexBytes);
+    this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma, opts.blobs, opts.indexEvents, opts.searchIndexBytes);
   }
 
   invalidate(): void {

@@ -32,7 +32,7 @@ function group(keys: readonly ConceptKey[], rows: Row[]): Map<string, HierarchyI
 // SOCs in international order, everything else alphabetically.
 const CHILD_ORDER = 'c.intl_order NULLS LAST, c.name_norm, c.code';
 
-export async function childrenOf(db: Db, keys: readonly ConceptKey[]): Promise<Map<string, HierarchyItem[]>> {
+export async function childrenByKeys(db: Db, keys: readonly ConceptKey[]): Promise<Map<string, HierarchyItem[]>> {
   if (keys.length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<Row[]>(
     `SELECT k.r AS kr, k.l AS kl, k.c AS kc, l.is_primary AS "isPrimary",
@@ -47,7 +47,7 @@ export async function childrenOf(db: Db, keys: readonly ConceptKey[]): Promise<M
 }
 
 /** Parents over links, plus, for a PT, the SOC_TO_PT item of its primary SOC. */
-export async function parentsOf(db: Db, keys: readonly ConceptKey[]): Promise<Map<string, HierarchyItem[]>> {
+export async function parentsByKeys(db: Db, keys: readonly ConceptKey[]): Promise<Map<string, HierarchyItem[]>> {
   if (keys.length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<Row[]>(
     `WITH k AS (SELECT * FROM json_to_recordset($1::json) AS k(r int, l text, c int))
@@ -80,7 +80,7 @@ export interface PathCodes {
  * Every path from a concept up to a SOC, primary first. PTs and LLTs use mdhier's
  * paths (an LLT's are its PT's); HLTs and HLGTs follow their links upwards.
  */
-export async function pathsOf(db: Db, keys: readonly ConceptKey[]): Promise<Map<string, PathCodes[]>> {
+export async function pathsByKeys(db: Db, keys: readonly ConceptKey[]): Promise<Map<string, PathCodes[]>> {
   if (keys.length === 0) return new Map();
   type P = { kr: number; kl: Level; kc: number; soc: number; hlgt: number | null; hlt: number | null; pt: number | null; isPrimary: boolean };
   const rows = await db.$queryRawUnsafe<P[]>(

@@ -42,7 +42,7 @@ const SMQ_COLUMNS = (a: string) =>
 const keysJson = (keys: readonly SmqKey[]) => JSON.stringify(keys.map((k) => ({ r: k.releaseId, c: k.code })));
 
 /** SMQs of a release whose name contains `q` (any case), by name. */
-export async function listSmqs(db: Db, releaseId: number, q: string | null, offset: number, limit: number): Promise<{ items: Smq[]; total: number }> {
+export async function listSmqRows(db: Db, releaseId: number, q: string | null, offset: number, limit: number): Promise<{ items: Smq[]; total: number }> {
   const [row] = await db.$queryRawUnsafe<{ total: number; items: Smq[] }[]>(
     `WITH m AS (
        SELECT ${SMQ_COLUMNS('s')} FROM smq s
@@ -333,7 +333,7 @@ export interface SmqChangeFilter {
  * re-scoped/re-categorised/re-weighted. Computed on request (SMQ content is small next to the
  * terminology); one statement gives the page, the total and the counts per type.
  */
-export async function smqChanges(
+export async function smqChangeRows(
   db: Db,
   fromId: number,
   toId: number,

@@ -137,7 +137,7 @@ export function createFhirRouter(services: Services): OpenAPIHono<FhirEnv> {
   documentFhirRoutes(r);
 
   // No catch-all: a path or method served by no route is the app's 404 or 405 (with Allow, from
-  // every route mounted), an OperationOutcome here through sharedRefusals.ts.
+  // every route mounted), an OperationOutcome here through refusals.ts.
   return r;
 }
 

@@ -14,7 +14,7 @@ import { narrativeRouter } from './routers/narrative.ts';
 import { catalogRouter } from './routers/catalog.ts';
 import { serviceInfoRouter } from './routers/serviceInfo.ts';
 import { createFhirRouter } from '../fhir/router.ts';
-import { sharedRefusalsAsOutcomes } from '../fhir/sharedRefusals.ts';
+import { refusalsAsOutcomes } from '../fhir/refusals.ts';
 import { smqRouter } from './routers/smqs.ts';
 import { codedDataRouter } from './routers/codedData.ts';
 import { IMPACT_BODY_BYTES } from '../config.ts';
@@ -27,8 +27,8 @@ export type { App, AppOptions } from './options.ts';
 export function createApp(services: Services, opts: AppOptions = {}): App {
   const yoga = createGraphQLServer(services, opts.graphql);
   const app = createRouter();
-  // Outermost on /fhir: the middleware's own refusals reach FHIR clients as OperationOutcomes.
-  for (const path of ['/fhir', '/fhir/*']) app.use(path, sharedRefusalsAsOutcomes());
+  // Outermost on /fhir: the middleware's own refusals are written for FHIR clients, as OperationOutcomes.
+  for (const path of ['/fhir', '/fhir/*']) app.use(path, refusalsAsOutcomes());
   for (const middleware of middlewareList(services.log, opts)) app.use('*', middleware);
   app.use('*', catalogEtag());
   app.onError(onError);

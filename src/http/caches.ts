@@ -26,7 +26,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { createHash } from 'node:crypto';
 import { etag } from 'hono/etag';
-import { jsonTextOf, type AppEnv } from '../rest/context.ts';
+import { jsonTextOf } from '../rest/context.ts';
+import type { AppEnv } from '../transport/appEnv.ts';
 import type { Services } from '../services/scope.ts';
 import type { AppOptions } from './options.ts';
 import { CATALOG_PATHS, WarmAnswerCache } from './warmAnswerCache.ts';

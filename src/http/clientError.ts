@@ -7,7 +7,7 @@ import { STATUS_CODES, type IncomingMessage, type RequestListener } from 'node:h
 import { RequestError } from '@hono/node-server';
 import type { Logger } from '../logger.ts';
 import type { ErrorCode } from '../domain/errors.ts';
-import { problem } from '../rest/problem.ts';
+import { problem } from '../transport/problem.ts';
 import { requestIdFrom } from './requestId.ts';
 
 const DETAIL: Partial<Record<ErrorCode, string>> = {

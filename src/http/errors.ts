@@ -1,8 +1,8 @@
 // What the app answers when a handler throws or no route matches: always the problem JSON.
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { AppEnv } from '../rest/context.ts';
-import { problem, problemFromError, sendProblem } from '../rest/problem.ts';
+import type { AppEnv } from '../transport/appEnv.ts';
+import { problem, problemFromError, sendProblem } from '../transport/problem.ts';
 import { ProblemError } from '../rest/execute.ts';
 import { clip } from '../domain/clientText.ts';
 import { requestIdFrom } from './requestId.ts';

@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { Logger } from '../logger.ts';
-import type { AppEnv } from '../rest/context.ts';
+import type { AppEnv } from '../transport/appEnv.ts';
 import type { TrustProxy } from '../net/trustProxy.ts';
 import type { AppOptions } from './options.ts';
 import { requestIdFrom } from './requestId.ts';

@@ -7,8 +7,8 @@
 // moment, so a part registers every route before it is mounted; the document then lists
 // the paths in mounting order, as when they were registered on the app itself.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../rest/context.ts';
-import { problem, sendProblem } from '../rest/problem.ts';
+import type { AppEnv } from '../transport/appEnv.ts';
+import { problem, sendProblem } from '../transport/problem.ts';
 import { zodErrors } from '../rest/validation.ts';
 import { onceCompressed, staticResponse } from './compressedBodies.ts';
 import { mountDocs } from './docs.ts';

@@ -2,7 +2,7 @@
 // (middleware.ts, caches.ts, routers/) read the options without importing app.ts.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { GraphQLOptions, GraphQLServer } from '../graphql/yoga.ts';
-import type { AppEnv } from '../rest/context.ts';
+import type { AppEnv } from '../transport/appEnv.ts';
 import type { TrustProxy } from '../net/trustProxy.ts';
 import type { RateLimiter } from './rateLimit.ts';
 import type { WarmAnswerCache, WarmAnswerCacheOptions } from './warmAnswerCache.ts';

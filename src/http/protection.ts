@@ -4,8 +4,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
-import type { AppEnv } from '../rest/context.ts';
-import { problem, sendProblem } from '../rest/problem.ts';
+import type { AppEnv } from '../transport/appEnv.ts';
+import { problem, sendProblem } from '../transport/problem.ts';
 import type { RateLimiter } from './rateLimit.ts';
 
 import { headerThreshold } from './rateLimitHeaders.ts';

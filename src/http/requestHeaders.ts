@@ -1,8 +1,8 @@
 // Request headers every route reads, checked before any route runs: a malformed value is a
 // VALIDATION_ERROR (problem JSON; the GraphQL error shape on /graphql), never a lookup.
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../rest/context.ts';
-import { problem, sendProblem } from '../rest/problem.ts';
+import type { AppEnv } from '../transport/appEnv.ts';
+import { problem, sendProblem } from '../transport/problem.ts';
 import { graphqlErrorResponse } from '../graphql/transportErrors.ts';
 import { VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from '../domain/formats.ts';
 import { clip } from '../domain/clientText.ts';

@@ -1,13 +1,12 @@
 // Shared types and helpers of the REST routes.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Logger } from '../logger.ts';
+import type { AppEnv } from '../transport/appEnv.ts';
 import type { GraphQLServer } from '../graphql/yoga.ts';
 import { ProblemError, runOperation } from './execute.ts';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { validationDetail } from '../domain/errors.ts';
 
-export type AppEnv = { Variables: { requestId: string; log: Logger; clientIp: string; apiKeyId?: string } };
 export type RestApp = OpenAPIHono<AppEnv>;
 
 export interface RestDeps {

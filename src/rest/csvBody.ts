@@ -1,7 +1,7 @@
 // Uploads of coded rows as CSV (POST /impact, POST /smqs/{code}/apply): the content type
 // test and the request body as a byte stream for the CSV reader (src/domain/impact/csv.ts).
 import type { Context } from 'hono';
-import type { AppEnv } from './context.ts';
+import type { AppEnv } from '../transport/appEnv.ts';
 
 export const isCsv = (contentType: string | undefined): boolean => !!contentType && /^\s*text\/csv\b/i.test(contentType);
 

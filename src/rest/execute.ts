@@ -5,7 +5,7 @@ import { print, type GraphQLError } from 'graphql';
 import type { GraphQLServer } from '../graphql/yoga.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { Logger } from '../logger.ts';
-import { problemFromGraphQL, type Problem } from './problem.ts';
+import { problemFromGraphQL, type Problem } from '../transport/problem.ts';
 
 export class ProblemError extends Error {
   constructor(

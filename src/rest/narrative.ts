@@ -1,31 +1,8 @@
-// Shared pieces of the three narrative routes: API-key check before anything else,
-// the AI notice header, and the mapping of a predicted code to the documented JSON.
-import type { MiddlewareHandler } from 'hono';
+// Shared pieces of the three narrative routes: the mapping of a predicted code to the
+// documented JSON and the assessment head (the API-key check: src/transport/apiKeyGuard.ts).
 import { z } from '@hono/zod-openapi';
-import type { PrismaClient } from '../generated/prisma/client.ts';
-import { verifyApiKey } from '../domain/apiKeys.ts';
 import { AI_NOTICE } from '../assessment/notice.ts';
 import type { PredictionFieldsFragment } from './operations/generated.ts';
-import type { AppEnv } from './context.ts';
-import { problem, sendProblem } from './problem.ts';
-
-/** 401 before any validation: a caller without a key learns nothing about the payload rules. */
-export function requireApiKey(prisma: PrismaClient, opts: { aiNotice?: boolean } = {}): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const presented = c.req.header('x-api-key');
-    const id = await verifyApiKey(prisma, presented);
-    if (!id) {
-      return sendProblem(
-        c,
-        problem('UNAUTHORIZED', presented ? 'The X-API-Key is not valid (unknown, malformed or revoked).' : 'This endpoint needs an API key: send X-API-Key: sk-….', c.get('requestId')),
-        { 'WWW-Authenticate': 'ApiKey header="X-API-Key"' },
-      );
-    }
-    c.set('apiKeyId', id);
-    await next();
-    if (opts.aiNotice !== false) c.res.headers.set('X-AI-Notice', AI_NOTICE);
-  };
-}
 
 export const NodeSchema = z.object({ code: z.string(), term: z.string(), level: z.string() });
 

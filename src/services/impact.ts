@@ -122,127 +122,127 @@ async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOption
   // Names in the report's language: its index shares the primary's entries and hierarchy.
   const inLanguage = (r: ReleaseInfo, ix: ReleaseIndex) => (r.languages[0] === language || !r.languages.includes(language) ? ix : catalog.searchIndexes.getLanguage(r.id, language, db));
   const [fromNames, toNames] = await Promise.all([inLanguage(from, fromIx), inLanguage(to, toIx)]);
-  const translated = fromNames !== fromIx || toNames !== toIx;
-  const languageName = languageDisplayName(language);
 
-  // Validation: every bad row is reported with its rowId and reason; the others go on.
+  const { errors, valid } = await validateRows(input, from, fromIx);
+  const tally = new ImpactTally();
+  const rows = args.validateOnly ? [] : await compareRows(valid, { fromIx, toIx, fromNames, toNames, languageName: languageDisplayName(language) }, to, tally, opts);
+  if (!args.validateOnly) await suggestForRetired(scope, to, toNames, rows);
+  return { from, to, language, validateOnly: !!args.validateOnly, errors, rows, summary: summaryOf(input.length, valid.length, errors.length, tally) };
+}
+
+/** Validation: every bad row is reported with its rowId and reason; the others go on. */
+async function validateRows(input: readonly unknown[], from: ReleaseInfo, fromIx: ReleaseIndex): Promise<{ errors: ImpactRowError[]; valid: ImpactRowInput[] }> {
   const errors: ImpactRowError[] = [];
   const valid: ImpactRowInput[] = [];
   const seen = new Map<string, number>();
-  const total = input.length;
-  for (let k = 0; k < total; k++) {
+  for (let k = 0; k < input.length; k++) {
     if (k > 0 && k % (IMPACT_SLICE_ROWS * 4) === 0) await yieldToEventLoop();
-    const raw = input[k];
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      errors.push({ rowId: null, position: k + 1, line: null, field: 'row', reason: 'a row must be an object {rowId, code, term?}' });
-      continue;
-    }
-    const r = raw as RawRow;
-    // A file's record number when the rows come from one (a CSV upload: bad records it dropped count too).
-    const position = typeof r.position === 'number' && Number.isSafeInteger(r.position) && r.position > 0 ? r.position : k + 1;
-    const line = typeof r.line === 'number' && Number.isSafeInteger(r.line) ? r.line : null;
-    const rowIdText = rowText(r.rowId);
-    const rowId = rowIdText?.trim() ? rowIdText.trim() : null;
-    const fail = (field: string, reason: string) => errors.push({ rowId: rowId && rowId.length <= MAX_ROW_ID_LENGTH ? rowId : null, position, line, field, reason });
-    const codeText = rowText(r.code);
-    const termText = rowText(r.term);
-    if (rowIdText === undefined || codeText === undefined || termText === undefined) {
-      const field = rowIdText === undefined ? 'rowId' : codeText === undefined ? 'code' : 'term';
-      fail(field, `${field} must be a string`);
-      continue;
-    }
-    if (rowId === null) {
-      fail('rowId', 'rowId is required');
-      continue;
-    }
-    if (rowId.length > MAX_ROW_ID_LENGTH) {
-      fail('rowId', `rowId must be at most ${MAX_ROW_ID_LENGTH} characters`);
-      continue;
-    }
-    const first = seen.get(rowId);
-    if (first !== undefined) {
-      fail('rowId', `duplicate rowId (first at row ${first})`);
-      continue;
-    }
-    seen.set(rowId, position);
-    const rawCode = codeText?.trim() ?? '';
-    if (!rawCode) {
-      fail('code', 'code is required');
-      continue;
-    }
-    if (!CODE_SYNTAX.test(rawCode)) {
-      fail('code', 'code must be a terminology code: 1 to 12 digits');
-      continue;
-    }
-    const term = termText?.trim() ? termText.trim() : null;
-    if (term !== null && term.length > MAX_RECORDED_TERM_LENGTH) {
-      fail('term', `term must be at most ${MAX_RECORDED_TERM_LENGTH} characters`);
-      continue;
-    }
-    const code = codeNumber(rawCode);
-    if (code === null || !codeState(fromIx, code)) {
-      const other = code === null ? null : otherLevel(fromIx, code);
-      fail(
-        'code',
-        other
-          ? `code ${rawCode} is an ${other} in release ${from.version}; coded data holds LLT or PT codes`
-          : `code ${rawCode} does not exist in release ${from.version} at LLT or PT level`,
-      );
-      continue;
-    }
-    valid.push({ rowId, code, term, position, line });
+    const checked = checkRow(input[k], k, seen, from, fromIx);
+    if ('reason' in checked) errors.push(checked);
+    else valid.push(checked);
   }
+  return { errors, valid };
+}
 
-  const tally = new ImpactTally();
+/** One row (the k-th of the input) as a valid row, or why it is not one. `seen`: rowIds so far, with their position. */
+function checkRow(raw: unknown, k: number, seen: Map<string, number>, from: ReleaseInfo, fromIx: ReleaseIndex): ImpactRowInput | ImpactRowError {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { rowId: null, position: k + 1, line: null, field: 'row', reason: 'a row must be an object {rowId, code, term?}' };
+  }
+  const r = raw as RawRow;
+  // A file's record number when the rows come from one (a CSV upload: bad records it dropped count too).
+  const position = typeof r.position === 'number' && Number.isSafeInteger(r.position) && r.position > 0 ? r.position : k + 1;
+  const line = typeof r.line === 'number' && Number.isSafeInteger(r.line) ? r.line : null;
+  const rowIdText = rowText(r.rowId);
+  const rowId = rowIdText?.trim() ? rowIdText.trim() : null;
+  const fail = (field: string, reason: string): ImpactRowError => ({ rowId: rowId && rowId.length <= MAX_ROW_ID_LENGTH ? rowId : null, position, line, field, reason });
+  const codeText = rowText(r.code);
+  const termText = rowText(r.term);
+  if (rowIdText === undefined || codeText === undefined || termText === undefined) {
+    const field = rowIdText === undefined ? 'rowId' : codeText === undefined ? 'code' : 'term';
+    return fail(field, `${field} must be a string`);
+  }
+  if (rowId === null) return fail('rowId', 'rowId is required');
+  if (rowId.length > MAX_ROW_ID_LENGTH) return fail('rowId', `rowId must be at most ${MAX_ROW_ID_LENGTH} characters`);
+  const first = seen.get(rowId);
+  if (first !== undefined) return fail('rowId', `duplicate rowId (first at row ${first})`);
+  seen.set(rowId, position);
+  const rawCode = codeText?.trim() ?? '';
+  if (!rawCode) return fail('code', 'code is required');
+  if (!CODE_SYNTAX.test(rawCode)) return fail('code', 'code must be a terminology code: 1 to 12 digits');
+  const term = termText?.trim() ? termText.trim() : null;
+  if (term !== null && term.length > MAX_RECORDED_TERM_LENGTH) return fail('term', `term must be at most ${MAX_RECORDED_TERM_LENGTH} characters`);
+  const code = codeNumber(rawCode);
+  if (code === null || !codeState(fromIx, code)) {
+    const other = code === null ? null : otherLevel(fromIx, code);
+    return fail(
+      'code',
+      other
+        ? `code ${rawCode} is an ${other} in release ${from.version}; coded data holds LLT or PT codes`
+        : `code ${rawCode} does not exist in release ${from.version} at LLT or PT level`,
+    );
+  }
+  return { rowId, code, term, position, line };
+}
+
+/** The two releases' indexes, and those of the report's language (the same objects when it is the primary). */
+interface ComparedIndexes {
+  fromIx: ReleaseIndex;
+  toIx: ReleaseIndex;
+  fromNames: ReleaseIndex;
+  toNames: ReleaseIndex;
+  languageName: string;
+}
+
+/** Each valid row's state in both releases and its impacts, counted in `tally`; progress told every slice. */
+async function compareRows(
+  valid: readonly ImpactRowInput[],
+  { fromIx, toIx, fromNames, toNames, languageName }: ComparedIndexes,
+  to: ReleaseInfo,
+  tally: ImpactTally,
+  opts: ImpactOptions,
+): Promise<ImpactRowResult[]> {
+  const translated = fromNames !== fromIx || toNames !== toIx;
   const rows: ImpactRowResult[] = [];
-  if (!args.validateOnly) {
-    for (let k = 0; k < valid.length; k++) {
-      if (k > 0 && k % IMPACT_SLICE_ROWS === 0) {
-        opts.onProgress?.(k, valid.length);
-        await yieldToEventLoop();
-      }
-      const row = valid[k]!;
-      const before = codeState(fromNames, row.code)!;
-      const after = codeState(toNames, row.code);
-      let impacts = rowImpacts(row, before, after, toNames, to.version);
-      if (translated && after && before.term !== after.term) {
-        impacts = asTranslationChange(impacts, row.code, codeState(fromIx, row.code)!.term !== codeState(toIx, row.code)!.term, languageName);
-      }
-      const result: ImpactRowResult = {
-        rowId: row.rowId,
-        code: String(row.code),
-        recordedTerm: row.term,
-        position: row.position,
-        line: row.line,
-        before,
-        after,
-        impacts,
-      };
-      tally.add(result);
-      rows.push(result);
+  for (let k = 0; k < valid.length; k++) {
+    if (k > 0 && k % IMPACT_SLICE_ROWS === 0) {
+      opts.onProgress?.(k, valid.length);
+      await yieldToEventLoop();
     }
-    opts.onProgress?.(valid.length, valid.length);
-    await suggestForRetired(scope, to, toNames, rows);
+    const row = valid[k]!;
+    const before = codeState(fromNames, row.code)!;
+    const after = codeState(toNames, row.code);
+    let impacts = rowImpacts(row, before, after, toNames, to.version);
+    if (translated && after && before.term !== after.term) {
+      impacts = asTranslationChange(impacts, row.code, codeState(fromIx, row.code)!.term !== codeState(toIx, row.code)!.term, languageName);
+    }
+    const result: ImpactRowResult = {
+      rowId: row.rowId,
+      code: String(row.code),
+      recordedTerm: row.term,
+      position: row.position,
+      line: row.line,
+      before,
+      after,
+      impacts,
+    };
+    tally.add(result);
+    rows.push(result);
   }
+  opts.onProgress?.(valid.length, valid.length);
+  return rows;
+}
 
-  const percent = valid.length ? Math.round((tally.impacted / valid.length) * 1000) / 10 : 0;
+function summaryOf(uploaded: number, valid: number, invalid: number, tally: ImpactTally): ImpactSummary {
   return {
-    from,
-    to,
-    language,
-    validateOnly: !!args.validateOnly,
-    errors,
-    rows,
-    summary: {
-      rowsUploaded: total,
-      rowsValid: valid.length,
-      rowsInvalid: errors.length,
-      rowsImpacted: tally.impacted,
-      impactedPercent: percent,
-      byKind: IMPACT_KINDS.map((kind) => ({ kind, rows: tally.byKind.get(kind) ?? 0 })),
-      socMovements: tally.socMovements(),
-      ptDeltas: tally.ptDeltas(),
-    },
+    rowsUploaded: uploaded,
+    rowsValid: valid,
+    rowsInvalid: invalid,
+    rowsImpacted: tally.impacted,
+    impactedPercent: valid ? Math.round((tally.impacted / valid) * 1000) / 10 : 0,
+    byKind: IMPACT_KINDS.map((kind) => ({ kind, rows: tally.byKind.get(kind) ?? 0 })),
+    socMovements: tally.socMovements(),
+    ptDeltas: tally.ptDeltas(),
   };
 }
 

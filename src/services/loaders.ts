@@ -12,7 +12,7 @@ import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import type { Level } from '../domain/levels.ts';
 import { nameKey, namesByKeys, otherNamesByKeys, type NameKey } from '../domain/conceptNames.ts';
 import {
-  childrenOf, parentsOf, pathsOf, synonymCounts, synonymPageKey, synonymPages,
+  childrenByKeys, parentsByKeys, pathsByKeys, synonymCounts, synonymPageKey, synonymPages,
   type HierarchyItem, type PathCodes, type SynonymPageKey,
 } from '../domain/hierarchy.ts';
 import {
@@ -194,7 +194,7 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
   const paths = indexedLoader<ConceptKey, PathCodes[]>(
     indexes,
     conceptKey,
-    (k) => pathsOf(read, k),
+    (k) => pathsByKeys(read, k),
     (ix, k) => ix.allPaths(k.level, k.code).map((p) => ({ isPrimary: p.isPrimary, nodes: withRelease(k.releaseId, p.nodes) })),
     () => [],
   );
@@ -246,8 +246,8 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
       () => [],
       false,
     ),
-    children: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, conceptKey, (k) => childrenOf(read, k), (ix, k) => ix.children(k.level, k.code), () => []),
-    parents: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, conceptKey, (k) => parentsOf(read, k), (ix, k) => ix.parents(k.level, k.code), () => []),
+    children: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, conceptKey, (k) => childrenByKeys(read, k), (ix, k) => ix.children(k.level, k.code), () => []),
+    parents: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, conceptKey, (k) => parentsByKeys(read, k), (ix, k) => ix.parents(k.level, k.code), () => []),
     paths,
     synonymPage: indexedLoader<SynonymPageKey, Concept[]>(
       indexes,

@@ -6,7 +6,7 @@ import { clip } from '../domain/clientText.ts';
 import { CODE_SYNTAX, codeNumber } from '../domain/formats.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import {
-  activeSmqTerms, codeLevels, listSmqs as listSmqRows, SCOPE_OF, smqChanges as smqChangeRows, smqsInLanguage, smqTermPage,
+  activeSmqTerms, codeLevels, listSmqRows, SCOPE_OF, smqChangeRows, smqsInLanguage, smqTermPage,
   type CodeSmqRow, type Smq, type SmqChange, type SmqChangeCounts, type SmqChangeType, type SmqScope, type SmqTerm, type SmqTermLevel,
 } from '../domain/smqs.ts';
 import { AlgorithmSyntaxError, evaluateAlgorithm, isAlgorithmic, parseAlgorithm } from '../domain/smqAlgorithm.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRelease } from '../../src/importer/import.ts';
-import { vocabularySourceFromModel } from '../../src/assessment/loadVocabulary.ts';
+import { vocabularySourceFromModel } from '../../tools/eval/vocabularyFromModel.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { decodeSource, encodeSource } from '../../src/assessment/vocabularySource.ts';
 

@@ -29,7 +29,7 @@ describe('release index memory', () => {
     expect(ids.length).toBeGreaterThanOrEqual(3);
     const one = (await new SearchIndexCache().get(ids[0]!, db.prisma)).approximateBytes();
     const bound = Math.floor(one * 2.5);
-    const cache = new SearchIndexCache(10, undefined, undefined, bound);
+    const cache = new SearchIndexCache(10, undefined, undefined, {}, bound);
     expect(memoryGauges.releaseIndexes?.budget).toBe(bound);
     const evictions = counts.indexEvictions;
     for (const id of ids.slice(0, 3)) await cache.get(id, db.prisma);
@@ -42,7 +42,7 @@ describe('release index memory', () => {
   });
 
   it('keeps the index just built even when it alone is over the bound', async () => {
-    const cache = new SearchIndexCache(10, undefined, undefined, 1);
+    const cache = new SearchIndexCache(10, undefined, undefined, {}, 1);
     await cache.get(ids[0]!, db.prisma);
     await cache.get(ids[1]!, db.prisma);
     await new Promise((r) => setImmediate(r));

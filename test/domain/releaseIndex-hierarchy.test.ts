@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
 import { ReleaseIndex } from '../../src/domain/search/releaseIndex.ts';
-import { childrenOf, parentsOf, pathsOf, synonymCounts, synonymPages } from '../../src/domain/hierarchy.ts';
+import { childrenByKeys, parentsByKeys, pathsByKeys, synonymCounts, synonymPages } from '../../src/domain/hierarchy.ts';
 import { conceptsByCodes, type ConceptKey } from '../../src/domain/concepts.ts';
 
 let db: TestDatabase;
@@ -39,17 +39,17 @@ afterAll(async () => {
 const same = (a: unknown, b: unknown) => expect(JSON.stringify(a)).toBe(JSON.stringify(b));
 
 describe('release index hierarchy', () => {
-  it('answers children and parents of every concept as childrenOf()/parentsOf() do', async () => {
+  it('answers children and parents of every concept as childrenByKeys()/parentsByKeys() do', async () => {
     expect(keys.length).toBeGreaterThan(1000);
-    const [down, up] = await Promise.all([childrenOf(db.prisma, keys), parentsOf(db.prisma, keys)]);
+    const [down, up] = await Promise.all([childrenByKeys(db.prisma, keys), parentsByKeys(db.prisma, keys)]);
     for (const k of keys) {
       same(ix.children(k.level, k.code), down.get(`${releaseId}:${k.level}:${k.code}`));
       same(ix.parents(k.level, k.code), up.get(`${releaseId}:${k.level}:${k.code}`));
     }
   });
 
-  it('answers every path of every concept as pathsOf() does, multi-axial PTs included', async () => {
-    const all = await pathsOf(db.prisma, keys);
+  it('answers every path of every concept as pathsByKeys() does, multi-axial PTs included', async () => {
+    const all = await pathsByKeys(db.prisma, keys);
     let multi = 0;
     for (const k of keys) {
       const mine = ix.allPaths(k.level, k.code).map((p) => ({ isPrimary: p.isPrimary, nodes: p.nodes.map((n) => ({ releaseId, ...n })) }));

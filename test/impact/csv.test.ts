@@ -3,17 +3,18 @@
 // cells a spreadsheet opens as text.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { csvCell, csvLine, impactCsv, parseImpactCsv } from '../../src/domain/impact/csv.ts';
+import { csvCell, csvLine, impactCsv, parseCodedRowsCsv } from '../../src/domain/impact/csv.ts';
 import { DomainError } from '../../src/domain/errors.ts';
+import { parseCodedRows } from '../../web/src/csv.ts';
 
 async function* chunks(text: string, size = 7): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
 }
 
-describe('parseImpactCsv', () => {
+describe('parseCodedRowsCsv', () => {
   it('reads quoted fields, embedded commas, quotes and line breaks across chunk boundaries, with line numbers', async () => {
     const text = '\uFEFFCode,Row ID,Term\r\n10047848,a,"Watering, eyes"\r\n90301218,"b ""2""","two\nlines"\r\n\r\n10028813,c\r\n';
-    const { rows, problems } = await parseImpactCsv(chunks(text), 10);
+    const { rows, problems } = await parseCodedRowsCsv(chunks(text), 10);
     expect(problems).toEqual([]);
     expect(rows).toEqual([
       { rowId: 'a', code: '10047848', term: 'Watering, eyes', caseId: null, line: 2, position: 1 },
@@ -24,20 +25,20 @@ describe('parseImpactCsv', () => {
 
   it('refuses more rows than the bound, a header without rowId and code, and malformed CSV', async () => {
     const many = `rowId,code\n${Array.from({ length: 4 }, (_, i) => `r${i},1`).join('\n')}`;
-    await expect(parseImpactCsv(chunks(many), 3)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', errors: { rows: [expect.stringContaining('at most 3 rows')] } });
-    await expect(parseImpactCsv(chunks('a,b\n1,2\n'), 3)).rejects.toBeInstanceOf(DomainError);
-    await expect(parseImpactCsv(chunks(''), 3)).rejects.toMatchObject({ errors: { file: [expect.stringContaining('empty')] } });
-    await expect(parseImpactCsv(chunks('rowId,code\n"a,1\n'), 3)).rejects.toMatchObject({ errors: { file: [expect.stringMatching(/^malformed CSV/)] } });
+    await expect(parseCodedRowsCsv(chunks(many), 3)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', errors: { rows: [expect.stringContaining('at most 3 rows')] } });
+    await expect(parseCodedRowsCsv(chunks('a,b\n1,2\n'), 3)).rejects.toBeInstanceOf(DomainError);
+    await expect(parseCodedRowsCsv(chunks(''), 3)).rejects.toMatchObject({ errors: { file: [expect.stringContaining('empty')] } });
+    await expect(parseCodedRowsCsv(chunks('rowId,code\n"a,1\n'), 3)).rejects.toMatchObject({ errors: { file: [expect.stringMatching(/^malformed CSV/)] } });
   });
 
   it('reports records with more fields than the header; trailing empty fields are fine', async () => {
-    const { rows, problems } = await parseImpactCsv(chunks('rowId,code\na,1,,\nb,2,x\n'), 10);
+    const { rows, problems } = await parseCodedRowsCsv(chunks('rowId,code\na,1,,\nb,2,x\n'), 10);
     expect(rows.map((r) => r.rowId)).toEqual(['a']);
     expect(problems).toEqual([{ rowId: 'b', position: 2, line: 3, field: 'row', reason: 'more fields than the 2 columns of the header' }]);
   });
 });
 
-describe('parseImpactCsv line bounds (issue 27)', () => {
+describe('parseCodedRowsCsv line bounds (issue 27)', () => {
   async function* once(text: string): AsyncGenerator<Uint8Array> {
     yield Buffer.from(text);
   }
@@ -45,18 +46,18 @@ describe('parseImpactCsv line bounds (issue 27)', () => {
   it('refuses a line of a million empty fields before the parser builds it, naming the line', async () => {
     const started = performance.now();
     const text = `rowId,code\nr0,10047848\nr1,10047848,${','.repeat(1_000_000)}\nr2,10047848\n`;
-    await expect(parseImpactCsv(once(text), 10)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', errors: { file: [expect.stringMatching(/^line 3 is longer than 65536 bytes/)] } });
+    await expect(parseCodedRowsCsv(once(text), 10)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', errors: { file: [expect.stringMatching(/^line 3 is longer than 65536 bytes/)] } });
     // Refused at the first 64 KB piece past the bound, not after reading the line.
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('refuses a line longer than the bound even without a line break, in any chunking', async () => {
-    await expect(parseImpactCsv(chunks(`rowId,code,term\na,1,${'x'.repeat(70_000)}`, 4096), 10)).rejects.toMatchObject({ errors: { file: [expect.stringMatching(/^line 2 is longer/)] } });
+    await expect(parseCodedRowsCsv(chunks(`rowId,code,term\na,1,${'x'.repeat(70_000)}`, 4096), 10)).rejects.toMatchObject({ errors: { file: [expect.stringMatching(/^line 2 is longer/)] } });
   });
 
   it('refuses more than 32 fields on a short line, and takes 32', async () => {
-    await expect(parseImpactCsv(chunks(`rowId,code\na,1${',x'.repeat(40)}\n`), 10)).rejects.toMatchObject({ errors: { file: [expect.stringMatching(/^line 2 has 42 fields; at most 32/)] } });
-    const { rows, problems } = await parseImpactCsv(chunks(`rowId,code\na,1${','.repeat(30)}\n`), 10);
+    await expect(parseCodedRowsCsv(chunks(`rowId,code\na,1${',x'.repeat(40)}\n`), 10)).rejects.toMatchObject({ errors: { file: [expect.stringMatching(/^line 2 has 42 fields; at most 32/)] } });
+    const { rows, problems } = await parseCodedRowsCsv(chunks(`rowId,code\na,1${','.repeat(30)}\n`), 10);
     expect(rows).toHaveLength(1);
     expect(problems).toEqual([]);
   });
@@ -108,5 +109,32 @@ describe('CSV output', () => {
       ['c', 'INVALID', ''],
     ]);
     expect(records[2]![3]).toBe("'-x");
+  });
+});
+
+describe("the explorer's reader (web/src/csv.ts, csv-parse's browser build)", () => {
+  // One contract, two ends: what the page shows before uploading is what the server will read.
+  const texts = [
+    '\uFEFFCode,Row ID,Term\r\n10047848,a,"Watering, eyes"\r\n90301218,"b ""2""","two\nlines"\r\n\r\n10028813,c\r\n',
+    'rowId,code,term,caseId\nr1,10047848,=HYPERLINK("x"),case 1\n  \nr2,10028813,,case 1\n',
+    'rowId,code\na,1,,\nb,2,x\nc,3\n',
+    'code,rowId\r\n1,"multi\r\nline"\r\n2,z\r\n',
+  ];
+  it.each(texts)('reads the rows, lines and problems the server reads: %j', async (text) => {
+    const server = await parseCodedRowsCsv(chunks(text), 10);
+    const browser = parseCodedRows(text, 10);
+    expect(browser.header).toBe(true);
+    expect(browser.rows).toEqual(
+      server.rows.map((r) => ({ rowId: r.rowId?.trim() ?? '', code: r.code?.trim() ?? '', term: r.term || undefined, ...(r.caseId ? { caseId: r.caseId } : {}), line: r.line })),
+    );
+    expect(browser.problems).toEqual(server.problems);
+  });
+
+  it('stops at the row bound and names malformed CSV as the server does', async () => {
+    expect(() => parseCodedRows('rowId,code\na,1\nb,2\nc,3\n', 2)).toThrow('more than 2 rows');
+    expect(parseCodedRows('rowId,code\na,1\n', 1).rows).toHaveLength(1);
+    const text = 'rowId,code\n"a,1\n';
+    await expect(parseCodedRowsCsv(chunks(text), 3)).rejects.toMatchObject({ errors: { file: ['malformed CSV at line 2 (CSV_QUOTE_NOT_CLOSED)'] } });
+    expect(parseCodedRows(text, 3).problems).toEqual([{ rowId: null, position: 0, line: 2, field: 'file', reason: 'malformed CSV at line 2 (CSV_QUOTE_NOT_CLOSED)' }]);
   });
 });

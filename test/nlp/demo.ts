@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { loadRelease } from '../../src/importer/import.ts';
 import { buildVocabulary, type Vocabulary } from '../../src/nlp/index.ts';
-import { vocabularySourceFromModel } from '../../src/assessment/loadVocabulary.ts';
+import { vocabularySourceFromModel } from '../../tools/eval/vocabularyFromModel.ts';
 import { projectRoot } from '../../src/paths.ts';
 
 let cached: Vocabulary | undefined;

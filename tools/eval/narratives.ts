@@ -39,7 +39,7 @@ import {
 } from '../../src/nlp/calibration.ts';
 import { CALIBRATION } from '../../src/nlp/calibration-params.ts';
 import { classifyText } from '../../src/nlp/classify.ts';
-import { vocabularySourceFromModel } from '../../src/assessment/loadVocabulary.ts';
+import { vocabularySourceFromModel } from './vocabularyFromModel.ts';
 import { CRITERIA, seriousnessEvidence, type Criterion } from '../../src/nlp/seriousness.ts';
 import { severityEvidence, type SimpleGrade } from '../../src/nlp/severity.ts';
 import { buildVocabulary, type Vocabulary } from '../../src/nlp/vocabulary.ts';

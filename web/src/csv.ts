@@ -1,5 +1,7 @@
 // CSV in the browser: reading coded rows (rowId,code[,term]; RFC 4180 quoting, BOM, CRLF or LF,
-// columns in any order, as POST /impact reads them) and writing cells a spreadsheet will not run.
+// columns in any order, as POST /impact reads them: the same parser, csv-parse, in its browser
+// build) and writing cells a spreadsheet will not run.
+import { CsvError, parse } from 'csv-parse/browser/esm/sync';
 
 export interface CodedRow {
   rowId: string;
@@ -24,63 +26,36 @@ export class TooManyRows extends Error {}
 type Column = 'rowId' | 'code' | 'term' | 'caseId';
 const ALIASES: Record<string, Column> = { rowid: 'rowId', row_id: 'rowId', id: 'rowId', code: 'code', term: 'term', caseid: 'caseId', case_id: 'caseId' };
 
-/** RFC 4180 records of `text` with the line each ends on; `sep` is ',' or a tab (pasted from a spreadsheet). */
-function* records(text: string, sep: string): Generator<{ fields: string[]; line: number }> {
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
-  const n = text.length;
-  while (i < n) {
-    const fields: string[] = [];
-    let field = '';
-    let quoted = false;
-    let atStart = true;
-    for (;;) {
-      if (i >= n) {
-        fields.push(field);
-        break;
-      }
-      const ch = text[i]!;
-      if (quoted) {
-        if (ch === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-          } else {
-            quoted = false;
-            i++;
-          }
-        } else {
-          if (ch === '\n') line++;
-          field += ch;
-          i++;
-        }
-        continue;
-      }
-      if (ch === '"' && atStart) {
-        quoted = true;
-        atStart = false;
-        i++;
-      } else if (ch === sep) {
-        fields.push(field);
-        field = '';
-        atStart = true;
-        i++;
-      } else if (ch === '\r' || ch === '\n') {
-        fields.push(field);
-        i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
-        break;
-      } else {
-        field += ch;
-        atStart = false;
-        i++;
-      }
-    }
-    const recordLine = line;
-    line++;
-    // Blank lines are skipped, as the server does.
-    if (fields.length === 1 && fields[0]!.trim() === '') continue;
-    yield { fields, line: recordLine };
-  }
+/**
+ * RFC 4180 records of `text` with the line each ends on, read by csv-parse as the server reads
+ * uploads (src/domain/impact/csv.ts: BOM, quotes, a quote inside an unquoted field kept as
+ * text, empty lines skipped — a line of spaces is a record, as there —, csv-parse's line count); `sep` is ',' or a tab (pasted from a
+ * spreadsheet), and line ends may be mixed (text pasted from several places). `onRecord` sees
+ * each record as it is read and may stop the read by throwing.
+ */
+function records(text: string, sep: string, onRecord: (index: number) => void = () => undefined): { fields: string[]; line: number }[] {
+  const read: { fields: string[]; line: number }[] = [];
+  parse(text, {
+    bom: true,
+    delimiter: sep,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    // Kept here with the line the parser is on (the record's last line), not returned.
+    on_record: (fields, context) => {
+      onRecord(read.length);
+      read.push({ fields, line: context.lines });
+      return null;
+    },
+  });
+  return read;
+}
+
+/** The CSV text's problem as the server words it: the parser's code and line (its message quotes the input). */
+function malformed(e: CsvError): ParseProblem {
+  const line = typeof e.lines === 'number' ? e.lines : 0;
+  return { rowId: null, position: 0, line, field: 'file', reason: `malformed CSV${line ? ` at line ${line}` : ''} (${e.code})` };
 }
 
 /**
@@ -96,7 +71,17 @@ export function parseCodedRows(text: string, maxRows: number): { rows: CodedRow[
   let columns: (Column | null)[] | null = null;
   let header = false;
   let position = 0;
-  for (const { fields, line } of records(text, sep)) {
+  let read: { fields: string[]; line: number }[];
+  try {
+    // The first record may be the header: one more than maxRows, then the read stops.
+    read = records(text, sep, (index) => {
+      if (index > maxRows) throw new TooManyRows(`more than ${maxRows.toLocaleString('en')} rows`);
+    });
+  } catch (e) {
+    if (e instanceof CsvError) return { rows, problems: [malformed(e)], header };
+    throw e;
+  }
+  for (const { fields, line } of read) {
     if (!columns) {
       const named = fields.map((h) => ALIASES[h.trim().toLowerCase().replace(/[\s-]/g, '_')] ?? null);
       if (named.includes('rowId') && named.includes('code')) {
@@ -126,7 +111,7 @@ export function parseCodedRows(text: string, maxRows: number): { rows: CodedRow[
 export function csvRecords(text: string): string[][] {
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   const sep = firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',';
-  return [...records(text, sep)].map((r) => r.fields);
+  return records(text, sep).map((r) => r.fields);
 }
 
 /** One CSV cell: a leading =, +, -, @, tab or CR defused with an apostrophe; quoted when needed. */

@@ -19,7 +19,13 @@ export interface ReleaseRef {
   version: string;
 }
 
-const inFlight = new Map<string, Promise<ChangeCounts>>();
+/** Computations in flight, per database client (release ids are only unique within one database), by `from:to`. */
+const inFlightByDb = new WeakMap<object, Map<string, Promise<ChangeCounts>>>();
+function inFlightIn(prisma: object): Map<string, Promise<ChangeCounts>> {
+  let m = inFlightByDb.get(prisma);
+  if (!m) inFlightByDb.set(prisma, (m = new Map()));
+  return m;
+}
 
 async function storedCounts(prisma: PrismaClient, fromId: number, toId: number): Promise<ChangeCounts | null> {
   const s = await prisma.changeSet.findUnique({ where: { fromReleaseId_toReleaseId: { fromReleaseId: fromId, toReleaseId: toId } } });
@@ -75,6 +81,7 @@ export async function ensureChangeSet(prisma: PrismaClient, from: ReleaseRef, to
   const stored = await storedCounts(prisma, from.id, to.id);
   if (stored) return stored;
   const key = `${from.id}:${to.id}`;
+  const inFlight = inFlightIn(prisma);
   let p = inFlight.get(key);
   if (!p) {
     p = computeAndStore(prisma, from, to).finally(() => inFlight.delete(key));

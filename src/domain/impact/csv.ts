@@ -89,7 +89,7 @@ async function* slices(input: AsyncIterable<Uint8Array | string>): AsyncGenerato
  * and caseId optional) from a byte or text stream. More than `maxRows` records, a header without
  * rowId and code, or a file the parser cannot read are VALIDATION_ERRORs.
  */
-export async function parseImpactCsv(input: AsyncIterable<Uint8Array | string>, maxRows: number): Promise<ParsedCsv> {
+export async function parseCodedRowsCsv(input: AsyncIterable<Uint8Array | string>, maxRows: number): Promise<ParsedCsv> {
   // relax_quotes: a quote inside an unquoted field is kept as text (=HYPERLINK("…")).
   const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true, max_record_size: 64 * 1024 });
   const rows: CsvRow[] = [];

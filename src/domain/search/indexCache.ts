@@ -19,6 +19,12 @@ import { counts, memoryGauges, timings } from '../../observability/signals.ts';
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 export type IndexWarning = (message: string, detail: { releaseId: number; error: string }) => void;
+export type IndexLoaded = (releaseId: number, source: 'snapshot' | 'rows', ms: number) => void;
+/** Where a cache tells of snapshot problems and of indexes made ready. */
+export interface IndexEvents {
+  onWarning?: IndexWarning;
+  onLoaded?: IndexLoaded;
+}
 
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
@@ -31,16 +37,17 @@ export class SearchIndexCache {
   private writes = new Set<Promise<void>>();
   /** Releases whose snapshot was read and found missing, of another format or corrupt: the next get() builds at once instead of reading (and warning) again; a snapshot written clears the mark. */
   private readonly unusable = new Set<number>();
-  /** Where snapshot problems are reported (the server sets its logger); they never fail a request. */
-  onWarning: IndexWarning = () => {};
-  /** Told of each index made ready, where it came from and how long it took (the server logs it). */
-  onLoaded: (releaseId: number, source: 'snapshot' | 'rows', ms: number) => void = () => {};
+  /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
+  onWarning: IndexWarning;
+  /** Told of each index made ready, where it came from and how long it took (compose() logs it). */
+  onLoaded: IndexLoaded;
 
   /**
    * `max`: releases kept indexed at once (~50 MB each at full size). `writer`: the primary, for
    * the statements of a snapshot write; reads may come from a replica, which would refuse them.
    * `blobs`: the database's binary channel, which snapshots go through (snapshotStore.ts);
-   * without one, indexes are always built from rows and no snapshot is kept.
+   * without one, indexes are always built from rows and no snapshot is kept. `events`: where
+   * warnings and loads are told (nowhere by default).
    */
   /** Estimated bytes of each built index by release, then by language ('' the primary). */
   private readonly sizes = new Map<number, Map<string, number>>();
@@ -49,9 +56,12 @@ export class SearchIndexCache {
     max = 2,
     private readonly writer?: Db,
     private readonly blobs?: BlobChannel,
+    events: IndexEvents = {},
     /** Bytes of built indexes kept (MEMORY_BUDGET_MB's share); beyond, the least recently used go first. The newest is kept whatever its size. */
     private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {
+    this.onWarning = events.onWarning ?? (() => {});
+    this.onLoaded = events.onLoaded ?? (() => {});
     this.cache = new LRUCache({
       max,
       dispose: (_p, releaseId, reason) => {

@@ -3,7 +3,7 @@
 // roll-up analysis of a coded list (POST /codes/validate, /codes/analyse).
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { RestApp, RestDeps } from '../../rest/context.ts';
-import { requireApiKey } from '../../rest/narrative.ts';
+import { requireApiKey } from '../../transport/apiKeyGuard.ts';
 import { registerImpact } from '../../rest/routes/impact.ts';
 import { registerCodeLists } from '../../rest/routes/codeLists.ts';
 import { createRouter } from '../openapi.ts';
@@ -11,7 +11,7 @@ import { noStore } from '../caches.ts';
 import { WorkGate, type CodedWorkGates } from '../../services/codedWork.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../rest/context.ts';
+import type { AppEnv } from '../../transport/appEnv.ts';
 
 /** An upload of coded rows is JSON or CSV: any other declared type is 415, not a 400 about the body. */
 export function jsonOrCsv(): MiddlewareHandler<AppEnv> {

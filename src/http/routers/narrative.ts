@@ -2,7 +2,7 @@
 // call authenticated with an API key, rate-limited and audited.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { RestApp, RestDeps } from '../../rest/context.ts';
-import { requireApiKey } from '../../rest/narrative.ts';
+import { requireApiKey } from '../../transport/apiKeyGuard.ts';
 import { registerIdentify } from '../../rest/routes/identify.ts';
 import { registerClassify } from '../../rest/routes/classify.ts';
 import { registerLabels } from '../../rest/routes/labels.ts';

@@ -1,8 +1,8 @@
 // What the service says about itself: health probes, the problem-type pages that error
 // answers link to, and the index at /.
 import { Hono } from 'hono';
-import type { AppEnv } from '../../rest/context.ts';
-import { problem, problemTypes, sendProblem } from '../../rest/problem.ts';
+import type { AppEnv } from '../../transport/appEnv.ts';
+import { problem, problemTypes, sendProblem } from '../../transport/problem.ts';
 import type { AppOptions } from '../options.ts';
 
 export function serviceInfoRouter(opts: Pick<AppOptions, 'isShuttingDown' | 'ready' | 'rateLimit'>): Hono<AppEnv> {

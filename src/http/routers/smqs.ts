@@ -3,7 +3,7 @@
 // data, so it needs an API key and is never stored by a cache.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { RestApp, RestDeps } from '../../rest/context.ts';
-import { requireApiKey } from '../../rest/narrative.ts';
+import { requireApiKey } from '../../transport/apiKeyGuard.ts';
 import { registerSmqs } from '../../rest/routes/smqs.ts';
 import { createRouter } from '../openapi.ts';
 import { noStore } from '../caches.ts';

@@ -6,7 +6,7 @@ import { ImpactDocument, type ImpactQuery, type ImpactQueryVariables } from '../
 import { operation, type RestApp, type RestDeps } from '../context.ts';
 import { errorResponses, langParam, versionIdParam } from '../schemas.ts';
 import { IMPACT_KINDS } from '../../domain/impact/analyse.ts';
-import { impactCsv, parseImpactCsv, type CsvRowProblem } from '../../domain/impact/csv.ts';
+import { impactCsv, parseCodedRowsCsv, type CsvRowProblem } from '../../domain/impact/csv.ts';
 import { bodyChunks, isCsv } from '../csvBody.ts';
 import { jsonChunks, streamChunks } from '../jsonStream.ts';
 import { validationError } from '../../domain/errors.ts';
@@ -169,7 +169,7 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
       if (!query.from) missing.from = ['from is required (query parameter) with a CSV upload'];
       if (!query.to) missing.to = ['to is required (query parameter) with a CSV upload'];
       if (Object.keys(missing).length) throw validationError(missing);
-      const parsed = await parseImpactCsv(bodyChunks(c), MAX_IMPACT_ROWS);
+      const parsed = await parseCodedRowsCsv(bodyChunks(c), MAX_IMPACT_ROWS);
       problems = parsed.problems;
       variables = { input: { from: query.from!, to: query.to!, rowsData: parsed.rows, validateOnly: flagOf(query.validateOnly) }, impactedOnly: flagOf(query.impactedOnly), language: query.lang };
     } else {

@@ -83,15 +83,24 @@ export function problemFromGraphQL(error: GraphQLError, requestId: string): Prob
   return problem(code, error.message, requestId, errors, extra);
 }
 
-export function sendProblem(c: Context, p: Problem, headers: Record<string, string> = {}): Response {
+/**
+ * How a surface writes the refusals made for it by the shared middleware, the key guard and the
+ * app's error and no-route answers: problem JSON, unless the surface set its own renderer on the
+ * request (FHIR: an OperationOutcome, src/fhir/refusals.ts).
+ */
+export type RefusalRenderer = (c: Context, p: Problem, headers: Record<string, string>) => Response;
+
+/** The headers of every refusal: never kept by a cache, Retry-After when the problem has one, then the caller's. */
+export function refusalHeaders(p: Problem, headers: Record<string, string>): Record<string, string> {
   const retry: Record<string, string> = typeof p.retryAfter === 'number' ? { 'Retry-After': String(p.retryAfter) } : {};
+  // Errors are never kept by a cache (they describe one moment: a limit, an outage, a typo).
+  return { 'cache-control': 'no-store', ...retry, ...headers };
+}
+
+export function sendProblem(c: Context, p: Problem, headers: Record<string, string> = {}): Response {
+  const render = (c as Context<{ Variables: { renderRefusal?: RefusalRenderer } }>).get('renderRefusal');
+  if (render) return render(c, p, headers);
   // c.body(): headers a route set before failing (X-Terminology-Version naming the release a
   // code is missing from) stay on the problem.
-  return c.body(JSON.stringify(p), p.status as ContentfulStatusCode, {
-    // Errors are never kept by a cache (they describe one moment: a limit, an outage, a typo).
-    'content-type': 'application/problem+json; charset=utf-8',
-    'cache-control': 'no-store',
-    ...retry,
-    ...headers,
-  });
+  return c.body(JSON.stringify(p), p.status as ContentfulStatusCode, { 'content-type': 'application/problem+json; charset=utf-8', ...refusalHeaders(p, headers) });
 }
