@@ -13,12 +13,15 @@ const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 // server-mode behaviour (test/server: replicas, outages) run only against PostgreSQL.
 const postgres = process.env.TEST_DATABASE_URL;
 
-// Files with no database behaviour (no store, no database client): the PostgreSQL pass would run
-// them again for nothing. A new file runs on both unless it is listed here.
+// Files with no database behaviour (no store, no database client), and HTTP-layer files whose
+// assertions are about the transport, not what the database answers (rate and body limits, CORS,
+// 405s, static bodies): the PostgreSQL pass would run them again for nothing. A new file runs on both unless
+// it is listed here.
 const NO_DATABASE = [
   'test/assessment/vocabularySource.test.ts', 'test/cli/loader.test.ts', 'test/config/loadConfig.test.ts',
   'test/domain/clientText.test.ts', 'test/domain/languageTags.test.ts', 'test/domain/languageText.test.ts', 'test/graphql/jit.test.ts', 'test/graphql/schema-drift.test.ts',
-  'test/http/clientIp.test.ts', 'test/http/etag.test.ts', 'test/http/windowCounter.test.ts', 'test/impact/csv.test.ts',
+  'test/http/clientIp.test.ts', 'test/http/compressed-bodies.test.ts', 'test/http/cors.test.ts', 'test/http/etag.test.ts',
+  'test/http/methods.test.ts', 'test/http/protection.test.ts', 'test/http/windowCounter.test.ts', 'test/impact/csv.test.ts',
   'test/nlp/assess.test.ts', 'test/nlp/bounds.test.ts', 'test/nlp/calibration.test.ts', 'test/nlp/classify.test.ts',
   'test/nlp/context.test.ts', 'test/nlp/generalisation.test.ts', 'test/nlp/identify.test.ts', 'test/nlp/label-sections-data.test.ts',
   'test/nlp/label.test.ts', 'test/nlp/text.test.ts', 'test/nlp/vocabulary.test.ts', 'test/nlp/eval.test.ts',

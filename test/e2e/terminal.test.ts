@@ -18,10 +18,23 @@ beforeAll(async () => {
     env: childEnv({ PORT: '0', TERMINOLOGY_DATA_DIR: store.dataDir! }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d) => (out += d));
   closed = new Promise((resolve) => child.on('close', resolve));
-  // The demo import of a first start comes before the ready line: seconds on a loaded machine.
-  await expect.poll(() => out, { timeout: 90_000, interval: 100 }).toContain('Terminology Explorer is ready');
+  // The demo import of a first start comes before the ready line (seconds on a loaded machine);
+  // the whole line, which the first test reads.
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in 90 s:\n${out}`)), 90_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (/Terminology Explorer is ready[^\n]*\n/.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code}) before it was ready:\n${out}`));
+    });
+  });
 }, 120_000);
 
 afterAll(async () => {
