@@ -12,8 +12,12 @@ let child: ChildProcess;
 let closed: Promise<unknown>;
 let out = '';
 
+// Apart from the start below: the first files of a run wait here for the store templates.
 beforeAll(async () => {
   store = await freshStore();
+});
+
+beforeAll(async () => {
   child = spawn('script', ['-qfec', `${process.execPath} ${BIN} serve`, '/dev/null'], {
     env: childEnv({ PORT: '0', TERMINOLOGY_DATA_DIR: store.dataDir! }),
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,32 +1,14 @@
 // The order test files start in. Two workers take files from one queue, so a long file that
 // starts last keeps one core busy alone at the end: within each project (one after the other, as
-// vitest has them: a worker is reused only for files of its own project), the longest files start first (vitest's cache of this checkout's last run, else the times in
-// test/setup/file-times.json — a fresh clone has no cache — else a guess from the file's size).
-// The files that need no store template start before the others: the templates build in the
-// background meanwhile (global.ts), and a file that needs one waits for it (templatesReady),
-// holding its worker.
+// vitest has them: a worker is reused only for files of its own project) the longest files start
+// first — by vitest's cache of this checkout's last run, else test/setup/file-times.json (a fresh
+// clone has no cache), else the file's size. The files that need no store template start before
+// the others: the templates build in the background meanwhile (global.ts), and a file that needs
+// one waits for it (wait-templates.ts), holding its worker.
 import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { fileKey } from './file-times.ts';
-
-/** What gives a file a store: the helpers that copy a template, the browser session, templates.ts itself. */
-const STORE_USERS = /\/(?:helpers\/(?:db|app|cli|server|shippedWithKey)|web\/session|setup\/templates)\.ts$/;
-const RELATIVE_IMPORT = /\bfrom\s+'(\.{1,2}\/[^']+\.ts)'/g;
-
-function needsStore(file: string, seen = new Set<string>()): boolean {
-  if (STORE_USERS.test(file)) return true;
-  if (seen.has(file) || !file.includes(`${path.sep}test${path.sep}`)) return false;
-  seen.add(file);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return true; // unknown: keep vitest's place for it
-  }
-  for (const m of text.matchAll(RELATIVE_IMPORT)) if (needsStore(path.resolve(path.dirname(file), m[1]!), seen)) return true;
-  return false;
-}
+import { needsStore } from './needs-store.ts';
 
 /** Checked-in times of a whole run (test-results/file-times.json of a run, copied): relative weights only. */
 const KNOWN: Record<string, number> = JSON.parse(readFileSync(new URL('./file-times.json', import.meta.url), 'utf8'));
