@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import StoreLastSequencer from './test/setup/sequencer.ts';
+import LongestFirstSequencer from './test/setup/sequencer.ts';
 
 // Node resolves `graphql` to its CommonJS entry (no exports map), Vite to index.mjs:
 // two instances of graphql would break instanceof checks, so tests use Node's.
@@ -13,16 +13,19 @@ const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 // server-mode behaviour (test/server: replicas, outages) run only against PostgreSQL.
 const postgres = process.env.TEST_DATABASE_URL;
 
-// Files with no database behaviour (no store, no database client): the PostgreSQL pass would run
-// them again for nothing. A new file runs on both unless it is listed here.
+// Files with no database behaviour (no store, no database client), and HTTP-layer files whose
+// assertions are about the transport, not what the database answers (rate and body limits, CORS,
+// 405s, static bodies): the PostgreSQL pass would run them again for nothing. A new file runs on both unless
+// it is listed here.
 const NO_DATABASE = [
   'test/assessment/vocabularySource.test.ts', 'test/cli/loader.test.ts', 'test/config/loadConfig.test.ts',
-  'test/domain/clientText.test.ts', 'test/graphql/jit.test.ts', 'test/graphql/schema-drift.test.ts',
-  'test/http/clientIp.test.ts', 'test/http/etag.test.ts', 'test/http/windowCounter.test.ts', 'test/impact/csv.test.ts',
+  'test/domain/clientText.test.ts', 'test/domain/languageTags.test.ts', 'test/domain/languageText.test.ts', 'test/graphql/jit.test.ts', 'test/graphql/schema-drift.test.ts',
+  'test/http/clientIp.test.ts', 'test/http/compressed-bodies.test.ts', 'test/http/cors.test.ts', 'test/http/etag.test.ts',
+  'test/http/methods.test.ts', 'test/http/protection.test.ts', 'test/http/windowCounter.test.ts', 'test/impact/csv.test.ts',
   'test/nlp/assess.test.ts', 'test/nlp/bounds.test.ts', 'test/nlp/calibration.test.ts', 'test/nlp/classify.test.ts',
   'test/nlp/context.test.ts', 'test/nlp/generalisation.test.ts', 'test/nlp/identify.test.ts', 'test/nlp/label-sections-data.test.ts',
   'test/nlp/label.test.ts', 'test/nlp/text.test.ts', 'test/nlp/vocabulary.test.ts', 'test/nlp/eval.test.ts',
-  'test/observability/config.test.ts', 'test/observability/ops.test.ts', 'test/smq/algorithm.test.ts',
+  'test/observability/config.test.ts', 'test/observability/ops.test.ts', 'test/shipped/engines.test.ts', 'test/smq/algorithm.test.ts',
 ];
 
 const ALONE = ['test/shipped/hostile.test.ts', 'test/shipped/hostile-cost.test.ts', 'test/e2e/engine-pool.test.ts'];
@@ -36,8 +39,12 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
     globalSetup: ['test/setup/global.ts'],
-    // The files that need no store template first: the templates build meanwhile (test/setup).
-    sequence: { sequencer: StoreLastSequencer },
+    setupFiles: ['test/setup/wait-templates.ts'],
+    // The files that need no store template first (the templates build meanwhile), then the
+    // longest first, so that no long file runs alone at the end (test/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
+    // Each file's time, for README › Testing and the order above (test/setup/file-times.ts).
+    reporters: ['default', './test/setup/file-times.ts'],
     // Many files wait on child processes, sockets and the PostgreSQL server rather than the
     // CPU: one file per core (vitest's default is one fewer) keeps both cores of CI busy.
     maxWorkers: Math.max(2, availableParallelism()),

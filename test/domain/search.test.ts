@@ -15,10 +15,12 @@ const queries: string[] = [];
 let releaseId: number;
 
 beforeAll(async () => {
-  db = await createTestDatabase({ onQuery: (sql) => queries.push(sql) });
+  // The latest demo release, from the run's demo store (imported by the same importer, once).
+  db = await createTestDatabase({ template: 'demo', onQuery: (sql) => queries.push(sql) });
   const latest = demoReleases().at(-1)!;
-  const r = await importRelease(db, latest.path, { version: latest.version, releaseDate: latest.releaseDate, source: 'demo' });
-  releaseId = r.releaseId;
+  const rows = await db.prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM release WHERE version = $1`, latest.version);
+  expect(rows).toHaveLength(1);
+  releaseId = rows[0]!.id;
 }, 120_000);
 
 afterAll(async () => {

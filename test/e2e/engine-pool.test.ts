@@ -1,48 +1,10 @@
-// One narrative never freezes the server: the shipped CLI (the bundle, and the sources through
-// tsx) codes narratives on worker threads, so liveness and catalog reads keep answering while
-// a long label is coded; pathological one-word descriptions answer at once; a task over its
-// time budget answers TIMEOUT and a full queue SERVICE_UNAVAILABLE, both with Retry-After.
+// One narrative never freezes the server: the shipped CLI (the bundle) codes narratives on worker
+// threads, so liveness and catalog reads keep answering while a long label is coded;
+// pathological one-word descriptions answer at once; a full queue answers SERVICE_UNAVAILABLE
+// with Retry-After. This file measures latency: it runs alone (vitest.config.ts ALONE). The time
+// budget, on the sources through tsx, is test/e2e/engine-timeout.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshStore, withStoreDb } from '../helpers/cli.ts';
-import { createApiKey } from '../../src/domain/apiKeys.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
-
-interface Narrative {
-  server: ServerProcess;
-  key: string;
-}
-
-/** A fresh store with an API key (made in this process: test/cli/keys.test.ts runs `keys create`), then `terminology serve` on it. */
-async function startWithKey(env: Record<string, string>): Promise<Narrative> {
-  const fresh = await freshStore('demo');
-  const { key } = await withStoreDb(fresh, (db) => createApiKey(db.prisma, 'pool'));
-  const store = { TERMINOLOGY_DATA_DIR: fresh.dataDir!, TERMINOLOGY_REPORT_LOADER: '1', RATE_LIMIT_PER_MINUTE: '0', AI_RATE_LIMIT_PER_MINUTE: '0' };
-  const server = await startServerProcess({ ...store, SEARCH_INDEX_WARM_DELAY_MS: '-1', ...env });
-  return { server, key };
-}
-
-function post(n: Narrative, route: string, body: unknown): Promise<Response> {
-  return fetch(n.server.url + route, { method: 'POST', headers: { 'X-API-Key': n.key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
-
-async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const t = performance.now();
-  const value = await f();
-  return { value, ms: performance.now() - t };
-}
-
-/** A legitimate, long product label (~600 KB): seconds of coding work. */
-// Each section also names three words of its own that no vocabulary holds (letters from its
-// number): the engine remembers what it has looked up, so a label repeating one section would
-// cost little after the first and no longer keep a worker busy.
-const oddWord = (n: number) => Array.from({ length: 8 }, (_, k) => String.fromCharCode(97 + ((n * 7 + k * 11 + Math.floor(n / (k + 1))) % 26))).join('');
-const LONG_LABEL = Array.from(
-  { length: 3_000 }, // ≈ 900 KB: under MAX_LABEL (1,000,000 characters) and the default body limit
-  (_, i) =>
-    `ADVERSE REACTIONS\n${i + 1}.1 Clinical Trials Experience\nThe most common adverse reactions (incidence of at least 5%) were nausea, vomiting, ` +
-    `diarrhea, headache, dizziness, fatigue and rash; also ${oddWord(3 * i)}, ${oddWord(3 * i + 1)} and ${oddWord(3 * i + 2)}. ` +
-    'Serious hepatotoxicity and myocardial infarction were reported; no cases of seizure occurred.\n\n',
-).join('');
+import { LONG_LABEL, post, startWithKey, timed, type Narrative } from '../helpers/narrativeServer.ts';
 
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
 
@@ -126,44 +88,4 @@ describe('coding engine on worker threads (bundled CLI)', () => {
     expect(await n.server.stop()).toBe(0);
     expect(n.server.logs()).toContain('"msg":"stopped"');
   }, 30_000);
-});
-
-describe('coding engine time budget (sources through tsx)', () => {
-  let n: Narrative;
-  beforeAll(async () => {
-    n = await startWithKey({ TERMINOLOGY_NO_BUNDLE: '1', NLP_WORKERS: '1', NLP_TIMEOUT_MS: '300' });
-    expect(n.server.logs()).toContain('running src through tsx');
-  }, 120_000);
-  afterAll(async () => {
-    await n?.server.stop();
-  });
-
-  it('codes a narrative on a worker started from the sources (its vocabulary build is not counted)', async () => {
-    const r = await post(n, '/classify', { description: 'The patient vomited twice.' });
-    expect(r.status).toBe(200);
-    const body = (await r.json()) as { results: { terminologyCodes: { value: { term: string } }[] } };
-    expect(body.results.terminologyCodes[0]?.value.term).toBe('Vomiting');
-  }, 60_000);
-
-  it('answers 503 TIMEOUT past the budget, on REST and GraphQL alike, and the next request is served', async () => {
-    const rest = await timed(() => post(n, '/labels/classify', { description: LONG_LABEL }));
-    expect(rest.value.status).toBe(503);
-    expect(rest.value.headers.get('retry-after')).toBe('1');
-    expect(rest.value.headers.get('content-type')).toMatch(/application\/problem\+json/);
-    const problem = (await rest.value.json()) as { code: string; type: string; status: number; retryAfter: number };
-    expect(problem).toMatchObject({ code: 'TIMEOUT', type: '/problems/timeout', status: 503, retryAfter: 1 });
-    expect(rest.ms).toBeLessThan(3_000);
-
-    const gql = await fetch(n.server.url + '/graphql', {
-      method: 'POST',
-      headers: { 'X-API-Key': n.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'query($d: String!) { classifyLabel(input: { description: $d }) { requestId } }', variables: { d: LONG_LABEL } }),
-    });
-    const result = (await gql.json()) as { errors: { extensions: { code: string; status: number } }[] };
-    expect(result.errors[0]!.extensions).toMatchObject({ code: 'TIMEOUT', status: 503 });
-
-    // The aborted worker was replaced: a short narrative is coded again.
-    const after = await post(n, '/classify', { description: 'headache' });
-    expect(after.status).toBe(200);
-  }, 60_000);
 });

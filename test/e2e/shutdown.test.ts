@@ -1,15 +1,32 @@
 // Graceful shutdown of a real server process: on SIGTERM the request in flight
 // completes, new connections are refused, and the process exits cleanly; clients
 // busy on keep-alive sockets are told `Connection: close`, never reset.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import { startServerProcess } from '../helpers/server.ts';
+import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
 import { freshStore } from '../helpers/cli.ts';
+
+// A test that fails midway (a bound missed on a loaded machine) still ends its server: one left
+// draining a half-sent request would outlive the run and take CPU from the files after it.
+const started: ServerProcess[] = [];
+afterEach(async () => {
+  for (const s of started.splice(0)) {
+    if (s.child.exitCode !== null || s.child.signalCode !== null) continue;
+    s.child.kill('SIGKILL');
+    await s.stop();
+  }
+});
+
+async function startServer(): Promise<ServerProcess> {
+  const server = await startServerProcess({ ...(await freshStore()).env, LOG_LEVEL: 'info' });
+  started.push(server);
+  return server;
+}
 
 describe('graceful shutdown', () => {
   it('finishes the in-flight request, refuses new ones, exits 0', async () => {
-    const server = await startServerProcess({ ...(await freshStore()).env, LOG_LEVEL: 'info' });
+    const server = await startServer();
     const { port, hostname } = new URL(server.url);
     const body = JSON.stringify({ query: '{ versions(first: 1) { totalCount } }' });
     // Send the headers and half the body: the request is now in flight.
@@ -39,7 +56,7 @@ describe('graceful shutdown', () => {
 
 describe('keep-alive clients at shutdown', () => {
   it('requests sent on keep-alive sockets during the drain are answered (Connection: close), none is reset', async () => {
-    const server = await startServerProcess({ ...(await freshStore()).env, LOG_LEVEL: 'info' });
+    const server = await startServer();
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const { port, hostname } = new URL(server.url);
     const get = () =>

@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { freshStore, run, type Store } from '../helpers/cli.ts';
+import { freshStore, withStoreDb, type Store } from '../helpers/cli.ts';
+import { createApiKey } from '../../src/domain/apiKeys.ts';
 import { usingPostgres } from '../helpers/db.ts';
 import { startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from '../helpers/otlp.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
@@ -78,10 +79,8 @@ describe(`traces on the shipped server (${usingPostgres ? 'PostgreSQL' : 'PGlite
     await new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve));
     receiver = await startOtlpReceiver();
     store = await freshStore('demo');
-    const env: Record<string, string> = store.url ? { DATABASE_URL: store.url } : { TERMINOLOGY_DATA_DIR: store.dataDir! };
-    const created = await run(['keys', 'create', '--name', 'traces'], env, 60_000);
-    expect(created.code, created.stderr).toBe(0);
-    key = created.stdout.trim();
+    // The key in this process (test/cli/keys.test.ts runs `keys create` as a process).
+    key = (await withStoreDb(store, (db) => createApiKey(db.prisma, 'traces'))).key;
     server = await startShipped(store, {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',

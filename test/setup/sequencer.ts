@@ -1,35 +1,43 @@
-// The order test files start in: vitest's own (projects one after the other, longest or
-// largest first), except that the files that need no store template start first. The templates
-// build in the background while these run (global.ts); a file that needs one waits for it
-// (templatesReady), holding its worker, so it goes after them.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+// The order test files start in. Two workers take files from one queue, so a long file that
+// starts last keeps one core busy alone at the end: within each project (one after the other, as
+// vitest has them: a worker is reused only for files of its own project) the longest files start
+// first — by vitest's cache of this checkout's last run, else test/setup/file-times.json (a fresh
+// clone has no cache), else the file's size. The files that need no store template start before
+// the others: the templates build in the background meanwhile (global.ts), and a file that needs
+// one waits for it (wait-templates.ts), holding its worker.
+import { readFileSync, statSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { fileKey } from './file-times.ts';
+import { needsStore } from './needs-store.ts';
 
-/** What gives a file a store: the helpers that copy a template, the browser session, templates.ts itself. */
-const STORE_USERS = /\/(?:helpers\/(?:db|app|cli|server|shippedWithKey)|web\/session|setup\/templates)\.ts$/;
-const RELATIVE_IMPORT = /\bfrom\s+'(\.{1,2}\/[^']+\.ts)'/g;
+/** Checked-in times of a whole run (test-results/file-times.json of a run, copied): relative weights only. */
+const KNOWN: Record<string, number> = JSON.parse(readFileSync(new URL('./file-times.json', import.meta.url), 'utf8'));
 
-function needsStore(file: string, seen = new Set<string>()): boolean {
-  if (STORE_USERS.test(file)) return true;
-  if (seen.has(file) || !file.includes(`${path.sep}test${path.sep}`)) return false;
-  seen.add(file);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return true; // unknown: keep vitest's place for it
+export default class LongestFirstSequencer extends BaseSequencer {
+  /** Milliseconds the file is expected to take. */
+  private expected(s: TestSpecification): number {
+    const key = fileKey(s.project.name, s.moduleId);
+    const cached = this.ctx.cache.getFileTestResults(key)?.duration;
+    if (cached) return cached;
+    // A file's time on PGlite stands in for its time on the PostgreSQL pass when that is not known.
+    const known = KNOWN[key] ?? KNOWN[fileKey('pglite', s.moduleId)];
+    if (known !== undefined) return known;
+    // A new file: about what the known ones take per byte of test code.
+    try {
+      return statSync(s.moduleId).size;
+    } catch {
+      return 0;
+    }
   }
-  for (const m of text.matchAll(RELATIVE_IMPORT)) if (needsStore(path.resolve(path.dirname(file), m[1]!), seen)) return true;
-  return false;
-}
 
-export default class StoreLastSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const first = sorted[0]?.project;
-    // Only the first project's files are moved: the others start after it anyway.
-    const early = sorted.filter((s) => s.project === first && !needsStore(s.moduleId));
-    return [...early, ...sorted.filter((s) => !early.includes(s))];
+    const key = new Map(
+      files.map((s) => [s, { group: s.project.config.sequence.groupOrder, project: s.project.name, store: needsStore(s.moduleId) ? 1 : 0, ms: this.expected(s) }]),
+    );
+    return [...files].sort((a, b) => {
+      const x = key.get(a)!;
+      const y = key.get(b)!;
+      return x.group - y.group || x.project.localeCompare(y.project) || x.store - y.store || y.ms - x.ms;
+    });
   }
 }
