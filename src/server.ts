@@ -9,7 +9,7 @@ import { ensureDemoReleases } from './importer/demo.ts';
 import { createApp } from './http/app.ts';
 import { nodeListener } from './http/nodeListener.ts';
 import { trackConnections } from './http/drain.ts';
-import { onAdapterError, onClientError, onConnect, requireHost } from './http/clientError.ts';
+import { limitHeaderSize, onAdapterError, onClientError, onConnect, PARSER_HEADER_LIMIT, requireHost } from './http/clientError.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 import { warmBeforeListening } from './startupWarming.ts';
@@ -75,7 +75,8 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const listener = nodeListener(app, { hostname: config.host, errorHandler: onAdapterError(log) });
   const measured = observability ? observability.wrap(listener, app.app.routes) : listener;
   // Node's own Host check answers with an empty 400; requireHost gives the problem JSON.
-  const server: Server = createServer({ requireHostHeader: false }, requireHost(tracing ? tracing.wrap(measured, app.app.routes) : measured));
+  // Headers over 16 KB are refused by limitHeaderSize, which knows the method (src/http/clientError.ts).
+  const server: Server = createServer({ requireHostHeader: false, maxHeaderSize: PARSER_HEADER_LIMIT }, requireHost(limitHeaderSize(tracing ? tracing.wrap(measured, app.app.routes) : measured)));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));

@@ -19,6 +19,17 @@ const DETAIL: Partial<Record<ErrorCode, string>> = {
 };
 const NO_HOST = 'An HTTP/1.1 request must carry a Host header.';
 
+/**
+ * Request line and headers are refused over HEADER_LIMIT bytes (the documented 16 KB) by
+ * limitHeaderSize, where the method is known, so a HEAD gets its answer without a body. Node's
+ * parser only refuses beyond PARSER_HEADER_LIMIT: there the refusal is written from the parser's
+ * current chunk, which for a request that arrived in several chunks no longer starts with the
+ * method — a body sent to a HEAD would then be read as the next response ("Data after
+ * Connection: close"); 64 KB keeps that to requests no client sends.
+ */
+export const HEADER_LIMIT = 16 * 1024;
+export const PARSER_HEADER_LIMIT = 64 * 1024;
+
 /** How long a refused connection may stay half-open after the answer. */
 const CLOSE_GRACE_MS = 2_000;
 
@@ -82,7 +93,9 @@ export function onClientError(log: Logger) {
     const requestId = requestIdFrom(undefined);
     // Only the parser's error code: err.rawPacket holds the client's bytes and is never logged.
     if (log.isLevelEnabled('debug')) log.debug({ requestId, code, reason: err.code }, 'malformed request refused by the HTTP parser');
-    // The request's first bytes, when the parser still has them, say whether it was a HEAD.
+    // The request's first bytes, when the parser still has them, say whether it was a HEAD. Past
+    // PARSER_HEADER_LIMIT they may be gone (a request read in several chunks): such a HEAD gets the
+    // body too, on a connection closed right after it; under the limit, limitHeaderSize answers.
     const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     const answer = () => {
       if (!socket.writable) return void socket.destroy();
@@ -122,6 +135,26 @@ export function onConnect(log: Logger) {
   };
 }
 const CONNECT_ALLOW = 'GET, HEAD, POST';
+
+/** Bytes of a request's line and headers as they came (Node keeps them as latin1 strings: one character a byte). */
+function headBytes(req: IncomingMessage): number {
+  let n = (req.method?.length ?? 0) + (req.url?.length ?? 0) + 12; // "M U HTTP/1.1\r\n"
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) n += raw[i]!.length + raw[i + 1]!.length + 4; // "k: v\r\n"
+  return n + 2;
+}
+
+/** Request line and headers over HEADER_LIMIT: 431 with the problem JSON (none for HEAD), connection closed. */
+export function limitHeaderSize(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    if (headBytes(req) <= HEADER_LIMIT) return listener(req, res);
+    const requestId = requestIdFrom(undefined);
+    const body = JSON.stringify(problem('HEADERS_TOO_LARGE', DETAIL.HEADERS_TOO_LARGE!, requestId));
+    res.shouldKeepAlive = false;
+    res.writeHead(431, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, 'x-content-type-options': 'nosniff' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+}
 
 /**
  * Node's own refusal of an HTTP/1.1 request without Host is an empty 400; the server turns it
