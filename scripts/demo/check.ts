@@ -258,7 +258,7 @@ export function checkLanguageFolder(
   label: string,
   english: Map<string, string[]>,
   other: Map<string, string[]>,
-  nameFields: Record<string, number[]>,
+  nameFields: Readonly<Record<string, readonly number[]>>,
   errors: string[],
 ): void {
   const err = (m: string): void => {

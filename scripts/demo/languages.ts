@@ -32,16 +32,8 @@ export function loadDemoLanguages(dir: string): DemoLanguage[] {
   });
 }
 
-/** Fields holding names, per file (0-based). Every other field is copied as is. */
-export const NAME_FIELDS: Record<string, number[]> = {
-  'soc.asc': [1],
-  'hlgt.asc': [1],
-  'hlt.asc': [1],
-  'pt.asc': [1],
-  'llt.asc': [1],
-  'mdhier.asc': [4, 5, 6, 7],
-  'smq_list.asc': [1],
-};
+export { NAME_FIELDS } from '../../src/importer/files.ts';
+import { NAME_FIELDS } from '../../src/importer/files.ts';
 
 /**
  * The records of one folder in `lang`: names translated where the table has them (an

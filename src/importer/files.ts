@@ -26,3 +26,17 @@ export const FILES = {
 } as const satisfies Record<string, FileSpec>;
 
 export type FileKey = keyof typeof FILES;
+
+/**
+ * The fields (0-based) that hold names, per file: what differs between two language folders of
+ * one release (the demo's and the synthetic generator's translations write these; every other field is copied).
+ */
+export const NAME_FIELDS: Readonly<Record<string, readonly number[]>> = {
+  'soc.asc': [1],
+  'hlgt.asc': [1],
+  'hlt.asc': [1],
+  'pt.asc': [1],
+  'llt.asc': [1],
+  'mdhier.asc': [4, 5, 6, 7],
+  'smq_list.asc': [1],
+};

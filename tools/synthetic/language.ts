@@ -7,16 +7,7 @@ import { readdirSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { medAsciiEncoding, mssoNameForTag } from '../../src/domain/languageTags.ts';
 
-/** Name fields (0-based) per file; every other field is copied. */
-const NAME_FIELDS: Record<string, number[]> = {
-  'soc.asc': [1],
-  'hlgt.asc': [1],
-  'hlt.asc': [1],
-  'pt.asc': [1],
-  'llt.asc': [1],
-  'mdhier.asc': [4, 5, 6, 7],
-  'smq_list.asc': [1],
-};
+import { NAME_FIELDS } from '../../src/importer/files.ts';
 
 function hash(s: string): number {
   let h = 2166136261;
