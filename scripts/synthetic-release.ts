@@ -2,9 +2,11 @@
  * Deterministic synthetic full-size release generator (MedAscii files).
  *
  *   npx tsx scripts/synthetic-release.ts --out DIR [--seed 42] [--version 90.0] [--scale 1]
- *                                        [--next-version 90.1] [--no-smq] [--changes-json]
+ *                                        [--next-version 90.1] [--no-smq] [--changes-json] [--languages de,ja]
  *
  * Writes DIR/<version>/ and, with --next-version, DIR/<next-version>/ (changed successor).
+ * With --languages also DIR/<version>-<tag>/ per language: the same release's folder in that
+ * language (made-up names of the script's shape, not translations; `terminology import` adds it).
  * With --changes-json also DIR/<next-version>.changes.json (what changed, by code).
  */
 import { writeFile } from 'node:fs/promises';
@@ -17,9 +19,10 @@ import {
   writeMedAscii,
   type SyntheticRelease,
 } from '../tools/synthetic/generate.ts';
+import { SYNTHETIC_LANGUAGES, writeLanguageFolder, type SyntheticLanguage } from '../tools/synthetic/language.ts';
 
 const USAGE =
-  'usage: synthetic-release --out DIR [--seed 42] [--version 90.0] [--scale 1] [--next-version 90.1] [--no-smq] [--changes-json]';
+  'usage: synthetic-release --out DIR [--seed 42] [--version 90.0] [--scale 1] [--next-version 90.1] [--no-smq] [--changes-json] [--languages de,ja]';
 
 function fail(msg: string): never {
   process.stderr.write(`${msg}\n${USAGE}\n`);
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     'next-version': { type: 'string' },
     'no-smq': { type: 'boolean', default: false },
     'changes-json': { type: 'boolean', default: false },
+    languages: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -54,6 +58,8 @@ if (!versionRe.test(values.version)) fail(`bad --version ${values.version}`);
 const next = values['next-version'];
 if (next !== undefined && (!versionRe.test(next) || next === values.version)) fail(`bad --next-version ${next}`);
 const out = resolve(values.out);
+const languages = (values.languages ?? '').split(',').map((l) => l.trim()).filter(Boolean);
+for (const l of languages) if (!(SYNTHETIC_LANGUAGES as readonly string[]).includes(l)) fail(`--languages: ${l} is not one of ${SYNTHETIC_LANGUAGES.join(', ')}`);
 const withSmq = !values['no-smq'];
 
 const ms = (t0: bigint): string => `${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(0)} ms`;
@@ -83,6 +89,11 @@ async function emit(r: SyntheticRelease, tGen: bigint): Promise<void> {
     `release ${r.version} (seed ${r.seed}, scale ${r.scale}) → ${dir}\n  ${describe(r)}\n` +
       `  generate ${genTime}, check ${checkTime}, write ${ms(tWrite)}\n`,
   );
+  for (const tag of languages) {
+    const langDir = join(out, `${r.version}-${tag}`);
+    writeLanguageFolder(dir, langDir, tag as SyntheticLanguage);
+    process.stdout.write(`  language ${tag} → ${langDir}\n`);
+  }
 }
 
 const tAll = process.hrtime.bigint();

@@ -1,5 +1,10 @@
 // Issue 28: a MedAscii folder of a hosted version in another language adds that language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { projectRoot } from '../../src/paths.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { editFile, miniSpec, writeFixture } from '../helpers/medascii.ts';
 import { translated } from '../helpers/languages.ts';
@@ -121,4 +126,29 @@ describe('a language folder must match the hosted structure exactly', () => {
     expect(await db.prisma.conceptName.count()).toBe(before);
     expect(await db.prisma.releaseLanguage.count({ where: { language: 'nl' } })).toBe(0);
   });
+});
+
+describe('the synthetic generator\'s language folders (scripts/synthetic-release.ts --languages)', () => {
+  it('are the same release in German (Windows-1252) and Japanese (UTF-8): both import as added languages', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'te-synth-lang-'));
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'scripts/synthetic-release.ts'), '--out', dir, '--scale', '0.02', '--version', '77.0', '--languages', 'de,ja'], { encoding: 'utf8', timeout: 120_000 });
+      expect(run.status, run.stderr).toBe(0);
+      await importRelease(db, path.join(dir, '77.0'));
+      const de = await importRelease(db, path.join(dir, '77.0-de'));
+      const ja = await importRelease(db, path.join(dir, '77.0-ja'));
+      expect(de).toMatchObject({ kind: 'language', languageTag: 'de' });
+      expect(ja).toMatchObject({ kind: 'language', languageTag: 'ja', languages: ['en', 'de', 'ja'] });
+      // Every PT and LLT named in each language, with the script's characters decoded.
+      const rel = (await db.prisma.release.findUnique({ where: { version: '77.0' } }))!;
+      const terms = await db.prisma.concept.count({ where: { releaseId: rel.id, level: { in: ['PT', 'LLT'] } } });
+      const jaNames = await db.prisma.conceptName.findMany({ where: { releaseId: rel.id, language: 'ja', level: { in: ['PT', 'LLT'] } }, select: { name: true } });
+      expect(jaNames).toHaveLength(terms);
+      expect(jaNames.every((n) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(n.name))).toBe(true);
+      const deNames = await db.prisma.conceptName.count({ where: { releaseId: rel.id, language: 'de', level: { in: ['PT', 'LLT'] } } });
+      expect(deNames).toBe(terms);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
