@@ -32,7 +32,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths['/impact'].post.requestBody.content).sort()).toEqual(['application/json', 'text/csv']);
     expect(Object.keys(doc.paths['/impact'].post.responses['200'].content).sort()).toEqual(['application/json', 'text/csv']);
     expect(doc.paths['/impact'].post.security).toEqual([{ apiKey: [] }]);
-    expect(names('/impact', 'post')).toEqual(['format', 'from', 'impactedOnly', 'to', 'validateOnly']);
+    expect(names('/impact', 'post')).toEqual(['format', 'from', 'impactedOnly', 'lang', 'to', 'validateOnly']);
     expect(doc.paths['/codes/validate'].post.requestBody.content['application/json'].schema).toBeDefined();
     expect(doc.paths['/codes/analyse'].post.responses['200']).toBeDefined();
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
