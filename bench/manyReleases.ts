@@ -17,11 +17,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { projectRoot } from '../src/paths.ts';
-import { cleanupAll, freePort, killAllSync, makeTempDir, onCleanup, processMemoryMb, removeTempDir, runToEnd, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
+import { cleanupAll, killAllSync, makeTempDir, onCleanup, processMemoryMb, removeTempDir, runToEnd, stopChild } from './lib/procs.ts';
 import { capture, interleavedLatencyLoops, request, type LatencyStats, type Req } from './lib/http.ts';
 import { searchQueries, shuffle } from './lib/data.ts';
 import { writeManyReleases, type ManyData } from './lib/manyData.ts';
 import { createFreshPostgres } from './lib/pgdb.ts';
+import { startServe, type Server } from './lib/service.ts';
 import { NoiseSampler } from './lib/noise.ts';
 import { cpuBusy, loadAverage, machineInfo } from './lib/report.ts';
 
@@ -93,33 +94,8 @@ function modeEnv(dataDir: string, databaseUrl: string | undefined): NodeJS.Proce
   return env;
 }
 
-interface Server {
-  base: string;
-  proc: Tracked;
-  coldStartMs: number;
-}
-
 /** `terminology serve` (the built bundle); cold start = spawn → first 200 on GET /versions. */
-async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
-  const port = await freePort();
-  const t0 = performance.now();
-  const proc = spawnTracked(process.execPath, [cliPath, 'serve'], { env: { ...env, PORT: String(port) }, cwd: projectRoot });
-  const base = `http://127.0.0.1:${port}`;
-  let exited: number | undefined;
-  void proc.exited.then((c) => (exited = c));
-  while (performance.now() - t0 < 180_000) {
-    if (exited !== undefined) throw new Error(`the server exited with code ${exited} before it was ready:\n${proc.stderr.toString().slice(-3000)}`);
-    try {
-      const res = await request(base, { path: '/versions' }, { timeoutMs: 2_000 });
-      if (res.status === 200) return { base, proc, coldStartMs: performance.now() - t0 };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  await stopChild(proc.child, 2_000);
-  throw new Error(`the server was not ready within 180 s:\n${proc.stderr.toString().slice(-3000)}`);
-}
+const startServer = (env: NodeJS.ProcessEnv): Promise<Server> => startServe(env, { timeoutMs: 180_000 });
 
 const parseSeconds = (stdout: string) => Number(/ in ([\d.]+) s/.exec(stdout)?.[1] ?? NaN);
 

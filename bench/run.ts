@@ -30,7 +30,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../src/paths.ts';
 import { loadRelease } from '../src/importer/import.ts';
-import { cleanupAll, freePort, killAllSync, makeTempDir, onCleanup, processMemoryMb, removeTempDir, runToEnd, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
+import { cleanupAll, killAllSync, makeTempDir, onCleanup, processMemoryMb, removeTempDir, runToEnd, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
 import { BenchRequestError, capture, interleavedLatencyLoops, latencyLoop, request, type Req } from './lib/http.ts';
 import { runAutocannon, runWrk, writePaths, type LoadResult, type LoadSpec } from './lib/load.ts';
 import { ensureTool, pidsByComm, pinned, pinPlan, which, withCpu, type Cpu, type PinPlan } from './lib/pinning.ts';
@@ -42,6 +42,7 @@ import { consoleTable, cpuBusy, loadAverage, machineInfo, markdown, type ModeRep
 import type { InProcessResult } from './lib/inprocess.ts';
 import { codes100Query, SUBTREE_QUERY } from './lib/queries.ts';
 import { createFreshPostgres } from './lib/pgdb.ts';
+import { startServe, type Server } from './lib/service.ts';
 
 // `--scenario many-releases` is a suite of its own with its own options (bench/manyReleases.ts, issue 32).
 if (process.argv.slice(2).some((a) => a === '--scenario' || a.startsWith('--scenario='))) {
@@ -136,12 +137,6 @@ function sourceDigest(): string {
 }
 
 // ---- the service under test -----------------------------------------------------------
-interface Server {
-  base: string;
-  proc: Tracked;
-  coldStartMs: number;
-}
-
 function modeEnv(mode: Mode, dataDir: string, databaseUrl: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -160,38 +155,8 @@ function modeEnv(mode: Mode, dataDir: string, databaseUrl: string | undefined): 
   return env;
 }
 
-/**
- * Spawns `terminology serve` on a port chosen here (LOG_LEVEL=warn keeps per-request log
- * lines out of the measurement, so the "is listening" line is not printed), pinned on `cpu`
- * when given, and polls GET /versions; cold start = spawn → its first 200.
- */
-async function startService(env: NodeJS.ProcessEnv, opts: { cpuProfDir?: string; cpu?: Cpu } = {}, attempt = 1): Promise<Server> {
-  const port = await freePort();
-  const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
-  const t0 = performance.now();
-  const [cmd, argv] = pinned(process.execPath, [...nodeArgs, cliPath, 'serve'], opts.cpu);
-  const proc = spawnTracked(cmd, argv, { env: { ...env, PORT: String(port) }, cwd: projectRoot });
-  const base = `http://127.0.0.1:${port}`;
-  let exited: number | undefined;
-  void proc.exited.then((c) => (exited = c));
-  const deadline = t0 + (quick ? 60_000 : 120_000);
-  while (performance.now() < deadline) {
-    if (exited !== undefined) {
-      const err = proc.stderr.toString();
-      if (attempt < 3 && /EADDRINUSE/.test(err)) return startService(env, opts, attempt + 1);
-      throw new Error(`the server exited with code ${exited} before it was ready:\n${err.slice(-3000)}`);
-    }
-    try {
-      const res = await request(base, { path: '/versions' }, { timeoutMs: 2_000 });
-      if (res.status === 200) return { base, proc, coldStartMs: performance.now() - t0 };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  await stopChild(proc.child, 2_000);
-  throw new Error(`the server was not ready within ${(deadline - t0) / 1000} s:\n${proc.stderr.toString().slice(-3000)}`);
-}
+/** `terminology serve`, pinned on `cpu` when given (bench/lib/service.ts). */
+const startService = (env: NodeJS.ProcessEnv, opts: { cpuProfDir?: string; cpu?: Cpu } = {}): Promise<Server> => startServe(env, { ...opts, timeoutMs: quick ? 60_000 : 120_000 });
 
 /** Resolves once the server logged its warm-up (LOG_LEVEL=info), or throws after `timeoutMs`. */
 async function warmedUp(s: Server, timeoutMs: number): Promise<void> {
