@@ -14,7 +14,8 @@ import { BinPage } from './binPage.tsx';
 import { useBin } from './bin.ts';
 import type { Release } from './release.ts';
 import { setShellLanguage } from './api.ts';
-import { LanguageContext, ownName, resolveLanguages } from './language.ts';
+import { LanguageContext, resolveLanguages } from './language.ts';
+import { LanguageOptions } from './names.tsx';
 
 
 function App() {
@@ -175,11 +176,7 @@ function LanguageSwitcher({ hosted, language }: { hosted: string[]; language?: s
           navigate({ lang, lang2: p.get('lang2') === lang ? undefined : (p.get('lang2') ?? undefined), after: undefined, before: undefined });
         }}
       >
-        {hosted.map((tag) => (
-          <option key={tag} value={tag} lang={tag}>
-            {ownName(tag)}
-          </option>
-        ))}
+        <LanguageOptions tags={hosted} />
       </select>
     </div>
   );

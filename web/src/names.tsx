@@ -33,12 +33,21 @@ export function SecondLanguageChooser({ id }: { id: string }) {
       <label for={id}>Show also</label>
       <select id={id} value={second ?? ''} onChange={(e) => navigate({ lang2: (e.currentTarget as HTMLSelectElement).value || undefined }, { replace: false })}>
         <option value="">No second language</option>
-        {others.map((tag) => (
-          <option key={tag} value={tag} lang={tag}>
-            {ownName(tag)}
-          </option>
-        ))}
+        <LanguageOptions tags={others} />
       </select>
     </div>
+  );
+}
+
+/** One option per language, named in that language (and marked as such for screen readers and fonts). */
+export function LanguageOptions({ tags }: { tags: readonly string[] }) {
+  return (
+    <>
+      {tags.map((tag) => (
+        <option key={tag} value={tag} lang={tag}>
+          {ownName(tag)}
+        </option>
+      ))}
+    </>
   );
 }
