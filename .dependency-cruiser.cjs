@@ -34,6 +34,20 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/net/', '^src/(config|paths|logger)\\.ts$'] },
     },
     {
+      name: 'runtime-at-the-bottom',
+      comment: 'src/runtime/ holds Node runtime helpers every layer may use (scoped async storage) and imports nothing of src/',
+      severity: 'error',
+      from: { path: '^src/runtime/' },
+      to: { path: '^src/', pathNot: '^src/runtime/' },
+    },
+    {
+      name: 'observability-below-the-surfaces',
+      comment: 'metrics and traces are set up by the server and read by every layer: they import no surface (GraphQL, REST, FHIR, HTTP, transport) and no service',
+      severity: 'error',
+      from: { path: '^src/observability/' },
+      to: { path: '^src/(graphql|rest|fhir|http|transport|services|domain|db|cli)/|^src/(compose|server)\\.ts$' },
+    },
+    {
       name: 'fhir-beside-graphql-and-rest',
       comment: 'the FHIR surface calls services and domain like the GraphQL schema does (and src/transport/ like REST), never GraphQL, REST or the HTTP app that mounts it',
       severity: 'error',

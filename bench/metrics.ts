@@ -4,7 +4,10 @@
 // (METRICS_PORT), and metrics on with traces sampled at 10 % (OTLP/HTTP protobuf to a sink in
 // this process that accepts and discards) — measured alternately in the same run (off, on,
 // traces, off, …), with Prometheus-style scrapes of the metrics server every second during the
-// metrics runs. Reports the medians and their ratios to "off".
+// metrics runs. Reports the medians and their ratios to "off", and the server's CPU time per
+// answered request (user + system of its process over each run, /proc): on a shared machine
+// throughput follows whatever else runs on the server's core, while the CPU a request costs
+// does not, so the CPU ratio is the figure that separates the cost from the noise.
 //
 //   npm run bench:metrics [-- --rounds 5 --duration 5 --connections 32]
 import { createServer } from 'node:http';
@@ -13,7 +16,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { projectRoot } from '../src/paths.ts';
 import { runWrk, type LoadResult } from './lib/load.ts';
-import { ensureTool, pinPlan, pinned } from './lib/pinning.ts';
+import { cpuSeconds, ensureTool, pinPlan, pinned } from './lib/pinning.ts';
 import { cleanupAll, freePort, makeTempDir, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
 
 const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' } } });
@@ -69,6 +72,13 @@ try {
     OTEL_TRACES_SAMPLER_ARG: '0.1',
   });
   const run = async (base: string, s: number): Promise<LoadResult> => runWrk(wrk, { url: `${base}${PATH}`, connections, durationS: s }, pin.load);
+  /** A measured run, with the server's CPU microseconds per answered request over it. */
+  const measured = async (server: { base: string; proc: Tracked }): Promise<LoadResult & { cpuUs: number }> => {
+    const before = cpuSeconds(server.proc.child.pid);
+    const r = await run(server.base, durationS);
+    const after = cpuSeconds(server.proc.child.pid);
+    return { ...r, cpuUs: before === undefined || after === undefined || r.requests === 0 ? Number.NaN : ((after - before) * 1e6) / r.requests };
+  };
   // A scraper like Prometheus's (every second) while the "on" server is loaded.
   const scraping = (url: string | undefined) => {
     if (!url) return () => {};
@@ -83,17 +93,21 @@ try {
       await fetch(`${s.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ code(code: "10047700") { name } q${i}: __typename }` }) }).then((r) => r.arrayBuffer());
     }
   }
-  const results = { off: [] as LoadResult[], on: [] as LoadResult[], traces: [] as LoadResult[] };
+  type Measured = LoadResult & { cpuUs: number };
+  const results = { off: [] as Measured[], on: [] as Measured[], traces: [] as Measured[] };
   for (let i = 0; i < rounds; i++) {
-    results.off.push(await run(off.base, durationS));
+    results.off.push(await measured(off));
     let stop = scraping(on.metrics);
-    results.on.push(await run(on.base, durationS));
+    results.on.push(await measured(on));
     stop();
     stop = scraping(traced.metrics);
-    results.traces.push(await run(traced.base, durationS));
+    results.traces.push(await measured(traced));
     stop();
-    log(`round ${i + 1}: off ${Math.round(results.off.at(-1)!.rps)} req/s, metrics ${Math.round(results.on.at(-1)!.rps)} req/s, metrics + traces 10 % ${Math.round(results.traces.at(-1)!.rps)} req/s`);
+    const f = (r: Measured) => `${Math.round(r.rps)} req/s ${r.cpuUs.toFixed(1)} µs CPU/req`;
+    log(`round ${i + 1}: off ${f(results.off.at(-1)!)}, metrics ${f(results.on.at(-1)!)}, metrics + traces 10 % ${f(results.traces.at(-1)!)}`);
   }
+  const cpu = (rs: Measured[]) => median(rs.map((r) => r.cpuUs));
+  const [cpuOff, cpuOn, cpuTraces] = [cpu(results.off), cpu(results.on), cpu(results.traces)];
   const offRps = median(results.off.map((r) => r.rps));
   const onRps = median(results.on.map((r) => r.rps));
   const tracesRps = median(results.traces.map((r) => r.rps));
@@ -104,6 +118,9 @@ try {
   process.stdout.write(`${line}\n`);
   const traceLine = `| warm \`GET /codes/{code}\` (replayed), metrics on and traces sampled at 10 % (\`OTEL_TRACES_SAMPLER=parentbased_traceidratio\`, \`OTEL_TRACES_SAMPLER_ARG=0.1\`, OTLP/HTTP protobuf to a local sink) vs off | ${Math.round(tracesRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((tracesRps / offRps) * 100).toFixed(1)} %** (${((tracesRps / onRps) * 100).toFixed(1)} % of metrics alone); p99 ${p99(results.traces)} vs ${p99(results.off)} ms | same run and rounds as above; the sink received ${exportsReceived} exports |`;
   process.stdout.write(`${traceLine}\n`);
+  // Throughput a CPU-bound server on its own core would reach is the inverse of the CPU per request.
+  const cpuLine = `| server CPU per warm answer (user + system over each run / requests answered), medians | off ${cpuOff.toFixed(1)} µs; metrics on ${cpuOn.toFixed(1)} µs (throughput bound **${((cpuOff / cpuOn) * 100).toFixed(1)} %** of off); metrics + traces 10 % ${cpuTraces.toFixed(1)} µs (**${((cpuOff / cpuTraces) * 100).toFixed(1)} %**) | same run and rounds; includes the scrapes every second |`;
+  process.stdout.write(`${cpuLine}\n`);
   await stopChild(off.proc.child);
   await stopChild(on.proc.child);
   await stopChild(traced.proc.child);

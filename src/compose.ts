@@ -22,7 +22,7 @@ import { createCodedWorkGates } from './services/codedWork.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { KeyUsageRecorder } from './domain/apiKeyUsage.ts';
 import { graphqlMetricsPlugin } from './graphql/metricsPlugin.ts';
-import type { Tracing } from './observability/tracing.ts';
+import type { Plugin } from 'graphql-yoga';
 
 export interface Composition {
   services: Services & { assessment: AssessmentService; changeSets: ChangeSetMemory };
@@ -39,8 +39,8 @@ export interface RuntimeHooks {
   catalogTtlMs?: number;
   /** The process's metrics, when on (src/observability/setup.ts): GraphQL operations are measured too. */
   metrics?: Metrics;
-  /** The process's traces, when on (src/observability/tracing.ts): GraphQL operations get spans. */
-  tracing?: Pick<Tracing, 'graphqlPlugin'>;
+  /** GraphQL operation spans, when traces are on (src/graphql/tracingPlugin.ts, made by the server from its tracer). */
+  graphqlTracing?: Plugin;
 }
 
 /** A readiness probe's database check gives up after this long (load balancers wait a few seconds at most). */
@@ -96,7 +96,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
       persistedOperations: persistedOperations(config.graphql.persistedOperations),
       resultCache: { maxBytes: config.memory.graphqlResults },
       documentCacheBytes: config.memory.graphqlDocuments,
-      plugins: [...(hooks.metrics ? [graphqlMetricsPlugin(hooks.metrics.registry)] : []), ...(hooks.tracing ? [hooks.tracing.graphqlPlugin] : [])],
+      plugins: [...(hooks.metrics ? [graphqlMetricsPlugin(hooks.metrics.registry)] : []), ...(hooks.graphqlTracing ? [hooks.graphqlTracing] : [])],
     },
     rateLimit: limiter ? { limiter, trustProxy: config.trustProxy } : undefined,
     trustProxy: config.trustProxy,

@@ -63,7 +63,9 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
     log.warn('TRUST_PROXY=true: the left-most X-Forwarded-For entry is the rate-limit key, and clients can write it themselves; list the proxies instead (README, Rate limits)');
   }
   let shuttingDown = false;
-  const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown, metrics: observability?.metrics, tracing });
+  // Loaded with traces only (it brings OpenTelemetry's API).
+  const graphqlTracing = tracing ? (await import('./graphql/tracingPlugin.ts')).graphqlTracingPlugin(tracing.tracer) : undefined;
+  const { services, appOptions, limiter, close: closeServices } = compose(config, db, log, { isShuttingDown: () => shuttingDown, metrics: observability?.metrics, graphqlTracing });
   const { catalog, assessment } = services;
   const app = createApp(services, appOptions);
   hosted = () => (catalog.releasesNow() ?? []).flatMap((r) => r.languages);
@@ -73,10 +75,19 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
   // target with an empty 400), behind the fast path for warm answers.
   const listener = nodeListener(app, { hostname: config.host, errorHandler: onAdapterError(log) });
-  const measured = observability ? observability.wrap(listener, app.app.routes) : listener;
+  // A traced request that is a warm answer from memory is answered before any trace context is entered.
+  const warm = app.warmAnswers;
+  const traced = tracing ? tracing.wrap(listener, app.app.routes, warm && ((req, res) => {
+    try {
+      return warm.serveNodeNow(req, res);
+    } catch {
+      return false; // nothing was written: the listener answers
+    }
+  })) : listener;
+  const measured = observability ? observability.wrap(traced, app.app.routes) : traced;
   // Node's own Host check answers with an empty 400; requireHost gives the problem JSON.
   // Headers over 16 KB are refused by limitHeaderSize, which knows the method (src/http/clientError.ts).
-  const server: Server = createServer({ requireHostHeader: false, maxHeaderSize: PARSER_HEADER_LIMIT }, requireHost(limitHeaderSize(tracing ? tracing.wrap(measured, app.app.routes) : measured)));
+  const server: Server = createServer({ requireHostHeader: false, maxHeaderSize: PARSER_HEADER_LIMIT }, requireHost(limitHeaderSize(measured)));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));

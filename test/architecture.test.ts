@@ -63,6 +63,9 @@ describe('architecture of the repository', () => {
       ['tools/x.ts', 'scripts/x.ts'],
       ['bench/x.ts', 'test/x.ts'],
       ['web/src/x.ts', 'src/domain/y.ts'],
+      ['src/runtime/x.ts', 'src/db/y.ts'],
+      ['src/observability/x.ts', 'src/graphql/z.ts'],
+      ['src/observability/y.ts', 'src/services/w.ts'],
     ];
     for (const [from, to] of upward) {
       write(to, 'export const x = 1;\n');

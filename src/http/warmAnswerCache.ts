@@ -159,6 +159,19 @@ export class WarmAnswerCache {
    * Synchronous unless the release list must be read or the count comes from Redis.
    */
   serveNode(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
+    return this.replay(req, res, false);
+  }
+
+  /**
+   * The replay only when it is synchronous: false, with nothing taken (no rate-limit count),
+   * when the release list or the count would have to be read from another process. A traced
+   * request answered here needs no trace context (src/observability/tracingSdk.ts).
+   */
+  serveNodeNow(req: IncomingMessage, res: ServerResponse): boolean {
+    return this.replay(req, res, true) === true;
+  }
+
+  private replay(req: IncomingMessage, res: ServerResponse, now: boolean): boolean | Promise<boolean> {
     const url = req.url ?? '';
     const h = req.headers;
     if (req.method !== 'GET' || !PLAIN_TARGET.test(url) || DOT_SEGMENT.test(url) || !PLAIN_HOST.test(h.host ?? '')) return false;
@@ -171,18 +184,21 @@ export class WarmAnswerCache {
     const versionHeader = headerText(h['x-terminology-version']) ?? '';
     const acceptLanguage = headerText(h['accept-language']);
     const releases = this.deps.catalog.releasesNow();
-    if (releases) return this.serveKeyed(req, res, this.keyWith(pathname, search, versionHeader, acceptLanguage, releases));
+    if (releases) return this.serveKeyed(req, res, this.keyWith(pathname, search, versionHeader, acceptLanguage, releases), now);
+    if (now) return false;
     return this.keyFor(pathname, search, versionHeader, acceptLanguage).then(
       (key) => this.serveKeyed(req, res, key),
       () => false,
     );
   }
 
-  private serveKeyed(req: IncomingMessage, res: ServerResponse, key: string): boolean | Promise<boolean> {
+  private serveKeyed(req: IncomingMessage, res: ServerResponse, key: string, now = false): boolean | Promise<boolean> {
     const hit = this.cache.get(key);
     if (!hit) return this.leave(req, key);
-    const started = this.debugStart();
     const limiter = this.deps.limiter;
+    // Counted in Redis: asked asynchronously, so not "now" (the count is taken by the later call).
+    if (now && limiter && limiter.store !== 'memory') return false;
+    const started = this.debugStart();
     const admitted = limiter ? this.admit(limiter, req, this.deps.clientIpOfNode(req)) : true;
     if (admitted === true) return this.send(hit, req, res, started);
     if (admitted === false) return this.leave(req, key);

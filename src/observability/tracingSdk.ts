@@ -3,7 +3,8 @@
 // OpenTelemetry module is loaded and no hook is set.
 //
 // What is recorded: a server span per request (HTTP semantic conventions; the route template,
-// never the path), GraphQL operation spans (src/graphql/tracingPlugin.ts), database and Redis
+// never the path), GraphQL operation spans (src/graphql/tracingPlugin.ts, made by the server from
+// this tracer), database and Redis
 // client spans, LLM-provider client spans (the trace context sent with the call) and
 // coding-engine task spans (through the hooks of traceHooks.ts). Client spans
 // are made only under a recording span: statements and commands outside a sampled request
@@ -26,7 +27,6 @@ import {
   type TextMapGetter,
   type Tracer,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -61,18 +61,23 @@ import {
 import type { Config } from '../config.ts';
 import { logContext, type Logger } from '../logger.ts';
 import { projectRoot } from '../paths.ts';
-import { graphqlTracingPlugin } from '../graphql/tracingPlugin.ts';
 import { RouteClassifier } from './routes.ts';
+import { ScopedContextManager } from './scopedContextManager.ts';
 import { traceHooks, type TaskSpan } from './traceHooks.ts';
-import type { Plugin } from 'graphql-yoga';
 
 export type TracingConfig = NonNullable<Config['tracing']>;
 
+/** Answers a request at once if it can (a warm answer from memory, nothing asked of another process): true when answered. */
+export type AnswerNow = (req: IncomingMessage, res: ServerResponse) => boolean;
+
 export interface Tracing {
-  /** The server's listener inside a server span per request (W3C trace context continued). */
-  wrap(listener: RequestListener, routes: readonly { path: string }[]): RequestListener;
-  /** GraphQL operation spans (src/graphql/tracingPlugin.ts), for the Yoga server. */
-  graphqlPlugin: Plugin;
+  /**
+   * The server's listener inside a server span per request (W3C trace context continued);
+   * `answerNow` serves what needs no context (its span has no children) before one is entered.
+   */
+  wrap(listener: RequestListener, routes: readonly { path: string }[], answerNow?: AnswerNow): RequestListener;
+  /** The tracer, for the GraphQL operation spans (src/graphql/tracingPlugin.ts). */
+  tracer: Tracer;
   /** Sends the spans still queued, then stops. */
   close(): Promise<void>;
 }
@@ -306,14 +311,19 @@ function describeRequest(span: Span, req: IncomingMessage, res: ServerResponse, 
 
 /**
  * The server's listener inside a server span: the incoming W3C trace context (traceparent,
- * tracestate) is its parent, and everything the request does runs with it active.
- * A request that arrives without a trace context and that the sampler does not sample runs
- * with no context at all: nothing would ever be recorded or exported under its trace id, and
- * entering a context per request (AsyncLocalStorage) was most of what traces cost a warm
- * answer (bench/results.md › Cost of metrics and traces). Its log lines and error answers carry
- * the request id alone; calls it makes to other services start their own traces.
+ * tracestate) is its parent, and everything the request does runs with it active until the
+ * response closes. A request that arrives without a trace context and that the sampler does not
+ * sample runs with no context at all: nothing would ever be recorded or exported under its
+ * trace id. Its log lines and error answers carry the request id alone; calls it makes to other
+ * services start their own traces. A request `answerNow` answers (a warm answer replayed from
+ * memory, synchronously) gets its span but enters no context either: nothing runs under it.
+ * Entering a context is what costs (AsyncLocalStorage, async hooks on Node 20 and 22), so only
+ * sampled requests that do real work pay it, and only while they run (ScopedContextManager).
  */
-export function tracedListener(listener: RequestListener, tracer: Tracer, routes: RouteClassifier, rootRate = 1): RequestListener {
+export function tracedListener(listener: RequestListener, tracer: Tracer, routes: RouteClassifier, rootRate = 1, answerNow?: AnswerNow, manager?: ScopedContextManager): RequestListener {
+  const enter = manager
+    ? (ctx: Context, req: IncomingMessage, res: ServerResponse) => manager.withUntilClosed(ctx, res, listener, req, res)
+    : (ctx: Context, req: IncomingMessage, res: ServerResponse) => context.with(ctx, listener, undefined, req, res);
   return (req, res) => {
     // Scrapes of /metrics on the main port (METRICS_TOKEN) are not requests of the service.
     if (req.url === '/metrics' || req.url?.startsWith('/metrics?')) return listener(req, res);
@@ -328,7 +338,8 @@ export function tracedListener(listener: RequestListener, tracer: Tracer, routes
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     if (span.isRecording()) describeRequest(span, req, res, routes, method, original);
     else if (!incoming) return listener(req, res);
-    context.with(trace.setSpan(parent, span), listener, undefined, req, res);
+    if (answerNow?.(req, res)) return;
+    enter(trace.setSpan(parent, span), req, res);
   };
 }
 
@@ -378,7 +389,7 @@ export function createTracing(config: TracingConfig, log: Logger): Tracing {
     // Bounded: past 2,048 spans waiting for export, new ones are dropped (a collector that is down costs no memory).
     spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: 2_048, maxExportBatchSize: 512, exportTimeoutMillis: config.timeoutMs })],
   });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
+  const contextManager = new ScopedContextManager();
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
@@ -386,8 +397,8 @@ export function createTracing(config: TracingConfig, log: Logger): Tracing {
   setHooks(tracer);
   log.info({ traces: withoutCredentials(config.url), protocol: config.protocol, sampler: config.sampler, ratio: config.samplerRatio }, 'traces on');
   return {
-    wrap: (listener, routes) => tracedListener(listener, tracer, new RouteClassifier(routes), rootSampleRate(config)),
-    graphqlPlugin: graphqlTracingPlugin(tracer),
+    wrap: (listener, routes, answerNow) => tracedListener(listener, tracer, new RouteClassifier(routes), rootSampleRate(config), answerNow, contextManager),
+    tracer,
     async close() {
       // Spans still queued are sent (bounded by the export timeout), then the globals are let go.
       await provider.shutdown().catch(() => undefined);

@@ -5,12 +5,16 @@
 // running jobs a few wait; beyond those a request is refused at once with 503
 // SERVICE_UNAVAILABLE and Retry-After (20 concurrent 100k-row uploads otherwise held every
 // other client for two minutes, issue 27). Public lists (no key) get the smaller budget.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DomainError } from '../domain/errors.ts';
 import { memoryGauges } from '../observability/signals.ts';
+import { ScopedStorage } from '../runtime/scopedStorage.ts';
 
-/** The gates a job already holds: a REST route takes its place before reading the upload, and the service it calls runs in that place. */
-const held = new AsyncLocalStorage<ReadonlySet<WorkGate>>();
+/**
+ * The gates a job already holds: a REST route takes its place before reading the upload, and
+ * the service it calls runs in that place. Scoped: on only while a job runs (async hooks
+ * would otherwise cost every request after the first job; src/runtime/scopedStorage.ts).
+ */
+const held = new ScopedStorage<ReadonlySet<WorkGate>>();
 
 export interface GateLimits {
   /** Jobs running at once. */

@@ -5,13 +5,14 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createObservability } from '../../src/observability/setup.ts';
 import { bearerMatches } from '../../src/observability/httpMetrics.ts';
 import { timings } from '../../src/observability/signals.ts';
-import { createServer } from 'node:http';
-import { propagation } from '@opentelemetry/api';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { context, propagation } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { AddressInfo } from 'node:net';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { rootSampleRate, samplerOf, tracedListener } from '../../src/observability/tracingSdk.ts';
 import { RouteClassifier } from '../../src/observability/routes.ts';
+import { ScopedContextManager } from '../../src/observability/scopedContextManager.ts';
 
 const refused = (env: Record<string, string>) => {
   try {
@@ -102,4 +103,58 @@ describe('trace sampling of requests', () => {
     // A malformed traceparent is no caller: the root ratio (0 here) still applies.
     expect(await sampled('parentbased_traceidratio', 0, 10, () => ({ traceparent: '00-zz-not-a-context-01' }))).toHaveLength(0);
   }, 60_000);
+});
+
+// Contexts cost every request while any is entered (Node 20's async hooks), so the listener enters
+// one only for traced requests that do work, and only until their response closes
+// (src/observability/scopedContextManager.ts); a warm answer replayed at once gets its span and no context.
+describe('trace contexts of requests', () => {
+  it('a request answered at once gets its span and no context; one that works runs under its span until its response closes', async () => {
+    const manager = new ScopedContextManager();
+    context.setGlobalContextManager(manager);
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ sampler: samplerOf({ sampler: 'parentbased_always_on', samplerRatio: 1 }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const tracer = provider.getTracer('t');
+    const scopesSeen: number[] = [];
+    const answerNow = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url !== '/warm') return false;
+      scopesSeen.push(manager.openScopes);
+      res.end('replayed');
+      return true;
+    };
+    const listener: RequestListener = (_req, res) => {
+      // Work that continues after the listener returns: its child span must find the request's span.
+      setTimeout(() => {
+        scopesSeen.push(manager.openScopes);
+        tracer.startSpan('child', {}, context.active()).end();
+        res.end('worked');
+      }, 5);
+    };
+    const server = createServer(tracedListener(listener, tracer, new RouteClassifier([{ path: '/warm' }, { path: '/work' }]), 1, answerNow, manager));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await (await fetch(`${base}/warm`)).text()).toBe('replayed');
+      expect(await (await fetch(`${base}/work`)).text()).toBe('worked');
+      await new Promise((r) => setTimeout(r, 50));
+      await provider.forceFlush();
+      const spans = exporter.getFinishedSpans();
+      const warm = spans.find((s) => s.name === 'GET /warm');
+      const work = spans.find((s) => s.name === 'GET /work');
+      const child = spans.find((s) => s.name === 'child');
+      expect(warm, spans.map((s) => s.name).join(', ')).toBeDefined();
+      expect(work).toBeDefined();
+      expect(child?.parentSpanContext?.spanId).toBe(work!.spanContext().spanId);
+      expect(child?.spanContext().traceId).toBe(work!.spanContext().traceId);
+      // The warm answer ran with no scope open; the work with its request's scope; none is left open.
+      expect(scopesSeen).toEqual([0, 1]);
+      expect(manager.openScopes).toBe(0);
+    } finally {
+      await new Promise((r) => server.close(r));
+      await provider.shutdown();
+      propagation.disable();
+      context.disable();
+    }
+  });
 });
