@@ -83,6 +83,31 @@ describe('Node fast path for warm answers', () => {
     expect((await fetch(`${fast}/codes/10047700`, from('198.51.100.21'))).status).toBe(200);
   });
 
+  it('a traced request tries the synchronous replay first (serveNodeNow), then the listener: still counted once', async () => {
+    // As src/observability/tracingSdk.ts does for a sampled request: the replay without a context, else the whole listener.
+    const inner = nodeListener(t.app);
+    const warm = t.app.warmAnswers!;
+    const server = http.createServer((req, res) => {
+      if (!warm.serveNodeNow(req, res)) inner(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const traced = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await fetch(`${traced}/codes/10047700`, from('198.51.100.30')); // warm (kept by the chain)
+    const statuses: number[] = [];
+    const remaining: (string | null)[] = [];
+    for (let i = 1; i < 125; i++) {
+      const r = await fetch(`${traced}/codes/10047700`, from('198.51.100.30'));
+      statuses.push(r.status);
+      remaining.push(r.headers.get('x-ratelimit-remaining'));
+      await r.arrayBuffer();
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(119);
+    expect(statuses.slice(119)).toEqual([429, 429, 429, 429, 429]);
+    expect(remaining[88]).toBe('30');
+    expect(remaining[118]).toBe('0');
+  });
+
   it('leaves unusual requests to the chain: X-API-Version, dot segments, a body on GET, HEAD', async () => {
     await fetch(`${fast}/codes/10012735`, from('192.0.2.3'));
     const bad = await fetch(`${fast}/codes/10012735`, from('192.0.2.3', { 'X-API-Version': '2' }));
