@@ -137,6 +137,12 @@ const SCOPE_BREAK = /[.;:!?\n\t]/;
 /** "Signs and symptoms have included X, Y": what follows the verb is what was seen, not a watch list. */
 // Not "including": "signs and symptoms including X" names what to watch for (it lost on three TAC folds).
 const LIST_VERBS = new Set(['include', 'includes', 'included']);
+/** Verbs that end a unit-opening population: what follows is what happened to it ("Patients with RA had …"). */
+const FINITE_VERBS = new Set([
+  'had', 'has', 'have', 'was', 'were', 'is', 'are', 'developed', 'develop', 'experienced', 'experience', 'showed', 'show',
+  'reported', 'report', 'received', 'receiving', 'treated', 'given', 'taking', 'demonstrated', 'achieved', 'may', 'can',
+  'should', 'must', 'did', 'does', 'do', 'required', 'require', 'requires', 'died', 'appeared', 'appear',
+]);
 /** "the proportion of patients with total cholesterol elevations": counting who had an event, not a population. */
 const COUNTING = new Set(['proportion', 'proportions', 'percentage', 'percentages', 'percent', 'number', 'numbers', 'incidence', 'frequency']);
 function countsPatients(tokens: readonly Token[], i: number): boolean {
@@ -201,8 +207,11 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       // A cue inside parentheses bounds at the closing one: "bone fracture (not spontaneous), bone necrosis".
       const inParen = (depth ??= parenDepths(tokens))[i]! > 0;
       let k = last + 1;
-      const stops = trig.kind === 'monitoring' && trig.words[0] === 'signs' ? LIST_VERBS : undefined;
-      while (k < n && k - last <= reach) {
+      const stops = trig.kind === 'monitoring' && trig.words[0] === 'signs' ? LIST_VERBS : trig.kind === 'population' && i === 0 ? FINITE_VERBS : undefined;
+      // A unit that opens with its population ("Patients who have suffered a myocardial infarction, stroke, or
+      // life-threatening arrhythmia within the last 6 months;") describes that population up to its first verb.
+      const until = trig.kind === 'population' && i === 0 && !inParen ? n : reach;
+      while (k < n && k - last <= until) {
         const tok = tokens[k]!;
         if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')')) || stops?.has(tok.lower)) break;
         k++;
