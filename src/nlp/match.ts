@@ -4,7 +4,7 @@
 // ("increases in ALT and AST" → ALT increased + AST increased).
 import type { Token } from './text.ts';
 import { bagKey, fold, MAX_STEM_LENGTH, wordForms } from './text.ts';
-import { COMMON_WORDS, LOCATIVE_PREFIXES, NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
+import { ABBREVIATIONS, COMMON_WORDS, LOCATIVE_PREFIXES, NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
 import { termPreference, type Vocabulary } from './vocabulary.ts';
 import { findComparisons } from './values.ts';
 
@@ -62,6 +62,9 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
     let c = vocab.tokenCanons(t, relaxedCase);
     p.abbr[j] = c !== null && c.length > 0 && c[0] !== t.canon;
     let known = c !== null && c.every((x) => vocab.canons.has(x));
+    // An everyday word that is also an acronym ("ten" / TEN, "hit" / HIT) is the word unless written in capitals,
+    // even when the release names a term by the acronym itself ("ten women" is not toxic epidermal necrolysis).
+    if (known && !t.upper && relaxedCase !== true && !p.abbr[j] && ABBREVIATIONS.get(t.lower)?.englishWord) known = false;
     // "double-blind", "dose-dependent", "nervous system": not findings.
     const prev = j > 0 && !t.breakBefore ? tokens[j - 1]!.lower : undefined;
     const next = j + 1 < n && !tokens[j + 1]!.breakBefore ? tokens[j + 1]!.lower : undefined;
