@@ -134,6 +134,17 @@ const TERMINATORS = new Set([
 // Sentence punctuation or a table gap closes a scope; commas and brackets do not (lists).
 const SCOPE_BREAK = /[.;:!?\n\t]/;
 
+/** The gap before token k is only the dot of "e.g." or "i.e." (it introduces examples; the scope goes on). */
+function latinDot(tokens: readonly Token[], k: number): boolean {
+  const gap = tokens[k]!.gapBefore;
+  if (!/^\.[\s,]*$/.test(gap)) return false;
+  const a = tokens[k - 1]?.lower;
+  const b = tokens[k]!.lower;
+  const c = tokens[k - 2]?.lower;
+  return (a === 'e' && b === 'g') || (a === 'i' && b === 'e') || (a === 'g' && c === 'e') || (a === 'e' && c === 'i');
+}
+const breaksScope = (tokens: readonly Token[], k: number) => SCOPE_BREAK.test(tokens[k]!.gapBefore) && !latinDot(tokens, k);
+
 /** "Signs and symptoms have included X, Y": what follows the verb is what was seen, not a watch list. */
 // Not "including": "signs and symptoms including X" names what to watch for (it lost on three TAC folds).
 const LIST_VERBS = new Set(['include', 'includes', 'included']);
@@ -213,7 +224,7 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       const until = trig.kind === 'population' && i === 0 && !inParen ? n : reach;
       while (k < n && k - last <= until) {
         const tok = tokens[k]!;
-        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')')) || stops?.has(tok.lower)) break;
+        if (breaksScope(tokens, k) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')')) || stops?.has(tok.lower)) break;
         k++;
       }
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: last + 1, scopeTo: k });
@@ -222,7 +233,7 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       let k = i;
       while (k > 0 && i - k < reach) {
         const tok = tokens[k]!;
-        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tokens[k - 1]!.lower)) break;
+        if (breaksScope(tokens, k) || TERMINATORS.has(tokens[k - 1]!.lower)) break;
         k--;
       }
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: k, scopeTo: i });
