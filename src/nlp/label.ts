@@ -198,7 +198,9 @@ export function weighMention(
       explanations.push(`head of the longer phrase "${prev.text} ${m.text}"`);
     }
   }
-  const sw = SECTION_WEIGHT[unit.section] ?? 0.6;
+  // A population section weighs its mentions down (most name the population), except in a sentence that reports
+  // what the product did to it ("the frequency of serious infection … was higher", "may cause fetal harm").
+  const sw = unit.section === 'USE IN SPECIFIC POPULATIONS' && REPORTS_EVENT.test(unit.text) ? 1 : SECTION_WEIGHT[unit.section] ?? 0.6;
   l *= sw;
   explanations.push(unit.section ? `section ${unit.section}${sw < 1 ? ` (weight ${sw})` : ''}` : 'no section heading');
   const uw = UNIT_WEIGHT[unit.kind];
@@ -219,6 +221,10 @@ export function weighMention(
   }
   return { match: m, likelihood: Math.max(0, Math.min(1, l)), explanations, cues: [...cues] };
 }
+
+/** A sentence that reports an event of the product (not only names a population). */
+const REPORTS_EVENT =
+  /\b(?:adverse (?:reactions?|events?|experiences?|effects?)|side effects?|cases? of|reports? of|(?:has|have|was|were) (?:been )?reported|may cause|can cause|(?:frequency|incidence|rate) of)\b/i;
 
 const SECTION_OF_TYPE: Record<SectionType, string> = {
   adverse_reactions: 'ADVERSE REACTIONS',
