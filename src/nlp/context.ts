@@ -109,7 +109,8 @@ const TRIGGERS: Trigger[] = [
     'vaccination against', 'vaccinated against'].map((p) => t(p, 'indication', 'pre', 12)),
   // Animal findings.
   ...['rat', 'rats', 'mice', 'mouse', 'rabbit', 'rabbits', 'dog', 'dogs', 'monkey', 'monkeys', 'animal', 'animals',
-    'nonclinical', 'non-clinical', 'primates', 'primate', 'hamsters', 'in vitro', 'minipigs', 'carcinogenicity'].map((p) =>
+    'nonclinical', 'non-clinical', 'primates', 'primate', 'hamsters', 'in vitro', 'minipigs', 'carcinogenicity',
+    'rodent', 'rodents', 'pups', 'hamster', 'minipig', 'guinea pigs'].map((p) =>
     t(p, 'animal', 'sentence'),
   ),
 ];
