@@ -149,6 +149,12 @@ const breaksScope = (tokens: readonly Token[], k: number) => SCOPE_BREAK.test(to
 /** "Signs and symptoms have included X, Y": what follows the verb is what was seen, not a watch list. */
 // Not "including": "signs and symptoms including X" names what to watch for (it lost on three TAC folds).
 const LIST_VERBS = new Set(['include', 'includes', 'included']);
+/** Token i follows an HTML block tag left in pasted text ("<p>Patients with …"): it opens a paragraph. */
+function afterBlockTag(tokens: readonly Token[], i: number): boolean {
+  const tag = tokens[i - 1];
+  return !!tag && tokens[i]!.gapBefore.startsWith('>') && /<\/?$/.test(tag.gapBefore) && /^(?:p|li|br|div|td|tr|th|dd|dt)$/i.test(tag.text);
+}
+
 /** Verbs that end a unit-opening population: what follows is what happened to it ("Patients with RA had …"). */
 const FINITE_VERBS = new Set([
   'had', 'has', 'have', 'was', 'were', 'is', 'are', 'developed', 'develop', 'experienced', 'experience', 'showed', 'show',
@@ -219,10 +225,12 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       // A cue inside parentheses bounds at the closing one: "bone fracture (not spontaneous), bone necrosis".
       const inParen = (depth ??= parenDepths(tokens))[i]! > 0;
       let k = last + 1;
-      const stops = trig.kind === 'monitoring' && trig.words[0] === 'signs' ? LIST_VERBS : trig.kind === 'population' && i === 0 ? FINITE_VERBS : undefined;
-      // A unit that opens with its population ("Patients who have suffered a myocardial infarction, stroke, or
-      // life-threatening arrhythmia within the last 6 months;") describes that population up to its first verb.
-      const until = trig.kind === 'population' && i === 0 && !inParen ? n : reach;
+      // A unit or clause that opens with its population ("Patients who have suffered a myocardial infarction, stroke,
+      // or life-threatening arrhythmia within the last 6 months;") describes that population up to its first verb;
+      // the clause start counts too, so joined lines and HTML remnants read the same as separate lines.
+      const opensClause = trig.kind === 'population' && (i === 0 || SCOPE_BREAK.test(tokens[i]!.gapBefore) || afterBlockTag(tokens, i)) && !inParen;
+      const stops = trig.kind === 'monitoring' && trig.words[0] === 'signs' ? LIST_VERBS : opensClause ? FINITE_VERBS : undefined;
+      const until = opensClause ? n : reach;
       while (k < n && k - last <= until) {
         const tok = tokens[k]!;
         if (breaksScope(tokens, k) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')')) || stops?.has(tok.lower)) break;

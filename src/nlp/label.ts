@@ -279,7 +279,8 @@ const INDICATED = /\b(?:is|are) (?:indicated|approved|authorized)(?: (?:for|to|a
  */
 export function confidentSectionType(text: string): SectionType | null {
   const t = text.slice(0, 20_000);
-  const firstSentence = t.trimStart().split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0] ?? '';
+  // List markers and numbering ("1.", "•") before the first sentence are not a sentence of their own.
+  const firstSentence = t.trimStart().replace(/^(?:[-•*·▪◦]|\(?\d{1,3}[.)])\s+/, '').split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0] ?? '';
   if (/\boverdos(?:e|es|age|ing)\b/i.test(firstSentence) || POISONING_CARE.filter((r) => r.test(t)).length >= 2) return 'overdosage';
   // An indication names risk factors of the treated population ("patients with multiple risk factors for …"), so only
   // reported reactions speak against it.

@@ -57,6 +57,11 @@ const MAX_STOP_RUN = 2;
 export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos: boolean, relaxedCase: boolean | 'lower' = false): Prepared {
   const n = tokens.length;
   const p: Prepared = { canons: new Array(n), known: new Array(n), typo: new Array(n), abbr: new Array(n) };
+  // A unit written all in capitals says nothing by its case: "TEN WOMEN" is still ten women.
+  let words = 0;
+  let shouting = true;
+  for (const t of tokens) if (/^\p{L}{2,}$/u.test(t.text)) { words++; if (!t.upper) { shouting = false; break; } }
+  shouting &&= words >= 4;
   for (let j = 0; j < n; j++) {
     const t = tokens[j]!;
     let c = vocab.tokenCanons(t, relaxedCase);
@@ -64,7 +69,7 @@ export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos
     let known = c !== null && c.every((x) => vocab.canons.has(x));
     // An everyday word that is also an acronym ("ten" / TEN, "hit" / HIT) is the word unless written in capitals,
     // even when the release names a term by the acronym itself ("ten women" is not toxic epidermal necrolysis).
-    if (known && !t.upper && relaxedCase !== true && !p.abbr[j] && ABBREVIATIONS.get(t.lower)?.englishWord) known = false;
+    if (known && (!t.upper || shouting) && relaxedCase !== true && !p.abbr[j] && ABBREVIATIONS.get(t.lower)?.englishWord) known = false;
     // "double-blind", "dose-dependent", "nervous system": not findings.
     const prev = j > 0 && !t.breakBefore ? tokens[j - 1]!.lower : undefined;
     const next = j + 1 < n && !tokens[j + 1]!.breakBefore ? tokens[j + 1]!.lower : undefined;

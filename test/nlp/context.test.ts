@@ -238,6 +238,17 @@ describe('round 4: pasted sections without a heading or type (issue 29)', () => 
   it('an everyday word that is also an acronym is the word unless written in capitals', () => {
     expect(coded('Drug levels were measured in ten women.')).toEqual([]);
     expect(coded('TEN occurred in one patient.')).toEqual([pt('Toxic epidermal necrolysis')]);
+    // A text all in capitals says nothing by its case.
+    expect(coded('DRUG LEVELS WERE MEASURED IN TEN WOMEN.')).toEqual([]);
+  });
+
+  it('numbering, list markers, joined lines and HTML remnants read like the plain section', () => {
+    const overdose = 'In general, the symptoms of overdosage would be hypotension and sedation.\nThe patient would appear comatose with respiratory depression and hypotension.';
+    for (const variant of [overdose, overdose.split('\n').map((l, i) => `${i + 1}. ${l}`).join('\n'), overdose.split('\n').map((l) => `• ${l}`).join('\n')])
+      expect(run(variant), variant).toMatchObject({ sectionType: 'overdosage', codes: [] });
+    const population = 'There are no data in the following groups.\nPatients who have suffered a myocardial infarction, stroke, or life-threatening arrhythmia within the last 6 months;';
+    for (const variant of [population, population.replace('\n', ' '), `<div><p>${population.split('\n').join('</p>\n<p>')}</p></div>`])
+      expect(run(variant).codes, variant).toEqual([]);
   });
 
   it('"e.g." does not close a cue: the examples are what to watch for', () => {
