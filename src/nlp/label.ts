@@ -280,14 +280,21 @@ const INDICATED = /\b(?:is|are) (?:indicated|approved|authorized)(?: (?:for|to|a
 export function confidentSectionType(text: string): SectionType | null {
   const t = text.slice(0, 20_000);
   // List markers and numbering ("1.", "•") before the first sentence are not a sentence of their own.
-  const firstSentence = t.trimStart().replace(/^(?:[-•*·▪◦]|\(?\d{1,3}[.)])\s+/, '').split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0] ?? '';
-  if (/\boverdos(?:e|es|age|ing)\b/i.test(firstSentence) || POISONING_CARE.filter((r) => r.test(t)).length >= 2) return 'overdosage';
+  const lead = t.slice(0, 1_000).trimStart().replace(/^(?:[-•*·▪◦]|\(?\d{1,3}[.)])\s+/, '');
+  const firstSentence = lead.slice(0, lead.search(/[.!?]\s+[A-Z]|\n|$/) + 1);
+  if (/\boverdos(?:e|es|age|ing)\b/i.test(firstSentence) || atLeast(POISONING_CARE, t, 2)) return 'overdosage';
   // An indication names risk factors of the treated population ("patients with multiple risk factors for …"), so only
   // reported reactions speak against it.
   if (INDICATED.test(t) && !/\badverse (?:reactions?|events?)\b|\bside effects?\b|\b(?:has|have|was|were) (?:been )?reported\b/i.test(t)) return 'indications';
   if (AE_STATEMENT.test(t)) return null;
-  if (STUDY_WORDING.filter((r) => r.test(t)).length >= 3) return 'clinical_studies';
-  return null;
+  return atLeast(STUDY_WORDING, t, 3) ? 'clinical_studies' : null;
+}
+
+/** At least k of the patterns occur in the text (stops at the k-th). */
+function atLeast(patterns: readonly RegExp[], text: string, k: number): boolean {
+  let found = 0;
+  for (const r of patterns) if (r.test(text) && ++found >= k) return true;
+  return false;
 }
 
 const THERAPY_NOUNS = new Set(['therapy', 'therapies', 'agent', 'agents', 'drug', 'drugs', 'medication', 'medications', 'treatment', 'treatments', 'regimen', 'regimens']);
