@@ -109,7 +109,8 @@ const TRIGGERS: Trigger[] = [
     'vaccination against', 'vaccinated against'].map((p) => t(p, 'indication', 'pre', 12)),
   // Animal findings.
   ...['rat', 'rats', 'mice', 'mouse', 'rabbit', 'rabbits', 'dog', 'dogs', 'monkey', 'monkeys', 'animal', 'animals',
-    'nonclinical', 'non-clinical', 'primates', 'primate', 'hamsters', 'in vitro', 'minipigs', 'carcinogenicity'].map((p) =>
+    'nonclinical', 'non-clinical', 'primates', 'primate', 'hamsters', 'in vitro', 'minipigs', 'carcinogenicity',
+    'rodent', 'rodents', 'pups', 'hamster', 'minipig', 'guinea pigs'].map((p) =>
     t(p, 'animal', 'sentence'),
   ),
 ];
@@ -134,9 +135,32 @@ const TERMINATORS = new Set([
 // Sentence punctuation or a table gap closes a scope; commas and brackets do not (lists).
 const SCOPE_BREAK = /[.;:!?\n\t]/;
 
+/** The gap before token k is only the dot of "e.g." or "i.e." (it introduces examples; the scope goes on). */
+function latinDot(tokens: readonly Token[], k: number): boolean {
+  const gap = tokens[k]!.gapBefore;
+  if (!/^\.[\s,]*$/.test(gap)) return false;
+  const a = tokens[k - 1]?.lower;
+  const b = tokens[k]!.lower;
+  const c = tokens[k - 2]?.lower;
+  return (a === 'e' && b === 'g') || (a === 'i' && b === 'e') || (a === 'g' && c === 'e') || (a === 'e' && c === 'i');
+}
+const breaksScope = (tokens: readonly Token[], k: number) => SCOPE_BREAK.test(tokens[k]!.gapBefore) && !latinDot(tokens, k);
+
 /** "Signs and symptoms have included X, Y": what follows the verb is what was seen, not a watch list. */
 // Not "including": "signs and symptoms including X" names what to watch for (it lost on three TAC folds).
 const LIST_VERBS = new Set(['include', 'includes', 'included']);
+/** Token i follows an HTML block tag left in pasted text ("<p>Patients with …"): it opens a paragraph. */
+function afterBlockTag(tokens: readonly Token[], i: number): boolean {
+  const tag = tokens[i - 1];
+  return !!tag && tokens[i]!.gapBefore.startsWith('>') && /<\/?$/.test(tag.gapBefore) && /^(?:p|li|br|div|td|tr|th|dd|dt)$/i.test(tag.text);
+}
+
+/** Verbs that end a unit-opening population: what follows is what happened to it ("Patients with RA had …"). */
+const FINITE_VERBS = new Set([
+  'had', 'has', 'have', 'was', 'were', 'is', 'are', 'developed', 'develop', 'experienced', 'experience', 'showed', 'show',
+  'reported', 'report', 'received', 'receiving', 'treated', 'given', 'taking', 'demonstrated', 'achieved', 'may', 'can',
+  'should', 'must', 'did', 'does', 'do', 'required', 'require', 'requires', 'died', 'appeared', 'appear',
+]);
 /** "the proportion of patients with total cholesterol elevations": counting who had an event, not a population. */
 const COUNTING = new Set(['proportion', 'proportions', 'percentage', 'percentages', 'percent', 'number', 'numbers', 'incidence', 'frequency']);
 function countsPatients(tokens: readonly Token[], i: number): boolean {
@@ -201,10 +225,15 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       // A cue inside parentheses bounds at the closing one: "bone fracture (not spontaneous), bone necrosis".
       const inParen = (depth ??= parenDepths(tokens))[i]! > 0;
       let k = last + 1;
-      const stops = trig.kind === 'monitoring' && trig.words[0] === 'signs' ? LIST_VERBS : undefined;
-      while (k < n && k - last <= reach) {
+      // A unit or clause that opens with its population ("Patients who have suffered a myocardial infarction, stroke,
+      // or life-threatening arrhythmia within the last 6 months;") describes that population up to its first verb;
+      // the clause start counts too, so joined lines and HTML remnants read the same as separate lines.
+      const opensClause = trig.kind === 'population' && (i === 0 || SCOPE_BREAK.test(tokens[i]!.gapBefore) || afterBlockTag(tokens, i)) && !inParen;
+      const stops = trig.kind === 'monitoring' && trig.words[0] === 'signs' ? LIST_VERBS : opensClause ? FINITE_VERBS : undefined;
+      const until = opensClause ? n : reach;
+      while (k < n && k - last <= until) {
         const tok = tokens[k]!;
-        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')')) || stops?.has(tok.lower)) break;
+        if (breaksScope(tokens, k) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')')) || stops?.has(tok.lower)) break;
         k++;
       }
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: last + 1, scopeTo: k });
@@ -213,7 +242,7 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       let k = i;
       while (k > 0 && i - k < reach) {
         const tok = tokens[k]!;
-        if (SCOPE_BREAK.test(tok.gapBefore) || TERMINATORS.has(tokens[k - 1]!.lower)) break;
+        if (breaksScope(tokens, k) || TERMINATORS.has(tokens[k - 1]!.lower)) break;
         k--;
       }
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: k, scopeTo: i });

@@ -18,6 +18,7 @@ export {
   classifyLabel,
   classifyLabelDetailed,
   detectSectionType,
+  confidentSectionType,
   resolveSectionType,
   mentionContext,
   SECTION_TYPES,

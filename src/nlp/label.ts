@@ -65,6 +65,8 @@ export interface LabelOptions {
   includeExcluded?: boolean;
   /** Read text before the first heading as the section type detected from its wording (default false: measured, it drops real findings — docs/nlp.md). */
   weighDetected?: boolean;
+  /** Read text before the first heading as a confidently detected overdose, study or indication text (default true; false for the per-fold comparison). */
+  weighConfident?: boolean;
 }
 
 /** A candidate code dropped because none of its mentions is in a requested context. */
@@ -196,7 +198,9 @@ export function weighMention(
       explanations.push(`head of the longer phrase "${prev.text} ${m.text}"`);
     }
   }
-  const sw = SECTION_WEIGHT[unit.section] ?? 0.6;
+  // A population section weighs its mentions down (most name the population), except in a sentence that reports
+  // what the product did to it ("the frequency of serious infection … was higher", "may cause fetal harm").
+  const sw = unit.section === 'USE IN SPECIFIC POPULATIONS' && REPORTS_EVENT.test(unit.text) ? 1 : SECTION_WEIGHT[unit.section] ?? 0.6;
   l *= sw;
   explanations.push(unit.section ? `section ${unit.section}${sw < 1 ? ` (weight ${sw})` : ''}` : 'no section heading');
   const uw = UNIT_WEIGHT[unit.kind];
@@ -217,6 +221,10 @@ export function weighMention(
   }
   return { match: m, likelihood: Math.max(0, Math.min(1, l)), explanations, cues: [...cues] };
 }
+
+/** A sentence that reports an event of the product (not only names a population). */
+const REPORTS_EVENT =
+  /\b(?:adverse (?:reactions?|events?|experiences?|effects?)|side effects?|cases? of|reports? of|(?:has|have|was|were) (?:been )?reported|may cause|can cause|(?:frequency|incidence|rate) of)\b/i;
 
 const SECTION_OF_TYPE: Record<SectionType, string> = {
   adverse_reactions: 'ADVERSE REACTIONS',
@@ -246,6 +254,47 @@ export function detectSectionType(text: string): SectionType | null {
   if (/\badverse (?:reactions?|events?|experiences?)\b/i.test(t)) return 'adverse_reactions';
   if (/\b(?:randomi[sz]ed|double-blind|placebo-controlled|primary (?:efficacy )?endpoint|efficacy)\b/i.test(t)) return 'clinical_studies';
   return null;
+}
+
+/** Wording of an adverse-event statement: a text that has it is not read as a study, indication or overdose paste. */
+const AE_STATEMENT =
+  /\badverse (?:reactions?|events?|experiences?|effects?)\b|\bside effects?\b|\bpost-?marketing\b|\bcases? of\b|\b(?:have|has|was|were) been reported\b|\b(?:was|were) reported\b|\bdiscontinu\w*|\bwarn\w*|\btoxicit\w*|\bmay (?:cause|result in|lead to|increase)\b|(?<!\breduc(?:e|es|ed|ing) (?:the )?)\brisk (?:of|for)\b|\b(?:risk|predisposing) factors? for\b|\bincidence of\b/i;
+/** Wording of a clinical-study report (design, endpoints, results); three distinct ones make a study text. */
+const STUDY_WORDING = [
+  /\b(?:study|studies|trial|trials)\b/i, /\bbaseline\b/i, /\brespon(?:se|ses|ders?)\b/i, /\bend ?points?\b/i, /\bplacebo\b/i,
+  /\brandomi[sz]ed\b/i, /\befficacy\b/i, /\bimprovement\b/i, /\bp ?[<=≤] ?0?\.\d/i, /\b95 ?% (?:CI|confidence interval)\b/i,
+  /\bodds\b|\bhazard ratio\b|\brelative risk\b/i, /\bmean (?:age|change|reduction|increase|percent)\b/i, /\b(?:weeks?|months?|day) \d+\b/i,
+  /\bscores?\b/i, /\bprimary (?:analysis|outcome)\b/i, /\bsubjects\b/i, /\benrolled\b/i, /\bstandard of care\b/i,
+];
+/** How an overdose is managed; two distinct ones make an overdose text even when it never says "overdose". */
+const POISONING_CARE = [/\bgastric lavage\b/i, /\b(?:induc\w+ (?:of )?)?emesis\b/i, /\bactivated charcoal\b/i, /\bantidote\b/i, /\bpoison control\b/i];
+const INDICATED = /\b(?:is|are) (?:indicated|approved|authorized)(?: (?:for|to|as|in)\b|\s*:)/i;
+
+/**
+ * Section type of a pasted text without headings, only when its wording leaves little doubt — an overdose
+ * text (its first sentence speaks of overdose, or it describes poisoning care), an indication or a study
+ * report without any adverse-event statement. Unlike detectSectionType's guess, this type weighs the text
+ * (a study's baseline conditions and endpoints, an overdose's manifestations are not reactions of the drug);
+ * use-in-population wording is never enough, because warnings paragraphs mention populations too.
+ */
+export function confidentSectionType(text: string): SectionType | null {
+  const t = text.slice(0, 20_000);
+  // List markers and numbering ("1.", "•") before the first sentence are not a sentence of their own.
+  const lead = t.slice(0, 1_000).trimStart().replace(/^(?:[-•*·▪◦]|\(?\d{1,3}[.)])\s+/, '');
+  const firstSentence = lead.slice(0, lead.search(/[.!?]\s+[A-Z]|\n|$/) + 1);
+  if (/\boverdos(?:e|es|age|ing)\b/i.test(firstSentence) || atLeast(POISONING_CARE, t, 2)) return 'overdosage';
+  // An indication names risk factors of the treated population ("patients with multiple risk factors for …"), so only
+  // reported reactions speak against it.
+  if (INDICATED.test(t) && !/\badverse (?:reactions?|events?)\b|\bside effects?\b|\b(?:has|have|was|were) (?:been )?reported\b/i.test(t)) return 'indications';
+  if (AE_STATEMENT.test(t)) return null;
+  return atLeast(STUDY_WORDING, t, 3) ? 'clinical_studies' : null;
+}
+
+/** At least k of the patterns occur in the text (stops at the k-th). */
+function atLeast(patterns: readonly RegExp[], text: string, k: number): boolean {
+  let found = 0;
+  for (const r of patterns) if (r.test(text) && ++found >= k) return true;
+  return false;
 }
 
 const THERAPY_NOUNS = new Set(['therapy', 'therapies', 'agent', 'agents', 'drug', 'drugs', 'medication', 'medications', 'treatment', 'treatments', 'regimen', 'regimens']);
@@ -385,12 +434,17 @@ export function classifyLabel(text: string, vocab: Vocabulary, opts: LabelOption
 }
 
 /** Which section type applies: the request's, else the first heading's, else the text's wording. */
-export function resolveSectionType(text: string, requested?: SectionType, units: readonly LabelUnit[] = segmentLabel(text)): Pick<LabelClassification, 'sectionType' | 'sectionTypeSource'> {
-  if (requested) return { sectionType: requested, sectionTypeSource: 'request' };
+export function resolveSectionType(
+  text: string,
+  requested?: SectionType,
+  units: readonly LabelUnit[] = segmentLabel(text),
+): Pick<LabelClassification, 'sectionType' | 'sectionTypeSource'> & { confident: boolean } {
+  if (requested) return { sectionType: requested, sectionTypeSource: 'request', confident: true };
   const first = units.find((u) => u.section !== '');
-  if (first) return { sectionType: TYPE_OF_SECTION[first.section] ?? 'other', sectionTypeSource: 'heading' };
-  const detected = detectSectionType(text);
-  return detected ? { sectionType: detected, sectionTypeSource: 'text' } : { sectionType: null, sectionTypeSource: 'none' };
+  if (first) return { sectionType: TYPE_OF_SECTION[first.section] ?? 'other', sectionTypeSource: 'heading', confident: true };
+  const confident = confidentSectionType(text);
+  const detected = confident ?? detectSectionType(text);
+  return detected ? { sectionType: detected, sectionTypeSource: 'text', confident: confident !== null } : { sectionType: null, sectionTypeSource: 'none', confident: false };
 }
 
 /** classifyLabel with the section type used and, on request, the candidates dropped for their context. */
@@ -400,9 +454,13 @@ export function classifyLabelDetailed(text: string, vocab: Vocabulary, opts: Lab
   const maxSnippets = opts.maxSnippets ?? 5;
   const allowed = new Set<LabelContext>(opts.contexts ?? ['adverse_event']);
   const units = segmentLabel(text);
-  const st = resolveSectionType(text, opts.sectionType, units);
+  const { confident, ...st } = resolveSectionType(text, opts.sectionType, units);
   // Only an explicit or detected type re-weights text before the first heading; a heading speaks for itself.
-  const lead = st.sectionTypeSource === 'request' || (st.sectionTypeSource === 'text' && opts.weighDetected === true) ? st.sectionType : null;
+  // A detected type weighs the text only when the wording leaves little doubt (confidentSectionType); a guess is only reported.
+  const lead =
+    st.sectionTypeSource === 'request' || (st.sectionTypeSource === 'text' && (opts.weighDetected === true || (opts.weighConfident !== false && confident)))
+      ? st.sectionType
+      : null;
   const out: LabelPrediction[] = [];
   const excluded: ExcludedCandidate[] = [];
   for (const c0 of labelCandidates(text, vocab, lead, units)) {

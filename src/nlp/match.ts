@@ -4,7 +4,7 @@
 // ("increases in ALT and AST" → ALT increased + AST increased).
 import type { Token } from './text.ts';
 import { bagKey, fold, MAX_STEM_LENGTH, wordForms } from './text.ts';
-import { COMMON_WORDS, LOCATIVE_PREFIXES, NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
+import { ABBREVIATIONS, COMMON_WORDS, LOCATIVE_PREFIXES, NOT_AFTER, NOT_BEFORE } from './lexicon.ts';
 import { termPreference, type Vocabulary } from './vocabulary.ts';
 import { findComparisons } from './values.ts';
 
@@ -57,11 +57,19 @@ const MAX_STOP_RUN = 2;
 export function prepareTokens(tokens: readonly Token[], vocab: Vocabulary, typos: boolean, relaxedCase: boolean | 'lower' = false): Prepared {
   const n = tokens.length;
   const p: Prepared = { canons: new Array(n), known: new Array(n), typo: new Array(n), abbr: new Array(n) };
+  // A unit written all in capitals says nothing by its case: "TEN WOMEN" is still ten women.
+  let words = 0;
+  let shouting = true;
+  for (const t of tokens) if (/^\p{L}{2,}$/u.test(t.text)) { words++; if (!t.upper) { shouting = false; break; } }
+  shouting &&= words >= 4;
   for (let j = 0; j < n; j++) {
     const t = tokens[j]!;
     let c = vocab.tokenCanons(t, relaxedCase);
     p.abbr[j] = c !== null && c.length > 0 && c[0] !== t.canon;
     let known = c !== null && c.every((x) => vocab.canons.has(x));
+    // An everyday word that is also an acronym ("ten" / TEN, "hit" / HIT) is the word unless written in capitals,
+    // even when the release names a term by the acronym itself ("ten women" is not toxic epidermal necrolysis).
+    if (known && (!t.upper || shouting) && relaxedCase !== true && !p.abbr[j] && ABBREVIATIONS.get(t.lower)?.englishWord) known = false;
     // "double-blind", "dose-dependent", "nervous system": not findings.
     const prev = j > 0 && !t.breakBefore ? tokens[j - 1]!.lower : undefined;
     const next = j + 1 < n && !tokens[j + 1]!.breakBefore ? tokens[j + 1]!.lower : undefined;

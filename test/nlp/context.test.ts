@@ -185,3 +185,89 @@ describe('round 3 context rules (issue 29, classes 1–3)', () => {
     expect(coded('Active liver disease is a contraindication.')).toEqual([]);
   });
 });
+
+describe('round 4: pasted sections without a heading or type (issue 29)', () => {
+  const names = [
+    'Respiratory depression', 'Hypotension', 'Coma', 'Psoriasis', 'Myocardial infarction', 'Stroke', 'Arrhythmia',
+    'Infection', 'Pyrexia', 'Contusion', 'Neoplasm', 'Toxic epidermal necrolysis', 'Rheumatoid arthritis',
+  ];
+  const tiny = buildVocabulary([
+    ...names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })),
+    { code: 101, name: 'Fever', level: 'LLT', ptCode: 9, current: true },
+    { code: 102, name: 'Bruising', level: 'LLT', ptCode: 10, current: true },
+    { code: 103, name: 'TEN', level: 'LLT', ptCode: 12, current: true },
+    { code: 104, name: 'Cerebrovascular accident', level: 'LLT', ptCode: 6, current: true },
+  ]);
+  const pt = (name: string) => names.indexOf(name) + 1;
+  const run = (text: string, opts: Parameters<typeof classifyLabelDetailed>[2] = {}) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5, ...opts });
+  const coded = (text: string) => run(text).codes.map((c) => c.ptCode).sort((a, b) => a - b);
+
+  it('an overdose text is read as one, whether or not every sentence says "overdose"', () => {
+    const manifest = run('In general, the symptoms of overdosage would be hypotension and sedation. The patient would appear comatose with respiratory depression and hypotension.');
+    expect(manifest).toMatchObject({ sectionType: 'overdosage', sectionTypeSource: 'text', codes: [] });
+    expect(excludedAs(manifest, pt('Respiratory depression'))).toBe('overdose');
+    // Poisoning care names no overdose at all.
+    const care = run('Gastric lavage or induction of emesis should be carried out, followed by activated charcoal. Respiratory depression may be counteracted by artificial respiration.');
+    expect(care).toMatchObject({ sectionType: 'overdosage', codes: [] });
+  });
+
+  it('an overdose sentence inside a warnings text bounds only itself (no section-wide scope)', () => {
+    const r = run('Hypotension occurred in 2% of patients. In case of overdose, respiratory depression may occur.');
+    expect(r.codes.map((c) => c.ptCode)).toEqual([pt('Hypotension')]);
+    expect(excludedAs(r, pt('Respiratory depression'))).toBe('overdose');
+  });
+
+  it('a study report is read as clinical studies; a trial sentence that reports reactions is not', () => {
+    const study = run('In Study PS-I, PASI 75 responses at Week 16 were achieved by 71% of patients with psoriasis on EXAMPLAR versus 7% on placebo (p<0.001).');
+    expect(study).toMatchObject({ sectionType: 'clinical_studies', sectionTypeSource: 'text', codes: [] });
+    expect(coded('In placebo-controlled trials, hypotension was reported in 2% of patients at Week 12 (placebo 1%).')).toEqual([pt('Hypotension')]);
+  });
+
+  it('an indication text is read as one even when it names risk factors; reduce the risk of is an efficacy claim', () => {
+    const r = run('EXAMPLAR is indicated to reduce the risk of myocardial infarction and stroke in adults with multiple risk factors for coronary heart disease, such as hypertension.');
+    expect(r).toMatchObject({ sectionType: 'indications', sectionTypeSource: 'text', codes: [] });
+  });
+
+  it('a unit that opens with its population describes it up to its first verb', () => {
+    const r = run('Patients who have suffered a myocardial infarction, stroke, or life-threatening arrhythmia within the last 6 months;');
+    expect(r.codes).toEqual([]);
+    for (const name of ['Myocardial infarction', 'Stroke', 'Arrhythmia']) expect(excludedAs(r, pt(name)), name).toBe('population');
+    expect(coded('Patients with rheumatoid arthritis had more serious infection than patients on placebo.')).toEqual([pt('Infection')]);
+  });
+
+  it('an everyday word that is also an acronym is the word unless written in capitals', () => {
+    expect(coded('Drug levels were measured in ten women.')).toEqual([]);
+    expect(coded('TEN occurred in one patient.')).toEqual([pt('Toxic epidermal necrolysis')]);
+    // A text all in capitals says nothing by its case.
+    expect(coded('DRUG LEVELS WERE MEASURED IN TEN WOMEN.')).toEqual([]);
+  });
+
+  it('numbering, list markers, joined lines and HTML remnants read like the plain section', () => {
+    const overdose = 'In general, the symptoms of overdosage would be hypotension and sedation.\nThe patient would appear comatose with respiratory depression and hypotension.';
+    for (const variant of [overdose, overdose.split('\n').map((l, i) => `${i + 1}. ${l}`).join('\n'), overdose.split('\n').map((l) => `• ${l}`).join('\n')])
+      expect(run(variant), variant).toMatchObject({ sectionType: 'overdosage', codes: [] });
+    const population = 'There are no data in the following groups.\nPatients who have suffered a myocardial infarction, stroke, or life-threatening arrhythmia within the last 6 months;';
+    for (const variant of [population, population.replace('\n', ' '), `<div><p>${population.split('\n').join('</p>\n<p>')}</p></div>`])
+      expect(run(variant).codes, variant).toEqual([]);
+  });
+
+  it('"e.g." does not close a cue: the examples are what to watch for', () => {
+    const r = run('Advise patients to seek medical attention if they develop signs of infection (e.g., persistent fever, bruising).');
+    expect(r.codes).toEqual([]);
+    expect(excludedAs(r, pt('Pyrexia'))).toBe('hypothetical');
+    expect(excludedAs(r, pt('Contusion'))).toBe('hypothetical');
+  });
+
+  it('rodents and pups are animals', () => {
+    expect(excludedAs(run('An increase in mammary neoplasms has been found in rodents.'), pt('Neoplasm'))).toBe('animal');
+    expect(excludedAs(run('Hypotension was seen in pups of treated mothers.'), pt('Hypotension'))).toBe('animal');
+  });
+
+  it('a population section still codes a sentence that reports an event of the product', () => {
+    const opts = { sectionType: 'specific_populations' as const };
+    const reported = run('The frequency of serious infection among EXAMPLAR-treated subjects over 65 years of age was higher than for those under 65.', opts);
+    expect(reported.codes.map((c) => c.ptCode)).toEqual([pt('Infection')]);
+    // A sentence that only names the population keeps the section's low weight.
+    expect(run('Dose selection in elderly patients with infection should be cautious.', opts).codes).toEqual([]);
+  });
+});

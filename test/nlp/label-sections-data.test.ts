@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -47,5 +47,29 @@ describe('data/label-sections-fresh (round 3 held-out set)', () => {
     for (const s of sections) expect(oldPaths.has(String(s.source.path)), s.id).toBe(false);
     const oldTexts = new Set(old.sections.map((s) => s.text));
     for (const s of sections) expect(oldTexts.has(s.text), s.id).toBe(false);
+  });
+});
+
+describe('data/label-sections-fresh2 (round 4 held-out set)', () => {
+  const { sections, gold } = readSections(FRESH2_DIR);
+  const earlier = [readSections(), readSections(FRESH_DIR)];
+
+  it('is sourced, typed and annotated, from a label no earlier set used', () => {
+    expect(sections.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
+    for (const s of sections) {
+      expect(s.split, s.id).toBe('fresh2');
+      expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
+      expect(s.source, s.id).toMatchObject({ document: expect.stringContaining('9ce1b515-8804-4e81-92f0-1e66ad327ee6'), section: expect.any(String) });
+      expect(Array.isArray(gold[s.id]), s.id).toBe(true);
+    }
+    expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
+    // Every section type the issue names that the label has: warnings, populations, overdosage, adverse reactions.
+    for (const type of ['warnings_precautions', 'specific_populations', 'overdosage', 'adverse_reactions', 'indications'])
+      expect(sections.some((s) => s.sectionType === type), type).toBe(true);
+    const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
+    for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
+    const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
+    for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -25,6 +25,8 @@ export const GOLD_FILE = path.join(projectRoot, 'data', 'label-sections', 'gold.
 
 /** Round 3's fresh held-out set: two labels not used before, annotated before the engine saw them. */
 export const FRESH_DIR = path.join(projectRoot, 'data', 'label-sections-fresh');
+/** Round 4's held-out set: one label not used before, annotated and committed before the engine saw it. */
+export const FRESH2_DIR = path.join(projectRoot, 'data', 'label-sections-fresh2');
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
