@@ -613,7 +613,7 @@ async function captureTargets(run: ModeRun, server: Server, data: BenchData) {
   const qPath = (q: string) => `/codes?q=${encodeURIComponent(q)}`;
   if (only.has('search')) {
     try {
-      // The first search of a release loads and indexes its names (src/domain/search).
+      // The first search of a release loads and indexes its names (src/domain/releaseIndex).
       const first = await capture(base, { path: qPath(`${queries.exact[0]!} first`) }, 120_000);
       raw.searchIndexBuildMs = first.ms;
       row({ id: 'search-first', scenario: 'GET /codes?q= first search of the release, right after start (loads its in-memory index, unless the warm-up 3 s after start already has) (info)', measured: ms(first.ms), target: '–', met: null, values: { ms: first.ms } });
