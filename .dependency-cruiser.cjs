@@ -62,6 +62,13 @@ module.exports = {
       to: { path: '^src/fhir/' },
     },
     {
+      name: 'cli-at-the-top',
+      comment: 'src/cli/ is the entry point: it starts the server and runs commands; nothing else in src/ imports it (the server gets what it runs for the CLI passed in)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
       name: 'engine-below-importer',
       comment: 'the coding engine and its wrapper (src/nlp/, src/assessment/) read releases from the store; the importer, the surfaces and the entry points are above them',
       severity: 'error',

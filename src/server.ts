@@ -13,7 +13,7 @@ import { limitHeaderSize, onAdapterError, onClientError, onConnect, PARSER_HEADE
 import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 import { warmBeforeListening } from './startupWarming.ts';
-import { startControlChannel } from './cli/control.ts';
+import { startControlChannel, type ControlCommands } from './net/controlChannel.ts';
 import { createObservability } from './observability/setup.ts';
 import { startTracing } from './observability/tracing.ts';
 import { closeStore } from './services/closeStore.ts';
@@ -28,7 +28,18 @@ export interface RunningServer {
 
 /** During the shutdown drain, a keep-alive socket idle this long is closed (a busy client's pause is far shorter). */
 const DRAIN_IDLE_GRACE_MS = 500;
-export async function startServer(config: Config, opts: { log?: Logger; handleSignals?: boolean } = {}): Promise<RunningServer> {
+export interface ServerOptions {
+  log?: Logger;
+  handleSignals?: boolean;
+  /**
+   * The commands the CLI may run on this server's embedded store through the control socket
+   * (src/net/controlChannel.ts); given by `terminology serve` (src/cli/control.ts). Without
+   * them no socket is opened.
+   */
+  controlCommands?: (db: Database) => ControlCommands;
+}
+
+export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel, undefined, config.logFormat);
   const started = performance.now();
   // Before the database opens, so its statements are timed from the first (off unless configured).
@@ -95,10 +106,10 @@ export async function startServer(config: Config, opts: { log?: Logger; handleSi
   const connections = trackConnections(server);
   warming.afterListening();
   // Embedded: the store is this process's alone; `terminology keys …`, `impact` and `releases`
-  // reach it through a private socket in the data directory (src/cli/control.ts).
+  // reach it through a private socket in the data directory (src/net/controlChannel.ts).
   const control =
-    db.mode === 'embedded' && config.dataDir && !config.dataDir.startsWith('memory://')
-      ? await startControlChannel(config.dataDir, config, db, log).catch((e: Error) => {
+    opts.controlCommands && db.mode === 'embedded' && config.dataDir && !config.dataDir.startsWith('memory://')
+      ? await startControlChannel(config.dataDir, opts.controlCommands(db), log).catch((e: Error) => {
           log.warn({ err: { message: e.message } }, 'control socket not started: CLI key and impact commands cannot reach this server');
           return undefined;
         })

@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Logger } from './logger.ts';
 import type { Composition } from './compose.ts';
-import { latestReleaseId } from './domain/search/snapshotStore.ts';
+import { latestReleaseId } from './domain/releaseIndex/snapshotStore.ts';
 
 /** Longest wait before listening for the latest release's index snapshot read (it goes on in the background after). */
 const START_WARM_MAX_MS = 2_000;

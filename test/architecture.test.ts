@@ -1,8 +1,8 @@
 // The architecture rules of the repository (.dependency-cruiser.cjs): layers db ← domain ←
 // services ← transport ← graphql ← rest ← http (fhir beside graphql and rest), no import cycles in any
 // folder, config at the bottom, the explorer only through the API, src ← tools ← scripts/bench ←
-// test, the coding engine without a database, no file the entry points do not reach. Type-only
-// imports count. `npm run arch` prints the same report. Needs no database: runs once per suite run.
+// test, the CLI at the top (nothing in src/ imports src/cli/), the coding engine without a database,
+// no file the entry points do not reach. Type-only imports count. `npm run arch` prints the same report. Needs no database: runs once per suite run.
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,6 +60,7 @@ describe('architecture of the repository', () => {
       ['src/fhir/z.ts', 'src/http/y.ts'],
       ['src/config.ts', 'src/services/z.ts'],
       ['src/assessment/x.ts', 'src/importer/x.ts'],
+      ['src/server.ts', 'src/cli/x.ts'],
       ['tools/x.ts', 'scripts/x.ts'],
       ['bench/x.ts', 'test/x.ts'],
       ['web/src/x.ts', 'src/domain/y.ts'],

@@ -12,7 +12,7 @@ import { Piscina } from 'piscina';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { DomainError } from '../domain/errors.ts';
 import { loadVocabularySource, vocabularySourceFromIndex } from './loadVocabulary.ts';
-import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
+import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import type { CodingEngine } from './engine.ts';
 import type { EngineResult, EngineTask } from './engineTasks.ts';
 import { encodeSource } from './vocabularySource.ts';

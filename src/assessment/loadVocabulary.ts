@@ -4,7 +4,7 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { GradeDefinitions, VocabularySource, VocabularyTerm } from '../nlp/vocabulary.ts';
 import { LEVELS } from '../domain/levels.ts';
-import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
+import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 
 /** Grade definitions by code, from (code, grade, definition) rows. */
 export function gradeDefinitionsFrom(rows: Iterable<{ code: number; grade: number; definition: string }>): GradeDefinitions {

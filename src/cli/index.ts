@@ -43,8 +43,9 @@ function program(config: () => Config, io: CliIo): Command {
   p.command('serve')
     .description('start the HTTP server (GraphQL at /graphql, REST, /docs); imports the demo releases into an empty store')
     .action(async () => {
-      const { startServer } = await import('../server.ts');
-      await startServer(config());
+      const [{ startServer }, { dataCommands }] = await Promise.all([import('../server.ts'), import('./control.ts')]);
+      const c = config();
+      await startServer(c, { controlCommands: (db) => dataCommands(c, db) });
     });
 
   p.command('migrate')

@@ -5,7 +5,7 @@ import { DomainError, validationError, versionNotFound } from './errors.ts';
 import { VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from './formats.ts';
 import { listReleases, type ReleaseInfo } from './releases.ts';
 import type { Level } from './levels.ts';
-import { SearchIndexCache, type IndexEvents } from './search/indexCache.ts';
+import { SearchIndexCache, type IndexEvents } from './releaseIndex/indexCache.ts';
 import type { BlobChannel } from '../db/blobs.ts';
 
 /** How long a failed read of the release list is answered with its error without reading again. */

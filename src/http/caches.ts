@@ -27,10 +27,10 @@ import type { MiddlewareHandler } from 'hono';
 import { createHash } from 'node:crypto';
 import { etag } from 'hono/etag';
 import { jsonTextOf } from '../rest/context.ts';
-import type { AppEnv } from '../transport/appEnv.ts';
+import type { AppEnv, RateLimitDecision } from '../transport/appEnv.ts';
 import type { Services } from '../services/scope.ts';
 import type { AppOptions } from './options.ts';
-import { CATALOG_PATHS, WarmAnswerCache } from './warmAnswerCache.ts';
+import { WarmAnswerCache } from './warmAnswerCache.ts';
 import { clientIpFor } from './clientIp.ts';
 import { incomingAddress } from './protection.ts';
 import { trustProxyOf } from './middleware.ts';
@@ -57,14 +57,19 @@ export function etagOfText(text: string): string {
   return `"${digest!.toString('hex')}"`;
 }
 
-/** Strong ETags on catalog GET answers: clients revalidate with If-None-Match (304). */
+/**
+ * Strong ETags and the catalog's Cache-Control and Vary on the GET answers of the routes it is
+ * mounted on (routers/catalog.ts, the SMQ change sets in routers/smqs.ts): clients revalidate
+ * with If-None-Match (304). The warm answer cache keeps the answers of the same paths
+ * (CATALOG_PATHS, decided before routing; test/http/routeMiddleware.test.ts checks they agree).
+ */
 export function catalogEtag(): MiddlewareHandler<AppEnv> {
   // SHA-1 by node:crypto, synchronously: the default (WebCrypto's async digest) cost ~5 % of an
   // uncached code page's CPU (bench/results.md). An answer made by respond() is hashed from its
   // JSON text (the same value hono computes from the body); any other is read back by hono.
   const tag = etag({ generateDigest: sha1 });
   return async (c, next) => {
-    if (c.req.method !== 'GET' || !CATALOG_PATHS.test(c.req.path)) return next();
+    if (c.req.method !== 'GET') return next();
     await tag(c, async () => {
       await next();
       const text = c.res.ok ? jsonTextOf(c.res) : undefined;
@@ -107,5 +112,7 @@ export function withWarmAnswers(handle: Fetch, services: Pick<Services, 'catalog
     },
     opts.responseCache,
   );
-  return { fetch: (req, env) => cache.handle(req, env, () => handle(req, env)), warmAnswers: cache };
+  // A rate decision the cache took goes to the app with the request's bindings (AppEnv): counted once.
+  const chain = (req: Request, env: unknown, taken?: RateLimitDecision) => handle(req, taken ? { ...(env as object | undefined), takenRateDecision: taken } : env);
+  return { fetch: (req, env) => cache.handle(req, env, (taken) => chain(req, env, taken)), warmAnswers: cache };
 }

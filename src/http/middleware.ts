@@ -1,8 +1,9 @@
 // The middleware every request passes, in order. The order matters: the request id and
 // its log line wrap everything (refusals below are logged and carry the id); headers set
 // on the way out (security, CORS, Connection) land on refusals too; the client address
-// is known before the rate limit counts it; cheap refusals (rate, size, malformed
-// headers) come before any route reads the request.
+// is known before the rate limit counts it; cheap refusals (rate, malformed headers) come
+// before any route reads the request. What depends on the route (body limits, API keys, cache
+// headers, work budgets) is mounted by the routers on the paths they serve (routers/).
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { Logger } from '../logger.ts';
@@ -12,8 +13,7 @@ import type { AppOptions } from './options.ts';
 import { requestIdFrom } from './requestId.ts';
 import { requestHeadersMiddleware } from './requestHeaders.ts';
 import { clientIpFor } from './clientIp.ts';
-import { IMPACT_BODY_BYTES } from '../config.ts';
-import { bodyLimitMiddleware, corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
+import { corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
 
 /** Which proxies' X-Forwarded-For to honour: the rate limiter's setting, else the app's, else none. */
 export function trustProxyOf(opts: AppOptions): TrustProxy {
@@ -21,11 +21,6 @@ export function trustProxyOf(opts: AppOptions): TrustProxy {
 }
 
 export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler<AppEnv>[] {
-  const limitBody = bodyLimitMiddleware(opts.maxBodyBytes ?? 1024 * 1024);
-  // 100,000 coded rows need more than an ordinary request: the uploads of coded data (impact,
-  // SMQ application) have their own limit.
-  const codedData = /^\/(?:impact|smqs\/[^/]+\/apply)$/;
-  const limitImpactBody = bodyLimitMiddleware(opts.maxImpactBodyBytes ?? IMPACT_BODY_BYTES);
   return [
     closeIfBodyUnread(),
     requestLog(log),
@@ -34,8 +29,6 @@ export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler
     ...(opts.isShuttingDown ? [closeWhenShuttingDown(opts.isShuttingDown)] : []),
     clientAddress(trustProxyOf(opts)),
     ...(opts.rateLimit ? [rateLimitMiddleware(opts.rateLimit.limiter)] : []),
-    // Only bodies need a size check: on GET/HEAD it would make the Node adapter build a body stream for nothing.
-    (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.method === 'POST' && codedData.test(c.req.path) ? limitImpactBody(c, next) : limitBody(c, next)),
     requestHeadersMiddleware(),
   ];
 }

@@ -7,9 +7,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../transport/appEnv.ts';
 import { problem, sendProblem } from '../transport/problem.ts';
 import type { RateLimiter } from './rateLimit.ts';
-
 import { headerThreshold } from './rateLimitHeaders.ts';
-import { incomingOf, takenDecisions } from './warmAnswerCache.ts';
 
 /** Peer address from the Node adapter's bindings (undefined outside a real server). */
 export function incomingAddress(env: unknown): string | undefined {
@@ -25,8 +23,8 @@ export function rateLimitMiddleware(limiter: RateLimiter): MiddlewareHandler<App
     // Load-balancer probes are never limited.
     if (c.req.path.startsWith('/health/')) return next();
     const ip = c.get('clientIp');
-    // Counted already when the warm-answer cache in front could not serve it.
-    let d = takenDecisions.get(incomingOf(c.env) ?? c.req.raw);
+    // Counted already when the warm-answer cache in front could not serve it (caches.ts).
+    let d = c.env?.takenRateDecision;
     try {
       d ??= limiter.consumeNow(ip) ?? (await limiter.consume(ip));
     } catch (err) {

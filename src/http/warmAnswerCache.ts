@@ -63,17 +63,18 @@ function answer(hit: Entry, requestId: string | null, ifNoneMatch: string | null
   return { status: 200, headers };
 }
 
-/** Admitted unless refused or near the limit (the chain's business then: the count taken is handed on). */
-function admits(counted: object, d: RateLimitDecision): boolean {
-  if (d.allowed && d.remaining > headerThreshold(d.limit)) return true;
-  takenDecisions.set(counted, d);
-  return false;
+/** Replayed unless refused or near the limit: the chain then answers, with the count already taken. */
+function replays(d: RateLimitDecision): boolean {
+  return d.allowed && d.remaining > headerThreshold(d.limit);
 }
 
 /** Per-request headers never replayed. */
 const PER_REQUEST = new Set(['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'connection', 'date', 'content-length']);
 
-/** The catalog routes (REST GETs about releases): the only answers kept, and the only ones given an ETag. */
+/**
+ * The catalog routes (REST GETs about releases): the only answers kept. Decided here before any
+ * routing; the same routes are mounted with the catalog's ETag and Cache-Control (caches.ts).
+ */
 export const CATALOG_PATHS = /^\/(versions|codes)(\/|$)/;
 
 export interface WarmAnswerCacheDeps {
@@ -89,13 +90,13 @@ export interface WarmAnswerCacheDeps {
 }
 
 /**
- * A rate decision already taken in front, handed on so a request is counted once: keyed by
- * Node's request when there is one (the Node fast path has no Request object), else by the Request.
+ * What the chain is given when the cache does not answer: the rate-limit decision taken here, if
+ * any, so the request is counted once (AppEnv's bindings: the app's rate limiter reads it).
  */
-export const takenDecisions = new WeakMap<object, RateLimitDecision>();
+export type Next = (takenRateDecision?: RateLimitDecision) => Promise<Response>;
 
 /** Node's request behind a Fetch request (the adapter's bindings), if any. */
-export function incomingOf(env: unknown): IncomingMessage | undefined {
+function incomingOf(env: unknown): IncomingMessage | undefined {
   return (env as { incoming?: IncomingMessage } | undefined)?.incoming;
 }
 
@@ -113,6 +114,8 @@ export class WarmAnswerCache {
   private readonly cache: LRUCache<string, Entry>;
   /** Keys serveNode computed for requests it left to the adapter. */
   private readonly keysOfNode = new WeakMap<IncomingMessage, string>();
+  /** Rate decisions serveNode took for requests it left to the adapter (handed on by handle()). */
+  private readonly decisionsOfNode = new WeakMap<IncomingMessage, RateLimitDecision>();
 
   constructor(
     private readonly deps: WarmAnswerCacheDeps,
@@ -128,16 +131,22 @@ export class WarmAnswerCache {
   }
 
   /** Serves `req` from memory, or passes it to `next` (and keeps a replayable answer). */
-  async handle(req: Request, env: unknown, next: () => Promise<Response>): Promise<Response> {
+  async handle(req: Request, env: unknown, next: Next): Promise<Response> {
+    const incoming = incomingOf(env);
+    let taken = incoming && this.decisionsOfNode.get(incoming);
     // The key needs the latest release; if the database cannot say, the chain answers
     // (503 with Retry-After for an outage) and nothing is replayed or kept.
-    const key = await this.keyOf(req, env).catch(() => undefined);
-    if (key === undefined) return next();
+    const key = await this.keyOf(req, incoming).catch(() => undefined);
+    if (key === undefined) return next(taken);
     const hit = this.cache.get(key);
     if (hit) {
       const started = this.debugStart();
       const limiter = this.deps.limiter;
-      if (limiter && !(await this.admit(limiter, incomingOf(env) ?? req, this.deps.clientIp(req, env)))) return next();
+      if (limiter) {
+        taken ??= await this.decide(limiter, this.deps.clientIp(req, env));
+        // Not replayed: refused, near the limit, or the limiter failing (the chain logs that and lets it through).
+        if (!taken || !replays(taken)) return next(taken);
+      }
       const h = req.headers;
       counts.warmHits++;
       const replay = answer(hit, h.get('x-request-id'), h.get('if-none-match'));
@@ -145,7 +154,7 @@ export class WarmAnswerCache {
       return new Response(replay.status === 304 ? null : (hit.body as Uint8Array<ArrayBuffer>), replay);
     }
     counts.warmMisses++;
-    const res = await next();
+    const res = await next(taken);
     if (res.status === 200) await this.keep(key, res);
     return res;
   }
@@ -199,15 +208,20 @@ export class WarmAnswerCache {
     // Counted in Redis: asked asynchronously, so not "now" (the count is taken by the later call).
     if (now && limiter && limiter.store !== 'memory') return false;
     const started = this.debugStart();
-    const admitted = limiter ? this.admit(limiter, req, this.deps.clientIpOfNode(req)) : true;
-    if (admitted === true) return this.send(hit, req, res, started);
-    if (admitted === false) return this.leave(req, key);
-    return admitted.then((a) => (a ? this.send(hit, req, res, started) : this.leave(req, key)));
+    if (!limiter) return this.send(hit, req, res, started);
+    // A request tried "now" and left already holds its count (serveNodeNow, then the listener): never counted twice.
+    const decided = this.decisionsOfNode.get(req) ?? this.decide(limiter, this.deps.clientIpOfNode(req));
+    const sendOrLeave = (d: RateLimitDecision | undefined) => (d && replays(d) ? this.send(hit, req, res, started) : this.leave(req, key, d));
+    return decided instanceof Promise ? decided.then(sendOrLeave) : sendOrLeave(decided);
   }
 
-  /** Not answered here, the same request reaches handle() through the adapter: the key is not computed twice. */
-  private leave(req: IncomingMessage, key: string): false {
+  /**
+   * Not answered here, the same request reaches handle() through the adapter: the key is not
+   * computed twice, nor the request counted twice (`taken`, handed on to the chain).
+   */
+  private leave(req: IncomingMessage, key: string, taken?: RateLimitDecision): false {
     this.keysOfNode.set(req, key);
+    if (taken) this.decisionsOfNode.set(req, taken);
     return false;
   }
 
@@ -246,12 +260,11 @@ export class WarmAnswerCache {
     return CATALOG_PATHS.test(pathname) && !apiVersion && (this.deps.corsAnyOrigin || !origin) && !this.deps.isShuttingDown?.();
   }
 
-  private async keyOf(req: Request, env: unknown): Promise<string | undefined> {
+  private async keyOf(req: Request, incoming: IncomingMessage | undefined): Promise<string | undefined> {
     if (req.method !== 'GET') return undefined;
     const url = new URL(req.url);
     const h = req.headers;
     if (!this.eligible(url.pathname, h.get('x-api-version') !== null, h.get('origin') !== null)) return undefined;
-    const incoming = incomingOf(env);
     return (incoming && this.keysOfNode.get(incoming)) ?? this.keyFor(url.pathname, url.search.slice(1), h.get('x-terminology-version') ?? '', h.get('accept-language') ?? undefined);
   }
 
@@ -270,17 +283,15 @@ export class WarmAnswerCache {
   }
 
   /**
-   * Whether the limiter lets a replay through: false when the chain must answer (limiter near
-   * or past the limit, or failing). Synchronous unless the count must come from Redis.
+   * The limiter's count of this request; undefined when the limiter fails (the chain then counts
+   * again, logs the failure and lets the request through). Synchronous unless Redis must answer.
    */
-  private admit(limiter: RateLimiter, counted: object, ip: string): boolean | Promise<boolean> {
-    let d: RateLimitDecision | undefined;
+  private decide(limiter: RateLimiter, ip: string): RateLimitDecision | undefined | Promise<RateLimitDecision | undefined> {
     try {
-      d = takenDecisions.get(counted) ?? limiter.consumeNow(ip);
+      return limiter.consumeNow(ip) ?? limiter.consume(ip).catch(() => undefined);
     } catch {
-      return false; // the chain logs the store failure and lets the request through
+      return undefined;
     }
-    return d ? admits(counted, d) : limiter.consume(ip).then((d) => admits(counted, d), () => false);
   }
 
   private async keep(key: string, res: Response): Promise<void> {

@@ -11,13 +11,9 @@
 // per request).
 // `maxKeys` is a memory backstop: past it the oldest key, the nearest to its reset anyway,
 // is dropped.
-export interface RateLimitDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Milliseconds until the window resets. */
-  resetMs: number;
-}
+import type { RateLimitDecision } from '../transport/appEnv.ts';
+
+export type { RateLimitDecision };
 
 interface Window {
   count: number;

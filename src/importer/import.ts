@@ -13,8 +13,8 @@ import { buildModel, type ReleaseModel } from './model.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { precomputeNeighbours } from '../domain/changes/precompute.ts';
 import type { ChangeCounts } from '../domain/changes/store.ts';
-import { ReleaseIndex } from '../domain/search/releaseIndex.ts';
-import { writeSnapshot } from '../domain/search/snapshotStore.ts';
+import { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
+import { writeSnapshot } from '../domain/releaseIndex/snapshotStore.ts';
 import { IMPORT_LOCK } from '../db/advisoryLocks.ts';
 
 export interface ImportProgress {

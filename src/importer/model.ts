@@ -136,16 +136,63 @@ function yn(c: Collector, file: string, rec: RawRecord, index: number, what: str
   return null;
 }
 
+/** The records of one file of the folder (none when the file is absent). */
+type Records = (file: keyof typeof FILES) => RawRecord[];
+
+interface Concepts {
+  socs: Map<number, Node & { abbrev: string }>;
+  hlgts: Map<number, Node>;
+  hlts: Map<number, Node>;
+  pts: Map<number, Node & { socCode: number | null; socLine: number }>;
+  llts: Map<number, Node & { ptCode: number; current: boolean }>;
+}
+
+type Edge = { parent: number; child: number; line: number };
+interface Edges {
+  socHlgt: Edge[];
+  hlgtHlt: Edge[];
+  hltPt: Edge[];
+}
+
+/**
+ * The release model of a MedAscii folder. Each part below reads its files and reports what is
+ * wrong with them; they run in this order, so the issues come file by file as before.
+ */
 export function buildModel(folder: MedAsciiFolder): ReleaseModel {
   const c = new Collector(folder.issues);
-  const recs = (k: keyof typeof FILES) => folder.records[k] ?? [];
+  const recs: Records = (k) => folder.records[k] ?? [];
+  const concepts = readConcepts(c, recs);
+  const edges = readEdges(c, recs, concepts);
+  const paths = readPaths(c, recs, concepts, edges);
+  const intlOrder = readIntlOrder(c, recs, concepts);
+  const links = linkRows(concepts, edges, paths);
+  const grades = readGrades(c, recs, concepts);
+  const smqs = readSmqs(c, recs);
+  const smqTerms = readSmqTerms(c, recs, concepts, smqs);
+  const history = readHistory(c, recs);
+  const { socs, hlgts, hlts, pts, llts } = concepts;
+  return {
+    version: folder.version,
+    language: folder.language,
+    languageTag: folder.languageTag,
+    concepts: conceptRows(concepts, intlOrder),
+    links,
+    paths,
+    grades,
+    smqs,
+    smqTerms,
+    history,
+    counts: { SOC: socs.size, HLGT: hlgts.size, HLT: hlts.size, PT: pts.size, LLT: llts.size },
+  };
+}
 
-  // --- concepts per level -------------------------------------------------
-  const socs = new Map<number, Node & { abbrev: string }>();
-  const hlgts = new Map<number, Node>();
-  const hlts = new Map<number, Node>();
-  const pts = new Map<number, Node & { socCode: number | null; socLine: number }>();
-  const llts = new Map<number, Node & { ptCode: number; current: boolean }>();
+/** The concepts of each level (soc, hlgt, hlt, pt, llt files): codes and names unique, parents known, each PT its own LLT. */
+function readConcepts(c: Collector, recs: Records): Concepts {
+  const socs: Concepts['socs'] = new Map();
+  const hlgts: Concepts['hlgts'] = new Map();
+  const hlts: Concepts['hlts'] = new Map();
+  const pts: Concepts['pts'] = new Map();
+  const llts: Concepts['llts'] = new Map();
 
   function unique<T>(map: Map<number, T>, file: string, rec: RawRecord, code: number, value: T) {
     const prior = map.get(code) as { line?: number } | undefined;
@@ -193,8 +240,11 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
     else if (own.ptCode !== code) c.add(FILES.llt.name, own.line, `LLT ${code} shares its code with a PT but belongs to PT ${own.ptCode}`);
   }
 
-  // --- links --------------------------------------------------------------
-  type Edge = { parent: number; child: number; line: number };
+  return { socs, hlgts, hlts, pts, llts };
+}
+
+/** The parent → child links of the upper levels (soc_hlgt, hlgt_hlt, hlt_pt): both ends known, no duplicates, every child linked. */
+function readEdges(c: Collector, recs: Records, { socs, hlgts, hlts, pts }: Concepts): Edges {
   function edges(key: 'socHlgt' | 'hlgtHlt' | 'hltPt', parents: Map<number, unknown>, children: Map<number, unknown>, pl: Level, cl: Level) {
     const file = FILES[key].name;
     const seen = new Map<string, number>();
@@ -233,7 +283,11 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
   const hlgtHlt = edges('hlgtHlt', hlgts, hlts, 'HLGT', 'HLT');
   const hltPt = edges('hltPt', hlts, pts, 'HLT', 'PT');
 
-  // --- mdhier: full paths and the primary flag ------------------------------
+  return { socHlgt, hlgtHlt, hltPt };
+}
+
+/** mdhier: every PT's full paths up to a SOC over known links, exactly one primary path per PT. */
+function readPaths(c: Collector, recs: Records, { socs, hlgts, hlts, pts }: Concepts, { socHlgt, hlgtHlt, hltPt }: Edges): PathRow[] {
   const f = FILES.mdhier.name;
   const edgeSet = (es: Edge[]) => new Set(es.map((e) => `${e.parent}/${e.child}`));
   const socHlgtSet = edgeSet(socHlgt);
@@ -290,7 +344,11 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
     }
   }
 
-  // --- international SOC order ----------------------------------------------
+  return paths;
+}
+
+/** intl_ord: the international order of the SOCs. */
+function readIntlOrder(c: Collector, recs: Records, { socs }: Concepts): Map<number, number> {
   const intlOrder = new Map<number, number>();
   for (const r of recs('intlOrd')) {
     const file = FILES.intlOrd.name;
@@ -302,7 +360,11 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
     else intlOrder.set(soc, ord);
   }
 
-  // --- primary flags on edges -------------------------------------------------
+  return intlOrder;
+}
+
+/** Every link, the primary flag on each: PT edges from mdhier's primary paths, LLTs under their PT. */
+function linkRows({ pts, llts }: Concepts, { socHlgt, hlgtHlt, hltPt }: Edges, paths: PathRow[]): LinkRow[] {
   const primaryEdges = new Set<string>();
   for (const p of paths) {
     if (!p.isPrimary) continue;
@@ -328,7 +390,11 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
     if (pts.has(l.ptCode)) links.push({ parentLevel: 'PT', parentCode: l.ptCode, childLevel: 'LLT', childCode: code, isPrimary: true });
   }
 
-  // --- optional files -------------------------------------------------------------
+  return links;
+}
+
+/** The optional grades file: grades 1–5 and a definition per term. */
+function readGrades(c: Collector, recs: Records, { pts, llts }: Concepts): GradeRow[] {
   const grades: GradeRow[] = [];
   for (const r of recs('grades')) {
     const file = FILES.grades.name;
@@ -342,6 +408,11 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
     }
     if (r.fields[6]) grades.push({ code, grade: 0, definition: r.fields[6] });
   }
+  return grades;
+}
+
+/** The optional SMQ list. */
+function readSmqs(c: Collector, recs: Records): SmqRow[] {
   const smqs: SmqRow[] = [];
   for (const r of recs('smqList')) {
     const file = FILES.smqList.name;
@@ -352,6 +423,11 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
     const [, name = '', , description = '', source = '', note = '', version = '', status = '', algorithm = ''] = r.fields;
     smqs.push({ code, name, level, description, source, note, version, status, algorithm });
   }
+  return smqs;
+}
+
+/** The optional SMQ content: each row's SMQ and term known, its level and scope valid, no duplicates. */
+function readSmqTerms(c: Collector, recs: Records, { pts, llts }: Concepts, smqs: SmqRow[]): SmqTermRow[] {
   const smqCodes = new Set(smqs.map((s) => s.code));
   const smqTerms: SmqTermRow[] = [];
   const smqRowKeys = new Set<string>();
@@ -378,6 +454,11 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
       termAdditionVersion: r.fields[7] ?? '', termLastModifiedVersion: r.fields[8] ?? '',
     });
   }
+  return smqTerms;
+}
+
+/** The optional term history. */
+function readHistory(c: Collector, recs: Records): HistoryRow[] {
   const history: HistoryRow[] = [];
   for (const r of recs('history')) {
     const termCode = c.code(FILES.history.name, r, 0, 'term_code');
@@ -386,29 +467,20 @@ export function buildModel(folder: MedAsciiFolder): ReleaseModel {
     history.push({ termCode, termName, termAdditionVersion, termType, lltCurrency, action });
   }
 
-  // --- rows ------------------------------------------------------------------------
+  return history;
+}
+
+/** The concept rows as stored, level by level. */
+function conceptRows({ socs, hlgts, hlts, pts, llts }: Concepts, intlOrder: Map<number, number>): ConceptRow[] {
   const concept = (level: Level, code: number, name: string, extra: Partial<ConceptRow> = {}): ConceptRow => ({
     level, code, name, nameNorm: normalizeName(name), current: true,
     ptCode: null, primarySocCode: null, socAbbrev: null, intlOrder: null, ...extra,
   });
-  const concepts: ConceptRow[] = [
+  return [
     ...[...socs].map(([code, s]) => concept('SOC', code, s.name, { socAbbrev: s.abbrev || null, intlOrder: intlOrder.get(code) ?? null })),
     ...[...hlgts].map(([code, s]) => concept('HLGT', code, s.name)),
     ...[...hlts].map(([code, s]) => concept('HLT', code, s.name)),
     ...[...pts].map(([code, s]) => concept('PT', code, s.name, { primarySocCode: s.socCode })),
     ...[...llts].map(([code, s]) => concept('LLT', code, s.name, { ptCode: s.ptCode, current: s.current })),
   ];
-  return {
-    version: folder.version,
-    language: folder.language,
-    languageTag: folder.languageTag,
-    concepts,
-    links,
-    paths,
-    grades,
-    smqs,
-    smqTerms,
-    history,
-    counts: { SOC: socs.size, HLGT: hlgts.size, HLT: hlts.size, PT: pts.size, LLT: llts.size },
-  };
 }

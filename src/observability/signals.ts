@@ -10,7 +10,7 @@ export const counts = {
   /** Warm-answer cache (src/http/warmAnswerCache.ts): catalog GETs answered from memory, or not. */
   warmHits: 0,
   warmMisses: 0,
-  /** Release-index cache (src/domain/search/indexCache.ts): index found loaded, or loaded now. */
+  /** Release-index cache (src/domain/releaseIndex/indexCache.ts): index found loaded, or loaded now. */
   indexHits: 0,
   indexMisses: 0,
   indexEvictions: 0,

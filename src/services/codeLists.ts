@@ -8,7 +8,7 @@ import { validationError } from '../domain/errors.ts';
 import { CODE_SYNTAX, codeNumber } from '../domain/formats.ts';
 import type { Level } from '../domain/levels.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
-import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
+import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import { normalizeName } from '../domain/text.ts';
 import { MAX_CODE_LIST, MAX_PUBLIC_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from './limits.ts';
 import { underGate, type RequestScope } from './scope.ts';

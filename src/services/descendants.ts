@@ -4,7 +4,7 @@
 import type { Concept } from '../domain/concepts.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
 import type { HierarchyFilter } from '../domain/hierarchyFilter.ts';
-import { searchConcepts } from '../domain/search/search.ts';
+import { searchConcepts } from '../domain/releaseIndex/search.ts';
 import { normalizeName } from '../domain/text.ts';
 import { validationError } from '../domain/errors.ts';
 import { MAX_PT_SYNONYMS, MAX_QUERY_LENGTH } from './limits.ts';

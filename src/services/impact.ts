@@ -28,7 +28,7 @@ import { underGate, type RequestScope } from './scope.ts';
 import { listInputBytes } from './codedWork.ts';
 import { searchCodes } from './search.ts';
 import { noGoodMatch, structuralSuggestion, TEXT_FLOOR } from '../domain/impact/retired.ts';
-import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
+import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import { rowText } from './arguments.ts';
 import { languageNotFound } from '../domain/languages.ts';
 import { languageDisplayName } from '../domain/languageTags.ts';

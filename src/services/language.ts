@@ -2,7 +2,7 @@
 // REST `lang`) > Accept-Language > the release's primary, through the request scope; and what
 // a search in a language needs.
 import type { ReleaseInfo } from '../domain/releases.ts';
-import type { SearchLanguage } from '../domain/search/search.ts';
+import type { SearchLanguage } from '../domain/releaseIndex/search.ts';
 import { foldSearchText, hasAlternateKeys, isCjk, isLatinScript } from '../domain/languageNames.ts';
 import { ALL_LANGUAGES } from '../domain/languages.ts';
 import type { RequestScope } from './scope.ts';

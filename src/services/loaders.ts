@@ -7,8 +7,8 @@ import { changesForCodes, ensureChangeSet, type ChangeCounts, type ReleaseRef, t
 import type { ChangeSetMemory, PairChanges } from '../domain/changes/memory.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { codeKey, conceptKey, conceptsByCodes, conceptsByKeys, type CodeKey, type Concept, type ConceptKey } from '../domain/concepts.ts';
-import type { SearchIndexCache } from '../domain/search/indexCache.ts';
-import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
+import type { SearchIndexCache } from '../domain/releaseIndex/indexCache.ts';
+import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import type { Level } from '../domain/levels.ts';
 import { nameKey, namesByKeys, otherNamesByKeys, type NameKey } from '../domain/conceptNames.ts';
 import {

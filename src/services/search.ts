@@ -3,7 +3,7 @@
 import type { ChangeType } from '../domain/changes/engine.ts';
 import type { Level } from '../domain/levels.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
-import { searchConcepts, searchConceptsAll, type SearchFilters, type SearchHit } from '../domain/search/search.ts';
+import { searchConcepts, searchConceptsAll, type SearchFilters, type SearchHit } from '../domain/releaseIndex/search.ts';
 import { ALL_LANGUAGES, languageFor, searchLanguage } from './language.ts';
 import { validationError } from '../domain/errors.ts';
 import { hierarchyFilter, type HierarchyFilterArgs } from './filters.ts';

@@ -4,7 +4,7 @@
 // engine's answers do not change with where the names came from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
+import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { loadVocabularySource, vocabularySourceFromIndex } from '../../src/assessment/loadVocabulary.ts';
 
 let db: TestDatabase;

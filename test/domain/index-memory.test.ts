@@ -3,7 +3,7 @@
 // and always keeps the one just built.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
+import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { counts, memoryGauges } from '../../src/observability/signals.ts';
 
 let db: TestDatabase;

@@ -11,10 +11,10 @@ import { importRelease } from '../../src/importer/import.ts';
 import { writeFixture, type FixtureSpec } from '../helpers/medascii.ts';
 import { CONCEPT_COLUMNS, type Concept } from '../../src/domain/concepts.ts';
 import { underNodeSql } from '../../src/domain/hierarchyFilter.ts';
-import { ReleaseIndex } from '../../src/domain/search/releaseIndex.ts';
-import type { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
-import { searchConcepts, type SearchFilters } from '../../src/domain/search/search.ts';
-import { deserializeIndex, serializeIndex } from '../../src/domain/search/snapshot.ts';
+import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
+import type { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
+import { searchConcepts, type SearchFilters } from '../../src/domain/releaseIndex/search.ts';
+import { deserializeIndex, serializeIndex } from '../../src/domain/releaseIndex/snapshot.ts';
 
 /**
  * Multiaxial at every level: an HLGT under two SOCs, an HLT under two HLGTs of different

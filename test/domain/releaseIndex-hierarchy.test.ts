@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
-import { ReleaseIndex } from '../../src/domain/search/releaseIndex.ts';
+import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
 import { childrenByKeys, parentsByKeys, pathsByKeys, synonymCounts, synonymPages } from '../../src/domain/hierarchy.ts';
 import { conceptsByCodes, type ConceptKey } from '../../src/domain/concepts.ts';
 

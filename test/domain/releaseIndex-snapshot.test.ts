@@ -1,4 +1,4 @@
-// The persisted release index (src/domain/search/snapshot.ts): an index loaded from its
+// The persisted release index (src/domain/releaseIndex/snapshot.ts): an index loaded from its
 // snapshot answers exactly as the one built from rows, for every concept of a synthetic
 // release; loading it is one statement; a snapshot of another format or with damaged bytes
 // is ignored, the index rebuilt and the snapshot rewritten; an import writes it. PGlite and
@@ -11,12 +11,12 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
-import { ReleaseIndex } from '../../src/domain/search/releaseIndex.ts';
-import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
-import { searchConcepts } from '../../src/domain/search/search.ts';
+import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
+import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
+import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
 import { deflateSync } from 'node:zlib';
-import { CorruptSnapshotError, SNAPSHOT_FORMAT, deserializeIndex, serializeIndex, unpackIndex } from '../../src/domain/search/snapshot.ts';
-import { copyRow, firstField, readSnapshot, writeSnapshot, type SnapshotDb } from '../../src/domain/search/snapshotStore.ts';
+import { CorruptSnapshotError, SNAPSHOT_FORMAT, deserializeIndex, serializeIndex, unpackIndex } from '../../src/domain/releaseIndex/snapshot.ts';
+import { copyRow, firstField, readSnapshot, writeSnapshot, type SnapshotDb } from '../../src/domain/releaseIndex/snapshotStore.ts';
 import type { BlobChannel } from '../../src/db/blobs.ts';
 import type { ConceptKey } from '../../src/domain/concepts.ts';
 import { LEVELS } from '../../src/domain/levels.ts';

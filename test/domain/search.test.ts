@@ -5,9 +5,9 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { demoReleases } from '../../src/importer/demo.ts';
 import { writeFixture, miniSpec } from '../helpers/medascii.ts';
-import { ReleaseIndex } from '../../src/domain/search/releaseIndex.ts';
-import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
-import { searchConcepts } from '../../src/domain/search/search.ts';
+import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
+import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
+import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
 import { normalizeName } from '../../src/domain/text.ts';
 
 let db: TestDatabase;

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import type { BlobChannel } from '../../src/db/blobs.ts';
 import { importRelease } from '../../src/importer/import.ts';
-import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
-import { readSnapshot, writeSnapshot } from '../../src/domain/search/snapshotStore.ts';
+import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
+import { readSnapshot, writeSnapshot } from '../../src/domain/releaseIndex/snapshotStore.ts';
 import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
 import { usingPostgres } from '../helpers/db.ts';
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { createFreshPostgres } from '../helpers/db.ts';
 import { proxiedPostgres, type TcpProxy } from '../helpers/tcpProxy.ts';
 import { postgresBlobs, type BlobChannel } from '../../src/db/blobs.ts';
-import { copyRow, firstField } from '../../src/domain/search/snapshotStore.ts';
+import { copyRow, firstField } from '../../src/domain/releaseIndex/snapshotStore.ts';
 
 const DEADLINE_MS = 800;
 let pgdb: Awaited<ReturnType<typeof createFreshPostgres>>;

@@ -7,7 +7,7 @@ import { openMigrated } from '../../src/db/open.ts';
 import type { Database } from '../../src/db/client.ts';
 import { isDatabaseUnavailable } from '../../src/db/errors.ts';
 import { postgresBlobs } from '../../src/db/blobs.ts';
-import { firstField } from '../../src/domain/search/snapshotStore.ts';
+import { firstField } from '../../src/domain/releaseIndex/snapshotStore.ts';
 import pg from 'pg';
 
 let pgdb: Awaited<ReturnType<typeof createFreshPostgres>>;

@@ -4,8 +4,8 @@
 // suggestions for retired codes (the only step that needs the search engine).
 import { LEVELS, type Level } from '../levels.ts';
 import { normalizeName } from '../text.ts';
-import type { ReleaseIndex } from '../search/releaseIndex.ts';
-import { trigramCodes } from '../search/trigram.ts';
+import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
+import { trigramCodes } from '../releaseIndex/trigram.ts';
 
 export const IMPACT_KINDS = [
   'LLT_NON_CURRENT',

@@ -7,7 +7,7 @@
 // which has the search engine: similarSuggestion); otherwise "no good match", naming the HLT to
 // look under. (The MedDRA history file records no successor code, and the importer keeps none.)
 import { normalizeName } from '../text.ts';
-import type { ReleaseIndex } from '../search/releaseIndex.ts';
+import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
 import type { CodeState, Suggestion } from './analyse.ts';
 import { indexExtras, nameSimilarity } from './analyse.ts';
 

@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import type { SearchMatch } from '../../domain/search/search.ts';
+import type { SearchMatch } from '../../domain/releaseIndex/search.ts';
 import { searchCodes, type ReleaseSearchHit } from '../../services/search.ts';
 import { withVersion } from '../../services/codes.ts';
 import { PAGES } from '../../services/limits.ts';

@@ -12,6 +12,7 @@ import { WorkGate, type CodedWorkGates } from '../../services/codedWork.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../transport/appEnv.ts';
+import type { BodyLimits } from '../bodyLimits.ts';
 
 /** An upload of coded rows is JSON or CSV: any other declared type is 415, not a 400 about the body. */
 export function jsonOrCsv(): MiddlewareHandler<AppEnv> {
@@ -39,10 +40,10 @@ export function admit(gate: WorkGate | undefined, maxBodyBytes: number): Middlew
   };
 }
 
-export function codedDataRouter(deps: RestDeps, prisma: PrismaClient, gates: CodedWorkGates | undefined, bodyBytes: { lists: number; uploads: number }): RestApp {
+export function codedDataRouter(deps: RestDeps, prisma: PrismaClient, gates: CodedWorkGates | undefined, limits: BodyLimits): RestApp {
   const router = createRouter();
-  router.use('/impact', noStore(), requireApiKey(prisma, { aiNotice: false }), jsonOrCsv(), admit(gates?.uploads, bodyBytes.uploads));
-  for (const path of ['/codes/validate', '/codes/analyse']) router.use(path, admit(gates?.lists, bodyBytes.lists));
+  router.use('/impact', limits.uploads, noStore(), requireApiKey(prisma, { aiNotice: false }), jsonOrCsv(), admit(gates?.uploads, limits.bytes.uploads));
+  for (const path of ['/codes/validate', '/codes/analyse']) router.use(path, limits.ordinary, admit(gates?.lists, limits.bytes.ordinary));
   registerImpact(router, deps);
   registerCodeLists(router, deps);
   return router;

@@ -8,17 +8,15 @@ import { registerClassify } from '../../rest/routes/classify.ts';
 import { registerLabels } from '../../rest/routes/labels.ts';
 import { createRouter } from '../openapi.ts';
 import { noStore } from '../caches.ts';
+import type { BodyLimits } from '../bodyLimits.ts';
+import { ahead } from './ahead.ts';
 
-export function narrativeRouter(deps: RestDeps, prisma: PrismaClient): RestApp {
+export function narrativeRouter(deps: RestDeps, prisma: PrismaClient, limits: BodyLimits): RestApp {
   const routes = createRouter();
   registerIdentify(routes, deps);
   registerClassify(routes, deps);
   registerLabels(routes, deps);
   // The key check guards every path these routes serve, whatever the method, ahead of
-  // validation (a caller without a key learns nothing). Not use('*'): this router is
-  // mounted at '/', where its '*' would also match every later route and every 404.
-  const router = createRouter();
-  const guard = requireApiKey(prisma);
-  for (const path of new Set(routes.routes.map((r) => r.path))) router.use(path, noStore(), guard);
-  return router.route('/', routes);
+  // validation (a caller without a key learns nothing).
+  return ahead(routes, limits.ordinary, noStore(), requireApiKey(prisma));
 }
