@@ -23,10 +23,13 @@ beforeAll(async () => {
     env = { DATABASE_URL: fresh.url, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
     dropDatabase = fresh.drop;
   }
+  // The server first, as `npm start` after `npm install`: its first start creates the store and
+  // imports the demo releases. The key is then made as a user makes one while it runs (on the
+  // embedded store, through the server's control socket: no second WebAssembly start).
+  server = await startServerProcess({ ...env, PORT: '0', TERMINOLOGY_REPORT_LOADER: '1' }, 120_000, { cwd, baseEnv: false });
   const created = await run(['keys', 'create', '--name', 'shipped'], env, 60_000, { cwd });
   expect(created.code, created.stderr).toBe(0);
   key = created.stdout.trim();
-  server = await startServerProcess({ ...env, PORT: '0', TERMINOLOGY_REPORT_LOADER: '1' }, 120_000, { cwd, baseEnv: false });
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
