@@ -139,9 +139,16 @@ describe('the shipped product, default configuration', () => {
     expect(lookup.headers.get('content-type')).toContain('application/fhir+json');
     expect(lookup.body.parameter.find((p: { name: string }) => p.name === 'display').valueString).toBe('Vomiting');
     expect((await call('/fhir/metadata')).body.resourceType).toBe('CapabilityStatement');
+    // The explorer from dist/web (its serving in detail: test/web/serving.test.ts, in-process).
     const page = await call('/', { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('<html');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const asset = await fetch(`${server.url}${/src="([^"]+\.js)"/.exec(String(page.body))![1]!}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    await asset.arrayBuffer();
+    expect((await call('/')).headers.get('content-type')).toMatch(/^application\/json/);
   });
 
   it('answers every GraphQL root field', async () => {
