@@ -335,13 +335,13 @@ describe('audit', () => {
   });
 });
 
-// One app with both operator settings (each app is a database and a coding engine of its own to
-// build). The audit opt-in goes first and through POST /labels/classify: the limit counts per field
+// One app with both operator settings, over the file's database (an app is a coding engine of its
+// own to build, a database of its own would be another PGlite start). The audit opt-in goes first and through POST /labels/classify: the limit counts per field
 // (classifyLabel is not one the limit test uses), and in-process requests share one client.
 describe('operator settings: the per-field AI rate limit, the audit opt-in', () => {
   let limited: TestApp;
   beforeAll(async () => {
-    limited = await createTestApp({ env: { AI_RATE_LIMIT_PER_MINUTE: '2', AUDIT_STORE_TEXT: 'true' } });
+    limited = await createTestApp({ over: t, env: { AI_RATE_LIMIT_PER_MINUTE: '2', AUDIT_STORE_TEXT: 'true' } });
   });
   afterAll(async () => {
     await limited?.cleanup();
