@@ -32,6 +32,9 @@ const NO_DATABASE = [
   // HTTP exchange and fallback.
   'test/graphql/document-cache.test.ts', 'test/http/languageCacheKey.test.ts', 'test/fhir/client.test.ts', 'test/domain/index-memory.test.ts',
   'test/assessment/openai.test.ts',
+  // The API's description and the GraphQL request policy (what one request may ask for, and how
+  // it is refused): decided before any database is asked.
+  'test/rest/openapi.test.ts', 'test/graphql/list-work.test.ts',
 ];
 
 const ALONE = ['test/shipped/hostile.test.ts', 'test/shipped/hostile-cost.test.ts', 'test/e2e/engine-pool.test.ts'];
