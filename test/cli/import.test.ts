@@ -1,5 +1,5 @@
-// `terminology import` and `releases` through the real CLI: exit codes, messages,
-// the embedded store's process lock, and an import killed midway leaving nothing behind.
+// `terminology import` and `releases` through the real CLI: exit codes, messages, and an import
+// killed midway leaving nothing behind (its lock taken over by the next run).
 // Every CLI process of the PGlite pass costs seconds of WebAssembly start, so a process is
 // started only where the process is what is checked (the import once, the environment it
 // reads, a kill); the other runs are the same command in this process (runHere), what a run
