@@ -26,6 +26,15 @@ const NO_DATABASE = [
   'test/nlp/context.test.ts', 'test/nlp/generalisation.test.ts', 'test/nlp/identify.test.ts', 'test/nlp/label-sections-data.test.ts',
   'test/nlp/label.test.ts', 'test/nlp/text.test.ts', 'test/nlp/vocabulary.test.ts', 'test/nlp/eval.test.ts',
   'test/observability/config.test.ts', 'test/observability/ops.test.ts', 'test/shipped/engines.test.ts', 'test/smq/algorithm.test.ts',
+  // Caches and clients over answers the other files check on both databases: yoga's document
+  // caches, the language a cache entry is keyed on, an npm FHIR client's interoperability (the
+  // FHIR answers: test/fhir/operations), the index cache's byte bounds, the OpenAI provider's
+  // HTTP exchange and fallback.
+  'test/graphql/document-cache.test.ts', 'test/http/languageCacheKey.test.ts', 'test/fhir/client.test.ts', 'test/domain/index-memory.test.ts',
+  'test/assessment/openai.test.ts',
+  // The API's description and the GraphQL request policy (what one request may ask for, and how
+  // it is refused): decided before any database is asked.
+  'test/rest/openapi.test.ts', 'test/graphql/list-work.test.ts',
 ];
 
 const ALONE = ['test/shipped/hostile.test.ts', 'test/shipped/hostile-cost.test.ts', 'test/e2e/engine-pool.test.ts'];
@@ -39,7 +48,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
     globalSetup: ['test/setup/global.ts'],
-    setupFiles: ['test/setup/wait-templates.ts'],
+    setupFiles: ['test/setup/wait-templates.ts', 'test/setup/file-cpu.ts'],
     // The files that need no store template first (the templates build meanwhile), then the
     // longest first, so that no long file runs alone at the end (test/setup/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },

@@ -1,8 +1,11 @@
 // `terminology keys …` through the real CLI: the key is printed once, only its hash is stored.
-// Each command (create, list, revoke) runs once as a CLI process, its output and exit code as a
-// user sees them; the other runs of a command are the same code in this process (runHere), and
-// what a command stored is read in-process (withStoreDb): on the PGlite pass each process start
-// is seconds of WebAssembly start.
+// Two runs are CLI processes, their output and exit code as a user sees them: `keys create`, and
+// a `keys revoke` that fails once the store is closed (closing PGlite resets a process's exit
+// code: the failure must still exit 1). `list` and the other runs open and close the store the
+// same way (ctx.withDb, src/cli/commands.ts) and run in this process (runHere), and what a
+// command stored is read in-process (withStoreDb): on the PGlite pass each process start is
+// seconds of WebAssembly start. (`keys list` as a process, through a running server's control
+// socket: test/shipped/readme.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { freshStore, run, runHere, withStoreDb, type Store } from '../helpers/cli.ts';
@@ -48,17 +51,17 @@ describe('terminology keys', () => {
 
   // One `keys list` (text) after the revocation checks the listing and the revocation together.
   it('revoke disables the key; list shows name, id, prefix and revoked but never the key; an unknown id fails', async () => {
-    const r = await run(['keys', 'revoke', id], store.env);
+    const r = await runHere(['keys', 'revoke', id], store.env);
     expect(r.code).toBe(0);
     expect(await withStoreDb(store, (db) => verifyApiKey(db.prisma, key))).toBeNull();
-    const list = await run(['keys', 'list'], store.env);
+    const list = await runHere(['keys', 'list'], store.env);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain('safety team');
     expect(list.stdout).toContain(id);
     expect(list.stdout).toContain(key.slice(0, 7));
     expect(list.stdout).toMatch(/revoked/);
     expect(list.stdout).not.toContain(key);
-    const unknown = await runHere(['keys', 'revoke', 'nope'], store.env);
+    const unknown = await run(['keys', 'revoke', 'nope'], store.env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no key with id nope');
   });

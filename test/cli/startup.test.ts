@@ -4,14 +4,16 @@
 // alone — even a broken configuration cannot stop it, because it is not read — while every
 // command still reads and checks the configuration; and `releases` answers on its own store
 // and, while the server owns that store, through the server's control socket (no database
-// opened by the CLI).
+// opened by the CLI), while an import is refused: the lock between processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freshStore, run, runHere, withStoreDb, type Store } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
 import { startServerProcess } from '../helpers/server.ts';
+import { miniSpec, writeFixture } from '../helpers/medascii.ts';
 import { answersWithoutConfig } from '../../src/cli/index.ts';
+import { listReleases } from '../../src/domain/releases.ts';
 
 // Not a valid configuration: PORT must be a number.
 const BROKEN = { PORT: 'not-a-port' };
@@ -67,9 +69,11 @@ describe('releases', () => {
     expect(r.stdout).toMatch(/^4\.03\t/m);
   }, 120_000);
 
-  it.skipIf(usingPostgres)('while the server owns the embedded store: answered through its control socket, as is --help', async () => {
+  // One server start (seconds of WebAssembly start) for everything the CLI does while the server owns the store.
+  it.skipIf(usingPostgres)('while the server owns the embedded store: releases answered through its control socket, as is --help; import refused at once; a clean stop frees the store', async () => {
     // Info logs: the server says when it listens and which command it ran for a client.
     const server = await startServerProcess({ ...store.env, LOG_LEVEL: 'info' }, 120_000);
+    let exitCode: number | null;
     try {
       const r = await run(['releases'], store.env, 60_000);
       expect(r.code, r.stderr).toBe(0);
@@ -80,9 +84,21 @@ describe('releases', () => {
       expect(help.stdout).toMatch(/^Usage: terminology releases/);
       // Help never reaches the server.
       expect(server.logs().match(/"command":"releases"/g)).toHaveLength(1);
+      // The embedded store refuses a second process at once: the import's code in this process,
+      // another process than the server's, as a CLI's would be.
+      const started = Date.now();
+      const refused = await runHere(['import', writeFixture(miniSpec('3.0'))], store.env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/in use by another terminology process \(pid \d+/);
+      expect(refused.stderr).toContain('stop, import, start');
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
-      await server.stop();
+      exitCode = await server.stop();
     }
+    expect(exitCode).toBe(0);
+    // After a clean shutdown the lock file is gone (not merely stale), and the store opens.
+    expect(existsSync(path.join(store.dataDir!, '.lock'))).toBe(false);
+    expect(await withStoreDb(store, async (db) => (await listReleases(db.prisma))[0]?.version)).toBe('5.0.1');
   }, 180_000);
 });
 

@@ -94,7 +94,8 @@ describe('coded-data jobs within their memory budget', () => {
   let close: () => Promise<void>;
   let smallKey: string;
   beforeAll(async () => {
-    small = await createTestApp({ demo: true, env: { MEMORY_BUDGET_MB: '256', CODED_UPLOADS_CONCURRENCY: '4', CODED_UPLOADS_QUEUE: '4' } });
+    // An app of its own over the file's database (the demo releases): its budget differs, not its data.
+    small = await createTestApp({ over: t, env: { MEMORY_BUDGET_MB: '256', CODED_UPLOADS_CONCURRENCY: '4', CODED_UPLOADS_QUEUE: '4' } });
     ({ url, close } = await listen(small.app));
     smallKey = (await createApiKey(small.db.prisma, 'budget')).key;
   });

@@ -46,12 +46,19 @@ export async function createTestApp(
     log?: Logger;
     /** Release-list cache lifetime; 0 (tests import releases while the app runs). */
     catalogTtlMs?: number;
+    /**
+     * Another app over this one's database (its data; caches, limiters and settings of its own),
+     * for a test of a setting: a database of its own would be seconds of PGlite start and import
+     * for the same rows. It shares the owner's `queries`; its cleanup leaves the database open.
+     */
+    over?: TestApp;
   } = {},
 ): Promise<TestApp> {
-  const queries: string[] = [];
+  if (opts.over && (opts.fixtures || opts.dirs || opts.demo !== undefined)) throw new Error('createTestApp: `over` brings its data; fixtures, dirs and demo do not apply');
+  const queries: string[] = opts.over?.queries ?? [];
   const demo = opts.demo !== false && !opts.fixtures && !opts.dirs;
   // The demo store is copied from the run's template (imported by the same importer, once).
-  const db = await createTestDatabase({ onQuery: (sql) => queries.push(sql), template: demo ? 'demo' : 'migrated' });
+  const db = opts.over?.db ?? (await createTestDatabase({ onQuery: (sql) => queries.push(sql), template: demo ? 'demo' : 'migrated' }));
   for (const f of opts.fixtures ?? []) await importRelease(db, writeFixture(f));
   for (const d of opts.dirs ?? []) await importRelease(db, d);
   const config = loadConfig({ ...TEST_ENV, ...opts.env });
@@ -60,7 +67,7 @@ export async function createTestApp(
   const { assessment } = composed.services;
   const appOptions: AppOptions = { ...composed.appOptions, ...opts.app, graphql: { ...composed.appOptions.graphql, ...opts.app?.graphql } };
   const app = createApp(composed.services, appOptions);
-  queries.length = 0;
+  if (!opts.over) queries.length = 0;
   const request = (path: string, init?: RequestInit) => Promise.resolve(app.fetch(new Request(`http://test${path}`, init)));
   return {
     db,
@@ -83,7 +90,7 @@ export async function createTestApp(
     flushAudit: () => assessment.flush(),
     async cleanup() {
       await composed.close();
-      await db.cleanup();
+      if (!opts.over) await db.cleanup();
     },
   };
 }

@@ -2,15 +2,16 @@
 // 404 only for a path no route serves — through real HTTP over the demo releases.
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createTestApp, serveTestApp } from '../helpers/app.ts';
+import { createTestApp, serveTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
-import { miniSpec } from '../helpers/medascii.ts';
 
 let base: string;
 let KEY = 'sk-unset';
+let served: TestApp;
 
 serveTestApp(async (t, url) => {
+  served = t;
   base = url;
   KEY = (await createApiKey(t.db.prisma, 'methods')).key;
 });
@@ -116,17 +117,18 @@ describe('405 Method Not Allowed', () => {
 
 describe('without CORS', () => {
   it('OPTIONS is not served, so it is refused like any other method and Allow leaves it out', async () => {
-    const t = await createTestApp({ fixtures: [miniSpec('1.0')], app: { corsOrigins: [] } });
-    const served = await listen(t.app);
+    // An app of its own over the same database (its CORS setting differs, not its data).
+    const t = await createTestApp({ over: served, app: { corsOrigins: [] } });
+    const listener = await listen(t.app);
     try {
       for (const method of ['OPTIONS', 'DELETE']) {
-        const res = await fetch(`${served.url}/versions`, { method });
+        const res = await fetch(`${listener.url}/versions`, { method });
         expect(res.status, method).toBe(405);
         expect(res.headers.get('allow')).toBe('GET, HEAD');
         expect((await res.json()).code).toBe('METHOD_NOT_ALLOWED');
       }
     } finally {
-      await served.close();
+      await listener.close();
       await t.cleanup();
     }
   });

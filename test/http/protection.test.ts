@@ -123,7 +123,8 @@ describe('input and transport protection', () => {
 
 describe('GraphQL switches', () => {
   it('introspection can be disabled', async () => {
-    const off = await createTestApp({ fixtures: [miniSpec('1.0')], env: { GRAPHQL_INTROSPECTION: 'false' } });
+    // Apps of their own over the file's database: the setting differs, not the data.
+    const off = await createTestApp({ over: t, env: { GRAPHQL_INTROSPECTION: 'false' } });
     try {
       const r = await off.graphql('{ __schema { types { name } } }');
       expect(r.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
@@ -134,7 +135,7 @@ describe('GraphQL switches', () => {
   });
 
   it('persisted operations: only listed operations run over HTTP; REST is unaffected', async () => {
-    const only = await createTestApp({ fixtures: [miniSpec('1.0')], app: { graphql: { persistedOperations: { abc123: '{ versions(first: 1) { totalCount } }' } } } });
+    const only = await createTestApp({ over: t, app: { graphql: { persistedOperations: { abc123: '{ versions(first: 1) { totalCount } }' } } } });
     try {
       const arbitrary = await only.graphql('{ versions(first: 1) { totalCount } }');
       expect(arbitrary.body.errors?.[0]).toBeDefined();

@@ -1,6 +1,6 @@
 // The narrative endpoints through real HTTP against the demo releases: keys, validation,
 // shapes, negation, multiple events, lay language, seriousness, severity, labels, audit.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, serveTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKey, revokeApiKey } from '../../src/domain/apiKeys.ts';
 import { AI_NOTICE } from '../../src/assessment/notice.ts';
@@ -335,50 +335,50 @@ describe('audit', () => {
   });
 });
 
-describe('per-field AI rate limit', () => {
-  it('limits the AI fields per client on top of the global limit, with the documented error', async () => {
-    const limited = await createTestApp({ env: { AI_RATE_LIMIT_PER_MINUTE: '2' } });
-    try {
-      const k = (await createApiKey(limited.db.prisma, 'rl')).key;
-      const call = () =>
-        limited.request('/classify', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': k }, body: JSON.stringify({ description: 'nausea' }) });
-      expect((await call()).status).toBe(200);
-      expect((await call()).status).toBe(200);
-      const third = await call();
-      expect(third.status).toBe(429);
-      const body = (await third.json()) as any;
-      expect(body).toMatchObject({ code: 'RATE_LIMITED', limit: 2, retryAfter: 60 });
-      expect(third.headers.get('retry-after')).toBe('60');
-      // Catalog reads are not affected.
-      expect((await limited.request('/versions')).status).toBe(200);
-      // The GraphQL field over its limit: the same documented code, not an internal error.
-      const query = '{ identify(description: "vomit", version: "5.0.1") { provider } }';
-      expect((await limited.graphql(query, undefined, { 'X-API-Key': k })).body.data.identify.provider).toBe('lexical');
-      expect((await limited.graphql(query, undefined, { 'X-API-Key': k })).body.errors).toBeUndefined();
-      const over = await limited.graphql(query, undefined, { 'X-API-Key': k });
-      expect(over.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429, limit: 2, retryAfter: 60 });
-      // Behind an alias inside a fragment it is the same field and the same limit (the plugin
-      // runs only for documents naming a limited field: src/graphql/narrativeRateLimit.ts).
-      const hidden = '{ ...F } fragment F on Query { a: identify(description: "vomit", version: "5.0.1") { provider } }';
-      expect((await limited.graphql(hidden, undefined, { 'X-API-Key': k })).body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
-    } finally {
-      await limited.cleanup();
-    }
+// One app with both operator settings, over the file's database (an app is a coding engine of its
+// own to build, a database of its own would be another PGlite start). The audit opt-in goes first and through POST /labels/classify: the limit counts per field
+// (classifyLabel is not one the limit test uses), and in-process requests share one client.
+describe('operator settings: the per-field AI rate limit, the audit opt-in', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ over: t, env: { AI_RATE_LIMIT_PER_MINUTE: '2', AUDIT_STORE_TEXT: 'true' } });
   });
-});
+  afterAll(async () => {
+    await limited?.cleanup();
+  });
 
-describe('audit opt-in', () => {
   it('stores the narrative only when the operator opts in (AUDIT_STORE_TEXT)', async () => {
-    const withText = await createTestApp({ env: { AUDIT_STORE_TEXT: 'true' } });
-    try {
-      const k = (await createApiKey(withText.db.prisma, 'audit')).key;
-      const res = await withText.request('/identify', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': k }, body: JSON.stringify({ description: 'The patient vomited twice.' }) });
-      const body = (await res.json()) as any;
-      await withText.flushAudit();
-      const rec = await withText.db.prisma.auditRecord.findFirst({ where: { requestId: body.requestId } });
-      expect(rec).toMatchObject({ endpoint: 'identify', text: 'The patient vomited twice.' });
-    } finally {
-      await withText.cleanup();
-    }
+    const k = (await createApiKey(limited.db.prisma, 'audit')).key;
+    const res = await limited.request('/labels/classify', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': k }, body: JSON.stringify({ description: 'The patient vomited twice.' }) });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    await limited.flushAudit();
+    const rec = await limited.db.prisma.auditRecord.findFirst({ where: { requestId: body.requestId } });
+    expect(rec).toMatchObject({ status: 200, text: 'The patient vomited twice.' });
+  });
+
+  it('limits the AI fields per client on top of the global limit, with the documented error', async () => {
+    const k = (await createApiKey(limited.db.prisma, 'rl')).key;
+    const call = () =>
+      limited.request('/classify', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': k }, body: JSON.stringify({ description: 'nausea' }) });
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    const third = await call();
+    expect(third.status).toBe(429);
+    const body = (await third.json()) as any;
+    expect(body).toMatchObject({ code: 'RATE_LIMITED', limit: 2, retryAfter: 60 });
+    expect(third.headers.get('retry-after')).toBe('60');
+    // Catalog reads are not affected.
+    expect((await limited.request('/versions')).status).toBe(200);
+    // The GraphQL field over its limit: the same documented code, not an internal error.
+    const query = '{ identify(description: "vomit", version: "5.0.1") { provider } }';
+    expect((await limited.graphql(query, undefined, { 'X-API-Key': k })).body.data.identify.provider).toBe('lexical');
+    expect((await limited.graphql(query, undefined, { 'X-API-Key': k })).body.errors).toBeUndefined();
+    const over = await limited.graphql(query, undefined, { 'X-API-Key': k });
+    expect(over.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429, limit: 2, retryAfter: 60 });
+    // Behind an alias inside a fragment it is the same field and the same limit (the plugin
+    // runs only for documents naming a limited field: src/graphql/narrativeRateLimit.ts).
+    const hidden = '{ ...F } fragment F on Query { a: identify(description: "vomit", version: "5.0.1") { provider } }';
+    expect((await limited.graphql(hidden, undefined, { 'X-API-Key': k })).body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
   });
 });

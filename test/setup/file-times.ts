@@ -6,24 +6,35 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import type {} from './file-cpu.ts'; // TaskMeta's cpuMs
 import { projectRoot } from '../../src/paths.ts';
 
 export const FILE_TIMES = path.join(projectRoot, 'test-results', 'file-times.json');
+/** Each file's CPU milliseconds (its worker and the processes it started: file-cpu.ts), same keys. */
+export const FILE_CPU = path.join(projectRoot, 'test-results', 'file-cpu.json');
 
 /** `project:test/…` as sequencer.ts and test/setup/file-times.json key files. */
 export const fileKey = (project: string, moduleId: string) => `${project}:${path.relative(projectRoot, moduleId)}`;
 
 export default class FileTimesReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    if (modules.length === 0) return;
-    const previous = existsSync(FILE_TIMES) ? (JSON.parse(readFileSync(FILE_TIMES, 'utf8')) as Record<string, number>) : {};
-    const times = new Map(Object.entries(previous));
-    for (const m of modules) {
+    const ran = modules.filter((m) => !['skipped', 'pending', 'queued'].includes(m.state()));
+    if (ran.length === 0) return;
+    update(FILE_TIMES, ran, (m) => {
       const d = m.diagnostic();
-      if (m.state() === 'skipped' || m.state() === 'pending' || m.state() === 'queued') continue;
-      times.set(fileKey(m.project.name, m.moduleId), Math.round(d.prepareDuration + d.collectDuration + d.setupDuration + d.duration));
-    }
-    mkdirSync(path.dirname(FILE_TIMES), { recursive: true });
-    writeFileSync(FILE_TIMES, `${JSON.stringify(Object.fromEntries([...times].sort((a, b) => b[1] - a[1])), null, 1)}\n`);
+      return d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
+    });
+    update(FILE_CPU, ran, (m) => m.meta().cpuMs);
   }
+}
+
+/** Sets each module's figure in the JSON file at `file`, keeping the other files' figures; the largest first. */
+function update(file: string, modules: TestModule[], figure: (m: TestModule) => number | undefined): void {
+  const figures = new Map(Object.entries(existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>) : {}));
+  for (const m of modules) {
+    const value = figure(m);
+    if (value !== undefined) figures.set(fileKey(m.project.name, m.moduleId), Math.round(value));
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(Object.fromEntries([...figures].sort((a, b) => b[1] - a[1])), null, 1)}\n`);
 }

@@ -23,10 +23,13 @@ beforeAll(async () => {
     env = { DATABASE_URL: fresh.url, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
     dropDatabase = fresh.drop;
   }
+  // The server first, as `npm start` after `npm install`: its first start creates the store and
+  // imports the demo releases. The key is then made as a user makes one while it runs (on the
+  // embedded store, through the server's control socket: no second WebAssembly start).
+  server = await startServerProcess({ ...env, PORT: '0', TERMINOLOGY_REPORT_LOADER: '1' }, 120_000, { cwd, baseEnv: false });
   const created = await run(['keys', 'create', '--name', 'shipped'], env, 60_000, { cwd });
   expect(created.code, created.stderr).toBe(0);
   key = created.stdout.trim();
-  server = await startServerProcess({ ...env, PORT: '0', TERMINOLOGY_REPORT_LOADER: '1' }, 120_000, { cwd, baseEnv: false });
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
@@ -136,9 +139,16 @@ describe('the shipped product, default configuration', () => {
     expect(lookup.headers.get('content-type')).toContain('application/fhir+json');
     expect(lookup.body.parameter.find((p: { name: string }) => p.name === 'display').valueString).toBe('Vomiting');
     expect((await call('/fhir/metadata')).body.resourceType).toBe('CapabilityStatement');
+    // The explorer from dist/web (its serving in detail: test/web/serving.test.ts, in-process).
     const page = await call('/', { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('<html');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const asset = await fetch(`${server.url}${/src="([^"]+\.js)"/.exec(String(page.body))![1]!}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    await asset.arrayBuffer();
+    expect((await call('/')).headers.get('content-type')).toMatch(/^application\/json/);
   });
 
   it('answers every GraphQL root field', async () => {

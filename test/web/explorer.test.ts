@@ -1,7 +1,7 @@
 // The explorer in a real Chromium (playwright-core + @sparticuz/chromium) against the app over
 // a real socket on the demo releases: search → code → tree → history; compare releases and
 // download the CSV; the workbench with an API key; deep links; keyboard-only use; axe-core on
-// every page (no serious or critical violation); screenshots at 1280 and 360 px; the first
+// every page (no serious or critical violation); screenshots at 1280 and 360 px (with TE_SCREENSHOTS=1: session.ts); the first
 // meaningful paint of a code page. One browser and one server for the file.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';

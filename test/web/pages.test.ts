@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { explorerSession, SHOTS } from './session.ts';
+import { explorerSession, SCREENSHOTS, SHOTS } from './session.ts';
 
 let base: string;
 let key: string;
@@ -111,8 +111,10 @@ describe('explorer pages in a browser', () => {
     await poll(() => rows.count()).toBe(25);
     await auditInPlace(page, 'impact');
     // The summary alone (top of the page down to its tables), for the README.
-    const bottom = await page.locator('.impact-tables').evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
-    await page.screenshot({ path: path.join(SHOTS, 'impact-summary-1280.png'), clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom + 16) }, fullPage: true });
+    if (SCREENSHOTS) {
+      const bottom = await page.locator('.impact-tables').evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
+      await page.screenshot({ path: path.join(SHOTS, 'impact-summary-1280.png'), clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom + 16) }, fullPage: true });
+    }
 
     // The CSV: the same lines as POST /impact?format=csv for the same file.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);

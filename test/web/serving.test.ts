@@ -8,8 +8,6 @@ import { gzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { prefersHtml, webDir } from '../../src/http/explorer.ts';
 import { buildExplorer } from './build.ts';
-import { freshStore } from '../helpers/cli.ts';
-import { startServerProcess } from '../helpers/server.ts';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 let t: TestApp;
@@ -101,23 +99,5 @@ describe('assets', () => {
 
 // The web target's codegen drift is checked with the REST one in test/graphql/schema-drift.test.ts.
 
-describe('the server as shipped', () => {
-  it('`terminology serve` (the bundle) serves the explorer from dist/web', async () => {
-    const store = await freshStore('demo');
-    const server = await startServerProcess({ ...store.env, LOG_LEVEL: 'info' });
-    try {
-      const page = await fetch(`${server.url}/`, { headers: { accept: BROWSER_ACCEPT } });
-      expect(page.status).toBe(200);
-      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-      const html = await page.text();
-      const js = /src="([^"]+\.js)"/.exec(html)![1]!;
-      const asset = await fetch(`${server.url}${js}`);
-      expect(asset.status).toBe(200);
-      expect(asset.headers.get('cache-control')).toContain('immutable');
-      expect((await fetch(`${server.url}/`)).headers.get('content-type')).toMatch(/^application\/json/);
-    } finally {
-      await server.stop();
-      await store.cleanup();
-    }
-  });
-});
+// The bundle's server serving the explorer from dist/web (page, CSP, an immutable asset, JSON
+// for API clients): test/shipped/product.test.ts, on the server it already starts.

@@ -14,6 +14,13 @@ import { projectRoot } from '../../src/paths.ts';
 import { buildExplorer } from './build.ts';
 
 export const SHOTS = path.join(projectRoot, 'test-results', 'screenshots');
+/**
+ * Screenshots are for people (the README's pictures are copies), not assertions: a full-page PNG
+ * is ~0.3 s of Chromium's CPU, some 30 of them per run, so they are taken only on request
+ * (`TE_SCREENSHOTS=1 npx vitest run test/web`). What they show is checked anyway: axe-core, the
+ * 360 px overflow and the page's own assertions render the same pages.
+ */
+export const SCREENSHOTS = process.env.TE_SCREENSHOTS === '1';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface Watched {
@@ -75,6 +82,7 @@ export function explorerSession(keyName: string, ready: (s: { t: TestApp; base: 
   }
 
   async function shoot(page: Page, name: string): Promise<void> {
+    if (!SCREENSHOTS) return;
     await page.screenshot({ path: path.join(SHOTS, `${name}-${page.viewportSize()!.width}.png`), fullPage: true });
   }
 
