@@ -1,0 +1,164 @@
+// A computed change set's listing in memory: its records in the order listChanges() pages
+// them (level, change type, term in the database's collation, code), with counts under the
+// level filter. A change set between releases far apart (first → last of a long chain: ~50k
+// records) is answered from here as soon as it is computed, while its rows are written in the
+// background (store.ts), and from here again while it stays in memory: a page is a slice, no
+// statement. Answers are the same as the stored set's through SQL (test/domain/changes-listing.test.ts):
+// the term order comes from the database itself (one statement sorts the terms), and metadata
+// keys are put in the order jsonb gives them back.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { LEVELS, type Level } from '../levels.ts';
+import type { ChangeRecord, ChangeType } from './engine.ts';
+import { yieldToOthers } from './indexDiff.ts';
+import { changeComputation, type ChangeCounts, type ChangeFilters, type ChangePage, type IndexSource, type ReleaseRef, type StoredChange } from './store.ts';
+import { hasHierarchyFilter } from '../hierarchyFilter.ts';
+import type { ChangeSetMemory } from './memory.ts';
+
+type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
+
+const TYPES: readonly ChangeType[] = ['added', 'updated', 'retired'];
+
+/** Code points compared one by one: the order of their utf-8 bytes (jsonb compares keys bytewise). */
+function byCodePoints(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d) return d;
+  }
+  return x.length - y.length;
+}
+
+/** Key orders by key list: metadata objects come in a handful of shapes, each sorted once. */
+const keyOrders = new Map<string, string[]>();
+function jsonbKeyOrder(keys: string[]): string[] {
+  const id = keys.join('\u0000');
+  let order = keyOrders.get(id);
+  if (!order) {
+    order = [...keys].sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || byCodePoints(a, b));
+    if (keyOrders.size < 1_000) keyOrders.set(id, order);
+  }
+  return order;
+}
+
+/**
+ * A value with its objects' keys in jsonb's order (shorter keys first, by utf-8 length, then
+ * bytewise), as a stored value reads back: an answer from memory is then byte-identical to
+ * one from the store.
+ */
+export function inJsonbOrder(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(inJsonbOrder);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const k of jsonbKeyOrder(Object.keys(v))) out[k] = inJsonbOrder((v as Record<string, unknown>)[k]);
+  return out;
+}
+
+/** Rank of each term (equal terms, equal ranks) in the database's collation, the order of the listing's `ORDER BY term`. */
+async function termRanks(db: Db, terms: readonly string[]): Promise<Int32Array> {
+  const [row] = await db.$queryRawUnsafe<{ o: number[] }[]>(
+    `SELECT coalesce(array_agg(u.i::int ORDER BY u.t, u.i), '{}') AS o FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)`,
+    terms,
+  );
+  const ranks = new Int32Array(terms.length);
+  let rank = 0;
+  let prev: string | undefined;
+  for (const i of row?.o ?? []) {
+    const t = terms[i - 1]!;
+    // The collations PostgreSQL and PGlite use by default are deterministic: equal only when the same string.
+    if (t !== prev) rank++;
+    ranks[i - 1] = rank;
+    prev = t;
+  }
+  return ranks;
+}
+
+export class ChangeListing {
+  private constructor(
+    /** Records in listing order, shaped as listChanges() answers them. */
+    private readonly items: StoredChange[],
+    /** Per level (LEVELS index), the range of items at that level: [start, end). */
+    private readonly levelRange: Int32Array,
+    readonly bytes: number,
+  ) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** The listing of `records`; one statement orders their terms. The rest is cut in slices with a yield between them. */
+  static async of(db: Db, records: readonly ChangeRecord[]): Promise<ChangeListing> {
+    const ranks = await termRanks(db, records.map((r) => r.term));
+    // One number per record in listing order: (level, type, term rank) above the code's 31 bits,
+    // exact in a double (5 × 3 × 2¹⁷ ranks × 2³¹ < 2⁵³). (level, code) is unique, so no two are equal.
+    const key = new Float64Array(records.length);
+    const lv = new Uint8Array(records.length);
+    records.forEach((r, i) => {
+      lv[i] = LEVELS.indexOf(r.level);
+      key[i] = ((lv[i]! * 3 + TYPES.indexOf(r.changeType)) * 2 ** 17 + ranks[i]!) * 2 ** 31 + r.code;
+    });
+    const order = Int32Array.from(records, (_, i) => i).sort((a, b) => key[a]! - key[b]!);
+    let bytes = 0;
+    const items: StoredChange[] = new Array(order.length);
+    for (let k = 0; k < order.length; k++) {
+      if (k % 4_096 === 4_095) await yieldToOthers();
+      const r = records[order[k]!]!;
+      // Key order of a row read by CHANGE_COLUMNS.
+      const metadata = inJsonbOrder(r.metadata) as ChangeRecord['metadata'];
+      items[k] = { level: r.level, code: r.code, changeType: r.changeType, term: r.term, details: r.details, previousTerm: r.previousTerm, metadata };
+      // Strings at two bytes a character, ~100 bytes per metadata value, ~200 bytes of objects per row.
+      bytes += 2 * (r.term.length + r.details.length + (r.previousTerm?.length ?? 0)) + 100 * (Object.keys(r.metadata.before).length + Object.keys(r.metadata.after).length + r.metadata.kinds.length) + 200;
+    }
+    const levelRange = new Int32Array(LEVELS.length + 1);
+    for (let i = 0; i < lv.length; i++) levelRange[lv[i]! + 1]!++;
+    for (let l = 0; l < LEVELS.length; l++) levelRange[l + 1]! += levelRange[l]!;
+    return new ChangeListing(items, levelRange, bytes);
+  }
+
+  /** As listChanges() without hierarchy filters: counts per type under the level filter, and one page. */
+  page(f: { level?: Level | undefined; changeType?: ChangeType | undefined }, offset: number, limit: number): ChangePage {
+    const l = f.level ? LEVELS.indexOf(f.level) : -1;
+    const start = l < 0 ? 0 : this.levelRange[l]!;
+    const end = l < 0 ? this.items.length : this.levelRange[l + 1]!;
+    const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
+    const matching: StoredChange[] = [];
+    for (let i = start; i < end; i++) {
+      const c = this.items[i]!;
+      counts[c.changeType]++;
+      if (!f.changeType || c.changeType === f.changeType) matching.push(c);
+    }
+    const total = f.changeType ? counts[f.changeType] : counts.added + counts.updated + counts.retired;
+    return { total, counts, items: matching.slice(offset, offset + limit) };
+  }
+}
+
+/**
+ * A page of the change set from → to without waiting for its rows to be stored: from its
+ * listing in memory, else computed now (from the release indexes when given) with its rows
+ * written in the background (store.ts). null when a hierarchy filter is set (those are
+ * answered by SQL over stored rows) or the set is stored and not in memory: then
+ * listChanges() answers from the store, as it always did.
+ */
+export async function pageFromMemory(
+  prisma: PrismaClient,
+  memory: ChangeSetMemory,
+  from: ReleaseRef,
+  to: ReleaseRef,
+  f: ChangeFilters,
+  offset: number,
+  limit: number,
+  indexes?: IndexSource,
+): Promise<ChangePage | null> {
+  if (hasHierarchyFilter(f)) return null;
+  const listed = memory.peekListing(from.id, to.id);
+  if (listed) return listed.page(f, offset, limit);
+  if (memory.isStored(from.id, to.id)) return null;
+  const c = await changeComputation(prisma, from, to, indexes);
+  if (!c) {
+    memory.markStored(from.id, to.id);
+    return null;
+  }
+  const { records } = await c.computed;
+  const listing = await memory.listing(from.id, to.id, () => ChangeListing.of(prisma, records));
+  return listing.page(f, offset, limit);
+}
