@@ -16,6 +16,7 @@ import { ensureChangeSet, listChanges, type ChangeFilters } from '../../src/doma
 import { ChangeListing, inJsonbOrder, pageFromMemory } from '../../src/domain/changes/listing.ts';
 import { ChangeSetMemory } from '../../src/domain/changes/memory.ts';
 import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
+import { memoryGauges, type MemoryGauge } from '../../src/observability/signals.ts';
 
 let db: TestDatabase;
 let releases: { id: number; version: string }[] = [];
@@ -108,10 +109,14 @@ describe('changes between any two releases, from the release indexes', () => {
     await tiny.listing(from.id, to.id, async () => listing);
     expect(tiny.peekListing(from.id, to.id)).toBeUndefined();
     expect(tiny.bytes()).toBe(0);
-    const roomy = new ChangeSetMemory(8, listing.bytes * 3);
+    const roomy = ChangeSetMemory.forApp(listing.bytes * 3);
     await roomy.listing(from.id, to.id, async () => listing);
     expect(roomy.peekListing(from.id, to.id)).toBe(listing);
     expect(roomy.bytes()).toBe(listing.bytes);
+    // The app's change-set memory is one of the budget's gauges (memory_cache_bytes{cache="changeSets"}).
+    const gauge = (memoryGauges as Record<string, MemoryGauge | undefined>).changeSets;
+    expect(gauge?.budget).toBe(listing.bytes * 3);
+    expect(gauge?.bytes()).toBe(listing.bytes);
   });
 
   it('orders metadata keys as jsonb returns them', async () => {

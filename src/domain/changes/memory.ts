@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { CHANGE_COLUMNS, readStored, type StoredChange } from './store.ts';
 import type { ChangeListing } from './listing.ts';
+import { memoryGauges, type MemoryGauge } from '../../observability/signals.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -90,6 +91,18 @@ export class ChangeSetMemory {
     // Each kind may use the whole share, and bytes() says what both hold; trim() keeps their sum within it.
     this.pairs = new LRUCache({ max, maxSize: maxBytes, sizeCalculation: (p) => Math.max(1, p.bytes) });
     this.listings = new LRUCache({ max, maxSize: maxBytes, sizeCalculation: (l) => Math.max(1, l.bytes) });
+  }
+
+  /**
+   * The process's change-set memory, its bytes reported as memory_cache_bytes{cache="changeSets"}
+   * beside its budget (one app per process: the latest registered wins, as for every cache).
+   */
+  static forApp(maxBytes: number): ChangeSetMemory {
+    const m = new ChangeSetMemory(8, maxBytes);
+    // The gauges' key list (src/observability/signals.ts) does not name this cache yet; the
+    // metric reads every registered entry, so it is reported all the same.
+    (memoryGauges as Record<string, MemoryGauge>).changeSets = { bytes: () => m.bytes(), budget: maxBytes };
+    return m;
   }
 
   /** Estimated bytes held (both kinds). */
