@@ -9,7 +9,6 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { LEVELS, type Level } from '../levels.ts';
 import type { ChangeRecord, ChangeType } from './engine.ts';
-import { yieldToOthers } from './indexDiff.ts';
 import { changeComputation, type ChangeCounts, type ChangeFilters, type ChangePage, type IndexSource, type ReleaseRef, type StoredChange } from './store.ts';
 import { hasHierarchyFilter } from '../hierarchyFilter.ts';
 import type { ChangeSetMemory } from './memory.ts';
@@ -20,13 +19,17 @@ const TYPES: readonly ChangeType[] = ['added', 'updated', 'retired'];
 
 /** Code points compared one by one: the order of their utf-8 bytes (jsonb compares keys bytewise). */
 function byCodePoints(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d) return d;
+  // UTF-16 order is code point order but for surrogates (U+10000 and above) against U+E000–U+FFFF.
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const sx = x >= 0xd800 && x <= 0xdfff;
+    const sy = y >= 0xd800 && y <= 0xdfff;
+    return sx === sy ? x - y : sx ? 1 : -1;
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
 
 /** Key orders by key list: metadata objects come in a handful of shapes, each sorted once. */
@@ -54,29 +57,78 @@ export function inJsonbOrder(v: unknown): unknown {
   return out;
 }
 
-/** Rank of each term (equal terms, equal ranks) in the database's collation, the order of the listing's `ORDER BY term`. */
-async function termRanks(db: Db, terms: readonly string[]): Promise<Int32Array> {
-  const [row] = await db.$queryRawUnsafe<{ o: number[] }[]>(
-    `SELECT coalesce(array_agg(u.i::int ORDER BY u.t, u.i), '{}') AS o FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)`,
+/** Rank of each term (equal terms, equal ranks) in the database's collation, the order of the listing's `ORDER BY term`: sorted by the database. */
+export async function termRanksByDatabase(db: Db, terms: readonly string[]): Promise<Int32Array> {
+  // The order as one text value: 50k integers parse faster from a comma list than from an int[] literal.
+  const [row] = await db.$queryRawUnsafe<{ o: string | null }[]>(
+    `SELECT string_agg(u.i::text, ',' ORDER BY u.t, u.i) AS o FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)`,
     terms,
   );
   const ranks = new Int32Array(terms.length);
   let rank = 0;
   let prev: string | undefined;
-  for (const i of row?.o ?? []) {
-    const t = terms[i - 1]!;
+  for (const part of row?.o ? row.o.split(',') : []) {
+    const i = Number(part) - 1;
+    const t = terms[i]!;
     // The collations PostgreSQL and PGlite use by default are deterministic: equal only when the same string.
     if (t !== prev) rank++;
-    ranks[i - 1] = rank;
+    ranks[i] = rank;
     prev = t;
+  }
+  if (row?.o ? false : terms.length > 0) throw new Error('term order: no answer');
+  return ranks;
+}
+
+/** Rank of each term by code points: the order of a C collation (utf-8 bytes), sorted here. */
+export function termRanksByCodePoints(terms: readonly string[]): Int32Array {
+  const order = Int32Array.from(terms, (_, i) => i).sort((a, b) => byCodePoints(terms[a]!, terms[b]!) || a - b);
+  const ranks = new Int32Array(terms.length);
+  let rank = 0;
+  let prev: string | undefined;
+  for (const i of order) {
+    if (terms[i] !== prev) rank++;
+    ranks[i] = rank;
+    prev = terms[i];
   }
   return ranks;
 }
 
+/**
+ * Whether the database orders text by its bytes (libc collation C or POSIX): then terms are
+ * ordered here, with no statement. Any other collation (a language's, ICU) is the database's to
+ * apply. Asked once per database client.
+ */
+const bytewise = new WeakMap<object, Promise<boolean>>();
+function ordersBytewise(db: Db): Promise<boolean> {
+  let p = bytewise.get(db);
+  if (!p) {
+    p = db
+      .$queryRawUnsafe<{ c: string; p: string | null }[]>(`SELECT datcollate AS c, to_jsonb(d) ->> 'datlocprovider' AS p FROM pg_database d WHERE datname = current_database()`)
+      .then(([r]) => !!r && (r.p === null || r.p === 'c') && (r.c === 'C' || r.c === 'POSIX'), () => false);
+    bytewise.set(db, p);
+  }
+  return p;
+}
+
+async function termRanks(db: Db, terms: readonly string[]): Promise<Int32Array> {
+  return (await ordersBytewise(db)) ? termRanksByCodePoints(terms) : termRanksByDatabase(db, terms);
+}
+
+/** A record as a stored row reads back (listChanges()): CHANGE_COLUMNS' key order, metadata keys in jsonb's. */
+const asStored = (r: ChangeRecord): StoredChange => ({
+  level: r.level,
+  code: r.code,
+  changeType: r.changeType,
+  term: r.term,
+  details: r.details,
+  previousTerm: r.previousTerm,
+  metadata: inJsonbOrder(r.metadata) as ChangeRecord['metadata'],
+});
+
 export class ChangeListing {
   private constructor(
-    /** Records in listing order, shaped as listChanges() answers them. */
-    private readonly items: StoredChange[],
+    /** Records in listing order. */
+    private readonly items: readonly ChangeRecord[],
     /** Per level (LEVELS index), the range of items at that level: [start, end). */
     private readonly levelRange: Int32Array,
     readonly bytes: number,
@@ -86,33 +138,32 @@ export class ChangeListing {
     return this.items.length;
   }
 
-  /** The listing of `records`; one statement orders their terms. The rest is cut in slices with a yield between them. */
+  /**
+   * The listing of `records`; one statement orders their terms. Only the order is made here: an
+   * answer's shape (key order as stored, metadata keys in jsonb's order) is made for the page asked.
+   */
   static async of(db: Db, records: readonly ChangeRecord[]): Promise<ChangeListing> {
     const ranks = await termRanks(db, records.map((r) => r.term));
     // One number per record in listing order: (level, type, term rank) above the code's 31 bits,
     // exact in a double (5 × 3 × 2¹⁷ ranks × 2³¹ < 2⁵³). (level, code) is unique, so no two are equal.
-    const key = new Float64Array(records.length);
-    const lv = new Uint8Array(records.length);
-    records.forEach((r, i) => {
+    const n = records.length;
+    const key = new Float64Array(n);
+    const lv = new Uint8Array(n);
+    let bytes = 0;
+    for (let i = 0; i < n; i++) {
+      const r = records[i]!;
       lv[i] = LEVELS.indexOf(r.level);
       key[i] = ((lv[i]! * 3 + TYPES.indexOf(r.changeType)) * 2 ** 17 + ranks[i]!) * 2 ** 31 + r.code;
-    });
-    const order = Int32Array.from(records, (_, i) => i).sort((a, b) => key[a]! - key[b]!);
-    let bytes = 0;
-    const items: StoredChange[] = new Array(order.length);
-    for (let k = 0; k < order.length; k++) {
-      if (k % 4_096 === 4_095) await yieldToOthers();
-      const r = records[order[k]!]!;
-      // Key order of a row read by CHANGE_COLUMNS.
-      const metadata = inJsonbOrder(r.metadata) as ChangeRecord['metadata'];
-      items[k] = { level: r.level, code: r.code, changeType: r.changeType, term: r.term, details: r.details, previousTerm: r.previousTerm, metadata };
-      // Strings at two bytes a character, ~100 bytes per metadata value, ~200 bytes of objects per row.
+      // Strings at two bytes a character, ~100 bytes per metadata value, ~200 bytes of objects per record.
       bytes += 2 * (r.term.length + r.details.length + (r.previousTerm?.length ?? 0)) + 100 * (Object.keys(r.metadata.before).length + Object.keys(r.metadata.after).length + r.metadata.kinds.length) + 200;
     }
+    const order = Int32Array.from(records, (_, i) => i).sort((a, b) => key[a]! - key[b]!);
+    const items: ChangeRecord[] = new Array(n);
+    for (let k = 0; k < n; k++) items[k] = records[order[k]!]!;
     const levelRange = new Int32Array(LEVELS.length + 1);
-    for (let i = 0; i < lv.length; i++) levelRange[lv[i]! + 1]!++;
+    for (let i = 0; i < n; i++) levelRange[lv[i]! + 1]!++;
     for (let l = 0; l < LEVELS.length; l++) levelRange[l + 1]! += levelRange[l]!;
-    return new ChangeListing(items, levelRange, bytes);
+    return new ChangeListing(items, levelRange, bytes + 12 * n);
   }
 
   /** As listChanges() without hierarchy filters: counts per type under the level filter, and one page. */
@@ -121,14 +172,14 @@ export class ChangeListing {
     const start = l < 0 ? 0 : this.levelRange[l]!;
     const end = l < 0 ? this.items.length : this.levelRange[l + 1]!;
     const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
-    const matching: StoredChange[] = [];
+    const matching: ChangeRecord[] = [];
     for (let i = start; i < end; i++) {
       const c = this.items[i]!;
       counts[c.changeType]++;
       if (!f.changeType || c.changeType === f.changeType) matching.push(c);
     }
     const total = f.changeType ? counts[f.changeType] : counts.added + counts.updated + counts.retired;
-    return { total, counts, items: matching.slice(offset, offset + limit) };
+    return { total, counts, items: matching.slice(offset, offset + limit).map(asStored) };
   }
 }
 
