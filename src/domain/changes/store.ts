@@ -145,6 +145,10 @@ export async function changeComputation(prisma: PrismaClient, from: ReleaseRef, 
  * one of the releases (the import): the set commits with the release, or neither does.
  */
 export async function computeChangeSetIn(tx: Prisma.TransactionClient, from: ReleaseRef, to: ReleaseRef): Promise<ChangeCounts> {
+  // The engine's statement is estimated at millions of rows (its CTEs hide the real counts), so
+  // PostgreSQL JIT-compiles it: measured on two full-size releases five apart, 12.2 s with JIT and
+  // 6.2 s without, in the same run. Off for the rest of this (import) transaction; PGlite accepts it too.
+  await tx.$executeRawUnsafe('SET LOCAL jit = off');
   const { records, counts } = await compute(tx, from, to);
   await storeIn(tx, from, to, records, counts);
   return counts;
