@@ -3,7 +3,7 @@
 import { computeChanges, type ChangeType } from '../domain/changes/engine.ts';
 import { listChanges, type ChangeCounts, type StoredChange } from '../domain/changes/store.ts';
 import { translationChanges } from '../domain/changes/translations.ts';
-import { pageFromMemory } from '../domain/changes/listing.ts';
+import { pageFromMemory } from '../domain/changes/pages.ts';
 import { hasHierarchyFilter } from '../domain/hierarchyFilter.ts';
 import type { Concept } from '../domain/concepts.ts';
 import type { Level } from '../domain/levels.ts';

@@ -13,7 +13,8 @@ import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../too
 import { computeChanges, diffReleases } from '../../src/domain/changes/engine.ts';
 import { computeChangesFromIndexes, diffIndexes } from '../../src/domain/changes/indexDiff.ts';
 import { ensureChangeSet, listChanges, type ChangeFilters } from '../../src/domain/changes/store.ts';
-import { ChangeListing, inJsonbOrder, pageFromMemory } from '../../src/domain/changes/listing.ts';
+import { ChangeListing, inJsonbOrder } from '../../src/domain/changes/listing.ts';
+import { pageFromMemory } from '../../src/domain/changes/pages.ts';
 import { ChangeSetMemory } from '../../src/domain/changes/memory.ts';
 import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
 import { memoryGauges, type MemoryGauge } from '../../src/observability/signals.ts';

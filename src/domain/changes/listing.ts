@@ -3,15 +3,13 @@
 // level filter. A change set between releases far apart (first → last of a long chain: ~50k
 // records) is answered from here as soon as it is computed, while its rows are written in the
 // background (store.ts), and from here again while it stays in memory: a page is a slice, no
-// statement. Answers are the same as the stored set's through SQL (test/domain/changes-listing.test.ts):
-// the term order comes from the database itself (one statement sorts the terms), and metadata
-// keys are put in the order jsonb gives them back.
+// statement. Answers are the same as the stored set's through SQL (test/domain/changes-index.test.ts):
+// terms are ordered as the database's collation orders them (here when it collates bytewise, else
+// by one statement), and metadata keys are put in the order jsonb gives them back.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { LEVELS, type Level } from '../levels.ts';
 import type { ChangeRecord, ChangeType } from './engine.ts';
-import { changeComputation, type ChangeCounts, type ChangeFilters, type ChangePage, type IndexSource, type ReleaseRef, type StoredChange } from './store.ts';
-import { hasHierarchyFilter } from '../hierarchyFilter.ts';
-import type { ChangeSetMemory } from './memory.ts';
+import type { ChangeCounts, ChangePage, StoredChange } from './store.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -181,35 +179,4 @@ export class ChangeListing {
     const total = f.changeType ? counts[f.changeType] : counts.added + counts.updated + counts.retired;
     return { total, counts, items: matching.slice(offset, offset + limit).map(asStored) };
   }
-}
-
-/**
- * A page of the change set from → to without waiting for its rows to be stored: from its
- * listing in memory, else computed now (from the release indexes when given) with its rows
- * written in the background (store.ts). null when a hierarchy filter is set (those are
- * answered by SQL over stored rows) or the set is stored and not in memory: then
- * listChanges() answers from the store, as it always did.
- */
-export async function pageFromMemory(
-  prisma: PrismaClient,
-  memory: ChangeSetMemory,
-  from: ReleaseRef,
-  to: ReleaseRef,
-  f: ChangeFilters,
-  offset: number,
-  limit: number,
-  indexes?: IndexSource,
-): Promise<ChangePage | null> {
-  if (hasHierarchyFilter(f)) return null;
-  const listed = memory.peekListing(from.id, to.id);
-  if (listed) return listed.page(f, offset, limit);
-  if (memory.isStored(from.id, to.id)) return null;
-  const c = await changeComputation(prisma, from, to, indexes);
-  if (!c) {
-    memory.markStored(from.id, to.id);
-    return null;
-  }
-  const { records } = await c.computed;
-  const listing = await memory.listing(from.id, to.id, () => ChangeListing.of(prisma, records));
-  return listing.page(f, offset, limit);
 }
