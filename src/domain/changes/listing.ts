@@ -127,8 +127,8 @@ export class ChangeListing {
   private constructor(
     /** Records in listing order. */
     private readonly items: readonly ChangeRecord[],
-    /** Per level (LEVELS index), the range of items at that level: [start, end). */
-    private readonly levelRange: Int32Array,
+    /** Where each (level, type) starts in items, by level × 3 + type; its end is the next one's start. */
+    private readonly start: Int32Array,
     readonly bytes: number,
   ) {}
 
@@ -158,25 +158,29 @@ export class ChangeListing {
     const order = Int32Array.from(records, (_, i) => i).sort((a, b) => key[a]! - key[b]!);
     const items: ChangeRecord[] = new Array(n);
     for (let k = 0; k < n; k++) items[k] = records[order[k]!]!;
-    const levelRange = new Int32Array(LEVELS.length + 1);
-    for (let i = 0; i < n; i++) levelRange[lv[i]! + 1]!++;
-    for (let l = 0; l < LEVELS.length; l++) levelRange[l + 1]! += levelRange[l]!;
-    return new ChangeListing(items, levelRange, bytes + 12 * n);
+    const start = new Int32Array(LEVELS.length * 3 + 1);
+    for (const r of records) start[LEVELS.indexOf(r.level) * 3 + TYPES.indexOf(r.changeType) + 1]!++;
+    for (let k = 0; k < LEVELS.length * 3; k++) start[k + 1]! += start[k]!;
+    return new ChangeListing(items, start, bytes + 12 * n);
   }
 
-  /** As listChanges() without hierarchy filters: counts per type under the level filter, and one page. */
+  /** As listChanges() without hierarchy filters: counts per type under the level filter, and one page. Slices only: no pass over the set. */
   page(f: { level?: Level | undefined; changeType?: ChangeType | undefined }, offset: number, limit: number): ChangePage {
-    const l = f.level ? LEVELS.indexOf(f.level) : -1;
-    const start = l < 0 ? 0 : this.levelRange[l]!;
-    const end = l < 0 ? this.items.length : this.levelRange[l + 1]!;
+    const levels = f.level ? [LEVELS.indexOf(f.level)] : LEVELS.map((_, l) => l);
     const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
-    const matching: ChangeRecord[] = [];
-    for (let i = start; i < end; i++) {
-      const c = this.items[i]!;
-      counts[c.changeType]++;
-      if (!f.changeType || c.changeType === f.changeType) matching.push(c);
-    }
+    for (const l of levels) TYPES.forEach((t, k) => (counts[t] += this.start[l * 3 + k + 1]! - this.start[l * 3 + k]!));
     const total = f.changeType ? counts[f.changeType] : counts.added + counts.updated + counts.retired;
-    return { total, counts, items: matching.slice(offset, offset + limit).map(asStored) };
+    // Items are ordered by level, then type: the matching ones are one range per level (and type).
+    const items: StoredChange[] = [];
+    let skip = offset;
+    for (const l of levels) {
+      const from = this.start[l * 3 + (f.changeType ? TYPES.indexOf(f.changeType) : 0)]!;
+      const to = this.start[l * 3 + (f.changeType ? TYPES.indexOf(f.changeType) + 1 : 3)]!;
+      const take = Math.max(0, Math.min(to - from - skip, limit - items.length));
+      for (let i = from + Math.min(skip, to - from), end = i + take; i < end; i++) items.push(asStored(this.items[i]!));
+      skip = Math.max(0, skip - (to - from));
+      if (items.length >= limit) break;
+    }
+    return { total, counts, items };
   }
 }
