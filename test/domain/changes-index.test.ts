@@ -100,6 +100,26 @@ describe('changes between any two releases, from the release indexes', () => {
     expect(queries).toEqual([]); // remembered
   });
 
+  it('a store stopped half way (rows, no change_set row) is completed by the next computation, the rows already there kept', async () => {
+    const [from, to] = [releases[1]!, releases[3]!];
+    const reference = await computeChanges(db.prisma, from, to);
+    // Half of the rows, as a process stopped before its last statements (and its change_set row) would leave them.
+    const half = reference.slice(0, Math.floor(reference.length / 2));
+    await db.prisma.$executeRawUnsafe(
+      `INSERT INTO release_change (from_release_id, to_release_id, level, code, change_type, term, details, previous_term, metadata)
+       SELECT $1, $2, x.level::"Level", x.code, x.change_type::"ChangeType", x.term, x.details, x.previous_term, x.metadata
+       FROM json_to_recordset($3::json) AS x(level text, code int, change_type text, term text, details text, previous_term text, metadata jsonb)`,
+      from.id, to.id, JSON.stringify(half.map((r) => ({ level: r.level, code: r.code, change_type: r.changeType, term: r.term, details: r.details, previous_term: r.previousTerm, metadata: r.metadata }))),
+    );
+    // Not stored: nothing reads those rows as a change set.
+    expect(await db.prisma.changeSet.findUnique({ where: { fromReleaseId_toReleaseId: { fromReleaseId: from.id, toReleaseId: to.id } } })).toBeNull();
+    const counts = await ensureChangeSet(db.prisma, from, to, new SearchIndexCache(4, db.prisma));
+    expect(counts.added + counts.updated + counts.retired).toBe(reference.length);
+    const all = await listChanges(db.prisma, from.id, to.id, {}, 0, 10_000);
+    expect(all.total).toBe(reference.length);
+    expect(all.items.map((r) => `${r.level}:${r.code}`).sort()).toEqual(reference.map((r) => `${r.level}:${r.code}`).sort());
+  });
+
   it('keeps listings within its byte share: one larger than the share is answered but not kept', async () => {
     const [from, to] = [releases[0]!, releases[2]!];
     const records = await computeChanges(db.prisma, from, to);
