@@ -87,7 +87,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
   const codedWork = createCodedWorkGates(config.codedWork.lists, config.codedWork.uploads);
   // Per-key usage: counted in memory, added to the database in one upsert every few seconds.
   const keyUsage = new KeyUsageRecorder(db.prisma, { onError: (e) => log.warn({ err: { message: e.message } }, 'API-key usage not written; kept for the next attempt') });
-  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, changeSets: new ChangeSetMemory(), log, assessment, codedWork, keyUsage };
+  const services = { prisma: db.prisma, reader: () => db.reader(), catalog, changeSets: ChangeSetMemory.forApp(config.memory.changeSets), log, assessment, codedWork, keyUsage };
   const appOptions: AppOptions = {
     graphql: {
       aiRateLimitPerMinute: config.aiRateLimitPerMinute,

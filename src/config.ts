@@ -129,6 +129,8 @@ export interface MemoryShares {
   graphqlDocuments: number;
   /** Built release indexes (search, hierarchy reads; ~50 MB each at full size). */
   releaseIndexes: number;
+  /** Change sets in memory (src/domain/changes/memory.ts: pairs by code, computed pairs' listings; first → last of a long chain ~40 MB). */
+  changeSets: number;
   /** Keyed uploads held at once (impact, SMQ application), each counted as 4× its input. */
   codedUploads: number;
   /** Public coded lists held at once, counted the same way. */
@@ -139,7 +141,7 @@ export interface MemoryShares {
  * One budget, shared out: the caches and coded-data jobs get about half of it, the rest is the
  * process itself (code, the embedded database's WebAssembly heap and buffers, requests in
  * flight: ~400 MB RSS embedded with the demo releases). At the default 1,024 MB: answers 64,
- * results 64, documents 32, release indexes 192, uploads 128, lists 16 (MB).
+ * results 64, documents 32, release indexes 192, change sets 64, uploads 128, lists 16 (MB).
  */
 export function memoryShares(budgetMb: number, responseCacheMb?: number): MemoryShares {
   const budget = budgetMb * MB;
@@ -149,6 +151,7 @@ export function memoryShares(budgetMb: number, responseCacheMb?: number): Memory
     graphqlResults: budget / 16,
     graphqlDocuments: budget / 32,
     releaseIndexes: (budget * 3) / 16,
+    changeSets: budget / 16,
     codedUploads: budget / 8,
     codedLists: budget / 64,
   };

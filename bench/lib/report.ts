@@ -145,6 +145,16 @@ const NEXT_STEPS: Record<string, string> = {
   'changes-page': 'keyset continuation behind the page links (no deep OFFSET)',
 };
 
+/** The sections bench/run.ts writes: its header (before the first `## `) and one table per mode. */
+const RUN_SECTION = /^## (Embedded \(PGlite\)|PostgreSQL)\s*$/;
+
+/** The previous results.md's sections that bench/run.ts does not write, in their order, each whole. */
+export function keptSections(previous: string | undefined): string[] {
+  if (!previous) return [];
+  const parts = previous.split(/\n(?=## )/);
+  return parts.filter((sec) => sec.startsWith('## ') && !RUN_SECTION.test(sec.split('\n', 1)[0]!));
+}
+
 export function markdown(opts: {
   machine: Machine;
   date: string;
@@ -206,8 +216,10 @@ export function markdown(opts: {
       for (const n of r.notes) lines.push(`- ${n}`);
     }
   }
-  // Sections written by the other benchmarks (bench/impact.ts, bench/manyReleases.ts) stay.
-  const kept = (opts.previous ?? '').split(/\n(?=## )/).filter((sec) => /^## (Impact analysis|Many releases)/.test(sec));
+  // Every section this run does not write stays: those of the other benchmarks (bench/impact.ts,
+  // metrics.ts, cli.ts, languages.ts, manyReleases.ts, and any added later). A list of the sections
+  // to keep dropped every section it did not name; this run owns only its header and mode tables.
+  const kept = keptSections(opts.previous);
   if (kept.length) lines.push('', ...kept.map((k) => k.trimEnd()));
   lines.push('');
   return lines.join('\n');

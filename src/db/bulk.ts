@@ -21,7 +21,7 @@ export async function bulkInsert<R>(
   fixed: Record<string, number>,
   columns: Column<R>[],
   rows: readonly R[],
-  opts: { chunkSize?: number; onChunk?: (inserted: number) => void } = {},
+  opts: { chunkSize?: number; onChunk?: (inserted: number) => void; /** e.g. 'DO NOTHING': rows whose key exists are skipped. */ onConflict?: string } = {},
 ): Promise<number> {
   const chunkSize = opts.chunkSize ?? 5_000;
   const fixedNames = Object.keys(fixed);
@@ -31,7 +31,8 @@ export async function bulkInsert<R>(
     ...columns.map((c, i) => (c.cast ? `x.c${i}::${c.cast}` : `x.c${i}`)),
   ].join(', ');
   const recordDef = columns.map((c, i) => `c${i} ${c.type}`).join(', ');
-  const sql = `INSERT INTO "${table}" (${names}) SELECT ${selects} FROM json_to_recordset($1::json) AS x(${recordDef})`;
+  const conflict = opts.onConflict ? ` ON CONFLICT ${opts.onConflict}` : '';
+  const sql = `INSERT INTO "${table}" (${names}) SELECT ${selects} FROM json_to_recordset($1::json) AS x(${recordDef})${conflict}`;
   let inserted = 0;
   for (let start = 0; start < rows.length; start += chunkSize) {
     const chunk = rows.slice(start, start + chunkSize);

@@ -3,6 +3,7 @@
 import { computeChanges, type ChangeType } from '../domain/changes/engine.ts';
 import { listChanges, type ChangeCounts, type StoredChange } from '../domain/changes/store.ts';
 import { translationChanges } from '../domain/changes/translations.ts';
+import { pageFromMemory } from '../domain/changes/pages.ts';
 import { hasHierarchyFilter } from '../domain/hierarchyFilter.ts';
 import type { Concept } from '../domain/concepts.ts';
 import type { Level } from '../domain/levels.ts';
@@ -64,8 +65,11 @@ export interface ReleaseChangesPage extends Page<ReleaseChange> {
 export async function releaseChanges(scope: RequestScope, to: ReleaseInfo, args: ReleaseChangesArgs, page: PageRequest): Promise<ReleaseChangesPage> {
   const from = await resolveBaseline(scope, to, args.from);
   const filters = { level: args.level ?? undefined, changeType: args.changeType ?? undefined, ...(await hierarchyFilter(scope, [to, from], args)) };
-  await scope.loaders.changeSet.load({ from, to });
-  const found = await listChanges(scope.services.prisma, from.id, to.id, filters, page.offset, page.limit);
+  // A pair computed on demand answers from memory at once (its rows are stored meanwhile); a stored one from SQL.
+  const { prisma, changeSets } = scope.services;
+  const quick = changeSets ? await pageFromMemory(prisma, changeSets, from, to, filters, page.offset, page.limit, scope.services.catalog.searchIndexes) : null;
+  if (!quick) await scope.loaders.changeSet.load({ from, to });
+  const found = quick ?? (await listChanges(prisma, from.id, to.id, filters, page.offset, page.limit));
   // The language named, else Accept-Language's best hosted match, else the primary (issue 28).
   const lang = scope.chooseLanguage(to, args.language);
   if (lang === to.languages[0]) return { items: found.items.map((c) => between(c, from, to)), total: found.total, counts: found.counts, from, to };

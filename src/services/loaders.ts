@@ -102,13 +102,13 @@ function indexedLoader<K extends { releaseId: number }, V>(
 const ensuredChangeSets = new WeakMap<PrismaClient, Map<string, ChangeCounts>>();
 const ENSURED_MAX = 256;
 
-async function ensureOnce(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef): Promise<ChangeCounts> {
+async function ensureOnce(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef, indexes?: SearchIndexCache): Promise<ChangeCounts> {
   let seen = ensuredChangeSets.get(prisma);
   if (!seen) ensuredChangeSets.set(prisma, (seen = new Map()));
   const key = `${from.id}:${to.id}`;
   const known = seen.get(key);
   if (known) return known;
-  const counts = await ensureChangeSet(prisma, from, to);
+  const counts = await ensureChangeSet(prisma, from, to, indexes);
   if (seen.size >= ENSURED_MAX) seen.delete(seen.keys().next().value!);
   seen.set(key, counts);
   return counts;
@@ -201,7 +201,8 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
   return {
     /** Ensures a change set exists (computing it once) and yields its counts. */
     changeSet: new DataLoader<{ from: ReleaseRef; to: ReleaseRef }, ChangeCounts, string>(
-      (keys) => Promise.all(keys.map((k) => ensureOnce(prisma, k.from, k.to))),
+      // Computed from the two releases' indexes (loaded for it if need be) when there are indexes.
+      (keys) => Promise.all(keys.map((k) => ensureOnce(prisma, k.from, k.to, indexes))),
       { cacheKeyFn: (k) => `${k.from.id}:${k.to.id}`, cacheMap: new CountingMap() },
     ),
     codeChanges: new DataLoader<CodeChangeKey, StoredChange[], string>(codeChangesBatch(prisma, changeSets), {

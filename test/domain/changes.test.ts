@@ -5,6 +5,8 @@ import { miniSpec, writeFixture, type FixtureSpec } from '../helpers/medascii.ts
 import { importRelease } from '../../src/importer/import.ts';
 import { computeChanges, type ChangeRecord } from '../../src/domain/changes/engine.ts';
 import { ensureChangeSet, listChanges } from '../../src/domain/changes/store.ts';
+import { computeChangesFromIndexes } from '../../src/domain/changes/indexDiff.ts';
+import { ReleaseIndex } from '../../src/domain/search/releaseIndex.ts';
 
 /** Release B: release A with one change of every kind. */
 function nextSpec(): FixtureSpec {
@@ -136,5 +138,12 @@ describe('change engine', () => {
     const paged = await listChanges(db.prisma, a!.id, b!.id, {}, 15, 5);
     expect(paged.total).toBe(16);
     expect(paged.items).toHaveLength(1);
+  });
+
+  it('the in-memory release indexes give the same records, every kind of change included (indexDiff.ts)', async () => {
+    const [a, b] = await db.prisma.release.findMany({ orderBy: { ordinal: 'asc' } });
+    const [ia, ib] = await Promise.all([ReleaseIndex.load(db.prisma, a!.id), ReleaseIndex.load(db.prisma, b!.id)]);
+    const fromIndexes = await computeChangesFromIndexes({ version: a!.version, index: ia }, { version: b!.version, index: ib });
+    expect(JSON.stringify(fromIndexes)).toBe(JSON.stringify(records));
   });
 });

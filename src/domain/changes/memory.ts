@@ -1,19 +1,27 @@
-// Stored change sets held in memory, per (from, to) release pair, in a bounded LRU: a code
-// page's change record is then a binary search, not a statement. A stored change set never
+// Change sets held in memory, per (from, to) release pair, in bounded LRUs: a code page's
+// change record is then a binary search, not a statement, and the change list of a pair
+// computed on demand a slice (listing.ts). A stored change set never
 // goes stale (releases are immutable and a replaced release gets a new id, see store.ts),
 // so entries leave only to make room. One statement loads a pair; concurrent callers share it.
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { CHANGE_COLUMNS, readStored, type StoredChange } from './store.ts';
+import type { ChangeListing } from './listing.ts';
+import { memoryGauges, type MemoryGauge } from '../../observability/signals.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 /** One pair's stored changes, sorted by code then level (the order changesForCodes answers in). */
 export class PairChanges {
+  /** Estimated bytes held (the memory share's accounting). */
+  readonly bytes: number;
+
   private constructor(
     private readonly codes: Int32Array,
     private readonly rows: StoredChange[],
-  ) {}
+  ) {
+    this.bytes = codes.byteLength + rowsBytes(rows);
+  }
 
   get size(): number {
     return this.rows.length;
@@ -54,36 +62,115 @@ export class PairChanges {
   }
 }
 
-export class ChangeSetMemory {
-  private readonly cache: LRUCache<string, Promise<PairChanges | null>>;
-  private readonly loaded = new Map<string, PairChanges>();
+/** Bytes held by a pair's rows, estimated once: strings at two bytes a character, metadata objects at about twice their JSON text, ~200 bytes of object per row. */
+function rowsBytes(rows: readonly StoredChange[]): number {
+  let bytes = 0;
+  for (const r of rows) bytes += 2 * (r.term.length + r.details.length + (r.previousTerm?.length ?? 0)) + 4 * JSON.stringify(r.metadata).length + 200;
+  return bytes;
+}
 
-  /** `max`: pairs kept at once (a full-size consecutive pair is ~10k rows, a few MB). */
-  constructor(max = 8) {
-    this.cache = new LRUCache({ max, dispose: (_p, key) => this.loaded.delete(key) });
+/**
+ * The process's change sets in memory: stored pairs by code (PairChanges, code pages) and
+ * computed pairs in listing order (ChangeListing, the change list of a pair computed on
+ * demand). Both are LRUs bounded by count and together by bytes (MEMORY_BUDGET_MB's
+ * `changeSets` share, reported as memory_cache_bytes{cache="changeSets"}); entries leave only
+ * to make room, since a change set never goes stale. Loads and builds in flight are shared.
+ */
+export class ChangeSetMemory {
+  private readonly pairs: LRUCache<string, PairChanges>;
+  private readonly pairLoads = new Map<string, Promise<PairChanges | null>>();
+  private readonly listings: LRUCache<string, ChangeListing>;
+  private readonly listingBuilds = new Map<string, Promise<ChangeListing>>();
+
+  /**
+   * `max`: pairs kept at once of each kind (a full-size consecutive pair is ~10k rows, a few
+   * MB; first → last of a long chain ~50k rows, tens of MB). `maxBytes`: the bytes both kinds
+   * may hold together; an entry larger than that alone is not kept (SQL answers for it).
+   */
+  constructor(max = 8, readonly maxBytes = 64 * 2 ** 20) {
+    // Each kind may use the whole share, and bytes() says what both hold; trim() keeps their sum within it.
+    this.pairs = new LRUCache({ max, maxSize: maxBytes, sizeCalculation: (p) => Math.max(1, p.bytes) });
+    this.listings = new LRUCache({ max, maxSize: maxBytes, sizeCalculation: (l) => Math.max(1, l.bytes) });
+  }
+
+  /**
+   * The process's change-set memory, its bytes reported as memory_cache_bytes{cache="changeSets"}
+   * beside its budget (one app per process: the latest registered wins, as for every cache).
+   */
+  static forApp(maxBytes: number): ChangeSetMemory {
+    const m = new ChangeSetMemory(8, maxBytes);
+    // The gauges' key list (src/observability/signals.ts) does not name this cache yet; the
+    // metric reads every registered entry, so it is reported all the same.
+    (memoryGauges as Record<string, MemoryGauge>).changeSets = { bytes: () => m.bytes(), budget: maxBytes };
+    return m;
+  }
+
+  /** Estimated bytes held (both kinds). */
+  bytes(): number {
+    return this.pairs.calculatedSize + this.listings.calculatedSize;
+  }
+
+  /** Drops the least recently used of the other kind while both together exceed the share (the entry just added stays). */
+  private trim(kept: 'pairs' | 'listings'): void {
+    const other = kept === 'pairs' ? this.listings : this.pairs;
+    while (this.bytes() > this.maxBytes && other.size > 0) other.pop();
   }
 
   /** The pair's changes, loaded with `db` on first use (null while its change set is not stored). */
   get(fromId: number, toId: number, db: Db): Promise<PairChanges | null> {
     const key = `${fromId}:${toId}`;
-    let p = this.cache.get(key);
+    const built = this.pairs.get(key);
+    if (built) return Promise.resolve(built);
+    let p = this.pairLoads.get(key);
     if (!p) {
-      const loading = PairChanges.load(db, fromId, toId);
-      p = loading;
-      this.cache.set(key, p);
-      const forget = () => {
-        if (this.cache.peek(key) === loading) this.cache.delete(key);
-      };
-      loading.then((pc) => {
-        if (!pc) forget();
-        else if (this.cache.peek(key) === loading) this.loaded.set(key, pc);
-      }, forget);
+      p = PairChanges.load(db, fromId, toId);
+      this.pairLoads.set(key, p);
+      // An absent set is not remembered (it may be stored later), nor a failed load.
+      p.then((pc) => {
+        if (pc) {
+          this.pairs.set(key, pc);
+          this.trim('pairs');
+        }
+      }, () => undefined).finally(() => this.pairLoads.delete(key));
     }
     return p;
   }
 
   /** The pair's changes if loaded, without loading or waiting. */
   peek(fromId: number, toId: number): PairChanges | undefined {
-    return this.loaded.get(`${fromId}:${toId}`);
+    return this.pairs.get(`${fromId}:${toId}`);
+  }
+
+  /** The listing of a computed pair, built once by `build` for concurrent callers. */
+  listing(fromId: number, toId: number, build: () => Promise<ChangeListing>): Promise<ChangeListing> {
+    const key = `${fromId}:${toId}`;
+    const built = this.listings.get(key);
+    if (built) return Promise.resolve(built);
+    let p = this.listingBuilds.get(key);
+    if (!p) {
+      p = build();
+      this.listingBuilds.set(key, p);
+      p.then((l) => {
+        this.listings.set(key, l);
+        this.trim('listings');
+      }, () => undefined).finally(() => this.listingBuilds.delete(key));
+    }
+    return p;
+  }
+
+  /** Pairs found stored (their pages are read from the store): releases² at most, a few hundred keys. */
+  private readonly stored = new Set<string>();
+
+  isStored(fromId: number, toId: number): boolean {
+    return this.stored.has(`${fromId}:${toId}`);
+  }
+
+  markStored(fromId: number, toId: number): void {
+    this.stored.add(`${fromId}:${toId}`);
+  }
+
+  /** The listing of a pair if built, without building or waiting. */
+  peekListing(fromId: number, toId: number): ChangeListing | undefined {
+    return this.listings.get(`${fromId}:${toId}`);
   }
 }

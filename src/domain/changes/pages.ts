@@ -1,0 +1,38 @@
+// The change list of a pair of releases answered from memory when it can be (listing.ts), else
+// nothing: the caller then reads the stored rows (store.ts listChanges()), as it always did.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { hasHierarchyFilter } from '../hierarchyFilter.ts';
+import { ChangeListing } from './listing.ts';
+import type { ChangeSetMemory } from './memory.ts';
+import { changeComputation, type ChangeFilters, type ChangePage, type IndexSource, type ReleaseRef } from './store.ts';
+
+/**
+ * A page of the change set from → to without waiting for its rows to be stored: from its
+ * listing in memory, else computed now (from the release indexes when given) with its rows
+ * written in the background (store.ts). null when a hierarchy filter is set (those are
+ * answered by SQL over stored rows) or the set is stored and not in memory: then
+ * listChanges() answers from the store, as it always did.
+ */
+export async function pageFromMemory(
+  prisma: PrismaClient,
+  memory: ChangeSetMemory,
+  from: ReleaseRef,
+  to: ReleaseRef,
+  f: ChangeFilters,
+  offset: number,
+  limit: number,
+  indexes?: IndexSource,
+): Promise<ChangePage | null> {
+  if (hasHierarchyFilter(f)) return null;
+  const listed = memory.peekListing(from.id, to.id);
+  if (listed) return listed.page(f, offset, limit);
+  if (memory.isStored(from.id, to.id)) return null;
+  const c = await changeComputation(prisma, from, to, indexes);
+  if (!c) {
+    memory.markStored(from.id, to.id);
+    return null;
+  }
+  const { records } = await c.computed;
+  const listing = await memory.listing(from.id, to.id, () => ChangeListing.of(prisma, records));
+  return listing.page(f, offset, limit);
+}
