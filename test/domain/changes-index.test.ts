@@ -16,7 +16,7 @@ import { ensureChangeSet, listChanges, type ChangeFilters } from '../../src/doma
 import { ChangeListing, inJsonbOrder } from '../../src/domain/changes/listing.ts';
 import { pageFromMemory } from '../../src/domain/changes/pages.ts';
 import { ChangeSetMemory } from '../../src/domain/changes/memory.ts';
-import { SearchIndexCache } from '../../src/domain/search/indexCache.ts';
+import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { memoryGauges, type MemoryGauge } from '../../src/observability/signals.ts';
 
 let db: TestDatabase;

@@ -6,7 +6,7 @@ import { importRelease } from '../../src/importer/import.ts';
 import { computeChanges, type ChangeRecord } from '../../src/domain/changes/engine.ts';
 import { ensureChangeSet, listChanges } from '../../src/domain/changes/store.ts';
 import { computeChangesFromIndexes } from '../../src/domain/changes/indexDiff.ts';
-import { ReleaseIndex } from '../../src/domain/search/releaseIndex.ts';
+import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
 
 /** Release B: release A with one change of every kind. */
 function nextSpec(): FixtureSpec {

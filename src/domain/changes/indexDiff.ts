@@ -8,7 +8,7 @@
 // slices with a yield between them so that requests answered meanwhile are not held up.
 // Rows are the same as the statement's (test/domain/changes-index.test.ts checks it on both
 // databases), so describeChange() and everything after it are unchanged.
-import type { ReleaseIndex } from '../search/releaseIndex.ts';
+import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
 import { LEVELS, type Level } from '../levels.ts';
 import { describeChange, type ChangeRecord, type DiffRow, type NameLookup } from './engine.ts';
 

@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { CHANGE_COLUMNS, readStored, type StoredChange } from './store.ts';
 import type { ChangeListing } from './listing.ts';
-import { memoryGauges, type MemoryGauge } from '../../observability/signals.ts';
+import { memoryGauges } from '../../observability/signals.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -101,7 +101,7 @@ export class ChangeSetMemory {
     const m = new ChangeSetMemory(8, maxBytes);
     // The gauges' key list (src/observability/signals.ts) does not name this cache yet; the
     // metric reads every registered entry, so it is reported all the same.
-    (memoryGauges as Record<string, MemoryGauge>).changeSets = { bytes: () => m.bytes(), budget: maxBytes };
+    memoryGauges.changeSets = { bytes: () => m.bytes(), budget: maxBytes };
     return m;
   }
 

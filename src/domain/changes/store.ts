@@ -8,7 +8,7 @@ import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hiera
 import { computeChanges, type ChangeRecord, type ChangeType } from './engine.ts';
 import { metadataWithStringCodes } from './metadata.ts';
 import { canDiff, computeChangesFromIndexes } from './indexDiff.ts';
-import type { ReleaseIndex } from '../search/releaseIndex.ts';
+import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
 
 export interface ChangeCounts {
   added: number;
