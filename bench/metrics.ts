@@ -19,7 +19,11 @@ import { runWrk, type LoadResult } from './lib/load.ts';
 import { cpuSeconds, ensureTool, pinPlan, pinned } from './lib/pinning.ts';
 import { cleanupAll, freePort, makeTempDir, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
 
-const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' } } });
+// --calibrate: all three servers start with metrics and traces off (an A/A run), so the ratios show
+// how far apart identical servers measure on this machine now: the noise floor of the real run.
+const { values: args } = parseArgs({
+  options: { rounds: { type: 'string', default: '5' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' }, calibrate: { type: 'boolean', default: false } },
+});
 const rounds = Number(args.rounds);
 const durationS = Number(args.duration);
 const connections = Number(args.connections);
@@ -64,13 +68,19 @@ const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
 
 try {
   const off = await start('off', {});
-  const on = await start('on', { METRICS_PORT: String(await freePort()) });
-  const traced = await start('traces', {
-    METRICS_PORT: String(await freePort()),
-    OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
-    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-    OTEL_TRACES_SAMPLER_ARG: '0.1',
-  });
+  const on = await start('on', args.calibrate ? {} : { METRICS_PORT: String(await freePort()) });
+  const traced = await start(
+    'traces',
+    args.calibrate
+      ? {}
+      : {
+          METRICS_PORT: String(await freePort()),
+          OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
+          OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: '0.1',
+        },
+  );
+  if (args.calibrate) log('calibration (A/A): the "metrics" and "traces" servers run with both off');
   const run = async (base: string, s: number): Promise<LoadResult> => runWrk(wrk, { url: `${base}${PATH}`, connections, durationS: s }, pin.load);
   /** A measured run, with the server's CPU microseconds per answered request over it. */
   const measured = async (server: { base: string; proc: Tracked }): Promise<LoadResult & { cpuUs: number }> => {
