@@ -116,6 +116,7 @@ export class SearchIndexCache {
           if (this.cache.peek(releaseId) !== loading) return;
           this.built.set(releaseId, ix);
           this.account(releaseId, ix);
+          ix.onGrown = () => this.account(releaseId, ix);
         },
         () => this.cache.delete(releaseId),
       );
@@ -148,6 +149,8 @@ export class SearchIndexCache {
           if (this.languages.get(key) !== building) return;
           this.builtLanguages.set(key, ix);
           this.account(releaseId, ix, key);
+          // Its CJK bigram postings, built on the first partial search, count from then on.
+          ix.onGrown = () => this.account(releaseId, ix, key);
         },
         () => this.languages.delete(key),
       );
@@ -204,6 +207,7 @@ export class SearchIndexCache {
       if (!this.cache.has(releaseId)) this.cache.set(releaseId, reading as Promise<ReleaseIndex>);
       this.built.set(releaseId, ix);
       this.account(releaseId, ix);
+      ix.onGrown = () => this.account(releaseId, ix);
     });
     return reading;
   }

@@ -17,6 +17,7 @@ import { LEVELS, type Level } from '../levels.ts';
 import type { HierarchyItem, RelationshipType } from '../hierarchy.ts';
 import { csr, PtPaths, type Csr, type LinkRow, type PtPathColumns, type PtPathRow } from './hierarchyIndex.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
+import { BigramPostings, MAX_BIGRAM_POSTING_BYTES } from './bigramPostings.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -162,6 +163,11 @@ export class ReleaseIndex {
   private stampValue = 0;
   /** Per-query scratch of the typo pass (see search.ts), allocated once. */
   readonly scratch: { counts: Uint16Array; touched: Int32Array };
+  /** Character-bigram postings for CJK partial matches: built on first need (null: over their byte bound). */
+  private bigramBuild: Promise<BigramPostings | null> | undefined;
+  private bigramLists: BigramPostings | null | undefined;
+  /** Told when the index grows after it was first measured (the cache counts the new size). */
+  onGrown: (() => void) | undefined;
 
   private constructor(
     readonly releaseId: number,
@@ -209,7 +215,31 @@ export class ReleaseIndex {
     let mapEntries = this.trigramIds.size + this.socAbbrev.size + this.llts.at.size;
     for (const m of this.byCode) mapEntries += m.size;
     bytes += 40 * mapEntries + this.stamp.byteLength + this.scratch.counts.byteLength + this.scratch.touched.byteLength + (this.listing?.byteLength ?? 0);
+    bytes += this.bigramLists?.bytes() ?? 0;
     return (this.sizeEstimate = bytes);
+  }
+
+  /**
+   * Builds the character-bigram postings (bigramPostings.ts) once, for CJK searches; concurrent
+   * callers share the build. Afterwards bigrams() answers synchronously. The index's size
+   * estimate then includes them, and onGrown tells the cache to count it. `maxBytes`: their
+   * bound (tests pass 0 to keep the scan).
+   */
+  prepareBigrams(maxBytes = MAX_BIGRAM_POSTING_BYTES): Promise<void> {
+    this.bigramBuild ??= BigramPostings.build(this.norm, maxBytes).then((lists) => {
+      this.bigramLists = lists;
+      if (lists) {
+        this.sizeEstimate = undefined;
+        this.onGrown?.();
+      }
+      return lists;
+    });
+    return this.bigramBuild.then(() => undefined);
+  }
+
+  /** The bigram postings if built and within their bound; undefined otherwise (scan instead). */
+  bigrams(): BigramPostings | undefined {
+    return this.bigramLists ?? undefined;
   }
 
   /** Everything the index holds, as arrays (snapshot.ts writes them as they are). */
