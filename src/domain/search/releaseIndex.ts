@@ -72,6 +72,19 @@ export interface EntryColumns {
   pathSoc: Int32Array;
 }
 
+/** A non-primary language index's own arrays (ReleaseIndex.languageParts()). */
+export interface LanguageParts {
+  name: string[];
+  norm: string[];
+  nameRank: Int32Array;
+  trigramCount: Uint16Array;
+  seqStart: Int32Array;
+  trigrams: Float64Array;
+  postStart: Int32Array;
+  post: Int32Array;
+  seq: Uint16Array | Int32Array;
+}
+
 export interface ReleaseIndexParts {
   releaseId: number;
   size: number;
@@ -394,11 +407,35 @@ export class ReleaseIndex {
    * language's.
    */
   static async forLanguage(base: ReleaseIndex, language: string, names: string[], norms: string[], ranks: Int32Array): Promise<ReleaseIndex> {
-    const n = base.size;
-    const ix = new ReleaseIndex(base.releaseId, n, {
+    const ix = ReleaseIndex.languageShell(base, language, { name: names, norm: norms, nameRank: ranks, trigramCount: new Uint16Array(base.size), seqStart: new Int32Array(base.size + 1) });
+    await ix.indexTrigrams();
+    return ix;
+  }
+
+  /** What a language index holds of its own (snapshot.ts writes a language snapshot of it). */
+  languageParts(): LanguageParts {
+    return {
+      name: this.name, norm: this.norm, nameRank: this.nameRank, trigramCount: this.trigramCount, seqStart: this.seqStart,
+      trigrams: Float64Array.from(this.trigramIds.keys()), postStart: this.postStart, post: this.post, seq: this.seq,
+    };
+  }
+
+  /** The language index from languageParts() output over its release's primary index (snapshot.ts). */
+  static languageFromParts(base: ReleaseIndex, language: string, p: LanguageParts): ReleaseIndex {
+    const ix = ReleaseIndex.languageShell(base, language, p);
+    p.trigrams.forEach((t, id) => ix.trigramIds.set(t, id));
+    ix.postStart = p.postStart;
+    ix.post = p.post;
+    ix.seq = p.seq;
+    ix.stamp = new Int32Array(p.trigrams.length);
+    return ix;
+  }
+
+  /** A language index's own columns over the base's shared ones, trigram postings not yet set. */
+  private static languageShell(base: ReleaseIndex, language: string, own: Pick<EntryColumns, 'name' | 'norm' | 'nameRank' | 'trigramCount' | 'seqStart'>): ReleaseIndex {
+    const ix = new ReleaseIndex(base.releaseId, base.size, {
       level: base.level, code: base.code, ptCode: base.ptCode, current: base.current, primarySoc: base.primarySoc,
-      intlOrder: base.intlOrder, nameRank: ranks, trigramCount: new Uint16Array(n), name: names, norm: norms,
-      seqStart: new Int32Array(n + 1), pathHlt: base.pathHlt, pathHlgt: base.pathHlgt, pathSoc: base.pathSoc,
+      intlOrder: base.intlOrder, pathHlt: base.pathHlt, pathHlgt: base.pathHlgt, pathSoc: base.pathSoc, ...own,
     });
     ix.language = language;
     for (let lv = 0; lv < base.byCode.length; lv++) ix.byCode[lv] = base.byCode[lv]!;
@@ -408,7 +445,6 @@ export class ReleaseIndex {
     ix.ptPaths = base.ptPaths;
     ix.llts = base.llts;
     ix.hasHierarchy = base.hasHierarchy;
-    await ix.indexTrigrams();
     return ix;
   }
 
