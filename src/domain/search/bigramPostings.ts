@@ -8,8 +8,8 @@
 //
 // Built on the first query that needs them (most releases never get a CJK query), in slices
 // with a yield between them like the trigram pass, and only within a byte bound: a name set
-// that would need more keeps scanning. Full-size synthetic Japanese release: ≈ 1.4 M pairs,
-// about 7 MB.
+// that would need more keeps scanning. Full-size synthetic Japanese release: 3.6 MB, built in
+// ≈ 0.35 s (a loaded machine) by the first Japanese search that reaches the partial tier.
 
 /** Bytes the lists of one index may take; past it the index keeps scanning. */
 export const MAX_BIGRAM_POSTING_BYTES = 64 * 1024 * 1024;
