@@ -42,21 +42,29 @@ const env = {
 const MB = 1024 * 1024;
 const NAME_TABLES = ['concept', 'concept_name', 'smq', 'smq_name', 'release_language'];
 
-/** pg_total_relation_size of every table (bytes), read while no other process has the store open. */
-async function tableBytes(): Promise<Record<string, number>> {
+/** The store, opened from this process while no other has it open (the embedded store has one owner). */
+async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
   const db = await openDatabase({ databaseUrl: pg?.url, dataDir: store, poolSize: 1, connectTimeoutMs: 10_000 });
   try {
-    const rows = await db.prisma.$queryRawUnsafe<{ name: string; bytes: bigint }[]>(
-      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE n.nspname = current_schema() AND c.relkind = 'r'`,
-    );
-    return Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
+    return await fn(db);
   } finally {
     await db.close();
   }
 }
+
+/** pg_total_relation_size of every table (bytes). */
+async function tableBytes(): Promise<Record<string, number>> {
+  const rows = await withDb((db) =>
+    db.prisma.$queryRawUnsafe<{ name: string; bytes: bigint }[]>(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = current_schema() AND c.relkind = 'r'`,
+    ),
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
+}
 const sum = (t: Record<string, number>, names?: string[]) => Object.entries(t).reduce((n, [k, v]) => n + (!names || names.includes(k) ? v : 0), 0);
 
+let report: Record<string, unknown>;
 try {
   const en = path.join(work, '90.0');
   const release = generateRelease({ seed: Number(values.seed), version: '90.0', scale });
@@ -136,29 +144,31 @@ try {
       };
     }
     const ratio = (tag: string) => Math.round((imports[tag]!.importMs / imports.en!.importMs) * 100) / 100;
-    console.log(
-      JSON.stringify(
-        {
-          scenario: 'one release in three languages (issue 28 item 8)',
-          mode: pg ? 'postgresql' : 'embedded',
-          scale,
-          concepts: model.en.concepts.length,
-          loadAverage: execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).trim(),
-          imports: Object.fromEntries(Object.entries(imports).map(([k, { tables: _t, ...v }]) => [k, v])),
-          importRatioToEnglish: Object.fromEntries(SYNTHETIC_LANGUAGES.map((t) => [t, ratio(t)])),
-          storage: { measure: 'pg_total_relation_size per table, after each import', englishAllTablesMb: englishMb, perAddedLanguage: storage },
-          serverRssMb: memory,
-          results,
-          targets: { importRatio: '≤ 1 per added language', lookupRatio: '≤ 1.10', searchRatio: '≤ 1.5' },
-          node: process.version,
-        },
-        null,
-        2,
-      ),
-    );
+    report = {
+      scenario: 'one release in three languages (issue 28 item 8)',
+      mode: pg ? 'postgresql' : 'embedded',
+      scale,
+      concepts: model.en.concepts.length,
+      loadAverage: execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).trim(),
+      imports: Object.fromEntries(Object.entries(imports).map(([k, { tables: _t, ...v }]) => [k, v])),
+      importRatioToEnglish: Object.fromEntries(SYNTHETIC_LANGUAGES.map((t) => [t, ratio(t)])),
+      storage: { measure: 'pg_total_relation_size per table, after each import', englishAllTablesMb: englishMb, perAddedLanguage: storage },
+      serverRssMb: memory,
+      results,
+      targets: { importRatio: '≤ 1 per added language', lookupRatio: '≤ 1.10', searchRatio: '≤ 1.5' },
+      node: process.version,
+    };
   } finally {
     await stopChild(server.child);
   }
+  // The language index snapshots the server wrote on each language's first search (not the import).
+  const snapshots = await withDb((db) =>
+    db.prisma.$queryRawUnsafe<{ language: string; variant: number; bytes: number }[]>(
+      'SELECT language, variant, bytes FROM release_language_index_snapshot ORDER BY language, variant',
+    ),
+  );
+  report.languageIndexSnapshotsMb = Object.fromEntries(snapshots.map((r) => [`${r.language}/${r.variant}`, Math.round((r.bytes / MB) * 10) / 10]));
+  console.log(JSON.stringify(report, null, 2));
 } finally {
   await cleanupAll();
   removeTempDir(work);
