@@ -241,8 +241,8 @@ const WORD_SIMILARITY_THRESHOLD = 0.6; // pg_trgm.word_similarity_threshold (<%)
 
 /**
  * CJK names sharing part of the query (tier 0): those holding one of its character bigrams
- * (a one-character query: nothing more to share), from the index's bigram postings (built
- * before the first CJK search: prepareBigrams); no edit distance.
+ * (a one-character query: nothing more to share), from the index's bigram postings (built by
+ * the first CJK search that reaches this tier: prepareBigrams); no edit distance.
  */
 function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
   const grams = cjkQueryGrams(query.text).filter((g) => Array.from(g).length > 1);
