@@ -3,10 +3,13 @@
 // by the real CLI; then the real server (`terminology serve`, response cache off so every request
 // runs). Same-run baselines: each added language's import time against the English import's;
 // lookups and searches in each language against English ones of the same concepts, interleaved
-// on one connection (latency medians, ratio); storage (the store's size on disk) and server
-// memory (RSS after each language's requests) per added language.
+// on one connection (latency medians, ratio); storage and server memory (RSS after each
+// language's requests) per added language. Storage is pg_total_relation_size (table, indexes and
+// TOAST) of the tables after each import, not the store folder's size: PGlite's folder shrinks
+// and grows with its WAL and free space, so it told nothing per language.
 //
 //   npm run bench:languages [-- --scale 1] [-- --lookups 3000] [-- --searches 600]
+//   DATABASE_URL=postgres://…/postgres npm run bench:languages   # on PostgreSQL: a fresh database beside it, dropped after
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +19,8 @@ import { loadRelease } from '../src/importer/import.ts';
 import { projectRoot } from '../src/paths.ts';
 import { cleanupAll, freePort, makeTempDir, processMemoryMb, removeTempDir, runToEnd, spawnTracked, stopChild } from './lib/procs.ts';
 import { capture, interleavedLatencyLoops, type Req } from './lib/http.ts';
+import { createFreshPostgres } from './lib/pgdb.ts';
+import { openDatabase } from '../src/db/client.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,9 +34,37 @@ const scale = Number(values.scale);
 const cli = path.join(projectRoot, 'bin/terminology.mjs');
 const work = makeTempDir('bench-languages-');
 const store = path.join(work, 'store');
-const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERMINOLOGY_DATA_DIR: store, TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' };
-const duMb = () => Math.round(Number(execFileSync('du', ['-sk', store], { encoding: 'utf8' }).split('\t')[0]) / 1024);
+const pg = process.env.DATABASE_URL ? await createFreshPostgres(process.env.DATABASE_URL) : undefined;
+const env = {
+  PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERMINOLOGY_DATA_DIR: store, TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn',
+  ...(pg ? { DATABASE_URL: pg.url } : {}),
+};
+const MB = 1024 * 1024;
+const NAME_TABLES = ['concept', 'concept_name', 'smq', 'smq_name', 'release_language'];
 
+/** The store, opened from this process while no other has it open (the embedded store has one owner). */
+async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+  const db = await openDatabase({ databaseUrl: pg?.url, dataDir: store, poolSize: 1, connectTimeoutMs: 10_000 });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** pg_total_relation_size of every table (bytes). */
+async function tableBytes(): Promise<Record<string, number>> {
+  const rows = await withDb((db) =>
+    db.prisma.$queryRawUnsafe<{ name: string; bytes: bigint }[]>(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = current_schema() AND c.relkind = 'r'`,
+    ),
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
+}
+const sum = (t: Record<string, number>, names?: string[]) => Object.entries(t).reduce((n, [k, v]) => n + (!names || names.includes(k) ? v : 0), 0);
+
+let report: Record<string, unknown>;
 try {
   const en = path.join(work, '90.0');
   const release = generateRelease({ seed: Number(values.seed), version: '90.0', scale });
@@ -42,17 +75,26 @@ try {
 
   const m = await runToEnd(process.execPath, [cli, 'migrate'], { env, timeoutMs: 120_000 });
   if (m.code !== 0) throw new Error(`migrate failed: ${m.stderr}`);
-  const storeMigratedMb = duMb();
-  const imports: Record<string, { importMs: number; peakRssMb: number; storeMb: number }> = {};
+  const imports: Record<string, { importMs: number; peakRssMb: number; tables: Record<string, number> }> = {};
   for (const tag of ['en', ...SYNTHETIC_LANGUAGES]) {
     const r = await runToEnd(process.execPath, [cli, 'import', dirs[tag]!], { env, timeoutMs: 900_000 });
     if (r.code !== 0) throw new Error(`import ${tag} failed:\n${r.stderr.slice(-2000)}`);
     imports[tag] = {
       importMs: Math.round(Number(/in ([\d.]+) s/.exec(r.stdout)?.[1] ?? NaN) * 1000),
       peakRssMb: Number(/peak memory (\d+) MB/.exec(r.stdout)?.[1] ?? NaN),
-      storeMb: duMb(),
+      tables: await tableBytes(),
     };
   }
+  // Bytes a language added: the name tables' growth, and every table's (the index snapshots too).
+  const storage = Object.fromEntries(
+    SYNTHETIC_LANGUAGES.map((t, i) => {
+      const [before, after] = [imports[i === 0 ? 'en' : SYNTHETIC_LANGUAGES[i - 1]!]!.tables, imports[t]!.tables];
+      const grew = Object.keys(after).map((k): [string, number] => [k, after[k]! - (before[k] ?? 0)]).filter(([, d]) => d !== 0);
+      const mb = (n: number) => Math.round((n / MB) * 10) / 10;
+      return [t, { nameTablesMb: mb(sum(after, NAME_TABLES) - sum(before, NAME_TABLES)), allTablesMb: mb(sum(after) - sum(before)), byTableMb: Object.fromEntries(grew.map(([k, d]) => [k, mb(d)])) }];
+    }),
+  );
+  const englishMb = Math.round((sum(imports.en!.tables) / MB) * 10) / 10;
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -102,30 +144,33 @@ try {
       };
     }
     const ratio = (tag: string) => Math.round((imports[tag]!.importMs / imports.en!.importMs) * 100) / 100;
-    console.log(
-      JSON.stringify(
-        {
-          scenario: 'one release in three languages (issue 28 item 8)',
-          mode: 'embedded',
-          scale,
-          concepts: model.en.concepts.length,
-          loadAverage: execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).trim(),
-          imports,
-          importRatioToEnglish: Object.fromEntries(SYNTHETIC_LANGUAGES.map((t) => [t, ratio(t)])),
-          storageMb: { migrated: storeMigratedMb, perAddedLanguage: Object.fromEntries(SYNTHETIC_LANGUAGES.map((t, i) => [t, imports[t]!.storeMb - imports[i === 0 ? 'en' : SYNTHETIC_LANGUAGES[i - 1]!]!.storeMb])) },
-          serverRssMb: memory,
-          results,
-          targets: { importRatio: '≤ 1 per added language', lookupRatio: '≤ 1.10', searchRatio: '≤ 1.5' },
-          node: process.version,
-        },
-        null,
-        2,
-      ),
-    );
+    report = {
+      scenario: 'one release in three languages (issue 28 item 8)',
+      mode: pg ? 'postgresql' : 'embedded',
+      scale,
+      concepts: model.en.concepts.length,
+      loadAverage: execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).trim(),
+      imports: Object.fromEntries(Object.entries(imports).map(([k, { tables: _t, ...v }]) => [k, v])),
+      importRatioToEnglish: Object.fromEntries(SYNTHETIC_LANGUAGES.map((t) => [t, ratio(t)])),
+      storage: { measure: 'pg_total_relation_size per table, after each import', englishAllTablesMb: englishMb, perAddedLanguage: storage },
+      serverRssMb: memory,
+      results,
+      targets: { importRatio: '≤ 1 per added language', lookupRatio: '≤ 1.10', searchRatio: '≤ 1.5' },
+      node: process.version,
+    };
   } finally {
     await stopChild(server.child);
   }
+  // The language index snapshots the server wrote on each language's first search (not the import).
+  const snapshots = await withDb((db) =>
+    db.prisma.$queryRawUnsafe<{ language: string; variant: number; bytes: number }[]>(
+      'SELECT language, variant, bytes FROM release_language_index_snapshot ORDER BY language, variant',
+    ),
+  );
+  report.languageIndexSnapshotsMb = Object.fromEntries(snapshots.map((r) => [`${r.language}/${r.variant}`, Math.round((r.bytes / MB) * 10) / 10]));
+  console.log(JSON.stringify(report, null, 2));
 } finally {
   await cleanupAll();
   removeTempDir(work);
+  await pg?.drop();
 }

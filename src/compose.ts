@@ -62,7 +62,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     blobs: db.blobs,
     indexEvents: {
       onWarning: (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message),
-      onLoaded: (release, source, ms) => log.info({ release, source, ms }, 'release index ready'),
+      onLoaded: (release, source, ms, language) => log.info({ release, source, ms, ...(language ? { language } : {}) }, 'release index ready'),
     },
   });
   const limiter =

@@ -58,6 +58,8 @@ export class ReleaseCatalog {
         (list) => {
           this.cache = { at: Date.now(), list };
           this.failed = undefined;
+          // A language's names imported again (same release id): its indexes follow this list.
+          this.searchIndexes.sync(list);
           return list;
         },
         (error: unknown) => {

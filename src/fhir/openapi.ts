@@ -16,6 +16,9 @@ const errors = {
 
 const system = str(`${CANONICAL} (or http://terminology.hl7.org/CodeSystem/mdr)`);
 const version = str('Release identifier, e.g. 5.0.1 (default: X-Terminology-Version, else the latest)');
+const displayLanguage = str(
+  'BCP 47 tag of a language the release hosts, for displays (default: Accept-Language, else the release\'s primary language); one it does not host: 404 LANGUAGE_NOT_FOUND',
+);
 
 type Op = { path: string; summary: string; description?: string; query: Record<string, z.ZodTypeAny>; returns: string; post?: boolean };
 
@@ -23,8 +26,8 @@ const OPS: Op[] = [
   { path: '/metadata', summary: 'FHIR CapabilityStatement (mode=terminology: TerminologyCapabilities)', query: { mode: str('full | normative | terminology') }, returns: 'CapabilityStatement' },
   { path: '/CodeSystem', summary: 'Search the CodeSystem of each hosted release', query: { url: system, version, name: str('MedDRA'), status: str('active'), _id: str('meddra-{version}') }, returns: 'Bundle' },
   { path: '/CodeSystem/{id}', summary: 'One release as a CodeSystem (content not-present)', query: {}, returns: 'CodeSystem' },
-  { path: '/CodeSystem/$lookup', summary: 'Display, properties and designations of a code', query: { system, code: str('Code'), version, property: str('parent, child, inactive, level, primarySOC, socAbbreviation, designation') }, returns: 'Parameters', post: true },
-  { path: '/CodeSystem/$validate-code', summary: 'Is the code (and display) valid in the release', query: { url: system, code: str('Code'), version, display: str('Display to check') }, returns: 'Parameters', post: true },
+  { path: '/CodeSystem/$lookup', summary: 'Display, properties and designations of a code', query: { system, code: str('Code'), version, displayLanguage, property: str('parent, child, inactive, level, primarySOC, socAbbreviation, designation') }, returns: 'Parameters', post: true },
+  { path: '/CodeSystem/$validate-code', summary: 'Is the code (and display) valid in the release', query: { url: system, code: str('Code'), version, display: str('Display to check (in displayLanguage when given, else in any hosted language)'), displayLanguage }, returns: 'Parameters', post: true },
   { path: '/CodeSystem/$subsumes', summary: 'Subsumption of codeA and codeB over every hierarchy path', query: { system, codeA: str('Code A'), codeB: str('Code B'), version }, returns: 'Parameters', post: true },
   {
     path: '/ValueSet/$expand',
@@ -38,11 +41,12 @@ const OPS: Op[] = [
       includeDesignations: str('true: LLTs of each PT'),
       valueSetVersion: version,
       'system-version': str(`${CANONICAL}|{version}`),
+      displayLanguage,
     },
     returns: 'ValueSet',
     post: true,
   },
-  { path: '/ValueSet/$validate-code', summary: 'Is the code in the implicit value set', query: { url: str('Implicit value set URL'), system, code: str('Code'), display: str('Display to check'), valueSetVersion: version }, returns: 'Parameters', post: true },
+  { path: '/ValueSet/$validate-code', summary: 'Is the code in the implicit value set', query: { url: str('Implicit value set URL'), system, code: str('Code'), display: str('Display to check (in displayLanguage when given, else in any hosted language)'), valueSetVersion: version, displayLanguage }, returns: 'Parameters', post: true },
 ];
 
 export function documentFhirRoutes(r: OpenAPIHono<any>): void {

@@ -222,9 +222,14 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
           if (tag === hosted[0]) {
             await replacePrimaryNames(tx, existing.id, model);
             primaryRenamed = true;
+            // The index snapshots hold the old names (a language index shows a primary name where
+            // it has none): gone with them, so no replica loads them again; rewritten below.
+            await tx.releaseIndexSnapshot.deleteMany({ where: { releaseId: existing.id } });
+            await tx.releaseLanguageIndexSnapshot.deleteMany({ where: { releaseId: existing.id } });
           } else {
             await tx.conceptName.deleteMany({ where: { releaseId: existing.id, language: tag } });
             await tx.smqName.deleteMany({ where: { releaseId: existing.id, language: tag } });
+            await tx.releaseLanguageIndexSnapshot.deleteMany({ where: { releaseId: existing.id, language: tag } });
           }
           await tx.releaseLanguage.update({
             where: { releaseId_language: { releaseId: existing.id, language: tag } },

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { serveTestApp, type TestApp } from '../helpers/app.ts';
 import { FUZZ_ITERATIONS, NASTY, pick, rng, STACK } from '../helpers/fuzz.ts';
 import { expectValidR4 } from './r4.ts';
+import { LOOKUP_PARAMS } from '../../src/fhir/lookup.ts';
+import { CS_VALIDATE_PARAMS, VS_VALIDATE_PARAMS } from '../../src/fhir/validateCode.ts';
+import { EXPAND_PARAMS } from '../../src/fhir/expand.ts';
 
 let t: TestApp;
 let base: string;
@@ -511,6 +514,21 @@ describe('transport', () => {
   it('keeps a client X-Request-Id', async () => {
     const r = await get('/metadata', { 'X-Request-Id': 'fhir-test-0001' });
     expect(r.headers.get('x-request-id')).toBe('fhir-test-0001');
+  });
+
+  it('/openapi.json documents displayLanguage on every operation that takes it (issue 28)', async () => {
+    const doc = (await call('/openapi.json')).body;
+    const takes: Record<string, readonly string[]> = {
+      '/fhir/CodeSystem/$lookup': LOOKUP_PARAMS,
+      '/fhir/CodeSystem/$validate-code': CS_VALIDATE_PARAMS,
+      '/fhir/ValueSet/$expand': EXPAND_PARAMS,
+      '/fhir/ValueSet/$validate-code': VS_VALIDATE_PARAMS,
+    };
+    for (const [p, accepted] of Object.entries(takes)) {
+      expect(accepted, p).toContain('displayLanguage');
+      const documented = (doc.paths[p].get.parameters as { name: string; in: string }[]).filter((x) => x.in === 'query').map((x) => x.name);
+      expect(documented, p).toContain('displayLanguage');
+    }
   });
 
   it('/openapi.json lists the FHIR endpoints', async () => {

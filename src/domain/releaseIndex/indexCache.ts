@@ -7,19 +7,25 @@
 // to SQL. An index comes from its persisted snapshot (snapshot.ts: one read, well under a
 // second at full size) when there is one of the current format; otherwise it is built from
 // rows (seconds) and its snapshot written in the background for the next start or replica.
+// A non-primary language's index likewise (its own part only: names and trigram postings).
+// An import replacing one language's names keeps the release id: sync() drops the indexes whose
+// names release_language says were imported since they were loaded, whenever the catalog reads
+// the release list (every few seconds on PostgreSQL), so every replica follows within that.
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { buildLanguageIndex } from './languageIndex.ts';
-import { unpackIndex } from './snapshot.ts';
+import { deserializeLanguageIndex, unpackIndex } from './snapshot.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
-import { readSnapshot, writeSnapshot } from './snapshotStore.ts';
+import { readLanguageSnapshot, readSnapshot, writeLanguageSnapshot, writeSnapshot } from './snapshotStore.ts';
+import type { ReleaseInfo } from '../releases.ts';
 import { counts, memoryGauges, timings } from '../../observability/signals.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 export type IndexWarning = (message: string, detail: { releaseId: number; error: string }) => void;
-export type IndexLoaded = (releaseId: number, source: 'snapshot' | 'rows', ms: number) => void;
+/** `language`: set for a non-primary language's index. */
+export type IndexLoaded = (releaseId: number, source: 'snapshot' | 'rows', ms: number, language?: string) => void;
 /** Where a cache tells of snapshot problems and of indexes made ready. */
 export interface IndexEvents {
   onWarning?: IndexWarning;
@@ -51,6 +57,13 @@ export class SearchIndexCache {
    */
   /** Estimated bytes of each built index by release, then by language ('' the primary). */
   private readonly sizes = new Map<number, Map<string, number>>();
+  /**
+   * When the names of each index kept were imported (release_language.imported_at, epoch ms) as
+   * last known when its load began: by `releaseId` (the primary) and `releaseId:tag`. Undefined
+   * until a release list is seen (sync()); latest: the same keys from the last list seen.
+   */
+  private readonly loadedStamps = new Map<string, number | undefined>();
+  private readonly latestStamps = new Map<string, number>();
 
   constructor(
     max = 2,
@@ -67,12 +80,14 @@ export class SearchIndexCache {
       dispose: (_p, releaseId, reason) => {
         this.built.delete(releaseId);
         this.sizes.delete(releaseId);
+        this.loadedStamps.delete(String(releaseId));
         for (const key of [...this.languages.keys()]) {
           if (key.startsWith(`${releaseId}:`)) {
             this.languages.delete(key);
             this.builtLanguages.delete(key);
           }
         }
+        for (const key of [...this.loadedStamps.keys()]) if (key.startsWith(`${releaseId}:`)) this.loadedStamps.delete(key);
         if (reason === 'evict') counts.indexEvictions++;
       },
     });
@@ -107,6 +122,7 @@ export class SearchIndexCache {
     if (p) counts.indexHits++;
     else {
       counts.indexMisses++;
+      this.loadedStamps.set(String(releaseId), this.latestStamps.get(String(releaseId)));
       const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : this.fromSnapshot(releaseId, db);
       const loading = snapshot.then((ix) => ix ?? this.build(releaseId, db));
       p = loading;
@@ -116,6 +132,7 @@ export class SearchIndexCache {
           if (this.cache.peek(releaseId) !== loading) return;
           this.built.set(releaseId, ix);
           this.account(releaseId, ix);
+          ix.onGrown = () => this.account(releaseId, ix);
         },
         () => this.cache.delete(releaseId),
       );
@@ -133,14 +150,16 @@ export class SearchIndexCache {
 
   /**
    * A release's index in a non-primary language (ReleaseIndex.forLanguage: its names over the
-   * primary index's shared hierarchy), built on first use from concept_name (not snapshotted:
-   * a build is one statement plus the trigram pass). Kept while its release's index is.
+   * primary index's shared hierarchy), on first use from its snapshot, else built from
+   * concept_name and its snapshot written in the background. Kept while its release's index is.
    */
   getLanguage(releaseId: number, language: string, db: Db, variant = 0): Promise<ReleaseIndex> {
     const key = `${releaseId}:${language}${variant ? `:${variant}` : ''}`;
     let p = this.languages.get(key);
     if (!p) {
-      const building = this.get(releaseId, db).then((base) => buildLanguageIndex(db, base, language, variant));
+      const stampKey = `${releaseId}:${language}`;
+      if (!this.loadedStamps.has(stampKey)) this.loadedStamps.set(stampKey, this.latestStamps.get(stampKey));
+      const building = this.get(releaseId, db).then((base) => this.loadLanguage(base, language, variant, db));
       p = building;
       this.languages.set(key, building);
       building.then(
@@ -148,11 +167,47 @@ export class SearchIndexCache {
           if (this.languages.get(key) !== building) return;
           this.builtLanguages.set(key, ix);
           this.account(releaseId, ix, key);
+          // Its CJK bigram postings, built on the first partial search, count from then on.
+          ix.onGrown = () => this.account(releaseId, ix, key);
         },
         () => this.languages.delete(key),
       );
     }
     return p;
+  }
+
+  /**
+   * Drops the indexes whose names were imported again since they were loaded (`import --replace`
+   * of one language keeps the release id), by the release list's release_language.imported_at.
+   * The catalog calls it with every list it reads.
+   */
+  sync(releases: readonly ReleaseInfo[]): void {
+    for (const r of releases) {
+      r.languages.forEach((tag, position) => {
+        const at = r.namesImportedAt?.[tag];
+        if (at === undefined) return;
+        const key = position === 0 ? String(r.id) : `${r.id}:${tag}`;
+        this.latestStamps.set(key, at);
+        if (!this.loadedStamps.has(key)) return;
+        const was = this.loadedStamps.get(key);
+        // Loaded before any list was seen: its names are taken to be these.
+        if (was === undefined) return void this.loadedStamps.set(key, at);
+        if (was === at) return;
+        this.loadedStamps.delete(key);
+        if (position === 0) {
+          // The primary's names changed: the release's index and every language index over it (dispose).
+          this.unusable.delete(r.id);
+          this.cache.delete(r.id);
+          return;
+        }
+        for (const k of [...this.languages.keys()]) {
+          if (k !== key && !k.startsWith(`${key}:`)) continue;
+          this.languages.delete(k);
+          this.builtLanguages.delete(k);
+          this.sizes.get(r.id)?.delete(k);
+        }
+      });
+    }
   }
 
   /** A language's index if it is built (and its release's still is), without loading or waiting. */
@@ -196,6 +251,7 @@ export class SearchIndexCache {
     if (inFlight) return inFlight.read;
     const reading = this.readIndex(releaseId, db);
     this.reading.set(releaseId, { read: reading, started: performance.now() });
+    if (!this.loadedStamps.has(String(releaseId))) this.loadedStamps.set(String(releaseId), this.latestStamps.get(String(releaseId)));
     void reading.then((ix) => {
       if (this.reading.get(releaseId)?.read === reading) this.reading.delete(releaseId);
       if (!ix) return;
@@ -204,6 +260,7 @@ export class SearchIndexCache {
       if (!this.cache.has(releaseId)) this.cache.set(releaseId, reading as Promise<ReleaseIndex>);
       this.built.set(releaseId, ix);
       this.account(releaseId, ix);
+      ix.onGrown = () => this.account(releaseId, ix);
     });
     return reading;
   }
@@ -238,6 +295,43 @@ export class SearchIndexCache {
       this.warn(releaseId, 'release index snapshot is corrupt; rebuilding it from rows', e);
       return undefined;
     }
+  }
+
+  /** A language's index from its snapshot when there is a usable one, else from rows (its snapshot then written in the background). */
+  private async loadLanguage(base: ReleaseIndex, language: string, variant: number, db: Db): Promise<ReleaseIndex> {
+    const { releaseId } = base;
+    const started = performance.now();
+    if (this.blobs) {
+      try {
+        const data = await readLanguageSnapshot({ db, blobs: this.blobs }, releaseId, language, variant);
+        if (data) {
+          const ix = deserializeLanguageIndex(data, base, language);
+          this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started), language);
+          timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, data.byteLength);
+          return ix;
+        }
+      } catch (e) {
+        this.warn(releaseId, `${language} index snapshot not usable; building the index from rows`, e);
+      }
+    }
+    // When the names were imported, read before them: a snapshot is only written for those names.
+    const stamp = await db.$queryRawUnsafe<{ at: Date }[]>('SELECT imported_at AS at FROM release_language WHERE release_id = $1 AND language = $2', releaseId, language);
+    const ix = await buildLanguageIndex(db, base, language, variant);
+    this.onLoaded(releaseId, 'rows', Math.round(performance.now() - started), language);
+    timings.indexLoad?.('rows', (performance.now() - started) / 1000, 0);
+    const importedAt = stamp[0]?.at;
+    if (this.blobs && importedAt) {
+      const blobs = this.blobs;
+      const writing = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => writeLanguageSnapshot({ db: this.writer ?? db, blobs }, ix, variant, new Date(importedAt)))
+        .then(
+          () => undefined,
+          (e: unknown) => this.warn(releaseId, `${language} index snapshot not written; the next start builds it again`, e),
+        )
+        .finally(() => this.writes.delete(writing));
+      this.writes.add(writing);
+    }
+    return ix;
   }
 
   private async build(releaseId: number, db: Db): Promise<ReleaseIndex> {

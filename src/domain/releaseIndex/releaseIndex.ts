@@ -17,6 +17,7 @@ import { LEVELS, type Level } from '../levels.ts';
 import type { HierarchyItem, RelationshipType } from '../hierarchy.ts';
 import { csr, PtPaths, type Csr, type LinkRow, type PtPathColumns, type PtPathRow } from './hierarchyIndex.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
+import { BigramPostings, MAX_BIGRAM_POSTING_BYTES } from './bigramPostings.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -69,6 +70,19 @@ export interface EntryColumns {
   pathHlt: Int32Array;
   pathHlgt: Int32Array;
   pathSoc: Int32Array;
+}
+
+/** A non-primary language index's own arrays (ReleaseIndex.languageParts()). */
+export interface LanguageParts {
+  name: string[];
+  norm: string[];
+  nameRank: Int32Array;
+  trigramCount: Uint16Array;
+  seqStart: Int32Array;
+  trigrams: Float64Array;
+  postStart: Int32Array;
+  post: Int32Array;
+  seq: Uint16Array | Int32Array;
 }
 
 export interface ReleaseIndexParts {
@@ -162,6 +176,11 @@ export class ReleaseIndex {
   private stampValue = 0;
   /** Per-query scratch of the typo pass (see search.ts), allocated once. */
   readonly scratch: { counts: Uint16Array; touched: Int32Array };
+  /** Character-bigram postings for CJK partial matches: built on first need (null: over their byte bound). */
+  private bigramBuild: Promise<BigramPostings | null> | undefined;
+  private bigramLists: BigramPostings | null | undefined;
+  /** Told when the index grows after it was first measured (the cache counts the new size). */
+  onGrown: (() => void) | undefined;
 
   private constructor(
     readonly releaseId: number,
@@ -209,7 +228,31 @@ export class ReleaseIndex {
     let mapEntries = this.trigramIds.size + this.socAbbrev.size + this.llts.at.size;
     for (const m of this.byCode) mapEntries += m.size;
     bytes += 40 * mapEntries + this.stamp.byteLength + this.scratch.counts.byteLength + this.scratch.touched.byteLength + (this.listing?.byteLength ?? 0);
+    bytes += this.bigramLists?.bytes() ?? 0;
     return (this.sizeEstimate = bytes);
+  }
+
+  /**
+   * Builds the character-bigram postings (bigramPostings.ts) once, for CJK searches; concurrent
+   * callers share the build. Afterwards bigrams() answers synchronously. The index's size
+   * estimate then includes them, and onGrown tells the cache to count it. `maxBytes`: their
+   * bound (tests pass 0 to keep the scan).
+   */
+  prepareBigrams(maxBytes = MAX_BIGRAM_POSTING_BYTES): Promise<void> {
+    this.bigramBuild ??= BigramPostings.build(this.norm, maxBytes).then((lists) => {
+      this.bigramLists = lists;
+      if (lists) {
+        this.sizeEstimate = undefined;
+        this.onGrown?.();
+      }
+      return lists;
+    });
+    return this.bigramBuild.then(() => undefined);
+  }
+
+  /** The bigram postings if built and within their bound; undefined otherwise (scan instead). */
+  bigrams(): BigramPostings | undefined {
+    return this.bigramLists ?? undefined;
   }
 
   /** Everything the index holds, as arrays (snapshot.ts writes them as they are). */
@@ -364,11 +407,35 @@ export class ReleaseIndex {
    * language's.
    */
   static async forLanguage(base: ReleaseIndex, language: string, names: string[], norms: string[], ranks: Int32Array): Promise<ReleaseIndex> {
-    const n = base.size;
-    const ix = new ReleaseIndex(base.releaseId, n, {
+    const ix = ReleaseIndex.languageShell(base, language, { name: names, norm: norms, nameRank: ranks, trigramCount: new Uint16Array(base.size), seqStart: new Int32Array(base.size + 1) });
+    await ix.indexTrigrams();
+    return ix;
+  }
+
+  /** What a language index holds of its own (snapshot.ts writes a language snapshot of it). */
+  languageParts(): LanguageParts {
+    return {
+      name: this.name, norm: this.norm, nameRank: this.nameRank, trigramCount: this.trigramCount, seqStart: this.seqStart,
+      trigrams: Float64Array.from(this.trigramIds.keys()), postStart: this.postStart, post: this.post, seq: this.seq,
+    };
+  }
+
+  /** The language index from languageParts() output over its release's primary index (snapshot.ts). */
+  static languageFromParts(base: ReleaseIndex, language: string, p: LanguageParts): ReleaseIndex {
+    const ix = ReleaseIndex.languageShell(base, language, p);
+    p.trigrams.forEach((t, id) => ix.trigramIds.set(t, id));
+    ix.postStart = p.postStart;
+    ix.post = p.post;
+    ix.seq = p.seq;
+    ix.stamp = new Int32Array(p.trigrams.length);
+    return ix;
+  }
+
+  /** A language index's own columns over the base's shared ones, trigram postings not yet set. */
+  private static languageShell(base: ReleaseIndex, language: string, own: Pick<EntryColumns, 'name' | 'norm' | 'nameRank' | 'trigramCount' | 'seqStart'>): ReleaseIndex {
+    const ix = new ReleaseIndex(base.releaseId, base.size, {
       level: base.level, code: base.code, ptCode: base.ptCode, current: base.current, primarySoc: base.primarySoc,
-      intlOrder: base.intlOrder, nameRank: ranks, trigramCount: new Uint16Array(n), name: names, norm: norms,
-      seqStart: new Int32Array(n + 1), pathHlt: base.pathHlt, pathHlgt: base.pathHlgt, pathSoc: base.pathSoc,
+      intlOrder: base.intlOrder, pathHlt: base.pathHlt, pathHlgt: base.pathHlgt, pathSoc: base.pathSoc, ...own,
     });
     ix.language = language;
     for (let lv = 0; lv < base.byCode.length; lv++) ix.byCode[lv] = base.byCode[lv]!;
@@ -378,7 +445,6 @@ export class ReleaseIndex {
     ix.ptPaths = base.ptPaths;
     ix.llts = base.llts;
     ix.hasHierarchy = base.hasHierarchy;
-    await ix.indexTrigrams();
     return ix;
   }
 

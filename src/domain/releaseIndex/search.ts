@@ -128,7 +128,10 @@ export async function searchConcepts(
   // typo-tolerant pass joins when the query names no term exactly and substrings do not
   // fill a page: a decision that depends on the query and page size only, so totals
   // agree from page to page. Not for scripts without spaces (CJK): see SearchLanguage.fuzzy.
-  if (ranked.best !== 4 && ranked.targets.length < limit && (language ? language.fuzzy || language.cjk : true)) ranked = await rank(src.db, query, filters, keep, true);
+  if (ranked.best !== 4 && ranked.targets.length < limit && (language ? language.fuzzy || language.cjk : true)) {
+    if (query.cjk) await index.prepareBigrams();
+    ranked = await rank(src.db, query, filters, keep, true);
+  }
   const { targets, best } = ranked;
   return {
     total: targets.length,
@@ -159,7 +162,10 @@ export async function searchConceptsAll(
     const keep = index.hasHierarchy ? await entryFilter(src.db, index, filters) : undefined;
     const query = new Query(index, nq, language.cjk);
     let ranked = await rank(src.db, query, filters, keep, false);
-    if (ranked.best !== 4 && ranked.targets.length < limit && (language.fuzzy || language.cjk)) ranked = await rank(src.db, query, filters, keep, true);
+    if (ranked.best !== 4 && ranked.targets.length < limit && (language.fuzzy || language.cjk)) {
+      if (query.cjk) await index.prepareBigrams();
+      ranked = await rank(src.db, query, filters, keep, true);
+    }
     for (const x of ranked.targets) {
       const prev = best.get(x.t);
       if (!prev || x.tier > prev.x.tier || (x.tier === prev.x.tier && query.score(x.m).sim > prev.query.score(prev.x.m).sim)) best.set(x.t, { x, query, tag: language.tag });
@@ -235,8 +241,8 @@ const WORD_SIMILARITY_THRESHOLD = 0.6; // pg_trgm.word_similarity_threshold (<%)
 
 /**
  * CJK names sharing part of the query (tier 0): those holding one of its character bigrams
- * (a one-character query: nothing more to share). A scan of the folded names: a few ms at full
- * size; no edit distance.
+ * (a one-character query: nothing more to share), from the index's bigram postings (built by
+ * the first CJK search that reaches this tier: prepareBigrams); no edit distance.
  */
 function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
   const grams = cjkQueryGrams(query.text).filter((g) => Array.from(g).length > 1);
@@ -244,6 +250,24 @@ function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
   const seen = new Set(whole.map((x) => x.m));
   const out: MatchRef[] = [];
   const { norm, size } = query.index;
+  const lists = query.index.bigrams();
+  if (lists) {
+    // The union of the query's bigram lists, in entry order as the scan below yields it.
+    const hit = new Uint8Array(size);
+    let from = size;
+    let to = -1;
+    for (const g of grams) {
+      const list = lists.entries(g);
+      for (let k = 0; k < list.length; k++) hit[list[k]!] = 1;
+      if (list.length) {
+        from = Math.min(from, list[0]!);
+        to = Math.max(to, list[list.length - 1]!);
+      }
+    }
+    for (let i = from; i <= to; i++) if (hit[i] && !seen.has(i)) out.push({ m: i, tier: 0 });
+    return out;
+  }
+  // The lists are over their byte bound (bigramPostings.ts): test every name.
   for (let i = 0; i < size; i++) {
     if (seen.has(i)) continue;
     const n = norm[i]!;

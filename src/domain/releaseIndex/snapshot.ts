@@ -33,6 +33,89 @@ function stringsOf(list: readonly string[]): [Uint8Array, Int32Array] {
   return [new TextEncoder().encode(list.join('')), offsets];
 }
 
+/** Header fields besides the magic, format and checksum. */
+interface Header {
+  releaseId: number;
+  size: number;
+  flags: number;
+}
+
+/** The header, then each section as (element size, byte length) and its data padded to 8 bytes. */
+function writeSections(magic: number, format: number, h: Header, sections: readonly Typed[]): Uint8Array {
+  let total = HEADER;
+  for (const s of sections) total += 8 + pad8(s.byteLength);
+  const out = new Uint8Array(total);
+  const dv = new DataView(out.buffer);
+  let at = HEADER;
+  for (const s of sections) {
+    dv.setUint32(at, s.BYTES_PER_ELEMENT, true);
+    dv.setUint32(at + 4, s.byteLength, true);
+    out.set(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), at + 8);
+    at += 8 + pad8(s.byteLength);
+  }
+  dv.setUint32(0, magic, true);
+  dv.setUint32(4, format, true);
+  dv.setInt32(8, h.releaseId, true);
+  dv.setUint32(12, h.size, true);
+  dv.setUint32(16, sections.length, true);
+  dv.setUint32(20, h.flags, true);
+  dv.setUint32(24, crc32(out.subarray(HEADER)), true);
+  return out;
+}
+
+/** Reads sections back in order as views on the value; throws CorruptSnapshotError on any mismatch. */
+class SectionReader {
+  readonly size: number;
+  readonly flags: number;
+  private readonly bytes: Uint8Array;
+  private readonly dv: DataView;
+  private at = HEADER;
+  private readonly decoder = new TextDecoder();
+
+  constructor(data: Uint8Array, magic: number, format: number, releaseId: number, what: string) {
+    if (data.byteLength < HEADER) throw new CorruptSnapshotError('shorter than its header');
+    // Views need 8-byte alignment: one copy of the whole value when the driver's buffer is not.
+    this.bytes = data.byteOffset % 8 === 0 ? data : new Uint8Array(data); // a copy (a Buffer's slice() is a view)
+    const dv = (this.dv = new DataView(this.bytes.buffer as ArrayBuffer, this.bytes.byteOffset, this.bytes.byteLength));
+    if (dv.getUint32(0, true) !== magic) throw new CorruptSnapshotError(`not a ${what}`);
+    if (dv.getUint32(4, true) !== format) throw new CorruptSnapshotError(`format ${dv.getUint32(4, true)}, expected ${format}`);
+    if (dv.getInt32(8, true) !== releaseId) throw new CorruptSnapshotError(`holds release ${dv.getInt32(8, true)}, not ${releaseId}`);
+    if (crc32(this.bytes.subarray(HEADER)) !== dv.getUint32(24, true)) throw new CorruptSnapshotError('checksum mismatch');
+    this.size = dv.getUint32(12, true);
+    this.flags = dv.getUint32(20, true);
+  }
+
+  next<T extends Typed>(type: Ctor): T {
+    const { at, dv, bytes } = this;
+    if (at + 8 > bytes.byteLength) throw new CorruptSnapshotError('truncated');
+    const width = dv.getUint32(at, true);
+    const len = dv.getUint32(at + 4, true);
+    if (width !== type.BYTES_PER_ELEMENT || len % width !== 0 || at + 8 + len > bytes.byteLength) throw new CorruptSnapshotError(`bad section at byte ${at}`);
+    const view = new type(bytes.buffer as ArrayBuffer, bytes.byteOffset + at + 8, len / width) as T;
+    this.at = at + 8 + pad8(len);
+    return view;
+  }
+
+  u8 = () => this.next<Uint8Array>(Uint8Array);
+  u16 = () => this.next<Uint16Array>(Uint16Array);
+  i32 = () => this.next<Int32Array>(Int32Array);
+  f64 = () => this.next<Float64Array>(Float64Array);
+
+  strings(): string[] {
+    const all = this.decoder.decode(this.u8());
+    const offsets = this.i32();
+    if (offsets[offsets.length - 1] !== all.length) throw new CorruptSnapshotError('string offsets do not match');
+    const out = new Array<string>(offsets.length - 1);
+    for (let i = 0; i < out.length; i++) out[i] = all.slice(offsets[i], offsets[i + 1]);
+    return out;
+  }
+
+  /** Every byte read: anything after the last section is damage. */
+  end(): void {
+    if (this.at !== this.bytes.byteLength) throw new CorruptSnapshotError('trailing bytes');
+  }
+}
+
 export function serializeIndex(ix: ReleaseIndex): Uint8Array {
   const p = ix.parts();
   const c = p.columns;
@@ -48,25 +131,8 @@ export function serializeIndex(ix: ReleaseIndex): Uint8Array {
     p.ptPaths.pt, p.ptPaths.hlt, p.ptPaths.hlgt, p.ptPaths.soc, p.ptPaths.primary,
     p.llts.pt, p.llts.start, p.llts.entries,
   ];
-  let total = HEADER;
-  for (const s of sections) total += 8 + pad8(s.byteLength);
-  const out = new Uint8Array(total);
-  const dv = new DataView(out.buffer);
-  let at = HEADER;
-  for (const s of sections) {
-    dv.setUint32(at, s.BYTES_PER_ELEMENT, true);
-    dv.setUint32(at + 4, s.byteLength, true);
-    out.set(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), at + 8);
-    at += 8 + pad8(s.byteLength);
-  }
-  dv.setUint32(0, MAGIC, true);
-  dv.setUint32(4, SNAPSHOT_FORMAT, true);
-  dv.setInt32(8, p.releaseId, true);
-  dv.setUint32(12, p.size, true);
-  dv.setUint32(16, sections.length, true);
-  dv.setUint32(20, (p.hasHierarchy ? HAS_HIERARCHY : 0) | (p.seq instanceof Uint16Array ? SEQ_16 : 0), true);
-  dv.setUint32(24, crc32(out.subarray(HEADER)), true);
-  return out;
+  const flags = (p.hasHierarchy ? HAS_HIERARCHY : 0) | (p.seq instanceof Uint16Array ? SEQ_16 : 0);
+  return writeSections(MAGIC, SNAPSHOT_FORMAT, { releaseId: p.releaseId, size: p.size, flags }, sections);
 }
 
 /**
@@ -74,64 +140,64 @@ export function serializeIndex(ix: ReleaseIndex): Uint8Array {
  * whole, intact snapshot of this format and release.
  */
 export function deserializeIndex(data: Uint8Array, releaseId: number): ReleaseIndex {
-  if (data.byteLength < HEADER) throw new CorruptSnapshotError('shorter than its header');
-  // Views need 8-byte alignment: one copy of the whole value when the driver's buffer is not.
-  const bytes = data.byteOffset % 8 === 0 ? data : new Uint8Array(data); // a copy (a Buffer's slice() is a view)
-  const buf = bytes.buffer as ArrayBuffer;
-  const dv = new DataView(buf, bytes.byteOffset, bytes.byteLength);
-  if (dv.getUint32(0, true) !== MAGIC) throw new CorruptSnapshotError('not a release index snapshot');
-  if (dv.getUint32(4, true) !== SNAPSHOT_FORMAT) throw new CorruptSnapshotError(`format ${dv.getUint32(4, true)}, expected ${SNAPSHOT_FORMAT}`);
-  if (dv.getInt32(8, true) !== releaseId) throw new CorruptSnapshotError(`holds release ${dv.getInt32(8, true)}, not ${releaseId}`);
-  if (crc32(bytes.subarray(HEADER)) !== dv.getUint32(24, true)) throw new CorruptSnapshotError('checksum mismatch');
-  const size = dv.getUint32(12, true);
-  const flags = dv.getUint32(20, true);
-  let at = HEADER;
-  const next = <T extends Typed>(type: Ctor): T => {
-    if (at + 8 > bytes.byteLength) throw new CorruptSnapshotError('truncated');
-    const width = dv.getUint32(at, true);
-    const len = dv.getUint32(at + 4, true);
-    if (width !== type.BYTES_PER_ELEMENT || len % width !== 0 || at + 8 + len > bytes.byteLength) throw new CorruptSnapshotError(`bad section at byte ${at}`);
-    const view = new type(buf, bytes.byteOffset + at + 8, len / width) as T;
-    at += 8 + pad8(len);
-    return view;
-  };
-  const decoder = new TextDecoder();
-  const strings = (): string[] => {
-    const all = decoder.decode(next<Uint8Array>(Uint8Array));
-    const offsets = next<Int32Array>(Int32Array);
-    if (offsets[offsets.length - 1] !== all.length) throw new CorruptSnapshotError('string offsets do not match');
-    const out = new Array<string>(offsets.length - 1);
-    for (let i = 0; i < out.length; i++) out[i] = all.slice(offsets[i], offsets[i + 1]);
-    return out;
-  };
-  const u8 = () => next<Uint8Array>(Uint8Array);
-  const i32 = () => next<Int32Array>(Int32Array);
+  const r = new SectionReader(data, MAGIC, SNAPSHOT_FORMAT, releaseId, 'release index snapshot');
+  const { size, flags } = r;
   const columns = {
-    level: u8(), code: i32(), ptCode: i32(), current: u8(), primarySoc: i32(), intlOrder: i32(), nameRank: i32(),
-    trigramCount: next<Uint16Array>(Uint16Array), seqStart: i32(), pathHlt: i32(), pathHlgt: i32(), pathSoc: i32(),
-    name: strings(), norm: strings(),
+    level: r.u8(), code: r.i32(), ptCode: r.i32(), current: r.u8(), primarySoc: r.i32(), intlOrder: r.i32(), nameRank: r.i32(),
+    trigramCount: r.u16(), seqStart: r.i32(), pathHlt: r.i32(), pathHlgt: r.i32(), pathSoc: r.i32(),
+    name: r.strings(), norm: r.strings(),
   };
-  const abbrevAt = i32();
-  const abbrevs = strings();
+  const abbrevAt = r.i32();
+  const abbrevs = r.strings();
   const parts: ReleaseIndexParts = {
     releaseId,
     size,
     hasHierarchy: (flags & HAS_HIERARCHY) !== 0,
     columns,
     socAbbrev: Array.from(abbrevAt, (i, k) => [i, abbrevs[k]!]),
-    trigrams: next<Float64Array>(Float64Array),
-    postStart: i32(),
-    post: i32(),
-    seq: flags & SEQ_16 ? next<Uint16Array>(Uint16Array) : i32(),
-    down: { start: i32(), to: i32(), primary: u8() },
-    up: { start: i32(), to: i32(), primary: u8() },
-    ptPaths: { pt: i32(), hlt: i32(), hlgt: i32(), soc: i32(), primary: u8() },
-    llts: { pt: i32(), start: i32(), entries: i32() },
+    trigrams: r.f64(),
+    postStart: r.i32(),
+    post: r.i32(),
+    seq: flags & SEQ_16 ? r.u16() : r.i32(),
+    down: { start: r.i32(), to: r.i32(), primary: r.u8() },
+    up: { start: r.i32(), to: r.i32(), primary: r.u8() },
+    ptPaths: { pt: r.i32(), hlt: r.i32(), hlgt: r.i32(), soc: r.i32(), primary: r.u8() },
+    llts: { pt: r.i32(), start: r.i32(), entries: r.i32() },
   };
-  if (at !== bytes.byteLength) throw new CorruptSnapshotError('trailing bytes');
+  r.end();
   for (const a of [columns.level, columns.code, columns.nameRank, columns.name, columns.norm]) if (a.length !== size) throw new CorruptSnapshotError('column lengths differ');
   if (columns.seqStart.length !== size + 1 || parts.postStart.length !== parts.trigrams.length + 1) throw new CorruptSnapshotError('offset lengths differ');
   return ReleaseIndex.fromParts(parts);
+}
+
+// ---- A non-primary language's index (issue 28) ----------------------------------------------
+// Only what the language has of its own (languageIndex.ts): names, folded names, name ranks and
+// trigram postings. The hierarchy and codes are the primary index's, which the load is given.
+
+/** Bump on any change to the language layout: older language snapshots are then ignored and rewritten. */
+export const LANGUAGE_SNAPSHOT_FORMAT = 1;
+const LANGUAGE_MAGIC = 0x584c5852; // "RXLX" little-endian
+
+export function serializeLanguageIndex(ix: ReleaseIndex): Uint8Array {
+  const p = ix.languageParts();
+  const [names, nameAt] = stringsOf(p.name);
+  const [norms, normAt] = stringsOf(p.norm);
+  const sections: Typed[] = [names, nameAt, norms, normAt, p.nameRank, p.trigramCount, p.seqStart, p.trigrams, p.postStart, p.post, p.seq];
+  return writeSections(LANGUAGE_MAGIC, LANGUAGE_SNAPSHOT_FORMAT, { releaseId: ix.releaseId, size: ix.size, flags: p.seq instanceof Uint16Array ? SEQ_16 : 0 }, sections);
+}
+
+/** The language index a language snapshot holds, over `base` (its release's primary index); CorruptSnapshotError when it is not one of it. */
+export function deserializeLanguageIndex(data: Uint8Array, base: ReleaseIndex, language: string): ReleaseIndex {
+  const r = new SectionReader(data, LANGUAGE_MAGIC, LANGUAGE_SNAPSHOT_FORMAT, base.releaseId, 'language index snapshot');
+  if (r.size !== base.size) throw new CorruptSnapshotError(`holds ${r.size} entries, the release ${base.size}`);
+  const parts = {
+    name: r.strings(), norm: r.strings(), nameRank: r.i32(), trigramCount: r.u16(), seqStart: r.i32(),
+    trigrams: r.f64(), postStart: r.i32(), post: r.i32(), seq: r.flags & SEQ_16 ? r.u16() : r.i32(),
+  };
+  r.end();
+  for (const a of [parts.name, parts.norm, parts.nameRank, parts.trigramCount]) if (a.length !== r.size) throw new CorruptSnapshotError('column lengths differ');
+  if (parts.seqStart.length !== r.size + 1 || parts.postStart.length !== parts.trigrams.length + 1) throw new CorruptSnapshotError('offset lengths differ');
+  return ReleaseIndex.languageFromParts(base, language, parts);
 }
 
 const inflated = promisify(inflate);

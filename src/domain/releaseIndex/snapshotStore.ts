@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { BlobChannel } from '../../db/blobs.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { SNAPSHOT_FORMAT, serializeIndex } from './snapshot.ts';
+import { LANGUAGE_SNAPSHOT_FORMAT, SNAPSHOT_FORMAT, serializeIndex, serializeLanguageIndex } from './snapshot.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -73,6 +73,52 @@ export async function writeSnapshot({ db, blobs }: SnapshotDb, ix: ReleaseIndex)
     const meta = await rowMeta(db, ix.releaseId);
     if (meta) await keepFile(db, blobs.cacheDir, ix.releaseId, meta, data).catch(() => {});
   }
+  return data.byteLength;
+}
+
+// ---- A non-primary language's index (release_language_index_snapshot) -----------------------
+// Read straight from the row, no file copy: a language part is about half a release snapshot,
+// and a language is loaded on its first request, not on the start's critical path.
+
+/** A BCP 47 tag as a literal for COPY (which takes no parameters): letters, digits and hyphens only. */
+function tag(language: string): string {
+  if (!/^[A-Za-z0-9-]{1,35}$/.test(language)) throw new TypeError(`not a language tag: ${language}`);
+  return `'${language}'`;
+}
+
+/** The stored language snapshot (serializeLanguageIndex() output) in the current format, or null. */
+export async function readLanguageSnapshot({ blobs }: SnapshotDb, releaseId: number, language: string, variant: number): Promise<Uint8Array | null> {
+  return firstField(
+    await blobs.copyOut(
+      `SELECT CASE WHEN format = ${int(LANGUAGE_SNAPSHOT_FORMAT)} THEN data END FROM release_language_index_snapshot
+       WHERE release_id = ${int(releaseId)} AND language = ${tag(language)} AND variant = ${int(variant)}`,
+    ),
+  );
+}
+
+/**
+ * Writes (or replaces) a language index's snapshot; returns its size in bytes. Only while the
+ * language's names are those the index was built from (`importedAt`, release_language's, read
+ * before the build): a write racing an import that replaced them writes nothing.
+ */
+export async function writeLanguageSnapshot({ blobs }: SnapshotDb, ix: ReleaseIndex, variant: number, importedAt: Date): Promise<number> {
+  const language = ix.language;
+  if (language === undefined) throw new TypeError('not a language index');
+  const data = serializeLanguageIndex(ix);
+  await blobs.copyIn(
+    {
+      before: [`CREATE TEMPORARY TABLE language_snapshot_in (release_id integer, variant integer, format integer, bytes integer, data bytea) ON COMMIT DROP`],
+      into: 'language_snapshot_in (release_id, variant, format, bytes, data)',
+      after: [
+        `INSERT INTO release_language_index_snapshot (release_id, language, variant, format, bytes, data)
+         SELECT s.release_id, ${tag(language)}, s.variant, s.format, s.bytes, s.data FROM language_snapshot_in s
+         JOIN release_language rl ON rl.release_id = s.release_id AND rl.language = ${tag(language)}
+           AND rl.imported_at = '${importedAt.toISOString()}'::timestamptz
+         ON CONFLICT (release_id, language, variant) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, data = EXCLUDED.data, created_at = now()`,
+      ],
+    },
+    copyRow([int(ix.releaseId), int(variant), int(LANGUAGE_SNAPSHOT_FORMAT), int(data.byteLength)], data),
+  );
   return data.byteLength;
 }
 

@@ -69,6 +69,9 @@ export function registerIdentify(app: RestApp, deps: RestDeps) {
       first: limit,
       after: afterCursor(page, limit),
     });
+    // The events are spans of the client's text, with no terminology names: no Content-Language
+    // (lang is still validated against the release, as on every route).
+    c.header('Content-Language', undefined);
     const d = data.identify;
     return respond(
       c,
