@@ -1,8 +1,9 @@
 // HTTP metrics around the server's Node request listener, so warm answers (sent before the
 // app runs) are measured like every other request; and /metrics itself, answered before
-// anything else (no rate limit, no cache, not counted). Per request: two clock reads, one
-// 'close' listener (a shared function, no closure) and a histogram child found by a string
-// key; the route template of a path is remembered (routes.ts).
+// anything else (no rate limit, no cache, not counted). Per request: two clock reads, a
+// histogram child found by a string key and, unless the listener answered synchronously (a
+// warm answer), one 'close' listener (a shared function, no closure); the route template of a
+// path is remembered (routes.ts).
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -56,18 +57,30 @@ class HttpRecorder {
   }
 
   done(req: IncomingMessage, res: ServerResponse, t: Timed): void {
+    // A response cut before it finished (client gone, shutdown) has no status to speak of.
+    this.record(req, res, t.started, t.socket.bytesWritten - t.written, res.writableFinished);
+  }
+
+  record(req: IncomingMessage, res: ServerResponse, started: number, responseBytes: number, finished: boolean): void {
     this.metrics.httpInFlight--;
-    const seconds = (performance.now() - t.started) / 1000;
+    const seconds = (performance.now() - started) / 1000;
     const label = this.routes.classify(req.url ?? '/');
     const m = METHOD_INDEX.get(req.method ?? '') ?? METHODS.length - 1;
-    // A response cut before it finished (client gone, shutdown) has no status to speak of.
-    const c = res.writableFinished ? Math.min(5, Math.max(0, Math.floor(res.statusCode / 100))) : 6;
+    const c = finished ? Math.min(5, Math.max(0, Math.floor(res.statusCode / 100))) : 6;
     const slot = this.slot(label, m, c);
     slot.duration.observe(seconds);
     const length = req.headers['content-length'];
     slot.requestSize.observe(length === undefined ? 0 : Number(length) || 0);
-    slot.responseSize.observe(t.socket.bytesWritten - t.written);
+    slot.responseSize.observe(responseBytes);
   }
+}
+
+/**
+ * Whether the listener has already handed the whole response to the socket (a warm answer is
+ * replayed synchronously): ended, and nothing left in the response's own buffer or the socket's.
+ */
+export function handedOver(res: ServerResponse): boolean {
+  return res.writableEnded && res.writableLength === 0;
 }
 
 function onClose(this: TimedResponse): void {
@@ -128,10 +141,14 @@ export function instrumentListener(listener: RequestListener, metrics: Metrics, 
     if (token !== undefined && isMetricsTarget(req.url)) return serveMetrics(metrics, token, req, res);
     metrics.httpInFlight++;
     const socket = req.socket;
-    (res as TimedResponse)[TIMED] = { started: performance.now(), socket, written: socket.bytesWritten, recorder };
+    const started = performance.now();
+    const written = socket.bytesWritten;
+    listener(req, res);
+    // Answered already (a warm answer from memory): recorded now, without a listener per request.
+    if (handedOver(res)) return recorder.record(req, res, started, socket.bytesWritten - written, true);
+    (res as TimedResponse)[TIMED] = { started, socket, written, recorder };
     // 'close' is emitted once, after 'finish' or when the response is cut: on(), not once()'s wrapper.
     res.on('close', onClose);
-    listener(req, res);
   };
 }
 

@@ -63,6 +63,7 @@ import { logContext, type Logger } from '../logger.ts';
 import { projectRoot } from '../paths.ts';
 import { RouteClassifier } from './routes.ts';
 import { ScopedContextManager } from './scopedContextManager.ts';
+import { handedOver } from './httpMetrics.ts';
 import { traceHooks, type TaskSpan } from './traceHooks.ts';
 
 export type TracingConfig = NonNullable<Config['tracing']>;
@@ -293,20 +294,26 @@ function describeRequest(span: Span, req: IncomingMessage, res: ServerResponse, 
   span.setAttributes(attributes);
   // "METHOD /route/template"; a request no route matches is named by its method alone.
   if (route) span.updateName(`${method} ${route}`);
-  res.once('close', () => {
-    if (res.writableFinished) {
-      span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
-      // Server spans: 5xx are the server's errors; 4xx are the client's.
-      if (res.statusCode >= 500) {
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        span.setAttribute(ATTR_ERROR_TYPE, String(res.statusCode));
-      }
-    } else {
+}
+
+/** The server span's end: its status when the response was sent, `aborted` when it was cut. */
+function endServerSpan(span: Span, res: ServerResponse, finished: boolean): void {
+  if (finished) {
+    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
+    // Server spans: 5xx are the server's errors; 4xx are the client's.
+    if (res.statusCode >= 500) {
       span.setStatus({ code: SpanStatusCode.ERROR });
-      span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+      span.setAttribute(ATTR_ERROR_TYPE, String(res.statusCode));
     }
-    span.end();
-  });
+  } else {
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+  }
+  span.end();
+}
+
+function endWhenClosed(span: Span, res: ServerResponse): void {
+  res.once('close', () => endServerSpan(span, res, res.writableFinished));
 }
 
 /**
@@ -336,9 +343,18 @@ export function tracedListener(listener: RequestListener, tracer: Tracer, routes
     const original = req.method ?? '';
     const method = METHODS.has(original) ? original : '_OTHER';
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
-    if (span.isRecording()) describeRequest(span, req, res, routes, method, original);
+    const recording = span.isRecording();
+    if (recording) describeRequest(span, req, res, routes, method, original);
     else if (!incoming) return listener(req, res);
-    if (answerNow?.(req, res)) return;
+    if (answerNow?.(req, res)) {
+      // Handed to the socket already (the usual case): the span ends now, without a listener.
+      if (recording) {
+        if (handedOver(res)) endServerSpan(span, res, true);
+        else endWhenClosed(span, res);
+      }
+      return;
+    }
+    if (recording) endWhenClosed(span, res);
     enter(trace.setSpan(parent, span), req, res);
   };
 }

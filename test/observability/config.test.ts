@@ -144,6 +144,9 @@ describe('trace contexts of requests', () => {
       const work = spans.find((s) => s.name === 'GET /work');
       const child = spans.find((s) => s.name === 'child');
       expect(warm, spans.map((s) => s.name).join(', ')).toBeDefined();
+      // Ended as it was answered (no listener), with the answer's status.
+      expect(warm!.attributes['http.response.status_code']).toBe(200);
+      expect(warm!.ended).toBe(true);
       expect(work).toBeDefined();
       expect(child?.parentSpanContext?.spanId).toBe(work!.spanContext().spanId);
       expect(child?.spanContext().traceId).toBe(work!.spanContext().traceId);
