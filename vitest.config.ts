@@ -32,8 +32,10 @@ const ALONE = ['test/shipped/hostile.test.ts', 'test/shipped/hostile-cost.test.t
 
 // The benchmark smoke test (test/bench/) starts the bench script with its own stores and servers:
 // a minute of process start-ups that proves the bench still runs, not that the product works. It
-// is out of `npm test` and runs as `npm run test:bench` (TE_SUITE=bench), which .ci/run calls too.
+// is out of `npm test` and runs as `npm run test:bench` (TE_SUITE=bench), which .ci/run calls too,
+// with the shipped server's memory budget under 50,000 distinct searches (minutes of wrk).
 const benchOnly = process.env.TE_SUITE === 'bench';
+const BENCH = ['test/bench/**/*.test.ts', 'test/shipped/memory-budget.test.ts'];
 
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
@@ -54,9 +56,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: benchOnly
-      ? [{ extends: true as const, test: { name: 'bench', include: ['test/bench/**/*.test.ts'], env: { TEST_DB: 'pglite' } } }]
+      ? [{ extends: true as const, test: { name: 'bench', include: BENCH, env: { TEST_DB: 'pglite' } } }]
       : [
-          { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', 'test/bench/**', ...ALONE], env: { TEST_DB: 'pglite' } } },
+          { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', ...BENCH, ...ALONE], env: { TEST_DB: 'pglite' } } },
           // Files whose assertions include latency under load: run after everything else, one at a
           // time, so the other core is not busy with another test file.
           {
@@ -71,7 +73,7 @@ export default defineConfig({
                     name: 'postgres',
                     include: ['test/**/*.test.ts'],
                     // No database in these: the pglite pass runs them once.
-                    exclude: ['test/e2e/**', 'test/web/**', 'test/bench/**', 'test/architecture.test.ts', ...NO_DATABASE],
+                    exclude: ['test/e2e/**', 'test/web/**', ...BENCH, 'test/architecture.test.ts', ...NO_DATABASE],
                     env: { TEST_DB: 'postgres' },
                   },
                 },

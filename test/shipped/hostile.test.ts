@@ -55,6 +55,27 @@ interface Answer {
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
+/**
+ * Every byte each client socket sent and received (the last TRANSCRIPT_BYTES), so that a client-side
+ * error on a keep-alive connection shows the requests and answers before it: the cause of a bad
+ * answer may be a request sent earlier on the same socket (issue 27, "Data after Connection: close").
+ */
+const TRANSCRIPT_BYTES = 8192;
+const transcripts = new WeakMap<net.Socket, { log: string }>();
+function record(socket: net.Socket): void {
+  if (transcripts.has(socket)) return;
+  const t = { log: '' };
+  transcripts.set(socket, t);
+  const add = (dir: string, chunk: unknown) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) || chunk instanceof Uint8Array ? Buffer.from(chunk).toString('latin1') : '';
+    t.log = (t.log + `\n${dir} ` + text).slice(-TRANSCRIPT_BYTES);
+  };
+  socket.on('data', (d: Buffer) => add('<<', d));
+  const write = socket.write.bind(socket) as (...a: unknown[]) => boolean;
+  socket.write = ((chunk: unknown, ...rest: unknown[]) => (add('>>', chunk), write(chunk, ...rest))) as typeof socket.write;
+}
+const transcriptOf = (socket: net.Socket | null | undefined) => (socket && transcripts.get(socket)?.log) ?? '(no transcript)';
+
 function send(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}, via = agent): Promise<Answer> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
@@ -68,7 +89,8 @@ function send(path: string, init: { method?: string; headers?: Record<string, st
       },
     );
     req.on('timeout', () => req.destroy(new Error(`timeout: ${init.method ?? 'GET'} ${path.slice(0, 80)}`)));
-    req.on('error', (e) => reject(new Error(`${e.message} (${init.method ?? 'GET'} ${path.slice(0, 80)})`)));
+    req.on('socket', record);
+    req.on('error', (e) => reject(Object.assign(new Error(`${e.message} (${init.method ?? 'GET'} ${path.slice(0, 80)})`), { transcript: transcriptOf(req.socket) })));
     req.end(init.body);
   });
 }
@@ -381,6 +403,7 @@ describe('the shipped server under hostile input', () => {
               // the answer must then be in the documented shape, and more than two such events fail the test.
               if (method !== 'HEAD' || !/Data after `Connection: close`/.test((e as Error).message)) throw e;
               headAfterClose.push(what);
+              console.warn(`socket transcript before ${what}:${(e as { transcript?: string }).transcript}`);
               return [await send(url, { method, headers }, new http.Agent({ keepAlive: false })), `${what} (sent again)`, method];
             }
           };
