@@ -111,8 +111,12 @@ export class EnginePool implements CodingEngine {
       this.sources.set(releaseId, encoding, { size: 1 });
       encoding.then(
         (source) => {
-          // Counted at its real size once known.
-          if (this.sources.peek(releaseId) === encoding) this.sources.set(releaseId, encoding, { size: Math.max(1, source.byteLength) });
+          // Counted at its real size once known. lru-cache keeps an entry's size when set() is
+          // given the same value again (every source was counted at 1 byte): delete, then set.
+          if (this.sources.peek(releaseId) === encoding) {
+            this.sources.delete(releaseId);
+            this.sources.set(releaseId, encoding, { size: Math.max(1, source.byteLength) });
+          }
           this.warm(releaseId, source);
         },
         () => this.sources.delete(releaseId),
