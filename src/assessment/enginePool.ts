@@ -15,7 +15,7 @@ import { loadVocabularySource, vocabularySourceFromIndex } from './loadVocabular
 import type { ReleaseIndex } from '../domain/search/releaseIndex.ts';
 import type { CodingEngine } from './engine.ts';
 import type { EngineResult, EngineTask } from './engineTasks.ts';
-import { encodeSource } from './vocabularySource.ts';
+import { encodeSourceInSlices } from './vocabularySource.ts';
 import { distDir } from '../paths.ts';
 import type { WorkerReady, WorkerRequest } from './nlpWorker.ts';
 import { counts, memoryGauges, timings, type MemoryGauge } from '../observability/signals.ts';
@@ -106,7 +106,7 @@ export class EnginePool implements CodingEngine {
     if (!p) {
       // From the release's index (read in slices) when there is one; never a statement of every name on the serving thread.
       const loading = this.indexes ? this.indexes.index(releaseId).then((ix) => vocabularySourceFromIndex(this.prisma, ix)) : loadVocabularySource(this.prisma, releaseId);
-      const encoding = loading.then(encodeSource);
+      const encoding = loading.then(encodeSourceInSlices);
       p = encoding;
       this.sources.set(releaseId, encoding, { size: 1 });
       encoding.then(
