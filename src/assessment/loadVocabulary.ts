@@ -38,7 +38,7 @@ export async function loadVocabularySource(prisma: Pick<PrismaClient, 'concept' 
 }
 
 /** Entries read between two yields to the event loop. */
-const INDEX_SLICE = 10_000;
+const INDEX_SLICE = 5_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
