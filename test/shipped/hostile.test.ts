@@ -403,9 +403,9 @@ describe('the shipped server under hostile input', () => {
               // the answer must then be in the documented shape, and more than two such events fail the test.
               // The socket's recorded bytes (record() above) are printed: what came before on that connection.
               // Not seen in four runs on a loaded machine (5,000 ×2, 15,000, and 1,000 on PostgreSQL) while
-              // seen at the same request in quiet runs: a timer, not a request, may be the cause — e.g. Node's
-              // connection check (every 30 s) answering 408 (REQUEST_TIMEOUT, body included: onClientError
-              // cannot know the method without rawPacket) to a request that is just arriving.
+              // seen at the same request in quiet runs, so timing is part of the cause. A 408 from Node's
+              // connection check (body included: onClientError has no rawPacket to see HEAD in) would fit
+              // the symptom, but Node expires only requests still arriving after headersTimeout (60 s).
               if (method !== 'HEAD' || !/Data after `Connection: close`/.test((e as Error).message)) throw e;
               headAfterClose.push(what);
               console.warn(`socket transcript before ${what}:${(e as { transcript?: string }).transcript}`);
