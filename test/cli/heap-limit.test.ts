@@ -52,5 +52,4 @@ describe('serve bounds V8 heap by MEMORY_BUDGET_MB', () => {
     expect(await server.stop('SIGTERM')).toBe(0);
     expect(server.logs()).toContain('"msg":"stopped"');
   }, 180_000);
-
 });
