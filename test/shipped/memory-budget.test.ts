@@ -137,7 +137,8 @@ async function viaWrk(wrk: string): Promise<{ requests: number; errors: number; 
  * WebAssembly memory — the rest was garbage V8 had not collected, because its old space could grow
  * to its default limit (~4 GB here). `terminology serve` now starts Node with
  * --max-old-space-size at half of MEMORY_BUDGET_MB (bin/heap-limit.mjs); measured with it: peak
- * 832 MB (loaded machine). Minutes of wrk: run by `npm run test:bench` (vitest.config.ts), which CI runs.
+ * 832 and 862 MB (two runs on a shared machine). 75–380 s of wrk: run by `npm run test:bench`
+ * (vitest.config.ts), which CI runs.
  */
 describe('memory budget', () => {
   it(`${SEARCHES} distinct searches keep the server's peak RSS under MEMORY_BUDGET_MB (${BUDGET_MB} MB)`, async () => {
