@@ -18,7 +18,7 @@ const postgres = process.env.TEST_DATABASE_URL;
 // 405s, static bodies): the PostgreSQL pass would run them again for nothing. A new file runs on both unless
 // it is listed here.
 const NO_DATABASE = [
-  'test/assessment/vocabularySource.test.ts', 'test/cli/loader.test.ts', 'test/config/loadConfig.test.ts',
+  'test/assessment/vocabularySource.test.ts', 'test/assessment/vocabulary-budget.test.ts', 'test/assessment/engine-full-size.test.ts', 'test/cli/loader.test.ts', 'test/config/loadConfig.test.ts',
   'test/domain/clientText.test.ts', 'test/domain/languageTags.test.ts', 'test/domain/languageText.test.ts', 'test/graphql/jit.test.ts', 'test/graphql/schema-drift.test.ts',
   'test/http/clientIp.test.ts', 'test/http/compressed-bodies.test.ts', 'test/http/cors.test.ts', 'test/http/etag.test.ts',
   'test/http/methods.test.ts', 'test/http/protection.test.ts', 'test/http/windowCounter.test.ts', 'test/impact/csv.test.ts',
@@ -41,8 +41,10 @@ const ALONE = ['test/shipped/hostile.test.ts', 'test/shipped/hostile-cost.test.t
 
 // The benchmark smoke test (test/bench/) starts the bench script with its own stores and servers:
 // a minute of process start-ups that proves the bench still runs, not that the product works. It
-// is out of `npm test` and runs as `npm run test:bench` (TE_SUITE=bench), which .ci/run calls too.
+// is out of `npm test` and runs as `npm run test:bench` (TE_SUITE=bench), which .ci/run calls too,
+// with the shipped server's memory budget under 50,000 distinct searches (minutes of wrk).
 const benchOnly = process.env.TE_SUITE === 'bench';
+const BENCH = ['test/bench/**/*.test.ts', 'test/shipped/memory-budget.test.ts'];
 
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
@@ -63,9 +65,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: benchOnly
-      ? [{ extends: true as const, test: { name: 'bench', include: ['test/bench/**/*.test.ts'], env: { TEST_DB: 'pglite' } } }]
+      ? [{ extends: true as const, test: { name: 'bench', include: BENCH, env: { TEST_DB: 'pglite' } } }]
       : [
-          { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', 'test/bench/**', ...ALONE], env: { TEST_DB: 'pglite' } } },
+          { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', ...BENCH, ...ALONE], env: { TEST_DB: 'pglite' } } },
           // Files whose assertions include latency under load: run after everything else, one at a
           // time, so the other core is not busy with another test file.
           {
@@ -80,7 +82,7 @@ export default defineConfig({
                     name: 'postgres',
                     include: ['test/**/*.test.ts'],
                     // No database in these: the pglite pass runs them once.
-                    exclude: ['test/e2e/**', 'test/web/**', 'test/bench/**', 'test/architecture.test.ts', ...NO_DATABASE],
+                    exclude: ['test/e2e/**', 'test/web/**', ...BENCH, 'test/architecture.test.ts', ...NO_DATABASE],
                     env: { TEST_DB: 'postgres' },
                   },
                 },

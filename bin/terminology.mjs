@@ -4,6 +4,11 @@
 // edited checkout never runs stale code, and an installed one starts fast.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { restartWithHeapLimit } from './heap-limit.mjs';
+
+// `serve` runs with V8's heap bounded by MEMORY_BUDGET_MB: Node is started again with the flag
+// (bin/heap-limit.mjs), and this process only waits for that one.
+if (restartWithHeapLimit()) await new Promise(() => {});
 
 const bundle = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
 const src = fileURLToPath(new URL('../src', import.meta.url));

@@ -21,6 +21,7 @@ import { EnginePool } from './assessment/enginePool.ts';
 import { createCodedWorkGates } from './services/codedWork.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { KeyUsageRecorder } from './domain/apiKeyUsage.ts';
+import { boundApiKeyCache } from './domain/apiKeys.ts';
 import { graphqlMetricsPlugin } from './graphql/metricsPlugin.ts';
 import type { Plugin } from 'graphql-yoga';
 
@@ -82,8 +83,15 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     config.openai ? new OpenAIProvider(config.openai) : null,
     // The coding engine on worker threads, so one narrative never blocks other requests.
     // Its vocabulary sources come from the release indexes (read in slices), not a statement of every name.
-    config.nlp.workers > 0 ? new EnginePool(db.prisma, config.nlp, { index: (releaseId) => catalog.searchIndexes.get(releaseId, db.reader()) }) : undefined,
+    config.nlp.workers > 0
+      ? new EnginePool(
+          db.prisma,
+          { ...config.nlp, vocabularyBytes: config.memory.engineVocabularies, sourceBytes: config.memory.engineSources },
+          { index: (releaseId) => catalog.searchIndexes.get(releaseId, db.reader()) },
+        )
+      : undefined,
   );
+  boundApiKeyCache(db.prisma, config.memory.apiKeys);
   const codedWork = createCodedWorkGates(config.codedWork.lists, config.codedWork.uploads);
   // Per-key usage: counted in memory, added to the database in one upsert every few seconds.
   const keyUsage = new KeyUsageRecorder(db.prisma, { onError: (e) => log.warn({ err: { message: e.message } }, 'API-key usage not written; kept for the next attempt') });

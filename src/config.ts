@@ -135,13 +135,21 @@ export interface MemoryShares {
   codedUploads: number;
   /** Public coded lists held at once, counted the same way. */
   codedLists: number;
+  /** The coding engine's built vocabularies, all workers together (~45 MB per full-size release in each worker that codes for it). */
+  engineVocabularies: number;
+  /** Encoded vocabulary sources on the serving thread (~4 MB per full-size release), shared with the workers. */
+  engineSources: number;
+  /** Verified API keys remembered for API_KEY_CACHE_TTL_MS (~750 bytes each). */
+  apiKeys: number;
 }
 
 /**
- * One budget, shared out: the caches and coded-data jobs get about half of it, the rest is the
- * process itself (code, the embedded database's WebAssembly heap and buffers, requests in
+ * One budget, shared out: the caches and coded-data jobs get about two thirds of it, the rest is
+ * the process itself (code, the embedded database's WebAssembly heap and buffers, requests in
  * flight: ~400 MB RSS embedded with the demo releases). At the default 1,024 MB: answers 64,
- * results 64, documents 32, release indexes 192, change sets 64, uploads 128, lists 16 (MB).
+ * results 64, documents 32, release indexes 192, change sets 64, uploads 128, lists 16, engine vocabularies 128,
+ * their sources 32, API keys 4 (MB). `terminology serve` also bounds V8's heap at half the
+ * budget (bin/heap-limit.mjs), so garbage is collected before the process outgrows it.
  */
 export function memoryShares(budgetMb: number, responseCacheMb?: number): MemoryShares {
   const budget = budgetMb * MB;
@@ -154,6 +162,9 @@ export function memoryShares(budgetMb: number, responseCacheMb?: number): Memory
     changeSets: budget / 16,
     codedUploads: budget / 8,
     codedLists: budget / 64,
+    engineVocabularies: budget / 8,
+    engineSources: budget / 32,
+    apiKeys: budget / 256,
   };
 }
 

@@ -2,6 +2,7 @@
 // app with its protections, and a graceful shutdown on SIGTERM/SIGINT.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import type { Config } from './config.ts';
 import { describeTarget, openMigrated } from './db/open.ts';
 import type { Database } from './db/client.ts';
@@ -118,7 +119,18 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info(
-    { url, mode: db.mode, replicas: config.replicaUrls.length, provider: assessment.providerName, rateLimit: limiter ? `${limiter.limit}/min (${limiter.store})` : 'off', ms: Math.round(performance.now() - started) },
+    {
+      url,
+      mode: db.mode,
+      replicas: config.replicaUrls.length,
+      provider: assessment.providerName,
+      rateLimit: limiter ? `${limiter.limit}/min (${limiter.store})` : 'off',
+      // The server's own pid: under Node 20 `terminology serve` runs it as a child (bin/heap-limit.mjs).
+      pid: process.pid,
+      // V8's heap limit: half of MEMORY_BUDGET_MB when started by `terminology serve` (bin/heap-limit.mjs).
+      heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 1024 / 1024),
+      ms: Math.round(performance.now() - started),
+    },
     'Terminology Explorer is listening',
   );
   // For a person at a terminal: where to go next, in one line (log lines are for machines).

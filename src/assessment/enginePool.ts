@@ -15,16 +15,20 @@ import { loadVocabularySource, vocabularySourceFromIndex } from './loadVocabular
 import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import type { CodingEngine } from './engine.ts';
 import type { EngineResult, EngineTask } from './engineTasks.ts';
-import { encodeSource } from './vocabularySource.ts';
+import { encodeSourceInSlices } from './vocabularySource.ts';
 import { distDir } from '../paths.ts';
-import type { WorkerRequest } from './nlpWorker.ts';
-import { counts, timings } from '../observability/signals.ts';
+import type { WorkerReady, WorkerRequest } from './nlpWorker.ts';
+import { counts, memoryGauges, timings } from '../observability/signals.ts';
 import { traceHooks } from '../observability/traceHooks.ts';
 
 export interface EnginePoolOptions {
   workers: number;
   timeoutMs: number;
   maxQueue: number;
+  /** Bytes (estimated) of built vocabularies all workers together keep; each gets its part (MEMORY_BUDGET_MB's share). */
+  vocabularyBytes?: number;
+  /** Bytes of encoded vocabulary sources kept on the serving thread (MEMORY_BUDGET_MB's share). */
+  sourceBytes?: number;
 }
 
 /** Where a release's names come from without a 100k-row statement: its built index (indexCache.ts). */
@@ -32,8 +36,12 @@ export interface IndexSource {
   index(releaseId: number): Promise<Pick<ReleaseIndex, 'releaseId' | 'size' | 'level' | 'code' | 'ptCode' | 'current' | 'name'>>;
 }
 
-/** Bytes of encoded sources kept (a full-size release's is ~5 MB: names and three columns). */
-const SOURCE_CACHE_BYTES = 64 * 1024 * 1024;
+/** Defaults of the byte bounds: MEMORY_BUDGET_MB's default shares (src/config.ts memoryShares). */
+const MB = 1024 * 1024;
+/** Encoded sources (a full-size release's is ~4 MB: names and three columns). */
+const SOURCE_CACHE_BYTES = 32 * MB;
+/** Built vocabularies of all workers (~45 MB each at full size). */
+const VOCABULARY_BYTES = 128 * MB;
 
 /** Seconds a refused client is asked to wait (Retry-After). */
 export const ENGINE_RETRY_AFTER_SECONDS = 1;
@@ -51,6 +59,10 @@ export class EnginePool implements CodingEngine {
   private readonly pool: Piscina;
   private readonly sources: LRUCache<number, Promise<SharedArrayBuffer>>;
   private inFlight = 0;
+  /** Each worker's vocabulary bytes as it last said (its `ready` message), by thread id. */
+  private readonly workerBytes = new Map<number, number>();
+  /** What each worker may keep: its part of the vocabularies' share. */
+  private readonly perWorkerBytes: number;
 
   constructor(
     private readonly prisma: Pick<PrismaClient, 'concept' | 'gradeDefinition'>,
@@ -67,7 +79,25 @@ export class EnginePool implements CodingEngine {
     });
     // Encoded sources are a few MB each (a release's names), bounded in bytes: the serving
     // thread encodes a release once, however many releases clients alternate between.
-    this.sources = new LRUCache({ maxSize: SOURCE_CACHE_BYTES });
+    this.sources = new LRUCache({ maxSize: opts.sourceBytes ?? SOURCE_CACHE_BYTES });
+    const vocabularyBytes = opts.vocabularyBytes ?? VOCABULARY_BYTES;
+    this.perWorkerBytes = Math.floor(vocabularyBytes / Math.max(1, opts.workers));
+    const gauges = memoryGauges;
+    gauges.engineVocabularies = { bytes: () => this.vocabularyBytesHeld(), budget: vocabularyBytes };
+    gauges.engineSources = { bytes: () => this.sources.calculatedSize, budget: opts.sourceBytes ?? SOURCE_CACHE_BYTES };
+  }
+
+  /** Estimated bytes of the vocabularies the live workers keep (a worker ended at a timeout took its own along). */
+  vocabularyBytesHeld(): number {
+    let n = 0;
+    for (const w of this.pool.threads) n += this.workerBytes.get(w.threadId) ?? 0;
+    return n;
+  }
+
+  /** A worker's `ready` message: the bytes it keeps now. */
+  private noteReady(m: unknown): void {
+    const r = m as Partial<WorkerReady> | undefined;
+    if (typeof r?.threadId === 'number' && typeof r.bytes === 'number') this.workerBytes.set(r.threadId, r.bytes);
   }
 
   private source(releaseId: number): Promise<SharedArrayBuffer> {
@@ -75,13 +105,17 @@ export class EnginePool implements CodingEngine {
     if (!p) {
       // From the release's index (read in slices) when there is one; never a statement of every name on the serving thread.
       const loading = this.indexes ? this.indexes.index(releaseId).then((ix) => vocabularySourceFromIndex(this.prisma, ix)) : loadVocabularySource(this.prisma, releaseId);
-      const encoding = loading.then(encodeSource);
+      const encoding = loading.then(encodeSourceInSlices);
       p = encoding;
       this.sources.set(releaseId, encoding, { size: 1 });
       encoding.then(
         (source) => {
-          // Counted at its real size once known.
-          if (this.sources.peek(releaseId) === encoding) this.sources.set(releaseId, encoding, { size: Math.max(1, source.byteLength) });
+          // Counted at its real size once known. lru-cache keeps an entry's size when set() is
+          // given the same value again (every source was counted at 1 byte): delete, then set.
+          if (this.sources.peek(releaseId) === encoding) {
+            this.sources.delete(releaseId);
+            this.sources.set(releaseId, encoding, { size: Math.max(1, source.byteLength) });
+          }
           this.warm(releaseId, source);
         },
         () => this.sources.delete(releaseId),
@@ -97,9 +131,12 @@ export class EnginePool implements CodingEngine {
   private warm(releaseId: number, source: SharedArrayBuffer): void {
     for (let i = 1; i < this.opts.workers; i++) {
       const { port1, port2 } = new MessageChannel();
-      port1.close();
-      const req: WorkerRequest = { releaseId, source, task: { op: 'warm' }, ready: port2 };
-      this.pool.run(req, { transferList: [port2] }).catch(() => undefined);
+      port1.once('message', (m) => {
+        this.noteReady(m);
+        port1.close();
+      });
+      const req: WorkerRequest = { releaseId, source, task: { op: 'warm' }, ready: port2, vocabularyBytes: this.perWorkerBytes };
+      this.pool.run(req, { transferList: [port2] }).catch(() => port1.close());
     }
   }
 
@@ -119,7 +156,8 @@ export class EnginePool implements CodingEngine {
     let timer: NodeJS.Timeout | undefined;
     // The budget starts when the worker starts the task with its vocabulary ready: loading
     // the release, starting a worker and its one-time vocabulary build are not the request's cost.
-    port1.once('message', () => {
+    port1.once('message', (m) => {
+      this.noteReady(m);
       counts.engineQueued--;
       counts.engineRunning++;
       started = performance.now();
@@ -129,7 +167,7 @@ export class EnginePool implements CodingEngine {
     let outcome: 'ok' | 'timeout' | 'error' = 'error';
     try {
       const source = await this.source(releaseId);
-      const req: WorkerRequest = { releaseId, source, task, ready: port2 };
+      const req: WorkerRequest = { releaseId, source, task, ready: port2, vocabularyBytes: this.perWorkerBytes };
       const result = (await this.pool.run(req, { signal: abort.signal, transferList: [port2] })) as EngineResult<T>;
       outcome = 'ok';
       return result;

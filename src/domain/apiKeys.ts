@@ -10,7 +10,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { apiKeyOutcomes } from '../observability/signals.ts';
+import { apiKeyOutcomes, memoryGauges } from '../observability/signals.ts';
 import { usageByKey, type KeyUsage } from './apiKeyUsage.ts';
 
 export interface ApiKeyInfo {
@@ -33,15 +33,47 @@ interface Verified {
 }
 
 /**
- * Per database (tests open many): key digest (hex) → the verified row. `revocations` counts
- * revocations: a lookup that was in flight while one happened is not remembered.
+ * Bytes one remembered key costs: measured ~720 bytes of heap per entry for 10,000 (the hex
+ * digest, the row's id and digest, lru-cache's slots), counted at 768.
  */
-const verifiedKeys = new WeakMap<PrismaClient, { keys: LRUCache<string, Verified>; revocations: number }>();
+export const VERIFIED_KEY_BYTES = 768;
+/** The default bound (MEMORY_BUDGET_MB's default share: src/config.ts memoryShares): ~5,400 keys. */
+const DEFAULT_CACHE_BYTES = 4 * 1024 * 1024;
 
-function cacheOf(prisma: PrismaClient): { keys: LRUCache<string, Verified>; revocations: number } {
+interface KeyCache {
+  keys: LRUCache<string, Verified>;
+  revocations: number;
+}
+
+/**
+ * Per database (tests open many): key digest (hex) → the verified row, bounded in bytes.
+ * `revocations` counts revocations: a lookup that was in flight while one happened is not remembered.
+ */
+const verifiedKeys = new WeakMap<PrismaClient, KeyCache>();
+
+function newCache(maxBytes: number): KeyCache {
+  return { keys: new LRUCache<string, Verified>({ maxSize: Math.max(VERIFIED_KEY_BYTES, maxBytes), sizeCalculation: () => VERIFIED_KEY_BYTES, ttl: API_KEY_CACHE_TTL_MS }), revocations: 0 };
+}
+
+function cacheOf(prisma: PrismaClient): KeyCache {
   let c = verifiedKeys.get(prisma);
-  if (!c) verifiedKeys.set(prisma, (c = { keys: new LRUCache<string, Verified>({ max: 10_000, ttl: API_KEY_CACHE_TTL_MS }), revocations: 0 }));
+  if (!c) verifiedKeys.set(prisma, (c = newCache(DEFAULT_CACHE_BYTES)));
   return c;
+}
+
+/**
+ * The serving app's bound for this database's verified keys (its share of MEMORY_BUDGET_MB), and
+ * the memory_cache_bytes gauge `apiKeys` on it. Keys remembered before are forgotten (start-up only).
+ */
+export function boundApiKeyCache(prisma: PrismaClient, maxBytes: number): void {
+  const c = newCache(maxBytes);
+  verifiedKeys.set(prisma, c);
+  memoryGauges.apiKeys = { bytes: () => c.keys.calculatedSize, budget: maxBytes };
+}
+
+/** Keys remembered now for this database (tests). */
+export function rememberedApiKeys(prisma: PrismaClient): number {
+  return verifiedKeys.get(prisma)?.keys.size ?? 0;
 }
 
 function digest(key: string): Buffer {

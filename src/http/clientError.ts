@@ -106,11 +106,18 @@ export function onClientError(log: Logger) {
     // the refusal: bytes written while its response is under way would corrupt it. A request
     // whose own body is what failed to parse cannot complete: it is refused now (its handler's
     // body read fails when the socket closes, and it logs the refusal's status: errors.ts).
-    const inFlight = (socket as Socket & { _httpMessage?: NodeJS.EventEmitter & { writableFinished?: boolean; headersSent?: boolean; _last?: boolean; req?: { complete?: boolean } } })._httpMessage;
+    const inFlight = (socket as Socket & { _httpMessage?: NodeJS.EventEmitter & { writableFinished?: boolean; headersSent?: boolean; shouldKeepAlive?: boolean; _last?: boolean; req?: { complete?: boolean } } })._httpMessage;
     if (inFlight && !inFlight.writableFinished && (inFlight.req?.complete !== false || inFlight.headersSent)) {
-      // An answer that said `Connection: close` (e.g. a 405 to a request with a body) is the last
-      // one on this connection (Node marks it `_last`; `shouldKeepAlive` stays true): nothing may follow it.
-      inFlight.once('finish', () => (inFlight._last ? socket.destroySoon() : answer()));
+      // The answer in progress must not promise another on this connection: a keep-alive client
+      // (Node's agent) would send its next request and read the refusal below as that request's
+      // answer — for a HEAD, a body after `Connection: close` (issue 27: a DELETE whose body had
+      // no Content-Length, so the body was parsed as the next request). Not yet written: it says
+      // `Connection: close`, and the refusal follows it for a client that pipelined.
+      const closedHere = !inFlight.headersSent;
+      if (closedHere) inFlight.shouldKeepAlive = false;
+      // An answer that said `Connection: close` by itself (e.g. a 405 to a request with a body) is the
+      // last one on this connection (Node marks it `_last`; `shouldKeepAlive` stays true): nothing may follow it.
+      inFlight.once('finish', () => (inFlight._last && !closedHere ? socket.destroySoon() : answer()));
       inFlight.once('close', () => {
         if (!inFlight.writableFinished) socket.destroy();
       });

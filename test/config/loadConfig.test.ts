@@ -30,11 +30,11 @@ describe('loadConfig', () => {
   it('shares MEMORY_BUDGET_MB out among the caches and coded-data classes (README › Configuration)', () => {
     const MB = 1024 * 1024;
     const c = loadConfig({});
-    expect(c.memory).toEqual({ budget: 1024 * MB, warmAnswers: 64 * MB, graphqlResults: 64 * MB, graphqlDocuments: 32 * MB, releaseIndexes: 192 * MB, changeSets: 64 * MB, codedUploads: 128 * MB, codedLists: 16 * MB });
+    expect(c.memory).toEqual({ budget: 1024 * MB, warmAnswers: 64 * MB, graphqlResults: 64 * MB, graphqlDocuments: 32 * MB, releaseIndexes: 192 * MB, changeSets: 64 * MB, codedUploads: 128 * MB, codedLists: 16 * MB, engineVocabularies: 128 * MB, engineSources: 32 * MB, apiKeys: 4 * MB });
     expect(c.codedWork.uploads.bytes).toBe(128 * MB);
     expect(c.codedWork.lists.bytes).toBe(16 * MB);
     const half = loadConfig({ MEMORY_BUDGET_MB: '512', RESPONSE_CACHE_MB: '0' });
-    expect(half.memory).toMatchObject({ warmAnswers: 0, releaseIndexes: 96 * MB, codedUploads: 64 * MB });
+    expect(half.memory).toMatchObject({ warmAnswers: 0, releaseIndexes: 96 * MB, codedUploads: 64 * MB, engineVocabularies: 64 * MB, apiKeys: 2 * MB });
     expect(refused({ MEMORY_BUDGET_MB: '100' })).toMatch(/MEMORY_BUDGET_MB: Too small/);
   });
 

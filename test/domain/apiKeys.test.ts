@@ -2,7 +2,9 @@
 // a key the moment it is revoked through the same module, and never remembers a refusal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { API_KEY_CACHE_TTL_MS, createApiKey, revokeApiKey, verifyApiKey } from '../../src/domain/apiKeys.ts';
+import { API_KEY_CACHE_TTL_MS, boundApiKeyCache, createApiKey, rememberedApiKeys, revokeApiKey, VERIFIED_KEY_BYTES, verifyApiKey } from '../../src/domain/apiKeys.ts';
+import { memoryGauges } from '../../src/observability/signals.ts';
+import { memoryShares } from '../../src/config.ts';
 
 let db: TestDatabase;
 const queries: string[] = [];
@@ -47,5 +49,24 @@ describe('verifyApiKey cache', () => {
     expect(keyReads()).toBe(2);
     const { key, info } = await createApiKey(db.prisma, 'new');
     expect(await verifyApiKey(db.prisma, key)).toBe(info.id);
+  });
+
+  it('remembers keys within its byte share (memory_cache_bytes `apiKeys`), the least recently used dropped first', async () => {
+    // MEMORY_BUDGET_MB's share: 4 MB of the default budget, ~5,400 keys.
+    expect(memoryShares(1024).apiKeys).toBe(4 * 1024 * 1024);
+    boundApiKeyCache(db.prisma, 3 * VERIFIED_KEY_BYTES);
+    const gauge = (memoryGauges as Record<string, { bytes(): number; budget: number } | undefined>).apiKeys!;
+    expect(gauge.budget).toBe(3 * VERIFIED_KEY_BYTES);
+    const keys = await Promise.all([1, 2, 3, 4, 5].map((i) => createApiKey(db.prisma, `bounded ${i}`)));
+    for (const { key, info } of keys) expect(await verifyApiKey(db.prisma, key)).toBe(info.id);
+    expect(rememberedApiKeys(db.prisma)).toBe(3);
+    expect(gauge.bytes()).toBe(3 * VERIFIED_KEY_BYTES);
+    // The three most recent are remembered (no read); the first was dropped (read again).
+    queries.length = 0;
+    for (const { key } of keys.slice(2)) await verifyApiKey(db.prisma, key);
+    expect(keyReads()).toBe(0);
+    expect(await verifyApiKey(db.prisma, keys[0]!.key)).toBe(keys[0]!.info.id);
+    expect(keyReads()).toBe(1);
+    expect(gauge.bytes()).toBeLessThanOrEqual(gauge.budget);
   });
 });

@@ -5,6 +5,11 @@ import { start } from './cli.ts';
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** The serving process's pid (its "is listening" line): `child` itself, or on Node < 22.15 the
+   *  child that `terminology serve` starts with the heap limit (bin/heap-limit.mjs). */
+  serverPid: number;
+  /** V8's heap limit of the serving process, in MB (its "is listening" line). */
+  heapLimitMb: number;
   /** Everything the process logged so far (JSON lines on stderr). */
   logs(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -18,14 +23,15 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const child = start(['serve'], { ...(opts.baseEnv === false ? {} : { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }), ...env }, { cwd: opts.cwd });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
+  const listening = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
     child.stderr!.on('data', (d) => {
       out += d;
-      const m = /"url":"(http:\/\/[^"]+)"[^\n]*is listening/.exec(out);
+      // The whole line (it ends in a newline): a chunk may end inside it.
+      const m = /^\{[^\n]*"url":"http:\/\/[^\n]*is listening[^\n]*\n/m.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve(m[0]);
       }
     });
     child.on('close', (code) => {
@@ -33,10 +39,13 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       reject(new Error(`server exited (${code}):\n${out}`));
     });
   });
+  const line = JSON.parse(listening) as { url: string; pid: number; heapLimitMb: number };
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return {
-    url,
+    url: line.url,
     child,
+    serverPid: line.pid,
+    heapLimitMb: line.heapLimitMb,
     logs: () => out,
     async stop(signal = 'SIGTERM') {
       if (!child.killed && child.exitCode === null) child.kill(signal);

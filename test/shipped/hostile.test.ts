@@ -55,6 +55,27 @@ interface Answer {
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
+/**
+ * Every byte each client socket sent and received (the last TRANSCRIPT_BYTES), so that a client-side
+ * error on a keep-alive connection shows the requests and answers before it: the cause of a bad
+ * answer may be a request sent earlier on the same socket (issue 27, "Data after Connection: close").
+ */
+const TRANSCRIPT_BYTES = 8192;
+const transcripts = new WeakMap<net.Socket, { log: string }>();
+function record(socket: net.Socket): void {
+  if (transcripts.has(socket)) return;
+  const t = { log: '' };
+  transcripts.set(socket, t);
+  const add = (dir: string, chunk: unknown) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) || chunk instanceof Uint8Array ? Buffer.from(chunk).toString('latin1') : '';
+    t.log = (t.log + `\n${dir} ` + text).slice(-TRANSCRIPT_BYTES);
+  };
+  socket.on('data', (d: Buffer) => add('<<', d));
+  const write = socket.write.bind(socket) as (...a: unknown[]) => boolean;
+  socket.write = ((chunk: unknown, ...rest: unknown[]) => (add('>>', chunk), write(chunk, ...rest))) as typeof socket.write;
+}
+const transcriptOf = (socket: net.Socket | null | undefined) => (socket && transcripts.get(socket)?.log) ?? '(no transcript)';
+
 function send(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}, via = agent): Promise<Answer> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
@@ -68,7 +89,8 @@ function send(path: string, init: { method?: string; headers?: Record<string, st
       },
     );
     req.on('timeout', () => req.destroy(new Error(`timeout: ${init.method ?? 'GET'} ${path.slice(0, 80)}`)));
-    req.on('error', (e) => reject(new Error(`${e.message} (${init.method ?? 'GET'} ${path.slice(0, 80)})`)));
+    req.on('socket', record);
+    req.on('error', (e) => reject(Object.assign(new Error(`${e.message} (${init.method ?? 'GET'} ${path.slice(0, 80)})`), { transcript: transcriptOf(req.socket) })));
     req.end(init.body);
   });
 }
@@ -255,9 +277,12 @@ describe('the shipped server under hostile input', () => {
     expect(connect.status).toBe(405);
     expect(connect.headers.allow).toBe('GET, HEAD, POST');
     expect(JSON.parse(connect.text)).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED', requestId: expect.any(String) });
-    // A valid request, then garbage on the same connection: the valid one is answered first.
+    // A valid request, then garbage on the same connection: the valid one is answered, and its
+    // answer closes the connection — a keep-alive client would otherwise send its next request
+    // and read a refusal of the garbage as that request's answer (for a HEAD: a body after
+    // `Connection: close`, issue 27). Before: 200 with keep-alive, then a 400.
     const both = await sendRawAll('GET /health/live HTTP/1.1\r\nHost: a\r\n\r\nGARBAGE\r\n\r\n');
-    expect(both).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\n\{"status":"ok"\}HTTP\/1\.1 400 [^]*"code":"VALIDATION_ERROR"/);
+    expect(both).toMatch(/^HTTP\/1\.1 200 [^]*\r\n[Cc]onnection: close\r\n([^]*\r\n)?\r\n\{"status":"ok"\}$/);
     // … unless that answer closes the connection (a 405 to a request with a body): nothing follows it.
     const closing = await sendRawAll('DELETE /codes/10047700 HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nxxGARBAGE\r\n\r\n');
     expect(closing).toMatch(/^HTTP\/1\.1 405 [^]*[Cc]onnection: close/);
@@ -333,7 +358,6 @@ describe('the shipped server under hostile input', () => {
     const r = rng(20261124);
     const failures: string[] = [];
     const counts = new Map<string, number>();
-    const headAfterClose: string[] = [];
     let sent = 0;
     let done = false;
 
@@ -372,18 +396,7 @@ describe('the shipped server under hostile input', () => {
           const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).filter(([, v]) => /^[\t\x20-\x7e]*$/.test(v)));
           const method = init.method ?? 'GET';
           what = `${method} ${url.slice(0, 80)}`;
-          call = async () => {
-            try {
-              return [await send(url, { method, headers, body: init.body as string | undefined }), what, method];
-            } catch (e) {
-              // Known, rare and not yet understood (issue 27 notes): Node's client sometimes reads bytes after a
-              // HEAD answer that said Connection: close. Counted and sent again once on a new connection:
-              // the answer must then be in the documented shape, and more than two such events fail the test.
-              if (method !== 'HEAD' || !/Data after `Connection: close`/.test((e as Error).message)) throw e;
-              headAfterClose.push(what);
-              return [await send(url, { method, headers }, new http.Agent({ keepAlive: false })), `${what} (sent again)`, method];
-            }
-          };
+          call = async () => [await send(url, { method, headers, body: init.body as string | undefined }), what, method];
         } else {
           call = hostile(r);
         }
@@ -392,13 +405,12 @@ describe('the shipped server under hostile input', () => {
           counts.set(String(answer.status), (counts.get(String(answer.status)) ?? 0) + 1);
           failures.push(...shapeProblems(`#${i} ${label}`, answer, method));
         } catch (e) {
-          failures.push(`#${i} ${what}: no answer: ${(e as Error).message}`);
+          // With the bytes of its connection so far: the cause may be a request sent before on it.
+          failures.push(`#${i} ${what}: no answer: ${(e as Error).message}\n${(e as { transcript?: string }).transcript ?? ''}`);
         }
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    if (headAfterClose.length) console.warn(`HEAD answers followed by bytes after Connection: close: ${headAfterClose.join('; ')}`);
-    expect(headAfterClose.length, headAfterClose.join('; ')).toBeLessThanOrEqual(2);
     const seconds = (performance.now() - started) / 1000;
     done = true;
     await probe;
