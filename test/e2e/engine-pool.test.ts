@@ -1,7 +1,7 @@
 // One narrative never freezes the server: the shipped CLI (the bundle) codes narratives on worker
 // threads, so liveness and catalog reads keep answering while a long label is coded;
 // pathological one-word descriptions answer at once; a full queue answers SERVICE_UNAVAILABLE
-// with Retry-After. This file measures latency: it runs alone (vitest.config.ts ALONE). The time
+// with Retry-After. This file measures latency: it runs alone, in `npm run test:bench` (vitest.config.ts LOAD). The time
 // budget, on the sources through tsx, is test/e2e/engine-timeout.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LONG_LABEL, post, startWithKey, timed, type Narrative } from '../helpers/narrativeServer.ts';
