@@ -40,7 +40,6 @@ describe('narrative endpoints (X-API-Key)', () => {
       ETag: (none)
       X-Terminology-Version: 5.0.1
       X-Request-Id: <request-id>
-      Content-Language: en
       X-AI-Notice: Assessments are AI-generated and must be reviewed by a qualified person before use in regulatory submissions.
 
       {
