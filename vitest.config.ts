@@ -37,10 +37,12 @@ const NO_DATABASE = [
   'test/rest/openapi.test.ts', 'test/graphql/list-work.test.ts',
 ];
 
-// Load tests: latency under hostile or concurrent load, measured by a probe. They must run one at
-// a time with nothing else on the other core, so they are out of `npm test` (they made a minute or
-// two of it run on one core) and run in `npm run test:bench` after the benchmarks, on each database.
-const LOAD = ['test/shipped/hostile.test.ts', 'test/shipped/hostile-cost.test.ts', 'test/e2e/engine-pool.test.ts'];
+// Files whose assertions include latency under load, measured by a probe: each runs one at a time
+// with nothing else on the other core. The hostile-cost suite stays in `npm test` (issue 27 asks for
+// it there), after everything else; the 5,000-request fuzz and the engine pool's latency run in
+// `npm run test:bench` after the benchmarks, on each database (a minute or two of `npm test` on one core).
+const ALONE = ['test/shipped/hostile-cost.test.ts'];
+const LOAD = ['test/shipped/hostile.test.ts', 'test/e2e/engine-pool.test.ts'];
 
 // The benchmark smoke test (test/bench/) starts the bench script with its own stores and servers:
 // a minute of process start-ups that proves the bench still runs, not that the product works. It
@@ -91,7 +93,11 @@ export default defineConfig({
             : []),
         ]
       : [
-          { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', ...BENCH, ...LOAD], env: { TEST_DB: 'pglite' } } },
+          { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', ...BENCH, ...LOAD, ...ALONE], env: { TEST_DB: 'pglite' } } },
+          {
+            extends: true as const,
+            test: { name: 'pglite-alone', include: ALONE, env: { TEST_DB: 'pglite' }, fileParallelism: false, sequence: { groupOrder: 1 } },
+          },
           ...(postgres
             ? [
                 {
