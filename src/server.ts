@@ -118,6 +118,34 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   await observability?.listen(config.host, log);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      // Refuse new connections; requests in flight and any that still arrive on open keep-alive
+      // sockets are answered with Connection: close; only a socket idle for a while is closed, so
+      // a busy client is not cut while sending its next request; the rest is cut at the timeout.
+      shuttingDown = true;
+      warming.stop();
+      await control?.close();
+      await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
+      await closeServices();
+      await observability?.close();
+      await tracing?.close();
+      // A snapshot being written in the background finishes before the store closes.
+      await catalog.searchIndexes.flushed();
+      await closeStore(db, config.dataDir);
+      log.info('stopped');
+    })());
+  // Before the "is listening" line: a supervisor that signals as soon as it reads it must find the
+  // handlers in place (without one, SIGTERM's default action ends the process at once, exit code none).
+  if (opts.handleSignals !== false) {
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(sig, () => {
+        log.info({ signal: sig }, 'shutting down');
+        void close().then(() => process.exit(0));
+      });
+    }
+  }
   log.info(
     {
       url,
@@ -139,31 +167,5 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     process.stdout.write(`\nTerminology Explorer is ready: explorer ${local}/ · GraphiQL ${local}/graphql · REST docs ${local}/docs · health ${local}/health/ready\n\n`);
   }
 
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      // Refuse new connections; requests in flight and any that still arrive on open keep-alive
-      // sockets are answered with Connection: close; only a socket idle for a while is closed, so
-      // a busy client is not cut while sending its next request; the rest is cut at the timeout.
-      shuttingDown = true;
-      warming.stop();
-      await control?.close();
-      await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
-      await closeServices();
-      await observability?.close();
-      await tracing?.close();
-      // A snapshot being written in the background finishes before the store closes.
-      await catalog.searchIndexes.flushed();
-      await closeStore(db, config.dataDir);
-      log.info('stopped');
-    })());
-  if (opts.handleSignals !== false) {
-    for (const sig of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(sig, () => {
-        log.info({ signal: sig }, 'shutting down');
-        void close().then(() => process.exit(0));
-      });
-    }
-  }
   return { url, port, db, log, close };
 }
