@@ -4,8 +4,8 @@
 // is known before the rate limit counts it; cheap refusals (rate, malformed headers) come
 // before any route reads the request. What depends on the route (body limits, API keys, cache
 // headers, work budgets) is mounted by the routers on the paths they serve (routers/).
-import type { MiddlewareHandler } from 'hono';
-import { routePath } from 'hono/route';
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes, routePath } from 'hono/route';
 import type { Logger } from '../logger.ts';
 import type { AppEnv } from '../transport/appEnv.ts';
 import type { TrustProxy } from '../net/trustProxy.ts';
@@ -64,8 +64,21 @@ function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
     const ms = Math.round(performance.now() - started);
     const l = c.get('log');
     const level = c.res.status >= 400 || ms >= 1000 ? 'info' : 'debug';
-    if (l.isLevelEnabled(level)) l[level]({ method: c.req.method, route: routePath(c, -1), status: c.res.status, ms }, 'request');
+    if (l.isLevelEnabled(level)) l[level]({ method: c.req.method, route: routeTemplate(c), status: c.res.status, ms }, 'request');
   };
+}
+
+/**
+ * The route template a request matched: the last matched handler's path (a method's route, else
+ * a path mounted for every method, as /graphql is), never that of a middleware mounted for every
+ * path (`use('*')`: the body limit after every route, for 404s), which matches every request and
+ * would name them all `/*`. Nothing more specific matched (a 404): the last path matched.
+ */
+function routeTemplate(c: Context<AppEnv>): string {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) if (routes[i]!.method !== 'ALL') return routes[i]!.path;
+  for (let i = routes.length - 1; i >= 0; i--) if (!routes[i]!.path.endsWith('*')) return routes[i]!.path;
+  return routePath(c, -1);
 }
 
 /** After SIGTERM, connections are not kept alive: clients move to another instance. */

@@ -68,6 +68,9 @@ function buildTemplates(job: { embedded: string; postgres?: { adminUrl: string; 
   });
 }
 
+/** The projects of the PostgreSQL pass (`postgres` in npm test, `load-postgres` in test:bench). */
+const onPostgres = (p: TestProject) => p.config.env?.TEST_DB === 'postgres';
+
 function startBuilds(project: TestProject): void {
   runTempDir();
   shared.__teBundle ??= buildBundle();
@@ -78,7 +81,7 @@ function startBuilds(project: TestProject): void {
     const root = mkdtempSync(path.join(tmpdir(), 'te-templates-'));
     const embedded = embeddedTemplates(root);
     const adminUrl = process.env.TEST_DATABASE_URL;
-    const postgres = adminUrl && project.vitest.projects.some((p) => p.name === 'postgres') ? postgresTemplates(root, randomBytes(4).toString('hex')) : undefined;
+    const postgres = adminUrl && project.vitest.projects.some(onPostgres) ? postgresTemplates(root, randomBytes(4).toString('hex')) : undefined;
     const job = { embedded: root, ...(postgres ? { postgres: { adminUrl: adminUrl!, templates: postgres } } : {}) };
     const finished = buildTemplates(job, [embedded.ready!, ...(postgres ? [postgres.ready!] : [])]);
     shared.__teTemplates = { root, embedded, postgres, adminUrl, finished };
@@ -92,7 +95,7 @@ export default async function setup(project: TestProject) {
   await shared.__teBundle;
   await shared.__teChromium;
   const t = shared.__teTemplates!;
-  if (project.name === 'postgres' && t.postgres) {
+  if (onPostgres(project) && t.postgres) {
     shared.__tePostgresClaimed = true;
     project.provide('templates', t.postgres);
     return async () => {
