@@ -294,3 +294,19 @@ describe('GET /codes (search)', () => {
     expect(r.body.errors[field]).toBeDefined();
   });
 });
+
+describe('request log lines', () => {
+  it('name the route template the request matched (never the path, never a catch-all), for REST, GraphQL and a 404', async () => {
+    const notFound = await get('/codes/99999999');
+    const gql = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }); // unparsable: a 400, logged at info
+    await gql.text();
+    const missing = await get('/no/such/path');
+    const route = (id: string | null) => logs.lines().find((l) => l.requestId === id && l.msg === 'request')?.route;
+    expect(notFound.status).toBe(404);
+    expect(route(notFound.headers.get('x-request-id'))).toBe('/codes/:code');
+    expect(gql.status).toBe(400);
+    expect(route(gql.headers.get('x-request-id'))).toBe('/graphql');
+    expect(missing.status).toBe(404);
+    expect(route(missing.headers.get('x-request-id'))).toBe('/*');
+  });
+});
