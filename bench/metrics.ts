@@ -32,7 +32,7 @@ const pin = pinPlan();
 const wrk = await ensureTool('wrk', log);
 const PATH = '/codes/10047700';
 
-async function start(name: string, env: Record<string, string>): Promise<{ base: string; proc: Tracked; metrics?: string }> {
+async function start(name: string, env: Record<string, string>): Promise<{ base: string; proc: Tracked; metrics?: string; pid?: number }> {
   const port = await freePort();
   const dir = makeTempDir(`bench-metrics-${name}-`);
   const [cmd, argv] = pinned(process.execPath, [path.join(projectRoot, 'bin/terminology.mjs'), 'serve'], pin.server);
@@ -44,7 +44,9 @@ async function start(name: string, env: Record<string, string>): Promise<{ base:
     const out = proc.stderr.toString();
     if (/warmed the latest release/.test(out)) {
       const metrics = /"metricsUrl":"([^"]+)"/.exec(out)?.[1];
-      return { base: `http://127.0.0.1:${port}`, proc, metrics };
+      // The serving process (on Node 20 `terminology serve` runs it as a child: bin/heap-limit.mjs), whose CPU is measured.
+      const pid = Number(/"pid":(\d+)[^\n]*is listening/.exec(out)?.[1] ?? proc.child.pid);
+      return { base: `http://127.0.0.1:${port}`, proc, metrics, pid };
     }
     if (Date.now() > deadline) throw new Error(`${name} did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 250));
@@ -83,10 +85,10 @@ try {
   if (args.calibrate) log('calibration (A/A): the "metrics" and "traces" servers run with both off');
   const run = async (base: string, s: number): Promise<LoadResult> => runWrk(wrk, { url: `${base}${PATH}`, connections, durationS: s }, pin.load);
   /** A measured run, with the server's CPU microseconds per answered request over it. */
-  const measured = async (server: { base: string; proc: Tracked }): Promise<LoadResult & { cpuUs: number }> => {
-    const before = cpuSeconds(server.proc.child.pid);
+  const measured = async (server: { base: string; pid?: number }): Promise<LoadResult & { cpuUs: number }> => {
+    const before = cpuSeconds(server.pid);
     const r = await run(server.base, durationS);
-    const after = cpuSeconds(server.proc.child.pid);
+    const after = cpuSeconds(server.pid);
     return { ...r, cpuUs: before === undefined || after === undefined || r.requests === 0 ? Number.NaN : ((after - before) * 1e6) / r.requests };
   };
   // A scraper like Prometheus's (every second) while the "on" server is loaded.
