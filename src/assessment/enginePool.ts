@@ -6,7 +6,7 @@
 // once, so a queued task waits at most (its place / workers) budgets.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -156,14 +156,15 @@ export class EnginePool implements CodingEngine {
     let timer: NodeJS.Timeout | undefined;
     // The budget starts when the worker starts the task with its vocabulary ready: loading
     // the release, starting a worker and its one-time vocabulary build are not the request's cost.
-    port1.once('message', (m) => {
+    const onReady = (m: unknown) => {
       this.noteReady(m);
       counts.engineQueued--;
       counts.engineRunning++;
       started = performance.now();
       span?.started();
       timer = setTimeout(() => abort.abort(), this.opts.timeoutMs);
-    });
+    };
+    port1.once('message', onReady);
     let outcome: 'ok' | 'timeout' | 'error' = 'error';
     try {
       const source = await this.source(releaseId);
@@ -181,6 +182,13 @@ export class EnginePool implements CodingEngine {
       }
       throw e;
     } finally {
+      // Two ports, no order between them: the result can be handled before the worker's ready
+      // message, which is then still queued on port1. Taken now, so the task is counted as
+      // started and its worker span exists, before the port closes.
+      if (!started) {
+        const pending = receiveMessageOnPort(port1);
+        if (pending) onReady(pending.message);
+      }
       clearTimeout(timer);
       port1.close();
       port2.close();
