@@ -5,6 +5,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { GradeDefinitions, VocabularySource, VocabularyTerm } from '../nlp/vocabulary.ts';
 import { LEVELS } from '../domain/levels.ts';
 import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
+import { nextTurn } from '../runtime/nextTurn.ts';
 
 /** Grade definitions by code, from (code, grade, definition) rows. */
 export function gradeDefinitionsFrom(rows: Iterable<{ code: number; grade: number; definition: string }>): GradeDefinitions {
@@ -40,7 +41,6 @@ export async function loadVocabularySource(prisma: Pick<PrismaClient, 'concept' 
 /** Entries read between two yields to the event loop. */
 const INDEX_SLICE = 5_000;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The same source as loadVocabularySource, from the release's built index (its primary names)

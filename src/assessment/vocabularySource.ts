@@ -3,6 +3,7 @@
 // own Vocabulary from it the first time it codes for that release. Columns rather than
 // JSON objects: a full-size release (111k terms) encodes in tens of milliseconds.
 import type { GradeDefinitions, VocabularySource, VocabularyTerm } from '../nlp/index.ts';
+import { nextTurn } from '../runtime/nextTurn.ts';
 
 const HEADER = 3; // Int32: term count, name bytes, grade bytes
 const LLT = 1;
@@ -30,7 +31,6 @@ export function encodeSource(src: VocabularySource): SharedArrayBuffer {
 
 /** Terms encoded between two yields to the event loop (encodeSourceInSlices): ~10 ms on a quiet machine. */
 const SLICE = 5_000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * encodeSource's bytes, made in slices of SLICE terms with a turn of the event loop between

@@ -8,6 +8,7 @@
 import { DomainError } from '../domain/errors.ts';
 import { memoryGauges } from '../observability/signals.ts';
 import { ScopedStorage } from '../runtime/scopedStorage.ts';
+import { nextTurn } from '../runtime/nextTurn.ts';
 
 /**
  * The gates a job already holds: a REST route takes its place before reading the upload, and
@@ -145,21 +146,20 @@ export function createCodedWorkGates(lists: GateLimits, uploads: GateLimits): Co
 /** Items handled between two yields to the event loop. */
 export const SLICE_ITEMS = 500;
 
-const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** `items.map(fn)` in slices with a macrotask between them: other requests run in the gaps. */
+/** `items.map(fn)` in slices with a nextTurn between them: other requests run in the gaps. */
 export async function sliced<T, R>(items: readonly T[], fn: (item: T, index: number) => R, slice = SLICE_ITEMS): Promise<R[]> {
   const out: R[] = new Array(items.length);
   for (let k = 0; k < items.length; k++) {
-    if (k > 0 && k % slice === 0) await macrotask();
+    if (k > 0 && k % slice === 0) await nextTurn();
     out[k] = fn(items[k]!, k);
   }
   return out;
 }
 
 /**
- * A long list answer for GraphQL to complete a slice per macrotask: the first slice as values,
- * each later slice as promises that settle one macrotask after the previous. GraphQL (graphql-js
+ * A long list answer for GraphQL to complete a slice per nextTurn: the first slice as values,
+ * each later slice as promises that settle one nextTurn after the previous. GraphQL (graphql-js
  * and graphql-jit alike) completes a list's plain values in one synchronous pass — 10,000
  * validated codes with their paths held the serving thread ~0.5 s — and a promised item when it
  * settles, so the fields of each slice are built in a turn of their own and other requests run
@@ -170,7 +170,7 @@ export function settleInSlices<T>(items: readonly T[], slice = SLICE_ITEMS): rea
   const out: (T | Promise<T>)[] = new Array(items.length);
   let turn: Promise<void> = Promise.resolve();
   for (let k = 0; k < items.length; k++) {
-    if (k > 0 && k % slice === 0) turn = turn.then(macrotask);
+    if (k > 0 && k % slice === 0) turn = turn.then(nextTurn);
     const item = items[k]!;
     out[k] = k < slice ? item : turn.then(() => item);
   }

@@ -32,6 +32,7 @@ import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import { rowText } from './arguments.ts';
 import { languageNotFound } from '../domain/languages.ts';
 import { languageDisplayName } from '../domain/languageTags.ts';
+import { nextTurn } from '../runtime/nextTurn.ts';
 
 export interface ImpactArgs {
   from: string;
@@ -99,7 +100,6 @@ export interface ImpactOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions = {}): Promise<ImpactReport> {
   // The key first: requests without one never take a place in the gate.
@@ -136,7 +136,7 @@ async function validateRows(input: readonly unknown[], from: ReleaseInfo, fromIx
   const valid: ImpactRowInput[] = [];
   const seen = new Map<string, number>();
   for (let k = 0; k < input.length; k++) {
-    if (k > 0 && k % (IMPACT_SLICE_ROWS * 4) === 0) await yieldToEventLoop();
+    if (k > 0 && k % (IMPACT_SLICE_ROWS * 4) === 0) await nextTurn();
     const checked = checkRow(input[k], k, seen, from, fromIx);
     if ('reason' in checked) errors.push(checked);
     else valid.push(checked);
@@ -207,7 +207,7 @@ async function compareRows(
   for (let k = 0; k < valid.length; k++) {
     if (k > 0 && k % IMPACT_SLICE_ROWS === 0) {
       opts.onProgress?.(k, valid.length);
-      await yieldToEventLoop();
+      await nextTurn();
     }
     const row = valid[k]!;
     const before = codeState(fromNames, row.code)!;

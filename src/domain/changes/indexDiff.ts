@@ -8,9 +8,10 @@
 // slices with a yield between them so that requests answered meanwhile are not held up.
 // Rows are the same as the statement's (test/domain/changes-index.test.ts checks it on both
 // databases), so describeChange() and everything after it are unchanged.
-import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
+import type { EntryColumns, ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
 import { LEVELS, type Level } from '../levels.ts';
 import { describeChange, type ChangeRecord, type DiffRow, type NameLookup } from './engine.ts';
+import { nextTurn } from '../../runtime/nextTurn.ts';
 
 const NONE = -2147483648;
 /** Entries (or rows) handled between two yields: a few milliseconds of work each. */
@@ -18,17 +19,10 @@ const SLICE = 8_192;
 const LLT = LEVELS.indexOf('LLT');
 const NAMED_LEVELS = LEVELS.filter((l) => l !== 'LLT');
 
-export const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** What the diff reads of one release's index: its columns and its child → parents links. */
-interface Side {
+interface Side extends Pick<EntryColumns, 'level' | 'code' | 'ptCode' | 'current' | 'primarySoc' | 'intlOrder'> {
   ix: ReleaseIndex;
-  level: Uint8Array;
-  code: Int32Array;
-  ptCode: Int32Array;
-  current: Uint8Array;
-  primarySoc: Int32Array;
-  intlOrder: Int32Array;
   name: string[];
   abbrev: Map<number, string>;
   upStart: Int32Array;
@@ -131,13 +125,13 @@ export async function diffIndexes(a: ReleaseIndex, b: ReleaseIndex): Promise<Dif
     });
   };
   for (let ia = 0; ia < A.code.length; ia++) {
-    if (ia % SLICE === SLICE - 1) await yieldToOthers();
+    if (ia % SLICE === SLICE - 1) await nextTurn();
     const jb = b.find(LEVELS[A.level[ia]!]!, A.code[ia]!);
     if (jb >= 0) seenInB[jb] = 1;
     row(ia, jb);
   }
   for (let jb = 0; jb < B.code.length; jb++) {
-    if (jb % SLICE === SLICE - 1) await yieldToOthers();
+    if (jb % SLICE === SLICE - 1) await nextTurn();
     if (!seenInB[jb]) row(-1, jb);
   }
   return out.sort((x, y) => LEVELS.indexOf(x.level) - LEVELS.indexOf(y.level) || x.code - y.code);
@@ -166,7 +160,7 @@ export async function computeChangesFromIndexes(
   const versions = { from: from.version, to: to.version };
   const out: ChangeRecord[] = [];
   for (let k = 0; k < rows.length; k++) {
-    if (k % SLICE === SLICE - 1) await yieldToOthers();
+    if (k % SLICE === SLICE - 1) await nextTurn();
     const c = describeChange(rows[k]!, name, versions);
     if (c) out.push(c);
   }
