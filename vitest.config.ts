@@ -35,6 +35,12 @@ const NO_DATABASE = [
   // The API's description and the GraphQL request policy (what one request may ask for, and how
   // it is refused): decided before any database is asked.
   'test/rest/openapi.test.ts', 'test/graphql/list-work.test.ts',
+  // What a store only sets up, with nothing asserted about what the database answers: V8's heap
+  // bound of `terminology serve` (a process matter; server-mode starts: test/server/startup), the
+  // bigram postings against the scan they replace over one index (the language index each database
+  // gives: test/domain/languageIndex-snapshot), the engine workers' memory accounting (the
+  // vocabulary sources read from each database: test/assessment/vocabulary-from-index).
+  'test/cli/heap-limit.test.ts', 'test/domain/cjkBigrams.test.ts', 'test/assessment/engine-pool-memory.test.ts',
 ];
 
 // Files whose assertions include latency under load, measured by a probe: each runs one at a time
