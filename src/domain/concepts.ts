@@ -70,3 +70,25 @@ export async function conceptsByCodes(db: Db, keys: readonly CodeKey[]): Promise
   }
   return out;
 }
+
+/** Concepts per level of a release (every level present, 0 when it has none). */
+export async function conceptCountsByLevel(db: Db, releaseId: number): Promise<Record<Level, number>> {
+  const rows = await db.$queryRawUnsafe<{ level: Level; n: number }[]>(
+    'SELECT c.level::text AS level, count(*)::int AS n FROM concept_at($1) c GROUP BY c.level',
+    releaseId,
+  );
+  const out: Record<Level, number> = { SOC: 0, HLGT: 0, HLT: 0, PT: 0, LLT: 0 };
+  for (const r of rows) out[r.level] = r.n;
+  return out;
+}
+
+export type TermRow = Pick<Concept, 'level' | 'code' | 'name' | 'current' | 'ptCode'>;
+
+/** Every PT and LLT of a release, PTs first, each by code (the coding engine's vocabulary). */
+export async function ptAndLltRows(db: Db, releaseId: number): Promise<TermRow[]> {
+  return db.$queryRawUnsafe<TermRow[]>(
+    `SELECT c.level::text AS level, c.code, c.name, c.current, c.pt_code AS "ptCode"
+     FROM concept_at($1) c WHERE c.level IN ('PT', 'LLT') ORDER BY c.level, c.code`,
+    releaseId,
+  );
+}
