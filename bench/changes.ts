@@ -28,7 +28,7 @@ try {
   for (const v of ['90.0', '90.1']) await importRelease(db, path.join(work, v), { replace: true });
   const [a, b] = await db.prisma.release.findMany({ where: { version: { in: ['90.0', '90.1'] } }, orderBy: { ordinal: 'asc' } });
   const t0 = performance.now();
-  await db.prisma.$queryRawUnsafe('SELECT * FROM concept WHERE release_id = $1 OR release_id = $2', a!.id, b!.id);
+  await db.prisma.$queryRawUnsafe('SELECT * FROM concept_at($1) UNION ALL SELECT * FROM concept_at($2)', a!.id, b!.id);
   const baselineMs = performance.now() - t0;
   // Recompute from scratch (the import already stored it).
   await db.prisma.changeSet.delete({ where: { fromReleaseId_toReleaseId: { fromReleaseId: a!.id, toReleaseId: b!.id } } });
@@ -50,7 +50,7 @@ try {
   const pair = (await memory.get(a!.id, b!.id, db.prisma))!;
   const loadMs = performance.now() - t2;
   const heapAfter = (globalThis.gc?.(), process.memoryUsage().heapUsed);
-  const codes = (await db.prisma.$queryRawUnsafe<{ code: number }[]>('SELECT code FROM concept WHERE release_id = $1 ORDER BY code', b!.id)).map((r) => r.code);
+  const codes = (await db.prisma.$queryRawUnsafe<{ code: number }[]>('SELECT code FROM concept_at($1) ORDER BY code', b!.id)).map((r) => r.code);
   const probe = codes.filter((_c, i) => i % Math.max(1, Math.floor(codes.length / 300)) === 0).slice(0, 300);
   const t3 = performance.now();
   for (const code of probe) await changesForCodes(db.prisma, [{ fromId: a!.id, toId: b!.id, code }]);

@@ -3,7 +3,9 @@
 // folder, config at the bottom, the explorer only through the API, src ← tools ← scripts/bench ←
 // test, the CLI at the top (nothing in src/ imports src/cli/), the coding engine without a database,
 // no file the entry points do not reach. Type-only imports count. `npm run arch` prints the same report. Needs no database: runs once per suite run.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// Beside the import rules, one rule on calls (rangedModelCalls below): no Prisma model call on a
+// table of release content outside src/importer/.
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,7 +27,75 @@ async function violationsIn(root: string): Promise<{ cruised: number; violations
   return { cruised: result.summary.totalCruised, violations };
 }
 
+// Tables of release content (docs/storage.md): read through their `*_at(release)` SQL functions
+// (prisma/migrations/20261126180000_release_read_functions), never as Prisma models, so that
+// storing a row once for the releases it belongs to changes those functions and the importer
+// only. The importer writes them and may use the models.
+const RANGED_MODELS = ['concept', 'conceptName', 'hierarchyLink', 'hierarchyPath', 'smq', 'smqTerm', 'smqName', 'gradeDefinition'];
+const MODEL_METHODS = [
+  'findMany', 'findFirst', 'findFirstOrThrow', 'findUnique', 'findUniqueOrThrow', 'count', 'aggregate', 'groupBy',
+  'create', 'createMany', 'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany',
+];
+const MODEL_CALL = new RegExp(`\\.\\s*(${RANGED_MODELS.join('|')})\\s*\\.\\s*(${MODEL_METHODS.join('|')})\\s*[(<]`, 'g');
+// A function given a model's delegate by type (its calls then read `prisma.concept.findMany`).
+const MODEL_PICK = new RegExp(`Pick<\\s*PrismaClient\\s*,[^>]*'(${RANGED_MODELS.join('|')})'`, 'g');
+const SCANNED = ['src', 'tools', 'bench', 'scripts'];
+
+/** `file:line: model.method` for every Prisma model call (or model picked by type) on a ranged table outside src/importer/ under `root`. */
+function rangedModelCalls(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules' && rel !== 'src/generated' && rel !== 'src/importer') walk(rel);
+      } else if (/\.(ts|mts|mjs|js)$/.test(e.name)) {
+        const text = readFileSync(path.join(root, rel), 'utf8');
+        for (const m of [...text.matchAll(MODEL_CALL), ...text.matchAll(MODEL_PICK)]) {
+          const line = text.slice(0, m.index).split('\n').length;
+          out.push(`${rel}:${line}: ${m[2] ? `${m[1]}.${m[2]}` : `Pick<PrismaClient, '${m[1]}'>`}`);
+        }
+      }
+    }
+  };
+  for (const dir of SCANNED) walk(dir);
+  return out.sort();
+}
+
 describe('architecture of the repository', () => {
+  it('reads tables of release content through their *_at functions: no Prisma model call on them outside src/importer/', () => {
+    expect(rangedModelCalls(projectRoot)).toEqual([]);
+  });
+
+  it('names every planted model call on a ranged table, and none in the importer or on other objects', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'te-ranged-'));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        writeFileSync(path.join(root, file), text);
+      };
+      for (const dir of SCANNED) mkdirSync(path.join(root, dir), { recursive: true });
+      write('src/domain/a.ts', [
+        'const rows = await prisma.concept', '  .findMany({ where: { releaseId } });',
+        'await tx.smqTerm.count();',
+        "export async function f(db: Pick<PrismaClient, '$queryRawUnsafe' | 'gradeDefinition'>) {}",
+        'await scope.loaders.concept.load(key);',
+        'await prisma.release.findMany();',
+      ].join('\n'));
+      write('bench/b.ts', 'await db.prisma.hierarchyPath.groupBy({ by: ["socCode"] });\n');
+      write('src/importer/c.ts', 'await tx.conceptName.deleteMany({ where });\n');
+      write('src/generated/prisma/d.ts', 'client.concept.findMany();\n');
+      expect(rangedModelCalls(root)).toEqual([
+        'bench/b.ts:1: hierarchyPath.groupBy',
+        'src/domain/a.ts:1: concept.findMany',
+        'src/domain/a.ts:3: smqTerm.count',
+        "src/domain/a.ts:4: Pick<PrismaClient, 'gradeDefinition'>",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('keeps every rule of .dependency-cruiser.cjs', async () => {
     const { cruised, violations } = await violationsIn(projectRoot);
     expect(cruised, 'the cruise found the sources').toBeGreaterThan(300);

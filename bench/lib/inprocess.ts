@@ -50,14 +50,11 @@ async function main(input: InProcessInput): Promise<InProcessResult> {
   let closeServices: (() => Promise<void>) | undefined;
   try {
     const [from, to] = await Promise.all([input.from, input.to].map((v) => db.prisma.release.findUniqueOrThrow({ where: { version: v } })));
-    const wide = await db.prisma.hierarchyPath.groupBy({
-      by: ['socCode'],
-      where: { releaseId: to!.id },
-      _count: true,
-      orderBy: [{ _count: { ptCode: 'desc' } }, { socCode: 'asc' }],
-      take: 1,
-    });
-    const largestSoc = { code: String(wide[0]!.socCode), ptPaths: wide[0]!._count };
+    const wide = await db.prisma.$queryRawUnsafe<{ soc: number; n: number }[]>(
+      'SELECT p.soc_code AS soc, count(*)::int AS n FROM hierarchy_path_at($1) p GROUP BY p.soc_code ORDER BY n DESC, soc LIMIT 1',
+      to!.id,
+    );
+    const largestSoc = { code: String(wide[0]!.soc), ptPaths: wide[0]!.n };
 
     // The app as the server composes it (same config loader and composition root), with a
     // long release-list TTL so only the query's own statements are counted; no per-IP limit
@@ -100,7 +97,7 @@ async function main(input: InProcessInput): Promise<InProcessResult> {
     if (!input.skipChanges) {
       // As bench/changes.ts: baseline = reading every concept row of both releases.
       const tb = performance.now();
-      await db.prisma.$queryRawUnsafe('SELECT * FROM concept WHERE release_id = $1 OR release_id = $2', from!.id, to!.id);
+      await db.prisma.$queryRawUnsafe('SELECT * FROM concept_at($1) UNION ALL SELECT * FROM concept_at($2)', from!.id, to!.id);
       const baselineReadMs = performance.now() - tb;
       await db.prisma.changeSet.deleteMany({ where: { fromReleaseId: from!.id, toReleaseId: to!.id } });
       await db.prisma.releaseChange.deleteMany({ where: { fromReleaseId: from!.id, toReleaseId: to!.id } });

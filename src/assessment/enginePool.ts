@@ -65,7 +65,7 @@ export class EnginePool implements CodingEngine {
   private readonly perWorkerBytes: number;
 
   constructor(
-    private readonly prisma: Pick<PrismaClient, 'concept' | 'gradeDefinition'>,
+    private readonly prisma: Pick<PrismaClient, '$queryRawUnsafe'>,
     private readonly opts: EnginePoolOptions,
     /** Without it, sources come from the store (one statement of every PT and LLT). */
     private readonly indexes?: IndexSource,

@@ -4,6 +4,8 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { GradeDefinitions, VocabularySource, VocabularyTerm } from '../nlp/vocabulary.ts';
 import { LEVELS } from '../domain/levels.ts';
+import { ptAndLltRows } from '../domain/concepts.ts';
+import { gradeDefinitionRows } from '../domain/gradeDefinitions.ts';
 import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import { nextTurn } from '../runtime/nextTurn.ts';
 
@@ -19,23 +21,14 @@ export function gradeDefinitionsFrom(rows: Iterable<{ code: number; grade: numbe
 }
 
 /** PT and LLT rows (and grade definitions) of an imported release, in a stable order. */
-export async function loadVocabularySource(prisma: Pick<PrismaClient, 'concept' | 'gradeDefinition'>, releaseId: number): Promise<VocabularySource> {
-  const rows = await prisma.concept.findMany({
-    where: { releaseId, level: { in: ['PT', 'LLT'] } },
-    select: { level: true, code: true, name: true, current: true, ptCode: true },
-    orderBy: [{ level: 'asc' }, { code: 'asc' }],
-  });
+export async function loadVocabularySource(prisma: Pick<PrismaClient, '$queryRawUnsafe'>, releaseId: number): Promise<VocabularySource> {
+  const rows = await ptAndLltRows(prisma, releaseId);
   const terms: VocabularyTerm[] = [];
   for (const r of rows) {
     if (r.level === 'PT') terms.push({ code: r.code, name: r.name, level: 'PT', ptCode: r.code, current: true });
     else if (r.ptCode !== null) terms.push({ code: r.code, name: r.name, level: 'LLT', ptCode: r.ptCode, current: r.current });
   }
-  const grades = await prisma.gradeDefinition.findMany({
-    where: { releaseId },
-    select: { code: true, grade: true, definition: true },
-    orderBy: [{ code: 'asc' }, { grade: 'asc' }],
-  });
-  return { terms, grades: gradeDefinitionsFrom(grades) };
+  return { terms, grades: gradeDefinitionsFrom(await gradeDefinitionRows(prisma, releaseId)) };
 }
 
 /** Entries read between two yields to the event loop. */
@@ -49,7 +42,7 @@ const INDEX_SLICE = 5_000;
  * defect 5). Read in slices; only the grade definitions (a few hundred rows) come from the store.
  */
 export async function vocabularySourceFromIndex(
-  prisma: Pick<PrismaClient, 'gradeDefinition'>,
+  prisma: Pick<PrismaClient, '$queryRawUnsafe'>,
   ix: Pick<ReleaseIndex, 'releaseId' | 'size' | 'level' | 'code' | 'ptCode' | 'current' | 'name'>,
 ): Promise<VocabularySource> {
   const PT = LEVELS.indexOf('PT');
@@ -77,12 +70,7 @@ export async function vocabularySourceFromIndex(
     if (k % INDEX_SLICE === 0) await nextTurn();
     terms[k++] = { code: ix.code[i]!, name: ix.name[i]!, level: 'LLT', ptCode: ix.ptCode[i]!, current: ix.current[i] === 1 };
   }
-  const grades = await prisma.gradeDefinition.findMany({
-    where: { releaseId: ix.releaseId },
-    select: { code: true, grade: true, definition: true },
-    orderBy: [{ code: 'asc' }, { grade: 'asc' }],
-  });
-  return { terms, grades: gradeDefinitionsFrom(grades) };
+  return { terms, grades: gradeDefinitionsFrom(await gradeDefinitionRows(prisma, ix.releaseId)) };
 }
 
 /** Entry positions above this do not fit beside a code in one exact double (byCode). */

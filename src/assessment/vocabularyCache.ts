@@ -9,7 +9,7 @@ export class VocabularyCache {
   private readonly cache: LRUCache<number, Promise<Vocabulary>>;
 
   constructor(
-    private readonly prisma: Pick<PrismaClient, 'concept' | 'gradeDefinition'>,
+    private readonly prisma: Pick<PrismaClient, '$queryRawUnsafe'>,
     /** Releases kept built at once; a full-size vocabulary takes tens of MB. */
     max = 3,
   ) {

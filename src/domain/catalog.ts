@@ -4,6 +4,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { DomainError, validationError, versionNotFound } from './errors.ts';
 import { VERSION_SYNTAX, VERSION_SYNTAX_MESSAGE } from './formats.ts';
 import { listReleases, type ReleaseInfo } from './releases.ts';
+import { conceptCountsByLevel } from './concepts.ts';
 import type { Level } from './levels.ts';
 import { SearchIndexCache, type IndexEvents } from './releaseIndex/indexCache.ts';
 import type { BlobChannel } from '../db/blobs.ts';
@@ -110,13 +111,7 @@ export class ReleaseCatalog {
   levelCounts(releaseId: number): Promise<Record<Level, number>> {
     let p = this.counts.get(releaseId);
     if (!p) {
-      p = this.prisma.concept
-        .groupBy({ by: ['level'], where: { releaseId }, _count: { _all: true } })
-        .then((rows) => {
-          const out: Record<Level, number> = { SOC: 0, HLGT: 0, HLT: 0, PT: 0, LLT: 0 };
-          for (const r of rows) out[r.level] = r._count._all;
-          return out;
-        });
+      p = conceptCountsByLevel(this.prisma, releaseId);
       this.counts.set(releaseId, p);
       p.catch(() => this.counts.delete(releaseId));
     }

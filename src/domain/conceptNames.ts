@@ -16,9 +16,9 @@ export const nameKey = (k: NameKey) => `${k.releaseId}:${k.language}:${k.level}:
 export async function namesByKeys(db: Db, keys: readonly NameKey[]): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<{ r: number; g: string; l: Level; c: number; name: string }[]>(
-    `SELECT n.release_id AS r, n.language AS g, n.level::text AS l, n.code AS c, n.name
+    `SELECT k.r, n.language AS g, n.level::text AS l, n.code AS c, n.name
      FROM json_to_recordset($1::json) AS k(r int, g text, l text, c int)
-     JOIN concept_name n ON n.release_id = k.r AND n.language = k.g AND n.level = k.l::"Level" AND n.code = k.c`,
+     JOIN concept_name_at(k.r) n ON n.language = k.g AND n.level = k.l::"Level" AND n.code = k.c`,
     JSON.stringify(keys.map((k) => ({ r: k.releaseId, g: k.language, l: k.level, c: k.code }))),
   );
   return new Map(rows.map((x) => [nameKey({ releaseId: x.r, language: x.g, level: x.l, code: x.c }), x.name]));
@@ -29,10 +29,10 @@ export async function otherNamesByKeys(db: Db, keys: readonly ConceptKey[]): Pro
   const out = new Map<string, { language: string; name: string }[]>();
   if (keys.length === 0) return out;
   const rows = await db.$queryRawUnsafe<{ r: number; l: Level; c: number; language: string; name: string }[]>(
-    `SELECT n.release_id AS r, n.level::text AS l, n.code AS c, n.language, n.name
+    `SELECT k.r, n.level::text AS l, n.code AS c, n.language, n.name
      FROM json_to_recordset($1::json) AS k(r int, l text, c int)
-     JOIN concept_name n ON n.release_id = k.r AND n.level = k.l::"Level" AND n.code = k.c
-     JOIN release_language rl ON rl.release_id = n.release_id AND rl.language = n.language
+     JOIN concept_name_at(k.r) n ON n.level = k.l::"Level" AND n.code = k.c
+     JOIN release_language rl ON rl.release_id = k.r AND rl.language = n.language
      ORDER BY rl.position`,
     JSON.stringify(keys.map((k) => ({ r: k.releaseId, l: k.level, c: k.code }))),
   );

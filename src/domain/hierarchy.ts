@@ -36,10 +36,10 @@ export async function childrenByKeys(db: Db, keys: readonly ConceptKey[]): Promi
   if (keys.length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<Row[]>(
     `SELECT k.r AS kr, k.l AS kl, k.c AS kc, l.is_primary AS "isPrimary",
-            (l.parent_level::text || '_TO_' || l.child_level::text) AS rel, ${CONCEPT_COLUMNS('c')}
+            (l.parent_level::text || '_TO_' || l.child_level::text) AS rel, ${CONCEPT_COLUMNS('c', 'k.r')}
      FROM json_to_recordset($1::json) AS k(r int, l text, c int)
-     JOIN hierarchy_link l ON l.release_id = k.r AND l.parent_level = k.l::"Level" AND l.parent_code = k.c
-     JOIN concept c ON c.release_id = l.release_id AND c.level = l.child_level AND c.code = l.child_code
+     JOIN hierarchy_link_at(k.r) l ON l.parent_level = k.l::"Level" AND l.parent_code = k.c
+     JOIN concept_at(k.r) c ON c.level = l.child_level AND c.code = l.child_code
      ORDER BY ${CHILD_ORDER}`,
     keysJson(keys),
   );
@@ -53,15 +53,15 @@ export async function parentsByKeys(db: Db, keys: readonly ConceptKey[]): Promis
     `WITH k AS (SELECT * FROM json_to_recordset($1::json) AS k(r int, l text, c int))
      SELECT * FROM (
        SELECT k.r AS kr, k.l AS kl, k.c AS kc, l.is_primary AS "isPrimary",
-              (l.parent_level::text || '_TO_' || l.child_level::text) AS rel, ${CONCEPT_COLUMNS('c')}, 1 AS sort
+              (l.parent_level::text || '_TO_' || l.child_level::text) AS rel, ${CONCEPT_COLUMNS('c', 'k.r')}, 1 AS sort
        FROM k
-       JOIN hierarchy_link l ON l.release_id = k.r AND l.child_level = k.l::"Level" AND l.child_code = k.c
-       JOIN concept c ON c.release_id = l.release_id AND c.level = l.parent_level AND c.code = l.parent_code
+       JOIN hierarchy_link_at(k.r) l ON l.child_level = k.l::"Level" AND l.child_code = k.c
+       JOIN concept_at(k.r) c ON c.level = l.parent_level AND c.code = l.parent_code
        UNION ALL
-       SELECT k.r, k.l, k.c, true, 'SOC_TO_PT', ${CONCEPT_COLUMNS('c')}, 0
+       SELECT k.r, k.l, k.c, true, 'SOC_TO_PT', ${CONCEPT_COLUMNS('c', 'k.r')}, 0
        FROM k
-       JOIN concept p ON p.release_id = k.r AND p.level = 'PT' AND p.code = k.c
-       JOIN concept c ON c.release_id = k.r AND c.level = 'SOC' AND c.code = p.primary_soc_code
+       JOIN concept_at(k.r) p ON p.level = 'PT' AND p.code = k.c
+       JOIN concept_at(k.r) c ON c.level = 'SOC' AND c.code = p.primary_soc_code
        WHERE k.l = 'PT'
      ) x
      ORDER BY x.sort, x."isPrimary" DESC, x.name`,
@@ -87,21 +87,21 @@ export async function pathsByKeys(db: Db, keys: readonly ConceptKey[]): Promise<
     `WITH k AS (SELECT * FROM json_to_recordset($1::json) AS k(r int, l text, c int)),
      pk AS (
        SELECT k.r, k.l, k.c, CASE WHEN k.l = 'PT' THEN k.c ELSE lc.pt_code END AS pt
-       FROM k LEFT JOIN concept lc ON k.l = 'LLT' AND lc.release_id = k.r AND lc.level = 'LLT' AND lc.code = k.c
+       FROM k LEFT JOIN concept_at(k.r) lc ON k.l = 'LLT' AND lc.level = 'LLT' AND lc.code = k.c
        WHERE k.l IN ('PT', 'LLT')
      )
      SELECT * FROM (
        SELECT pk.r AS kr, pk.l AS kl, pk.c AS kc, p.soc_code AS soc, p.hlgt_code AS hlgt, p.hlt_code AS hlt, p.pt_code AS pt, p.is_primary AS "isPrimary"
-       FROM pk JOIN hierarchy_path p ON p.release_id = pk.r AND p.pt_code = pk.pt
+       FROM pk JOIN hierarchy_path_at(pk.r) p ON p.pt_code = pk.pt
        UNION ALL
        SELECT k.r, k.l, k.c, s.parent_code, g.parent_code, k.c, NULL, (g.is_primary AND s.is_primary)
        FROM k
-       JOIN hierarchy_link g ON g.release_id = k.r AND g.child_level = 'HLT' AND g.child_code = k.c
-       JOIN hierarchy_link s ON s.release_id = k.r AND s.child_level = 'HLGT' AND s.child_code = g.parent_code
+       JOIN hierarchy_link_at(k.r) g ON g.child_level = 'HLT' AND g.child_code = k.c
+       JOIN hierarchy_link_at(k.r) s ON s.child_level = 'HLGT' AND s.child_code = g.parent_code
        WHERE k.l = 'HLT'
        UNION ALL
        SELECT k.r, k.l, k.c, s.parent_code, k.c, NULL, NULL, s.is_primary
-       FROM k JOIN hierarchy_link s ON s.release_id = k.r AND s.child_level = 'HLGT' AND s.child_code = k.c
+       FROM k JOIN hierarchy_link_at(k.r) s ON s.child_level = 'HLGT' AND s.child_code = k.c
        WHERE k.l = 'HLGT'
        UNION ALL
        SELECT k.r, k.l, k.c, k.c, NULL, NULL, NULL, true FROM k WHERE k.l = 'SOC'
@@ -142,9 +142,9 @@ export async function synonymPages(db: Db, keys: readonly SynonymPageKey[]): Pro
   const rows = await db.$queryRawUnsafe<(Concept & { i: number })[]>(
     `WITH k AS (SELECT * FROM json_to_recordset($1::json) AS k(i int, r int, c int, o int, n int)),
      a AS (
-       SELECT k.i, k.o, k.n, ${CONCEPT_COLUMNS('c')},
+       SELECT k.i, k.o, k.n, ${CONCEPT_COLUMNS('c', 'k.r')},
               row_number() OVER (PARTITION BY k.i ORDER BY (c.code = k.c) DESC, c.current DESC, c.name_norm, c.code) AS rn
-       FROM k JOIN concept c ON c.release_id = k.r AND c.level = 'LLT' AND c.pt_code = k.c
+       FROM k JOIN concept_at(k.r) c ON c.level = 'LLT' AND c.pt_code = k.c
      )
      SELECT * FROM a WHERE rn > o AND rn <= o + n ORDER BY i, rn`,
     JSON.stringify(keys.map((k, i) => ({ i, r: k.releaseId, c: k.ptCode, o: k.offset, n: k.limit }))),
@@ -161,7 +161,7 @@ export async function synonymCounts(db: Db, keys: readonly { releaseId: number; 
   const rows = await db.$queryRawUnsafe<{ r: number; c: number; n: number }[]>(
     `SELECT k.r, k.c, count(l.code)::int AS n
      FROM json_to_recordset($1::json) AS k(r int, c int)
-     LEFT JOIN concept l ON l.release_id = k.r AND l.level = 'LLT' AND l.pt_code = k.c
+     LEFT JOIN concept_at(k.r) l ON l.level = 'LLT' AND l.pt_code = k.c
      GROUP BY k.r, k.c`,
     JSON.stringify(keys.map((k) => ({ r: k.releaseId, c: k.ptCode }))),
   );

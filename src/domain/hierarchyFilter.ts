@@ -21,7 +21,7 @@ export function underNodeSql(f: HierarchyFilter, releaseExpr: string, levelExpr:
   if (f.llt !== undefined) {
     const llt = p(f.llt);
     parts.push(`((${levelExpr} = 'LLT' AND ${codeExpr} = ${llt}) OR (${levelExpr} = 'PT' AND ${codeExpr} = (
-      SELECT pt_code FROM concept WHERE release_id = ${releaseExpr} AND level = 'LLT' AND code = ${llt})))`);
+      SELECT pt_code FROM concept_at(${releaseExpr}) WHERE level = 'LLT' AND code = ${llt})))`);
   }
   if (f.soc !== undefined || f.hlgt !== undefined || f.hlt !== undefined) {
     const conds = [
@@ -29,9 +29,9 @@ export function underNodeSql(f: HierarchyFilter, releaseExpr: string, levelExpr:
       f.hlgt !== undefined ? `hp.hlgt_code = ${p(f.hlgt)}` : null,
       f.hlt !== undefined ? `hp.hlt_code = ${p(f.hlt)}` : null,
     ].filter(Boolean);
-    parts.push(`EXISTS (SELECT 1 FROM hierarchy_path hp WHERE hp.release_id = ${releaseExpr} AND ${conds.join(' AND ')} AND CASE ${levelExpr}
+    parts.push(`EXISTS (SELECT 1 FROM hierarchy_path_at(${releaseExpr}) hp WHERE ${conds.join(' AND ')} AND CASE ${levelExpr}
         WHEN 'PT' THEN hp.pt_code = ${codeExpr}
-        WHEN 'LLT' THEN hp.pt_code = (SELECT pt_code FROM concept WHERE release_id = ${releaseExpr} AND level = 'LLT' AND code = ${codeExpr})
+        WHEN 'LLT' THEN hp.pt_code = (SELECT pt_code FROM concept_at(${releaseExpr}) WHERE level = 'LLT' AND code = ${codeExpr})
         WHEN 'HLT' THEN hp.hlt_code = ${codeExpr}
         WHEN 'HLGT' THEN hp.hlgt_code = ${codeExpr}
         ELSE hp.soc_code = ${codeExpr} END)`);

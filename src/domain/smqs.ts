@@ -35,8 +35,9 @@ export const SCOPE_OF = (n: number): SmqScope | null => (n === 2 ? 'NARROW' : n 
 /** Level of a content term: term_level 4 PT, 5 LLT. */
 export type SmqTermLevel = 'PT' | 'LLT';
 
-const SMQ_COLUMNS = (a: string) =>
-  `${a}.release_id AS "releaseId", ${a}.code, ${a}.name, ${a}.level, ${a}.description, ${a}.source, ${a}.note,
+/** Columns of an `smq_at(release)` row `a` as an Smq; `release` is the SQL expression of its release. */
+const SMQ_COLUMNS = (a: string, release: string) =>
+  `${release} AS "releaseId", ${a}.code, ${a}.name, ${a}.level, ${a}.description, ${a}.source, ${a}.note,
    ${a}.version AS "definitionVersion", ${a}.status, ${a}.algorithm`;
 
 const keysJson = (keys: readonly SmqKey[]) => JSON.stringify(keys.map((k) => ({ r: k.releaseId, c: k.code })));
@@ -45,8 +46,8 @@ const keysJson = (keys: readonly SmqKey[]) => JSON.stringify(keys.map((k) => ({ 
 export async function listSmqRows(db: Db, releaseId: number, q: string | null, offset: number, limit: number): Promise<{ items: Smq[]; total: number }> {
   const [row] = await db.$queryRawUnsafe<{ total: number; items: Smq[] }[]>(
     `WITH m AS (
-       SELECT ${SMQ_COLUMNS('s')} FROM smq s
-       WHERE s.release_id = $1 AND ($2::text IS NULL OR strpos(lower(s.name), $2::text) > 0)
+       SELECT ${SMQ_COLUMNS('s', '$1::int')} FROM smq_at($1) s
+       WHERE ($2::text IS NULL OR strpos(lower(s.name), $2::text) > 0)
      )
      SELECT (SELECT count(*) FROM m)::int AS total,
             COALESCE((SELECT json_agg(x) FROM (SELECT * FROM m ORDER BY lower(m.name), m.code OFFSET $3 LIMIT $4) x), '[]'::json) AS items`,
@@ -67,9 +68,9 @@ export const smqNameKey = (k: SmqNameKey) => `${k.releaseId}:${k.language}:${k.c
 export async function smqNamesByKeys(db: Db, keys: readonly SmqNameKey[]): Promise<Map<string, { name: string; description: string }>> {
   if (keys.length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<{ r: number; g: string; c: number; name: string; description: string }[]>(
-    `SELECT n.release_id AS r, n.language AS g, n.code AS c, n.name, n.description
+    `SELECT k.r, n.language AS g, n.code AS c, n.name, n.description
      FROM json_to_recordset($1::json) AS k(r int, g text, c int)
-     JOIN smq_name n ON n.release_id = k.r AND n.language = k.g AND n.code = k.c`,
+     JOIN smq_name_at(k.r) n ON n.language = k.g AND n.code = k.c`,
     JSON.stringify(keys.map((k) => ({ r: k.releaseId, g: k.language, c: k.code }))),
   );
   return new Map(rows.map((x) => [smqNameKey({ releaseId: x.r, language: x.g, code: x.c }), { name: x.name, description: x.description }]));
@@ -82,9 +83,8 @@ export async function smqNamesByKeys(db: Db, keys: readonly SmqNameKey[]): Promi
  */
 export async function smqsInLanguage(db: Db, releaseId: number, language: string): Promise<Smq[]> {
   return db.$queryRawUnsafe<Smq[]>(
-    `SELECT ${SMQ_COLUMNS('s').replace('s.name,', 'COALESCE(n.name, s.name) AS name,').replace('s.description,', 'COALESCE(n.description, s.description) AS description,')}
-     FROM smq s LEFT JOIN smq_name n ON n.release_id = s.release_id AND n.language = $2 AND n.code = s.code
-     WHERE s.release_id = $1`,
+    `SELECT ${SMQ_COLUMNS('s', '$1::int').replace('s.name,', 'COALESCE(n.name, s.name) AS name,').replace('s.description,', 'COALESCE(n.description, s.description) AS description,')}
+     FROM smq_at($1) s LEFT JOIN smq_name_at($1) n ON n.language = $2 AND n.code = s.code`,
     releaseId,
     language,
   );
@@ -93,9 +93,9 @@ export async function smqsInLanguage(db: Db, releaseId: number, language: string
 export async function smqsByKeys(db: Db, keys: readonly SmqKey[]): Promise<Map<string, Smq>> {
   if (keys.length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<Smq[]>(
-    `SELECT ${SMQ_COLUMNS('s')}
+    `SELECT ${SMQ_COLUMNS('s', 'k.r')}
      FROM json_to_recordset($1::json) AS k(r int, c int)
-     JOIN smq s ON s.release_id = k.r AND s.code = k.c`,
+     JOIN smq_at(k.r) s ON s.code = k.c`,
     keysJson(keys),
   );
   return new Map(rows.map((r) => [smqKey(r), r]));
@@ -106,10 +106,10 @@ export async function subSmqsOf(db: Db, keys: readonly SmqKey[]): Promise<Map<st
   const out = new Map<string, Smq[]>(keys.map((k) => [smqKey(k), []]));
   if (keys.length === 0) return out;
   const rows = await db.$queryRawUnsafe<(Smq & { kc: number })[]>(
-    `SELECT k.c AS kc, ${SMQ_COLUMNS('s')}
+    `SELECT k.c AS kc, ${SMQ_COLUMNS('s', 'k.r')}
      FROM json_to_recordset($1::json) AS k(r int, c int)
-     JOIN smq_term t ON t.release_id = k.r AND t.smq_code = k.c AND t.term_level = 0
-     JOIN smq s ON s.release_id = k.r AND s.code = t.term_code
+     JOIN smq_term_at(k.r) t ON t.smq_code = k.c AND t.term_level = 0
+     JOIN smq_at(k.r) s ON s.code = t.term_code
      ORDER BY lower(s.name), s.code`,
     keysJson(keys),
   );
@@ -122,10 +122,10 @@ export async function parentSmqsOf(db: Db, keys: readonly SmqKey[]): Promise<Map
   const out = new Map<string, Smq | null>();
   if (keys.length === 0) return out;
   const rows = await db.$queryRawUnsafe<(Smq & { kc: number })[]>(
-    `SELECT DISTINCT ON (k.r, k.c) k.c AS kc, ${SMQ_COLUMNS('s')}
+    `SELECT DISTINCT ON (k.r, k.c) k.c AS kc, ${SMQ_COLUMNS('s', 'k.r')}
      FROM json_to_recordset($1::json) AS k(r int, c int)
-     JOIN smq_term t ON t.release_id = k.r AND t.term_code = k.c AND t.term_level = 0
-     JOIN smq s ON s.release_id = k.r AND s.code = t.smq_code
+     JOIN smq_term_at(k.r) t ON t.term_code = k.c AND t.term_level = 0
+     JOIN smq_at(k.r) s ON s.code = t.smq_code
      ORDER BY k.r, k.c, s.code`,
     keysJson(keys),
   );
@@ -162,16 +162,16 @@ export interface SmqTermFilter {
 const TREE = `tree(code, depth) AS (
     SELECT $2::int, 1
     UNION ALL
-    SELECT t.term_code, tree.depth + 1 FROM smq_term t JOIN tree ON t.release_id = $1 AND t.smq_code = tree.code AND t.term_level = 0
+    SELECT t.term_code, tree.depth + 1 FROM smq_term_at($1) t JOIN tree ON t.smq_code = tree.code AND t.term_level = 0
     WHERE tree.depth < 5
   )`;
 
-const TERM_COLUMNS = `t.release_id AS "releaseId", t.smq_code AS "smqCode", t.term_code AS code,
+const TERM_COLUMNS = `$1::int AS "releaseId", t.smq_code AS "smqCode", t.term_code AS code,
    CASE t.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END AS level, c.name, t.term_scope AS scope, t.term_category AS category,
    t.term_weight AS weight, t.term_status AS status, t.term_addition_version AS "additionVersion",
    t.term_last_modified_version AS "lastModifiedVersion"`;
 
-const CONCEPT_OF_TERM = `LEFT JOIN concept c ON c.release_id = t.release_id AND c.code = t.term_code
+const CONCEPT_OF_TERM = `LEFT JOIN concept_at($1) c ON c.code = t.term_code
      AND c.level = (CASE t.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END)::"Level"`;
 
 /** One page of an SMQ's terms (its sub-SMQs' included): narrow first, then by name; counts per scope under the other filters. */
@@ -188,7 +188,7 @@ export async function smqTermPage(
      terms AS (
        SELECT ${TERM_COLUMNS}
        FROM (SELECT DISTINCT code FROM tree) tr
-       JOIN smq_term t ON t.release_id = $1 AND t.smq_code = tr.code AND t.term_level IN (4, 5)
+       JOIN smq_term_at($1) t ON t.smq_code = tr.code AND t.term_level IN (4, 5)
        ${CONCEPT_OF_TERM}
        WHERE ($3::text IS NULL OR (CASE t.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END) = $3::text)
          AND ($4::boolean IS NULL OR (upper(t.term_status) <> 'I') = $4::boolean)
@@ -219,7 +219,7 @@ export async function activeSmqTerms(db: Db, releaseId: number, smqCode: number)
     `WITH RECURSIVE ${TREE}
      SELECT ${TERM_COLUMNS}
      FROM (SELECT DISTINCT code FROM tree) tr
-     JOIN smq_term t ON t.release_id = $1 AND t.smq_code = tr.code AND t.term_level IN (4, 5)
+     JOIN smq_term_at($1) t ON t.smq_code = tr.code AND t.term_level IN (4, 5)
      ${CONCEPT_OF_TERM}
      WHERE upper(t.term_status) <> 'I'
      ORDER BY t.term_scope DESC, t.term_code`,
@@ -240,8 +240,8 @@ export async function codeLevels(db: Db, releaseId: number, codes: readonly numb
   if (codes.length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<CodeLevel[]>(
     `SELECT DISTINCT ON (c.code) c.code, c.level::text AS level, c.pt_code AS "ptCode", c.name
-     FROM concept c
-     WHERE c.release_id = $1 AND c.code = ANY($2::int[])
+     FROM concept_at($1) c
+     WHERE c.code = ANY($2::int[])
      ORDER BY c.code, c.level`,
     releaseId,
     [...codes],
@@ -281,14 +281,14 @@ export async function smqsOfConcepts(db: Db, keys: readonly SmqConceptKey[]): Pr
        SELECT k.r, k.l, k.c, k.c AS tc, CASE k.l WHEN 'PT' THEN 4 ELSE 5 END AS tl FROM k
        UNION
        SELECT k.r, k.l, k.c, l.pt_code, 4 FROM k
-       JOIN concept l ON l.release_id = k.r AND l.level = 'LLT' AND l.code = k.c
+       JOIN concept_at(k.r) l ON l.level = 'LLT' AND l.code = k.c
        WHERE k.l = 'LLT' AND l.pt_code IS NOT NULL
      )
      SELECT listed.r AS kr, listed.l AS kl, listed.c AS kc, listed.tc, listed.tl, t.term_scope AS scope,
-            t.term_category AS category, t.term_weight AS weight, t.term_status AS tstatus, ${SMQ_COLUMNS('s')}
+            t.term_category AS category, t.term_weight AS weight, t.term_status AS tstatus, ${SMQ_COLUMNS('s', 'listed.r')}
      FROM listed
-     JOIN smq_term t ON t.release_id = listed.r AND t.term_code = listed.tc AND t.term_level = listed.tl
-     JOIN smq s ON s.release_id = t.release_id AND s.code = t.smq_code
+     JOIN smq_term_at(listed.r) t ON t.term_code = listed.tc AND t.term_level = listed.tl
+     JOIN smq_at(listed.r) s ON s.code = t.smq_code
      ORDER BY lower(s.name), s.code, (listed.tc = listed.c AND listed.tl = CASE listed.l WHEN 'PT' THEN 4 ELSE 5 END) DESC`,
     JSON.stringify(wanted.map((k) => ({ r: k.releaseId, l: k.level, c: k.code }))),
   );
@@ -344,8 +344,8 @@ export async function smqChangeRows(
   // Names are joined for the page's rows only; the order (SMQ name, SMQ-level rows first, type,
   // sub-SMQs then PTs then LLTs, code) needs none of the terminology tables.
   const [row] = await db.$queryRawUnsafe<{ total: number; counts: Partial<SmqChangeCounts> | null; items: SmqChange[] }[]>(
-    `WITH f AS (SELECT * FROM smq WHERE release_id = $1 AND ($3::int IS NULL OR code = $3::int)),
-     t AS (SELECT * FROM smq WHERE release_id = $2 AND ($3::int IS NULL OR code = $3::int)),
+    `WITH f AS (SELECT * FROM smq_at($1) WHERE ($3::int IS NULL OR code = $3::int)),
+     t AS (SELECT * FROM smq_at($2) WHERE ($3::int IS NULL OR code = $3::int)),
      smq_changes AS (
        SELECT COALESCE(t.code, f.code) AS smq_code,
               CASE WHEN f.code IS NULL THEN 'SMQ_ADDED'
@@ -359,8 +359,8 @@ export async function smqChangeRows(
        WHERE f.code IS NULL OR t.code IS NULL
           OR (f.name, f.level, f.status, f.algorithm, f.description) IS DISTINCT FROM (t.name, t.level, t.status, t.algorithm, t.description)
      ),
-     tf AS (SELECT * FROM smq_term WHERE release_id = $1 AND ($3::int IS NULL OR smq_code = $3::int)),
-     tt AS (SELECT * FROM smq_term WHERE release_id = $2 AND ($3::int IS NULL OR smq_code = $3::int)),
+     tf AS (SELECT * FROM smq_term_at($1) WHERE ($3::int IS NULL OR smq_code = $3::int)),
+     tt AS (SELECT * FROM smq_term_at($2) WHERE ($3::int IS NULL OR smq_code = $3::int)),
      pairs AS (
        SELECT COALESCE(tt.smq_code, tf.smq_code) AS smq_code, COALESCE(tt.term_code, tf.term_code) AS term_code,
               COALESCE(tt.term_level, tf.term_level) AS term_level,
@@ -387,8 +387,9 @@ export async function smqChangeRows(
      everything AS (SELECT * FROM smq_changes UNION ALL SELECT * FROM term_changes),
      filtered AS (SELECT * FROM everything WHERE $4::text IS NULL OR change_type = $4::text),
      names AS (
-       SELECT s.code, (array_agg(s.name ORDER BY s.release_id = $2 DESC))[1] AS name
-       FROM smq s WHERE s.release_id IN ($1, $2) AND ($3::int IS NULL OR s.code = $3::int) GROUP BY s.code
+       SELECT s.code, (array_agg(s.name ORDER BY s.target DESC))[1] AS name
+       FROM (SELECT code, name, true AS target FROM smq_at($2) UNION ALL SELECT code, name, false FROM smq_at($1)) s
+       WHERE ($3::int IS NULL OR s.code = $3::int) GROUP BY s.code
      ),
      page AS (
        SELECT fl.*, COALESCE(n.name, '') AS smq_name,
@@ -404,10 +405,10 @@ export async function smqChangeRows(
                      CASE pg.term_level WHEN 0 THEN COALESCE(xt.name, xf.name) ELSE COALESCE(ct.name, cf.name) END AS "termName",
                      pg.before, pg.after
               FROM page pg
-              LEFT JOIN concept ct ON pg.term_level IN (4, 5) AND ct.release_id = $2 AND ct.code = pg.term_code AND ct.level = (CASE pg.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END)::"Level"
-              LEFT JOIN concept cf ON pg.term_level IN (4, 5) AND cf.release_id = $1 AND cf.code = pg.term_code AND cf.level = (CASE pg.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END)::"Level"
-              LEFT JOIN smq xt ON pg.term_level = 0 AND xt.release_id = $2 AND xt.code = pg.term_code
-              LEFT JOIN smq xf ON pg.term_level = 0 AND xf.release_id = $1 AND xf.code = pg.term_code
+              LEFT JOIN concept_at($2) ct ON pg.term_level IN (4, 5) AND ct.code = pg.term_code AND ct.level = (CASE pg.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END)::"Level"
+              LEFT JOIN concept_at($1) cf ON pg.term_level IN (4, 5) AND cf.code = pg.term_code AND cf.level = (CASE pg.term_level WHEN 4 THEN 'PT' ELSE 'LLT' END)::"Level"
+              LEFT JOIN smq_at($2) xt ON pg.term_level = 0 AND xt.code = pg.term_code
+              LEFT JOIN smq_at($1) xf ON pg.term_level = 0 AND xf.code = pg.term_code
             ) x), '[]'::json) AS items`,
     fromId,
     toId,

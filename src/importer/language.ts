@@ -24,24 +24,25 @@ interface HostedStructure {
   smqTerms: Map<string, string>;
 }
 
+// Read like every release read, through the *_at functions (docs/storage.md).
 async function hostedStructure(tx: Tx, releaseId: number): Promise<HostedStructure> {
   const [concepts, links, paths, smqs, smqTerms] = await Promise.all([
     tx.$queryRawUnsafe<{ level: string; code: number; current: boolean; pt_code: number | null; primary_soc_code: number | null; intl_order: number | null }[]>(
-      'SELECT level::text AS level, code, current, pt_code, primary_soc_code, intl_order FROM concept WHERE release_id = $1',
+      'SELECT level::text AS level, code, current, pt_code, primary_soc_code, intl_order FROM concept_at($1)',
       releaseId,
     ),
     tx.$queryRawUnsafe<{ k: string; p: boolean }[]>(
-      `SELECT parent_level::text || '/' || parent_code || '/' || child_level::text || '/' || child_code AS k, is_primary AS p FROM hierarchy_link WHERE release_id = $1`,
+      `SELECT parent_level::text || '/' || parent_code || '/' || child_level::text || '/' || child_code AS k, is_primary AS p FROM hierarchy_link_at($1)`,
       releaseId,
     ),
     tx.$queryRawUnsafe<{ k: string; p: boolean }[]>(
-      `SELECT pt_code || '/' || hlt_code || '/' || hlgt_code || '/' || soc_code AS k, is_primary AS p FROM hierarchy_path WHERE release_id = $1`,
+      `SELECT pt_code || '/' || hlt_code || '/' || hlgt_code || '/' || soc_code AS k, is_primary AS p FROM hierarchy_path_at($1)`,
       releaseId,
     ),
-    tx.$queryRawUnsafe<{ code: number; level: number; status: string; algorithm: string }[]>('SELECT code, level, status, algorithm FROM smq WHERE release_id = $1', releaseId),
+    tx.$queryRawUnsafe<{ code: number; level: number; status: string; algorithm: string }[]>('SELECT code, level, status, algorithm FROM smq_at($1)', releaseId),
     tx.$queryRawUnsafe<{ k: string; v: string }[]>(
       `SELECT smq_code || '/' || term_level || '/' || term_code AS k, term_scope || '/' || term_category || '/' || term_weight || '/' || term_status AS v
-       FROM smq_term WHERE release_id = $1`,
+       FROM smq_term_at($1)`,
       releaseId,
     ),
   ]);

@@ -93,11 +93,11 @@ async function sqlListing(releaseId: number, f: SearchFilters, offset: number, l
   }
   const rows = await db.prisma.$queryRawUnsafe<(Concept & { total: number })[]>(
     `WITH t AS (
-      SELECT c.level AS tlevel, c.code AS tcode FROM concept c
-      WHERE c.release_id = $1 ${collapse ? "AND NOT (c.level = 'LLT' AND c.code = c.pt_code)" : ''} ${f.currentOnly ? 'AND c.current' : ''}
+      SELECT c.level AS tlevel, c.code AS tcode FROM concept_at($1) c
+      WHERE true ${collapse ? "AND NOT (c.level = 'LLT' AND c.code = c.pt_code)" : ''} ${f.currentOnly ? 'AND c.current' : ''}
     )
-    SELECT ${CONCEPT_COLUMNS('c')}, count(*) OVER ()::int AS total
-    FROM t JOIN concept c ON c.release_id = $1 AND c.level = t.tlevel AND c.code = t.tcode
+    SELECT ${CONCEPT_COLUMNS('c', '$1::int')}, count(*) OVER ()::int AS total
+    FROM t JOIN concept_at($1) c ON c.level = t.tlevel AND c.code = t.tcode
     WHERE ${where.join(' AND ')}
     ORDER BY c.level, c.intl_order NULLS LAST, c.name_norm, c.code
     OFFSET ${p(offset)} LIMIT ${p(limit)}`,

@@ -70,17 +70,17 @@ export interface DiffRow {
 
 /** Every concept that differs between releases a and b; `code` restricts to one code. */
 export async function diffReleases(db: Db, fromReleaseId: number, toReleaseId: number, code?: number): Promise<DiffRow[]> {
-  const only = code === undefined ? '' : 'AND code = $3';
+  const only = code === undefined ? '' : 'WHERE code = $3';
   const onlyLink = code === undefined ? '' : 'AND child_code = $3';
   const params: unknown[] = [fromReleaseId, toReleaseId];
   if (code !== undefined) params.push(code);
   return db.$queryRawUnsafe<DiffRow[]>(
-    `WITH a AS (SELECT level, code, name, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept WHERE release_id = $1 ${only}),
-     b AS (SELECT level, code, name, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept WHERE release_id = $2 ${only}),
+    `WITH a AS (SELECT level, code, name, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept_at($1) ${only}),
+     b AS (SELECT level, code, name, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept_at($2) ${only}),
      pa AS (SELECT child_level AS level, child_code AS code, array_agg(parent_code ORDER BY parent_code) AS parents
-            FROM hierarchy_link WHERE release_id = $1 AND child_level <> 'LLT' ${onlyLink} GROUP BY 1, 2),
+            FROM hierarchy_link_at($1) WHERE child_level <> 'LLT' ${onlyLink} GROUP BY 1, 2),
      pb AS (SELECT child_level AS level, child_code AS code, array_agg(parent_code ORDER BY parent_code) AS parents
-            FROM hierarchy_link WHERE release_id = $2 AND child_level <> 'LLT' ${onlyLink} GROUP BY 1, 2),
+            FROM hierarchy_link_at($2) WHERE child_level <> 'LLT' ${onlyLink} GROUP BY 1, 2),
      j AS (
        SELECT level, code, a.code IS NOT NULL AS in_a, b.code IS NOT NULL AS in_b,
               a.name AS a_name, b.name AS b_name, a.current AS a_current, b.current AS b_current,
@@ -253,11 +253,13 @@ export async function namesFor(db: Db, releaseIds: number[], rows: DiffRow[]): P
     }
   }
   if (codes.size === 0) return () => undefined;
-  const found = await db.$queryRawUnsafe<{ code: number; name: string; release_id: number }[]>(
-    `SELECT DISTINCT ON (c.code) c.code, c.name, c.release_id FROM concept c
+  const found = await db.$queryRawUnsafe<{ code: number; name: string }[]>(
+    `SELECT DISTINCT ON (c.code) c.code, c.name
+     FROM json_array_elements_text($2::json) WITH ORDINALITY AS r(id, pos)
+     CROSS JOIN concept_at(r.id::int) c
      JOIN json_array_elements_text($1::json) AS k(code) ON c.code = k.code::int
-     WHERE c.release_id = ANY(SELECT json_array_elements_text($2::json)::int) AND c.level <> 'LLT'
-     ORDER BY c.code, array_position(ARRAY(SELECT json_array_elements_text($2::json)::int), c.release_id)`,
+     WHERE c.level <> 'LLT'
+     ORDER BY c.code, r.pos`,
     JSON.stringify([...codes]),
     JSON.stringify(releaseIds),
   );

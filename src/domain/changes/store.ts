@@ -213,7 +213,7 @@ export async function listChanges(prisma: PrismaClient, fromId: number, toId: nu
   if (f.level) where.push(`rc.level = ${p(f.level)}::"Level"`);
   if (hasHierarchyFilter(f)) {
     // The target's hierarchy, or the baseline's for a concept that left.
-    where.push(`(CASE WHEN EXISTS (SELECT 1 FROM concept cb WHERE cb.release_id = rc.to_release_id AND cb.level = rc.level AND cb.code = rc.code)
+    where.push(`(CASE WHEN EXISTS (SELECT 1 FROM concept_at($2) cb WHERE cb.level = rc.level AND cb.code = rc.code)
       THEN ${underNodeSql(f, '$2', 'rc.level', 'rc.code', p)} ELSE ${underNodeSql(f, '$1', 'rc.level', 'rc.code', p)} END)`);
   }
   const typeParam = f.changeType ? p(f.changeType) : null;

@@ -21,8 +21,8 @@ export type TranslationChange = StoredChange & { language: string };
 /** Where a release keeps its names in `language`: concept for its primary language, else concept_name. */
 function namesOf(r: LanguageRelease, language: string, param: string, langParam: string): string {
   return r.languages[0] === language
-    ? `SELECT level, code, name FROM concept WHERE release_id = ${param}`
-    : `SELECT level, code, name FROM concept_name WHERE release_id = ${param} AND language = ${langParam}`;
+    ? `SELECT level, code, name FROM concept_at(${param})`
+    : `SELECT level, code, name FROM concept_name_at(${param}) WHERE language = ${langParam}`;
 }
 
 /**

@@ -12,8 +12,7 @@ export async function buildLanguageIndex(db: Db, base: ReleaseIndex, language: s
   const rows = await db.$queryRawUnsafe<{ level: string; code: number; name: string; nr: number }[]>(
     `SELECT c.level::text AS level, c.code, coalesce(n.name, c.name) AS name,
             (row_number() OVER (ORDER BY coalesce(n.name_norm, c.name_norm), c.code))::int AS nr
-     FROM concept c LEFT JOIN concept_name n ON n.release_id = c.release_id AND n.language = $2 AND n.level = c.level AND n.code = c.code
-     WHERE c.release_id = $1`,
+     FROM concept_at($1) c LEFT JOIN concept_name_at($1) n ON n.language = $2 AND n.level = c.level AND n.code = c.code`,
     base.releaseId,
     language,
   );

@@ -607,32 +607,32 @@ export class ReleaseIndex {
       db.$queryRawUnsafe<Row[]>(
         `SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order,
                 (row_number() OVER (ORDER BY name_norm, code))::int AS nr, (row_number() OVER (ORDER BY name, code))::int AS ar
-         FROM concept WHERE release_id = $1 ORDER BY level, code`,
+         FROM concept_at($1) ORDER BY level, code`,
         releaseId,
       ),
       // Primary paths as pathsOf() (src/domain/hierarchy.ts) picks them: of a PT from mdhier,
       // of an HLT and an HLGT along primary links; the lowest (SOC, HLGT, HLT) when several.
       db.$queryRawUnsafe<PathRow[]>(
-        `SELECT 'PT' AS level, pt_code AS code, hlt_code, hlgt_code, soc_code FROM hierarchy_path
-         WHERE release_id = $1 AND is_primary
+        `SELECT 'PT' AS level, pt_code AS code, hlt_code, hlgt_code, soc_code FROM hierarchy_path_at($1)
+         WHERE is_primary
          UNION ALL
          SELECT 'HLT', g.child_code, g.child_code, g.parent_code, s.parent_code
-         FROM hierarchy_link g JOIN hierarchy_link s ON s.release_id = g.release_id AND s.child_level = 'HLGT' AND s.child_code = g.parent_code
-         WHERE g.release_id = $1 AND g.child_level = 'HLT' AND g.is_primary AND s.is_primary
+         FROM hierarchy_link_at($1) g JOIN hierarchy_link_at($1) s ON s.child_level = 'HLGT' AND s.child_code = g.parent_code
+         WHERE g.child_level = 'HLT' AND g.is_primary AND s.is_primary
          UNION ALL
-         SELECT 'HLGT', child_code, NULL, child_code, parent_code FROM hierarchy_link
-         WHERE release_id = $1 AND child_level = 'HLGT' AND is_primary
+         SELECT 'HLGT', child_code, NULL, child_code, parent_code FROM hierarchy_link_at($1)
+         WHERE child_level = 'HLGT' AND is_primary
          ORDER BY 1, 2, 5, 4, 3`,
         releaseId,
       ),
       db.$queryRawUnsafe<LinkRow[]>(
         `SELECT parent_level::text AS pl, parent_code AS pc, child_level::text AS cl, child_code AS cc, is_primary AS p
-         FROM hierarchy_link WHERE release_id = $1`,
+         FROM hierarchy_link_at($1)`,
         releaseId,
       ),
       db.$queryRawUnsafe<PtPathRow[]>(
-        `SELECT pt_code AS pt, hlt_code AS hlt, hlgt_code AS hlgt, soc_code AS soc, is_primary AS p FROM hierarchy_path
-         WHERE release_id = $1 ORDER BY pt_code, is_primary DESC, soc_code, hlgt_code, hlt_code`,
+        `SELECT pt_code AS pt, hlt_code AS hlt, hlgt_code AS hlgt, soc_code AS soc, is_primary AS p FROM hierarchy_path_at($1)
+         ORDER BY pt_code, is_primary DESC, soc_code, hlgt_code, hlt_code`,
         releaseId,
       ),
     ]);

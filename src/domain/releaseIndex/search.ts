@@ -537,11 +537,11 @@ async function listConceptsSql(db: Db, releaseId: number, filters: SearchFilters
   // An LLT that is its PT's own name is listed on the PT unless the client asked for LLTs.
   const collapse = filters.level !== 'LLT';
   const sql = `WITH t AS (
-      SELECT c.level AS tlevel, c.code AS tcode FROM concept c
-      WHERE c.release_id = $1 ${collapse ? "AND NOT (c.level = 'LLT' AND c.code = c.pt_code)" : ''} ${filters.currentOnly ? 'AND c.current' : ''}
+      SELECT c.level AS tlevel, c.code AS tcode FROM concept_at($1) c
+      WHERE true ${collapse ? "AND NOT (c.level = 'LLT' AND c.code = c.pt_code)" : ''} ${filters.currentOnly ? 'AND c.current' : ''}
     )
-    SELECT ${CONCEPT_COLUMNS('c')}, count(*) OVER ()::int AS total
-    FROM t JOIN concept c ON c.release_id = $1 AND c.level = t.tlevel AND c.code = t.tcode
+    SELECT ${CONCEPT_COLUMNS('c', '$1::int')}, count(*) OVER ()::int AS total
+    FROM t JOIN concept_at($1) c ON c.level = t.tlevel AND c.code = t.tcode
     ${filterSql(filters, p)}
     ORDER BY c.level, c.intl_order NULLS LAST, c.name_norm, c.code
     OFFSET ${p(offset)} LIMIT ${p(limit)}`;
