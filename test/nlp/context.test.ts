@@ -335,3 +335,15 @@ describe('round 5: context decisions that carry over to labels of other kinds (i
     expect(r.codes.map((c) => c.ptCode)).not.toContain(pt('Diverticulitis'));
   });
 });
+
+describe('round 5: history wording', () => {
+  const names = ['Mania', 'Asthma', 'Myocardial infarction', 'Cardiac failure'];
+  const tiny = buildVocabulary(names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })));
+  const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
+
+  it('"after a recent myocardial infarction" is the patient\'s history', () => {
+    const r = run('Use with great care after a recent myocardial infarction.');
+    expect(r.codes).toEqual([]);
+    expect(excludedAs(r, 3)).toBe('population');
+  });
+});
