@@ -279,10 +279,10 @@ const INDICATED = /\b(?:is|are) (?:indicated|approved|authorized)(?: (?:for|to|a
  * hyperammonemia may require dialysis") gives advice about the treatment, as warnings do, and is not counted.
  */
 const PURPOSE_OPENINGS = [
-  /(?:^|[.;:]\s|\n)\s*(?:for|in) the (?:\w+ )?(?:treatment|management|control|relief|palliation|prevention|prophylaxis) of\b[^.;\n]*/gim,
-  /(?:^|[.;:]\s|\n)\s*to (?:treat|tide|induce|relieve|control|manage|palliate)\b[^.;\n]*/gim,
-  /(?:^|[.;:]\s|\n)\s*as (?:an? )?adjunct(?:ive)?\b[^.;\n]*/gim,
-  /(?:^|[.;:]\s|\n)\s*(?:control|treatment|management|relief|palliation) of\b[^.;\n]*/gim,
+  /(?:^|[.;:]\s|\n)\s*(?:[-•*·▪◦]\s*|<[^<>]{0,40}>\s*)*(?:for|in) the (?:\w+ )?(?:treatment|management|control|relief|palliation|prevention|prophylaxis) of\b[^.;\n]*/gim,
+  /(?:^|[.;:]\s|\n)\s*(?:[-•*·▪◦]\s*|<[^<>]{0,40}>\s*)*to (?:treat|tide|induce|relieve|control|manage|palliate)\b[^.;\n]*/gim,
+  /(?:^|[.;:]\s|\n)\s*(?:[-•*·▪◦]\s*|<[^<>]{0,40}>\s*)*as (?:an? )?adjunct(?:ive)?\b[^.;\n]*/gim,
+  /(?:^|[.;:]\s|\n)\s*(?:[-•*·▪◦]\s*|<[^<>]{0,40}>\s*)*(?:control|treatment|management|relief|palliation) of\b[^.;\n]*/gim,
 ];
 const PURPOSE_PHRASES = [/\b(?:unresponsive|refractory|intractable) to\b/i, /\bwhen used (?:concurrently |in conjunction |in combination )?with\b/i, /\bdrug of choice\b/i];
 const FINITE = /\b(?:is|are|was|were|be|been|has|have|had|may|might|can|could|should|must|will|would|requires?|required|recommended)\b/i;

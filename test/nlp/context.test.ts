@@ -289,6 +289,8 @@ describe('round 5: context decisions that carry over to labels of other kinds (i
     ].join('\n');
     const r = run(list);
     expect(r).toMatchObject({ sectionType: 'indications', sectionTypeSource: 'text', codes: [] });
+    for (const variant of [list.split('\n').map((l) => `• ${l}`).join('\n'), `<div>${list.split('\n').map((l) => `<p>${l}</p>`).join('\n')}</div>`])
+      expect(run(variant), variant).toMatchObject({ sectionType: 'indications', codes: [] });
     // One kind of purpose wording is not enough, and reported reactions speak against an indication.
     expect(run('Control of severe allergic conditions in asthma.').sectionType).not.toBe('indications');
     expect(run(`${list}\nNausea has been reported.`).codes.map((c) => c.ptCode)).toContain(pt('Nausea'));
