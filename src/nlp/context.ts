@@ -101,6 +101,12 @@ const TRIGGERS: Trigger[] = [
     'predisposing conditions'].map((p) =>
     t(p, 'population', 'pre', 6),
   ),
+  // "should be used with caution in active or latent peptic ulcers, diverticulitis, …": conditions that call for care.
+  ...['caution in', 'cautiously in'].map((p) => t(p, 'population', 'pre', 12)),
+  // "Persons who are on corticosteroids should avoid exposure to chickenpox or measles": an exposure, not a reaction.
+  ...['exposure to', 'exposed to'].map((p) => t(p, 'population', 'pre', 8)),
+  // "after a recent myocardial infarction": the patient's recent condition.
+  t('a recent', 'historical', 'pre', 4),
   // "moderately to severely active rheumatoid arthritis", "active liver disease": a disease in activity is the patient's.
   t('active', 'population', 'pre', 3),
   ...['indicated for', 'treatment of', 'to treat', 'used to treat', 'management of', 'for the treatment of',

@@ -268,7 +268,36 @@ const STUDY_WORDING = [
 ];
 /** How an overdose is managed; two distinct ones make an overdose text even when it never says "overdose". */
 const POISONING_CARE = [/\bgastric lavage\b/i, /\b(?:induc\w+ (?:of )?)?emesis\b/i, /\bactivated charcoal\b/i, /\bantidote\b/i, /\bpoison control\b/i];
+const REPORTED_REACTIONS = /\badverse (?:reactions?|events?)\b|\bside effects?\b|\b(?:has|have|was|were) (?:been )?reported\b/i;
 const INDICATED = /\b(?:is|are) (?:indicated|approved|authorized)(?: (?:for|to|as|in)\b|\s*:)/i;
+/**
+ * Wording of therapeutic purpose (what the product is given for), as old-format indications write it without
+ * "is indicated": a verbless line or sentence that opens with the purpose ("For the palliative management of
+ * leukemias.", "To induce a remission of proteinuria in …", "As adjunctive therapy …", "Control of severe …"), or a
+ * disease qualified by its response to other treatment ("unresponsive to topical corticosteroids", "when used
+ * concurrently with appropriate chemotherapy"). A sentence with a finite verb or modal ("Treatment of
+ * hyperammonemia may require dialysis") gives advice about the treatment, as warnings do, and is not counted.
+ */
+const PURPOSE_OPENINGS = [
+  /(?:^|[.;:]\s|\n)\s*(?:[-•*·▪◦]\s*|<[^<>]{0,40}>\s*)*(?:for|in) the (?:\w+ )?(?:treatment|management|control|relief|palliation|prevention|prophylaxis) of\b[^.;\n]*/gim,
+  /(?:^|[.;:]\s|\n)\s*(?:[-•*·▪◦]\s*|<[^<>]{0,40}>\s*)*to (?:treat|tide|induce|relieve|control|manage|palliate)\b[^.;\n]*/gim,
+  /(?:^|[.;:]\s|\n)\s*(?:[-•*·▪◦]\s*|<[^<>]{0,40}>\s*)*as (?:an? )?adjunct(?:ive)?\b[^.;\n]*/gim,
+  /(?:^|[.;:]\s|\n)\s*(?:[-•*·▪◦]\s*|<[^<>]{0,40}>\s*)*(?:control|treatment|management|relief|palliation) of\b[^.;\n]*/gim,
+];
+const PURPOSE_PHRASES = [/\b(?:unresponsive|refractory|intractable) to\b/i, /\bwhen used (?:concurrently |in conjunction |in combination )?with\b/i, /\bdrug of choice\b/i];
+const FINITE = /\b(?:is|are|was|were|be|been|has|have|had|may|might|can|could|should|must|will|would|requires?|required|recommended)\b/i;
+
+/** Kinds of purpose wording in the text (stops at k). */
+function purposeKinds(text: string, k: number): number {
+  let n = 0;
+  for (const r of PURPOSE_OPENINGS) {
+    // Parenthetical asides ("(selected cases may require …)") are not the sentence's verb.
+    for (const m of text.matchAll(r)) if (!FINITE.test(m[0].replace(/\([^)]*\)?/g, ''))) { n++; break; }
+    if (n >= k) return n;
+  }
+  for (const r of PURPOSE_PHRASES) if (r.test(text) && ++n >= k) return n;
+  return n;
+}
 
 /**
  * Section type of a pasted text without headings, only when its wording leaves little doubt — an overdose
@@ -285,7 +314,11 @@ export function confidentSectionType(text: string): SectionType | null {
   if (/\boverdos(?:e|es|age|ing)\b/i.test(firstSentence) || atLeast(POISONING_CARE, t, 2)) return 'overdosage';
   // An indication names risk factors of the treated population ("patients with multiple risk factors for …"), so only
   // reported reactions speak against it.
-  if (INDICATED.test(t) && !/\badverse (?:reactions?|events?)\b|\bside effects?\b|\b(?:has|have|was|were) (?:been )?reported\b/i.test(t)) return 'indications';
+  const reports = REPORTED_REACTIONS.test(t);
+  if (INDICATED.test(t) && !reports) return 'indications';
+  // Two kinds of purpose wording without reported reactions: an indications list of the old format, which names
+  // diseases one after another ("… and selected cases of secondary thrombocytopenia") and never says "indicated".
+  if (!reports && purposeKinds(t, 2) >= 2) return 'indications';
   if (AE_STATEMENT.test(t)) return null;
   return atLeast(STUDY_WORDING, t, 3) ? 'clinical_studies' : null;
 }
@@ -297,7 +330,7 @@ function atLeast(patterns: readonly RegExp[], text: string, k: number): boolean 
   return false;
 }
 
-const THERAPY_NOUNS = new Set(['therapy', 'therapies', 'agent', 'agents', 'drug', 'drugs', 'medication', 'medications', 'treatment', 'treatments', 'regimen', 'regimens']);
+const THERAPY_NOUNS = new Set(['dose', 'doses', 'dosage', 'dosages', 'therapy', 'therapies', 'agent', 'agents', 'drug', 'drugs', 'medication', 'medications', 'treatment', 'treatments', 'regimen', 'regimens']);
 
 /**
  * A match that names a therapy rather than an event: an agent noun the term does not end in
@@ -311,6 +344,26 @@ function namesTherapy(m: TermMatch, tokens: readonly Token[], vocab: Vocabulary)
   if (/[a-z]{4}ants?$/.test(last.lower) && !/ants?$/.test(termLast)) return true;
   const next = tokens[m.to];
   return !!next && !next.breakBefore && THERAPY_NOUNS.has(next.lower) && /(?:ive|ic|al|ant)$/.test(last.lower) && !THERAPY_NOUNS.has(termLast);
+}
+
+/** People a condition can describe ("hypothyroid patients", "hypertensive subjects", "premenopausal women"). */
+const PERSON_NOUNS = new Set([
+  'patient', 'patients', 'subject', 'subjects', 'women', 'woman', 'men', 'man', 'children', 'child', 'infants', 'infant',
+  'adults', 'adult', 'individuals', 'individual', 'people', 'persons', 'volunteers', 'population', 'populations', 'mothers',
+  'neonates', 'girls', 'boys', 'adolescents',
+]);
+/** A condition written as a modifier of the people who have it is a population, not an event ("in hypothyroid patients"). */
+function describesPeople(m: TermMatch, tokens: readonly Token[]): boolean {
+  const next = tokens[m.to];
+  return !!next && !next.breakBefore && PERSON_NOUNS.has(next.lower);
+}
+
+/** The mention sits in a bracketed cross-reference ("(see WARNINGS, Infections)", "[see Warnings and Precautions (5.1)]"). */
+function inCrossReference(text: string, unitStart: number, at: number): boolean {
+  const before = text.slice(Math.max(unitStart, at - 80), at);
+  const open = Math.max(before.lastIndexOf('('), before.lastIndexOf('['));
+  if (open < 0 || /[)\]]/.test(before.slice(open))) return false;
+  return /^[([]\s*see\b/i.test(before.slice(open));
 }
 
 const OVERDOSE = /\boverdos(?:e|es|age|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
@@ -371,6 +424,16 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
     for (const m of matches) {
       const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), tokens);
       ev.context = mentionContext(unit, ev.cues, (overdose ??= OVERDOSE.test(unit.text)));
+      if (ev.context === 'adverse_event' && inCrossReference(text, unit.start, m.start)) {
+        ev.context = 'hypothetical';
+        ev.likelihood *= CONTEXT_WEIGHT.indication!;
+        ev.explanations.push('in a cross-reference ("see …"): names a section, not an event');
+      }
+      if (ev.context === 'adverse_event' && describesPeople(m, tokens)) {
+        ev.context = 'population';
+        ev.likelihood *= CONTEXT_WEIGHT.population!;
+        ev.explanations.push(`describes the people ("${tokens[m.to]!.text}"), not an event`);
+      }
       if (ev.context === 'adverse_event' && namesTherapy(m, tokens, vocab)) {
         ev.context = 'indication';
         ev.likelihood *= CONTEXT_WEIGHT.indication!;

@@ -271,3 +271,81 @@ describe('round 4: pasted sections without a heading or type (issue 29)', () => 
     expect(run('Dose selection in elderly patients with infection should be cautious.', opts).codes).toEqual([]);
   });
 });
+
+describe('round 5: context decisions that carry over to labels of other kinds (issue 29)', () => {
+  const names = ['Asthma', 'Dermatitis contact', 'Serum sickness', 'Leukaemia', 'Lymphoma', 'Nephrotic syndrome', 'Hypertension', 'Hypothyroidism', 'Diverticulitis', 'Peptic ulcer', 'Hyperammonaemia', 'Brain injury', 'Death', 'Nausea'];
+  const tiny = buildVocabulary(names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })));
+  const pt = (name: string) => names.indexOf(name) + 1;
+  const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
+
+  it('an old-format indications list is read as one without the word "indicated" (verbless purpose wording)', () => {
+    const list = [
+      'Allergic states',
+      'Control of severe allergic conditions intractable to adequate trials of conventional treatment in asthma, contact dermatitis and serum sickness.',
+      'Neoplastic diseases',
+      'For the palliative management of leukemias and lymphomas.',
+      'Renal diseases',
+      'To induce a remission of proteinuria in nephrotic syndrome.',
+    ].join('\n');
+    const r = run(list);
+    expect(r).toMatchObject({ sectionType: 'indications', sectionTypeSource: 'text', codes: [] });
+    for (const variant of [list.split('\n').map((l) => `• ${l}`).join('\n'), `<div>${list.split('\n').map((l) => `<p>${l}</p>`).join('\n')}</div>`])
+      expect(run(variant), variant).toMatchObject({ sectionType: 'indications', codes: [] });
+    // One kind of purpose wording is not enough, and reported reactions speak against an indication.
+    expect(run('Control of severe allergic conditions in asthma.').sectionType).not.toBe('indications');
+    expect(run(`${list}\nNausea has been reported.`).codes.map((c) => c.ptCode)).toContain(pt('Nausea'));
+  });
+
+  it('advice about a treatment (a sentence with a verb) is not purpose wording: a warnings text keeps its codes', () => {
+    const warning = [
+      'Treatment of hyperammonaemia may require dialysis.',
+      'Uncontrolled hyperammonaemia can rapidly result in brain injury or death.',
+      'In the initial treatment of the deficiency, protein restriction is recommended.',
+    ].join(' ');
+    const r = run(warning);
+    expect(r.sectionType).not.toBe('indications');
+    expect(r.codes.map((c) => c.ptCode)).toEqual(expect.arrayContaining([pt('Brain injury'), pt('Death')]));
+  });
+
+  it('a condition written as a modifier of people describes the population ("in hypertensive patients")', () => {
+    const r = run('Clearance is decreased in hypothyroid patients and increased in hypertensive subjects.');
+    expect(r.codes).toEqual([]);
+    expect(excludedAs(r, pt('Hypothyroidism'))).toBe('population');
+    expect(excludedAs(r, pt('Hypertension'))).toBe('population');
+    expect(run('Hypertension occurred in 3% of patients.').codes.map((c) => c.ptCode)).toEqual([pt('Hypertension')]);
+  });
+
+  it('a cross-reference names a section, not an event; a therapy named by its dose is not the finding', () => {
+    const xref = run('Vaccines should be deferred until therapy is discontinued (see WARNINGS, Serum sickness).');
+    expect(xref.codes).toEqual([]);
+    expect(excludedAs(xref, pt('Serum sickness'))).toBe('hypothetical');
+    expect(run('Serum sickness occurred (see below).').codes.map((c) => c.ptCode)).toEqual([pt('Serum sickness')]);
+    const tinyWithImmuno = buildVocabulary([{ code: 1, name: 'Immunosuppression', level: 'PT', ptCode: 1, current: true }]);
+    const dose = classifyLabelDetailed('Live vaccines are contraindicated in patients receiving immunosuppressive doses of corticosteroids.', tinyWithImmuno, { includeExcluded: true, minConfidence: 0.5 });
+    expect(dose.codes).toEqual([]);
+  });
+
+  it('an exposure is not a reaction ("avoid exposure to measles")', () => {
+    const r = run('Patients should be warned to avoid exposure to serum sickness or asthma triggers.');
+    expect(r.codes).toEqual([]);
+    expect(excludedAs(r, pt('Serum sickness'))).toBe('population');
+  });
+
+  it('"with caution in" names conditions that call for care, up to the end of its clause', () => {
+    const r = run('Use with caution in active peptic ulcer or diverticulitis, since nausea may occur.');
+    expect(excludedAs(r, pt('Diverticulitis'))).toBe('population');
+    expect(r.codes.map((c) => c.ptCode)).not.toContain(pt('Diverticulitis'));
+  });
+});
+
+describe('round 5: history wording', () => {
+  const names = ['Mania', 'Asthma', 'Myocardial infarction', 'Cardiac failure'];
+  const tiny = buildVocabulary(names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })));
+  const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
+
+  it('"after a recent myocardial infarction" is the patient\'s history', () => {
+    const r = run('Use with great care after a recent myocardial infarction.');
+    expect(r.codes).toEqual([]);
+    expect(excludedAs(r, 3)).toBe('population');
+  });
+});

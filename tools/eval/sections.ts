@@ -38,7 +38,7 @@ export function readSections(dir?: string): { sections: LabelSection[]; gold: Re
 const fold = (s: string) => s.toLowerCase().replace(/ae/g, 'e').replace(/oe/g, 'e').replace(/[^a-z0-9]+/g, ' ').trim();
 
 /** The release for the sections, and each gold name's PT code in it. */
-export function sectionsRelease(records: readonly TacRecord[], ctcaeDir: string, gold: Record<string, string[]>): { content: ReleaseContent; codeOf: Map<string, number>; added: number } {
+export function sectionsRelease(records: readonly TacRecord[], ctcaeDir: string, gold: Record<string, string[]>): { content: ReleaseContent; codeOf: Map<string, number>; added: number; addedCodes: Set<number> } {
   const content = foldRelease(records, new Set(), readCtcaeTerms(ctcaeDir));
   const byName = new Map<string, number>();
   for (const [code, name] of content.pts) byName.set(fold(name), code);
@@ -46,6 +46,7 @@ export function sectionsRelease(records: readonly TacRecord[], ctcaeDir: string,
   const codeOf = new Map<string, number>();
   let next = 98_000_001;
   let added = 0;
+  const addedCodes = new Set<number>();
   for (const name of new Set(Object.values(gold).flat())) {
     let code = byName.get(fold(name));
     if (code === undefined) {
@@ -53,10 +54,11 @@ export function sectionsRelease(records: readonly TacRecord[], ctcaeDir: string,
       content.pts.set(code, name);
       byName.set(fold(name), code);
       added++;
+      addedCodes.add(code);
     }
     codeOf.set(name, code);
   }
-  return { content, codeOf, added };
+  return { content, codeOf, added, addedCodes };
 }
 
 export type InputMode = 'text' | 'heading' | 'typed';
@@ -198,4 +200,30 @@ export function formatRobustness(sections: readonly LabelSection[], gold: Record
     out.push({ variant: name, same: runs.filter((r, i) => set(r) === set(base[i]!)).length, total: runs.length, f1: f1(count(runs, threshold)) });
   }
   return out;
+}
+
+/** The six labels of the development data (round 5: each is a fold of a leave-one-label-out comparison). */
+export const DRUGS = ['humira', 'lipitor', 'veklury', 'viagra', 'haloperidol', 'dexamethasone'] as const;
+
+/** The runs with some codes removed from gold and predictions alike (scoring as if the release had never had them). */
+export function withoutCodes(runs: readonly SectionRun[], codes: ReadonlySet<number>): SectionRun[] {
+  return runs.map((r) => ({ ...r, gold: new Set([...r.gold].filter((c) => !codes.has(c))), predicted: new Map([...r.predicted].filter(([c]) => !codes.has(c))) }));
+}
+
+/** Per label (drug): other kinds (not adverse reactions / boxed) and all sections. */
+export function scoreByLabel(runs: readonly SectionRun[], threshold: number, drugs: readonly string[]): { drug: string; other: TypeRow; all: TypeRow }[] {
+  const rows = (rs: SectionRun[]) => scoreByType(rs, threshold);
+  const pick = (rs: TypeRow[], t: string) => rs.find((x) => x.type.startsWith(t))!;
+  return [...drugs, 'all labels'].map((drug) => {
+    const rs = rows(drug === 'all labels' ? [...runs] : runs.filter((r) => r.id.startsWith(`${drug}-`)));
+    return { drug, other: pick(rs, 'other kinds'), all: pick(rs, 'all') };
+  });
+}
+
+export function formatLabelRows(rows: ReturnType<typeof scoreByLabel>): string {
+  const f = (x: number) => x.toFixed(3);
+  const cell = (r: TypeRow) => `${r.counts.tp} / ${r.counts.fp} / ${r.counts.fn} | ${f(r.p)} | ${f(r.r)} | ${f(r.f1)} [${f(r.f1Interval[0])}, ${f(r.f1Interval[1])}]`;
+  const lines = ['| label | other kinds: tp / fp / fn | P | R | F1 [95%] | all: tp / fp / fn | P | R | F1 [95%] |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.drug} | ${cell(r.other)} | ${cell(r.all)} |`);
+  return lines.join('\n');
 }
