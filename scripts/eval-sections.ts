@@ -1,17 +1,18 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|fresh3] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
- * development data, together --split seen with dev; --split fresh2: data/label-sections-fresh2, round 4's, unseen).
+ * development data, together --split seen with dev; --split fresh2: data/label-sections-fresh2, round 4's;
+ * --split fresh3: data/label-sections-fresh3, round 5's, unseen).
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
 import { defaultCtcaeDir, defaultTacPath, LABEL_THRESHOLD, loadEvaluationVocabularies } from '../tools/eval/run.ts';
 import type { LabelOptions } from '../src/nlp/index.ts';
-import { ALL_CONTEXTS, FRESH2_DIR, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
+import { ALL_CONTEXTS, FRESH2_DIR, FRESH3_DIR, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,16 +36,18 @@ const VARIANTS: Record<string, LabelOptions> = {
   'with-hypothetical': { contexts: ['adverse_event', 'hypothetical'] },
 };
 const threshold = values.threshold ? Number(values.threshold) : LABEL_THRESHOLD;
-const sets = { base: readSections(), fresh: readSections(FRESH_DIR), fresh2: readSections(FRESH2_DIR) };
+const sets = { base: readSections(), fresh: readSections(FRESH_DIR), fresh2: readSections(FRESH2_DIR), fresh3: readSections(FRESH3_DIR) };
 const split = values.split!;
 const part =
   split === 'seen'
     ? [...sets.base.sections, ...sets.fresh.sections]
-    : (split === 'fresh' ? sets.fresh : split === 'fresh2' ? sets.fresh2 : sets.base).sections.filter((s) => s.split === split);
-const gold = { ...sets.base.gold, ...sets.fresh.gold, ...sets.fresh2.gold };
+    : (split === 'fresh' ? sets.fresh : split === 'fresh2' ? sets.fresh2 : split === 'fresh3' ? sets.fresh3 : sets.base).sections.filter((s) => s.split === split);
+const gold = { ...sets.base.gold, ...sets.fresh.gold, ...sets.fresh2.gold, ...sets.fresh3.gold };
 // One release for the development runs: it adds the gold names of the sets already seen, so their figures do not
-// move; fresh2's names are added only when fresh2 itself is scored (its terms stay out of development).
-const names = split === 'fresh2' ? gold : { ...sets.base.gold, ...sets.fresh.gold };
+// move; fresh2's names are added only when fresh2 itself is scored, fresh3's only when fresh3 is (their terms stay
+// out of development, and fresh3's out of fresh2's release).
+const names =
+  split === 'fresh3' ? gold : split === 'fresh2' ? { ...sets.base.gold, ...sets.fresh.gold, ...sets.fresh2.gold } : { ...sets.base.gold, ...sets.fresh.gold };
 const { content, codeOf, added } = sectionsRelease(readTac(defaultTacPath()), defaultCtcaeDir(), names);
 const [{ vocab }] = (await loadEvaluationVocabularies([content])) as unknown as [{ vocab: import('../src/nlp/vocabulary.ts').Vocabulary }];
 console.log(`${part.length} sections (${split}); release ${content.pts.size} PTs, ${added} gold names added as PTs; threshold ${threshold}`);
@@ -53,7 +56,7 @@ for (const mode of (values.mode ?? ['text', 'heading', 'typed']) as InputMode[])
   console.log(`\n### input: ${mode}\n`);
   console.log(formatTypeRows(scoreByType(runs, threshold)));
   // Per drug (the folds of this data: a change inspired by one drug's errors must help the others).
-  for (const drug of split === 'fresh2' ? ['dexamethasone'] : split === 'fresh' ? ['viagra', 'haloperidol'] : split === 'seen' ? ['humira', 'lipitor', 'veklury', 'viagra', 'haloperidol'] : ['humira', 'lipitor', 'veklury']) {
+  for (const drug of split === 'fresh3' ? ['vyvanse', 'ambien'] : split === 'fresh2' ? ['dexamethasone'] : split === 'fresh' ? ['viagra', 'haloperidol'] : split === 'seen' ? ['humira', 'lipitor', 'veklury', 'viagra', 'haloperidol'] : ['humira', 'lipitor', 'veklury']) {
     const rows = scoreByType(runs.filter((r) => r.id.startsWith(`${drug}-`)), threshold).filter((x) => x.type === 'all');
     for (const x of rows) console.log(`fold ${drug}: tp ${x.counts.tp} fp ${x.counts.fp} fn ${x.counts.fn} P ${x.p.toFixed(3)} R ${x.r.toFixed(3)} F1 ${x.f1.toFixed(3)} lost-all ${x.lostAll}`);
   }
