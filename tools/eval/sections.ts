@@ -13,7 +13,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -27,6 +27,8 @@ export const GOLD_FILE = path.join(projectRoot, 'data', 'label-sections', 'gold.
 export const FRESH_DIR = path.join(projectRoot, 'data', 'label-sections-fresh');
 /** Round 4's held-out set: one label not used before, annotated and committed before the engine saw it. */
 export const FRESH2_DIR = path.join(projectRoot, 'data', 'label-sections-fresh2');
+/** Round 5's held-out set: two labels not used before, annotated and committed before the engine saw it. */
+export const FRESH3_DIR = path.join(projectRoot, 'data', 'label-sections-fresh3');
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
