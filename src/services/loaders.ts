@@ -7,7 +7,7 @@ import { changesForCodes, ensureChangeSet, type ChangeCounts, type ReleaseRef, t
 import type { ChangeSetMemory, PairChanges } from '../domain/changes/memory.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { codeKey, conceptKey, conceptsByCodes, conceptsByKeys, type CodeKey, type Concept, type ConceptKey } from '../domain/concepts.ts';
-import type { SearchIndexCache } from '../domain/releaseIndex/indexCache.ts';
+import { INDEX_WAIT_MS, type SearchIndexCache } from '../domain/releaseIndex/indexCache.ts';
 import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import type { Level } from '../domain/levels.ts';
 import { nameKey, namesByKeys, otherNamesByKeys, type NameKey } from '../domain/conceptNames.ts';
@@ -32,10 +32,10 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
 
 /**
  * How long after a snapshot read of a release's index started hierarchy lookups still wait
- * for it (it takes a fraction of a second at full size; the server starts it as it starts
- * listening) rather than go to SQL: the longest a stalled read can hold a request.
+ * for it (the server starts the latest release's as it starts listening) rather than go to
+ * SQL: the longest a read can hold a request (INDEX_WAIT_MS, as search's wait).
  */
-export const INDEX_SNAPSHOT_WAIT_MS = 1_500;
+export const INDEX_SNAPSHOT_WAIT_MS = INDEX_WAIT_MS;
 
 /**
  * Answers from a release's in-memory index when one is built (the server warms the

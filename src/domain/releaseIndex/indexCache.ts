@@ -32,6 +32,13 @@ export interface IndexEvents {
   onLoaded?: IndexLoaded;
 }
 
+/**
+ * The longest a request waits for a release's index that is not loaded yet (a snapshot read, or
+ * a build from rows) before it answers from SQL instead (issue 32: no request waits more than
+ * 150 ms for an index).
+ */
+export const INDEX_WAIT_MS = 150;
+
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
   private readonly built = new Map<number, ReleaseIndex>();
@@ -138,6 +145,25 @@ export class SearchIndexCache {
       );
     }
     return p;
+  }
+
+  /**
+   * The release's index if it is built; otherwise its load is started (or joined: get()) and
+   * waited for at most `maxMs`, then undefined while the load goes on in the background: the
+   * caller answers from SQL meanwhile (search.ts). A load that fails is undefined too (get()
+   * forgets it, so a later request tries again).
+   */
+  within(releaseId: number, db: Db, maxMs: number): Promise<ReleaseIndex | undefined> {
+    const ready = this.built.get(releaseId);
+    if (ready) {
+      this.cache.get(releaseId); // recency, as get() would
+      counts.indexHits++;
+      return Promise.resolve(ready);
+    }
+    const loading = this.get(releaseId, db).catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), maxMs)));
+    return Promise.race([loading, late]).finally(() => clearTimeout(timer));
   }
 
   /**
