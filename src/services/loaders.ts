@@ -7,7 +7,7 @@ import { changesForCodes, ensureChangeSet, type ChangeCounts, type ReleaseRef, t
 import type { ChangeSetMemory, PairChanges } from '../domain/changes/memory.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { codeKey, conceptKey, conceptsByCodes, conceptsByKeys, type CodeKey, type Concept, type ConceptKey } from '../domain/concepts.ts';
-import { INDEX_WAIT_MS, type SearchIndexCache } from '../domain/releaseIndex/indexCache.ts';
+import type { SearchIndexCache } from '../domain/releaseIndex/indexCache.ts';
 import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import type { Level } from '../domain/levels.ts';
 import { nameKey, namesByKeys, otherNamesByKeys, type NameKey } from '../domain/conceptNames.ts';
@@ -29,13 +29,6 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
     { cacheKeyFn: key, cacheMap: new CountingMap() },
   );
 }
-
-/**
- * How long after a snapshot read of a release's index started hierarchy lookups still wait
- * for it (the server starts the latest release's as it starts listening) rather than go to
- * SQL: the longest a read can hold a request (INDEX_WAIT_MS, as search's wait).
- */
-export const INDEX_SNAPSHOT_WAIT_MS = INDEX_WAIT_MS;
 
 /**
  * Answers from a release's in-memory index when one is built (the server warms the
@@ -64,7 +57,8 @@ function fromIndex<K extends { releaseId: number }, V>(
     if (rest.length && indexes) {
       const waits = new Map<number, Promise<ReleaseIndex | undefined>>();
       for (const id of new Set(rest.map((k) => k.releaseId))) {
-        const w = indexes.whenLoading(id, INDEX_SNAPSHOT_WAIT_MS);
+        // After the read started, at most the cache's waitMs (INDEX_WAIT_MS: 150 ms): the longest a read holds a request.
+        const w = indexes.whenLoading(id, indexes.waitMs);
         if (w) waits.set(id, w);
       }
       if (waits.size) {

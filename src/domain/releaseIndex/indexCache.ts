@@ -50,6 +50,8 @@ export class SearchIndexCache {
   private writes = new Set<Promise<void>>();
   /** Releases whose snapshot was read and found missing, of another format or corrupt: the next get() builds at once instead of reading (and warning) again; a snapshot written clears the mark. */
   private readonly unusable = new Set<number>();
+  /** How long a request waits for an index not loaded yet before it answers from SQL (hierarchy lookups: whenLoading; search: within). */
+  waitMs = INDEX_WAIT_MS;
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
   onWarning: IndexWarning;
   /** Told of each index made ready, where it came from and how long it took (compose() logs it). */

@@ -9,7 +9,7 @@ import { CONCEPT_COLUMNS, type Concept } from '../concepts.ts';
 import { LEVELS, type Level } from '../levels.ts';
 import { normalizeName } from '../text.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
-import { INDEX_WAIT_MS, type SearchIndexCache } from './indexCache.ts';
+import type { SearchIndexCache } from './indexCache.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { isWordChar } from './trigram.ts';
 import { cjkQueryGrams, scoreCjkFolded } from '../languageText.ts';
@@ -74,7 +74,7 @@ function filterSql(f: SearchFilters, p: (v: unknown) => string): string {
 export interface SearchSource {
   db: Db;
   indexes: SearchIndexCache;
-  /** How long a search waits for an index not loaded yet before it answers from SQL (INDEX_WAIT_MS by default). */
+  /** How long a search waits for an index not loaded yet before it answers from SQL (by default the cache's waitMs). */
   waitMs?: number;
 }
 
@@ -123,7 +123,7 @@ export async function searchConcepts(
   // code as the whole index, while the load goes on for the next request. Not for other
   // languages, nor CJK (its partial matches share only a bigram: no trigram candidates).
   const bounded = !language || (language.primary && !language.cjk);
-  const index = bounded ? await src.indexes.within(releaseId, src.db, src.waitMs ?? INDEX_WAIT_MS) : await indexFor(src, releaseId, language);
+  const index = bounded ? await src.indexes.within(releaseId, src.db, src.waitMs ?? src.indexes.waitMs) : await indexFor(src, releaseId, language);
   if (!index) {
     if (nq === '') return listConceptsSql(src.db, releaseId, filters, offset, limit);
     return searchIn(src.db, await sqlCandidates(src.db, releaseId, nq, filters.level !== 'LLT'), nq, filters, offset, limit, language);
