@@ -118,8 +118,8 @@ export async function searchConcepts(
     return searchConceptsAll(src, releaseId, q, filters, offset, limit, [{ ...language, variant: 0, alternates: false }, { ...language, variant: 1, alternates: false }]);
   }
   const nq = q === undefined ? '' : language && !language.primary ? language.fold(q) : normalizeName(q);
-  // The primary language's index when it is loaded or loads within the bounded wait; else the
-  // SQL path: the listing's statement, or the candidate names (sqlCandidates) ranked by the same
+  // The primary language's index when it is loaded or loads within the bounded wait (a snapshot
+  // read in flight: until it ends, bounded; SearchIndexCache.within); else the SQL path: the listing's statement, or the candidate names (sqlCandidates) ranked by the same
   // code as the whole index, while the load goes on for the next request. Not for other
   // languages, nor CJK (its partial matches share only a bigram: no trigram candidates).
   const bounded = !language || (language.primary && !language.cjk);
