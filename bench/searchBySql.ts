@@ -1,7 +1,7 @@
 // What a search costs when it answers from SQL because its release's index is not loaded
 // (issue 32: SearchIndexCache.within, search.ts sqlCandidates), against loading the index from
-// its snapshot — the two ways a first search on a release can go — on one synthetic release,
-// interleaved per round in one process. Embedded: the process's CPU time (PGlite runs here),
+// its snapshot and building it from rows — the ways a first search on a release can go — on one
+// synthetic release, interleaved per round in one process. Embedded: the process's CPU time (PGlite runs here),
 // robust to other processes' load; PostgreSQL (DATABASE_URL, a database of its own): wall time.
 //
 //   npx tsx bench/searchBySql.ts [--scale 0.25] [--rounds 3]
@@ -17,6 +17,7 @@ import { SearchIndexCache } from '../src/domain/releaseIndex/indexCache.ts';
 import { searchConcepts } from '../src/domain/releaseIndex/search.ts';
 import { readSnapshot } from '../src/domain/releaseIndex/snapshotStore.ts';
 import { unpackIndex } from '../src/domain/releaseIndex/snapshot.ts';
+import { ReleaseIndex } from '../src/domain/releaseIndex/releaseIndex.ts';
 import { removeTempDir } from './lib/procs.ts';
 
 const { values } = parseArgs({ options: { scale: { type: 'string', default: '0.25' }, rounds: { type: 'string', default: '3' } } });
@@ -42,6 +43,7 @@ async function main() {
     const queries = [pick(1), pick(2).slice(0, 6), pick(3).replace(/a/, 'e'), pick(4).split(' ')[0]!, 'ab', pick(5).slice(2, 12)];
     const sql: { cpu: number; wall: number }[] = [];
     const snap: { cpu: number; wall: number }[] = [];
+    const build: { cpu: number; wall: number }[] = [];
     // A load that never finishes: every search below takes the SQL path at once.
     const never = { $queryRawUnsafe: () => new Promise<never>(() => {}) } as never;
     for (let r = 0; r < rounds; r++) {
@@ -58,6 +60,11 @@ async function main() {
         await unpackIndex(data!, releaseId);
         snap.push({ cpu: cpuMs() - c, wall: performance.now() - t });
       }
+      // The third way: no snapshot, the index built from rows (what the SQL path stands in for).
+      const c = cpuMs();
+      const t = performance.now();
+      await ReleaseIndex.load(db.prisma, releaseId);
+      build.push({ cpu: cpuMs() - c, wall: performance.now() - t });
     }
     const [n] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM concept WHERE release_id = $1`, releaseId);
     const cpuSql = median(sql.map((x) => x.cpu));
@@ -68,7 +75,8 @@ async function main() {
       `${url ? 'postgresql' : 'embedded'}, scale ${scale} (${n!.n} concepts), ${sql.length} searches by SQL interleaved with as many snapshot loads:\n` +
         `  search by SQL:      median CPU ${Math.round(cpuSql)} ms, wall ${Math.round(wallSql)} ms\n` +
         `  snapshot load:      median CPU ${Math.round(cpuSnap)} ms, wall ${Math.round(wallSnap)} ms\n` +
-        `  ratio SQL / load:   CPU ${(cpuSql / cpuSnap).toFixed(1)}×, wall ${(wallSql / wallSnap).toFixed(1)}×\n`,
+        `  ratio SQL / load:   CPU ${(cpuSql / cpuSnap).toFixed(1)}×, wall ${(wallSql / wallSnap).toFixed(1)}×\n` +
+        `  build from rows:    median CPU ${Math.round(median(build.map((x) => x.cpu)))} ms, wall ${Math.round(median(build.map((x) => x.wall)))} ms (${build.length}, one a round)\n`,
     );
   } finally {
     await db.close();
