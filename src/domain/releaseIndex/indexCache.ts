@@ -156,8 +156,8 @@ export class SearchIndexCache {
    * The release's index if it is built; otherwise its load is started (or joined: get()) and
    * waited for at most `maxMs`. Past that, a snapshot read still in flight is waited for until
    * READ_WAIT_MS after it started (whenLoading): the search SQL answers with instead scans the
-   * release's names, slower than the read (measured: ~0.3–0.5 s of CPU at a quarter of full size,
-   * against a full-size read of 0.26–0.38 s). Otherwise — a build from rows, seconds — undefined
+   * release's names, slower than the read (bench/searchBySql.ts: 7–12× its CPU on PGlite, 1.9× its
+   * wall time on PostgreSQL). Otherwise — a build from rows, seconds — undefined
    * while the load goes on in the background: the caller answers from SQL meanwhile (search.ts).
    * A load that fails is undefined too (get() forgets it, so a later request tries again).
    */

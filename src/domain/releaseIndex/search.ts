@@ -119,9 +119,10 @@ export async function searchConcepts(
   }
   const nq = q === undefined ? '' : language && !language.primary ? language.fold(q) : normalizeName(q);
   // The primary language's index when it is loaded or loads within the bounded wait (a snapshot
-  // read in flight: until it ends, bounded; SearchIndexCache.within); else the SQL path: the listing's statement, or the candidate names (sqlCandidates) ranked by the same
-  // code as the whole index, while the load goes on for the next request. Not for other
-  // languages, nor CJK (its partial matches share only a bigram: no trigram candidates).
+  // read in flight: until it ends, bounded; SearchIndexCache.within); else the SQL path — the
+  // listing's statement, or the candidate names (sqlCandidates) ranked by the same code as the
+  // whole index — while the load goes on for the next request. Not for other languages, nor CJK
+  // (its partial matches share only a bigram: no trigram candidates): those wait for the load.
   const bounded = !language || (language.primary && !language.cjk);
   const index = bounded ? await src.indexes.within(releaseId, src.db, src.waitMs ?? src.indexes.waitMs) : await indexFor(src, releaseId, language);
   if (!index) {
@@ -212,7 +213,8 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
  * An index of the release's names that can match `nq`, for a search arriving before the
  * release's index is loaded: every name containing it, and every name pg_trgm finds similar
  * (similarity ≥ 0.3 or word_similarity ≥ 0.6, the typo pass's thresholds: asked a little lower,
- * since pg_trgm rounds to float4; the index decides again on its own scores), plus the PTs those LLTs collapse onto (`collapse`).
+ * since pg_trgm rounds to float4; the index decides again on its own scores), plus the PTs those
+ * LLTs collapse onto (`collapse`). One statement, a scan of the release's names.
  * Ranked by the same code as the whole index, on the same names, codes and trigram counts, with
  * entries in the same (level, code) order, it gives the same page; the hierarchy and change
  * filters go to SQL (the index holds no hierarchy), as they always could.
