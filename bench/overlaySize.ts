@@ -26,7 +26,7 @@ const scale = Number(values.scale);
 
 /** Everything an entry answers with, as one comparable string (links by the other end's code, in order). */
 function signature(ix: ReleaseIndex, p: ReturnType<ReleaseIndex['parts']>, i: number): string {
-  const c = ix.concept(i);
+  const { releaseId: _r, ...c } = ix.concept(i);
   const ends = (g: typeof p.down) => {
     const out: string[] = [];
     for (let k = g.start[i]!; k < g.start[i + 1]!; k++) out.push(`${ix.level[g.to[k]!]}:${ix.code[g.to[k]!]}:${g.primary[k]}`);
