@@ -32,7 +32,7 @@ export interface StartupWarming {
  * whose first use instantiates the query compiler (WebAssembly, ~0.15 s, then optimised on
  * background threads). Not the catalog's release list: it would be cached before anything
  * imported right after the start. Bounded: a read still going after START_WARM_MAX_MS goes on in
- * the background, and hierarchy lookups arriving meanwhile wait for it (INDEX_SNAPSHOT_WAIT_MS)
+ * the background, and hierarchy lookups arriving meanwhile wait for it (the index cache's waitMs, 150 ms)
  * rather than go to SQL. Resolves when the server may listen.
  */
 export async function warmBeforeListening(

@@ -31,13 +31,6 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
 }
 
 /**
- * How long after a snapshot read of a release's index started hierarchy lookups still wait
- * for it (it takes a fraction of a second at full size; the server starts it as it starts
- * listening) rather than go to SQL: the longest a stalled read can hold a request.
- */
-export const INDEX_SNAPSHOT_WAIT_MS = 1_500;
-
-/**
  * Answers from a release's in-memory index when one is built (the server warms the
  * latest release's at start; search builds others): a code page and a whole tree then
  * issue no SQL. Keys of a release whose index is being read from its snapshot (the first
@@ -64,7 +57,8 @@ function fromIndex<K extends { releaseId: number }, V>(
     if (rest.length && indexes) {
       const waits = new Map<number, Promise<ReleaseIndex | undefined>>();
       for (const id of new Set(rest.map((k) => k.releaseId))) {
-        const w = indexes.whenLoading(id, INDEX_SNAPSHOT_WAIT_MS);
+        // After the read started, at most the cache's waitMs (INDEX_WAIT_MS: 150 ms): the longest a read holds a request.
+        const w = indexes.whenLoading(id, indexes.waitMs);
         if (w) waits.set(id, w);
       }
       if (waits.size) {

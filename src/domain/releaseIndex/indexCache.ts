@@ -32,6 +32,16 @@ export interface IndexEvents {
   onLoaded?: IndexLoaded;
 }
 
+/**
+ * The longest a request waits for a release's index that is not loaded yet (a snapshot read, or
+ * a build from rows) before it answers from SQL instead (issue 32: no request waits more than
+ * 150 ms for an index).
+ */
+export const INDEX_WAIT_MS = 150;
+
+/** The longest a search waits for a snapshot read in flight, from the read's start (a stalled read holds it no longer). */
+export const READ_WAIT_MS = 1_500;
+
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
   private readonly built = new Map<number, ReleaseIndex>();
@@ -43,6 +53,8 @@ export class SearchIndexCache {
   private writes = new Set<Promise<void>>();
   /** Releases whose snapshot was read and found missing, of another format or corrupt: the next get() builds at once instead of reading (and warning) again; a snapshot written clears the mark. */
   private readonly unusable = new Set<number>();
+  /** How long a request waits for an index not loaded yet before it answers from SQL (hierarchy lookups: whenLoading; search: within). */
+  waitMs = INDEX_WAIT_MS;
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
   onWarning: IndexWarning;
   /** Told of each index made ready, where it came from and how long it took (compose() logs it). */
@@ -138,6 +150,30 @@ export class SearchIndexCache {
       );
     }
     return p;
+  }
+
+  /**
+   * The release's index if it is built; otherwise its load is started (or joined: get()) and
+   * waited for at most `maxMs`. Past that, a snapshot read still in flight is waited for until
+   * READ_WAIT_MS after it started (whenLoading): the search SQL answers with instead scans the
+   * release's names, slower than the read (bench/searchBySql.ts: 7–12× its CPU on PGlite, 1.9× its
+   * wall time on PostgreSQL). Otherwise — a build from rows, seconds — undefined
+   * while the load goes on in the background: the caller answers from SQL meanwhile (search.ts).
+   * A load that fails is undefined too (get() forgets it, so a later request tries again).
+   */
+  within(releaseId: number, db: Db, maxMs: number): Promise<ReleaseIndex | undefined> {
+    const ready = this.built.get(releaseId);
+    if (ready) {
+      this.cache.get(releaseId); // recency, as get() would
+      counts.indexHits++;
+      return Promise.resolve(ready);
+    }
+    const loading = this.get(releaseId, db).catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), maxMs)));
+    return Promise.race([loading, late])
+      .finally(() => clearTimeout(timer))
+      .then((ix) => ix ?? this.whenLoading(releaseId, READ_WAIT_MS));
   }
 
   /**

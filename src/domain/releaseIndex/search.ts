@@ -10,7 +10,7 @@ import { LEVELS, type Level } from '../levels.ts';
 import { normalizeName } from '../text.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
 import type { SearchIndexCache } from './indexCache.ts';
-import type { ReleaseIndex } from './releaseIndex.ts';
+import { ReleaseIndex } from './releaseIndex.ts';
 import { isWordChar } from './trigram.ts';
 import { cjkQueryGrams, scoreCjkFolded } from '../languageText.ts';
 import { underNode } from './underNode.ts';
@@ -74,6 +74,8 @@ function filterSql(f: SearchFilters, p: (v: unknown) => string): string {
 export interface SearchSource {
   db: Db;
   indexes: SearchIndexCache;
+  /** How long a search waits for an index not loaded yet before it answers from SQL (by default the cache's waitMs). */
+  waitMs?: number;
 }
 
 /** The language a search reads names in (issue 28). */
@@ -116,21 +118,36 @@ export async function searchConcepts(
     return searchConceptsAll(src, releaseId, q, filters, offset, limit, [{ ...language, variant: 0, alternates: false }, { ...language, variant: 1, alternates: false }]);
   }
   const nq = q === undefined ? '' : language && !language.primary ? language.fold(q) : normalizeName(q);
-  const index = await indexFor(src, releaseId, language);
-  // An index without hierarchy (none is built so today) leaves the filters to SQL.
-  const keep = index.hasHierarchy ? await entryFilter(src.db, index, filters) : undefined;
+  // The primary language's index when it is loaded or loads within the bounded wait (a snapshot
+  // read in flight: until it ends, bounded; SearchIndexCache.within); else the SQL path — the
+  // listing's statement, or the candidate names (sqlCandidates) ranked by the same code as the
+  // whole index — while the load goes on for the next request. Not for other languages, nor CJK
+  // (its partial matches share only a bigram: no trigram candidates): those wait for the load.
+  const bounded = !language || (language.primary && !language.cjk);
+  const index = bounded ? await src.indexes.within(releaseId, src.db, src.waitMs ?? src.indexes.waitMs) : await indexFor(src, releaseId, language);
+  if (!index) {
+    if (nq === '') return listConceptsSql(src.db, releaseId, filters, offset, limit);
+    return searchIn(src.db, await sqlCandidates(src.db, releaseId, nq, filters.level !== 'LLT'), nq, filters, offset, limit, language);
+  }
+  return searchIn(src.db, index, nq, filters, offset, limit, language);
+}
+
+/** One page of `searchConcepts` on an index: the whole release's, or its candidates' (sqlCandidates). */
+async function searchIn(db: Db, index: ReleaseIndex, nq: string, filters: SearchFilters, offset: number, limit: number, language: SearchLanguage | undefined): Promise<SearchPage> {
+  // An index without hierarchy (a candidates' index) leaves the filters to SQL.
+  const keep = index.hasHierarchy ? await entryFilter(db, index, filters) : undefined;
   if (nq === '') {
-    return keep === undefined ? listConceptsSql(src.db, releaseId, filters, offset, limit) : listConcepts(index, filters, keep, offset, limit);
+    return keep === undefined ? listConceptsSql(db, index.releaseId, filters, offset, limit) : listConcepts(index, filters, keep, offset, limit);
   }
   const query = new Query(index, nq, language?.cjk ?? false);
-  let ranked = await rank(src.db, query, filters, keep, false);
+  let ranked = await rank(db, query, filters, keep, false);
   // Substring matches (exact, prefix, word-prefix, inside a word) come first. The
   // typo-tolerant pass joins when the query names no term exactly and substrings do not
   // fill a page: a decision that depends on the query and page size only, so totals
   // agree from page to page. Not for scripts without spaces (CJK): see SearchLanguage.fuzzy.
   if (ranked.best !== 4 && ranked.targets.length < limit && (language ? language.fuzzy || language.cjk : true)) {
     if (query.cjk) await index.prepareBigrams();
-    ranked = await rank(src.db, query, filters, keep, true);
+    ranked = await rank(db, query, filters, keep, true);
   }
   const { targets, best } = ranked;
   return {
@@ -186,6 +203,39 @@ export async function searchConceptsAll(
     return ix.code[a.x.t]! - ix.code[b.x.t]!;
   });
   return { total: all.length, best: bestTier, hits: all.slice(offset, offset + limit).map((h) => hitOf(h.query, h.x, h.tag)) };
+}
+
+// ---- Candidates by SQL ----------------------------------------------------------------------
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+
+/**
+ * An index of the release's names that can match `nq`, for a search arriving before the
+ * release's index is loaded: every name containing it, and every name pg_trgm finds similar
+ * (similarity ≥ 0.3 or word_similarity ≥ 0.6, the typo pass's thresholds: asked a little lower,
+ * since pg_trgm rounds to float4; the index decides again on its own scores), plus the PTs those
+ * LLTs collapse onto (`collapse`). One statement, a scan of the release's names.
+ * Ranked by the same code as the whole index, on the same names, codes and trigram counts, with
+ * entries in the same (level, code) order, it gives the same page; the hierarchy and change
+ * filters go to SQL (the index holds no hierarchy), as they always could.
+ */
+async function sqlCandidates(db: Db, releaseId: number, nq: string, collapse: boolean): Promise<ReleaseIndex> {
+  const rows = await db.$queryRawUnsafe<Parameters<typeof ReleaseIndex.build>[1][number][]>(
+    `WITH m AS (
+       SELECT level, code, pt_code FROM concept
+       WHERE release_id = $1 AND (name_norm LIKE $2 OR similarity(name_norm, $3) >= 0.29 OR word_similarity($3, name_norm) >= 0.59)
+     )
+     SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order
+     FROM concept c
+     WHERE c.release_id = $1 AND ((c.level, c.code) IN (SELECT level, code FROM m)
+       OR ($4 AND c.level = 'PT' AND c.code IN (SELECT pt_code FROM m WHERE level = 'LLT')))
+     ORDER BY c.level, c.code`,
+    releaseId,
+    `%${likeEscape(nq)}%`,
+    nq,
+    collapse,
+  );
+  return ReleaseIndex.build(releaseId, rows);
 }
 
 // ---- Matching --------------------------------------------------------------------------
