@@ -79,10 +79,11 @@ describe('search before the index is loaded', () => {
     let compared = 0;
     let nonEmpty = 0;
     try {
-      // Every query and page without a filter and on LLTs; a sample under each other filter.
+      // Every query and page without a filter; a sample under each filter (each SQL answer is a
+      // scan of the release's names: the sample keeps this file's cost down).
       for (const [k, filters] of (await filterSets()).entries()) {
-        for (const q of k < 2 ? QUERIES : FILTERED) {
-          for (const [offset, limit] of k < 2 ? PAGES : PAGES.slice(0, 1)) {
+        for (const q of k === 0 ? QUERIES : FILTERED) {
+          for (const [offset, limit] of k === 0 ? PAGES : PAGES.slice(0, 1)) {
             const want = await searchConcepts(viaIndex, releaseId, q, filters, offset, limit);
             const got = await searchConcepts(viaSql, releaseId, q, filters, offset, limit);
             expect(JSON.stringify(got), `${q} ${JSON.stringify(filters)} ${offset}+${limit}`).toBe(JSON.stringify(want));
@@ -96,7 +97,7 @@ describe('search before the index is loaded', () => {
       open();
     }
     await load;
-    expect(compared).toBe(2 * QUERIES.length * PAGES.length + 8 * FILTERED.length);
+    expect(compared).toBe(QUERIES.length * PAGES.length + 9 * FILTERED.length);
     expect(nonEmpty).toBeGreaterThan(compared / 3);
   }, 120_000);
 

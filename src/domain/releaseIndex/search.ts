@@ -222,12 +222,12 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 async function sqlCandidates(db: Db, releaseId: number, nq: string, collapse: boolean): Promise<ReleaseIndex> {
   const rows = await db.$queryRawUnsafe<Parameters<typeof ReleaseIndex.build>[1][number][]>(
     `WITH m AS (
-       SELECT level, code, pt_code FROM concept
-       WHERE release_id = $1 AND (name_norm LIKE $2 OR similarity(name_norm, $3) >= 0.29 OR word_similarity($3, name_norm) >= 0.59)
+       SELECT level, code, pt_code FROM concept_at($1::int)
+       WHERE (name_norm LIKE $2 OR similarity(name_norm, $3) >= 0.29 OR word_similarity($3, name_norm) >= 0.59)
      )
      SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order
-     FROM concept c
-     WHERE c.release_id = $1 AND ((c.level, c.code) IN (SELECT level, code FROM m)
+     FROM concept_at($1::int) c
+     WHERE ((c.level, c.code) IN (SELECT level, code FROM m)
        OR ($4 AND c.level = 'PT' AND c.code IN (SELECT pt_code FROM m WHERE level = 'LLT')))
      ORDER BY c.level, c.code`,
     releaseId,
