@@ -341,6 +341,8 @@ function endWhenClosed(span: Span, res: ServerResponse): void {
  * memory, synchronously) gets its span but enters no context either: nothing runs under it.
  * Entering a context is what costs (AsyncLocalStorage, async hooks on Node 20 and 22), so only
  * sampled requests that do real work pay it, and only while they run (ScopedContextManager).
+ * With `answered`, such a warm answer of a sampled root (no caller's context) has its span built
+ * whole after it was sent (answeredSpan.ts), not through the SDK's tracer.
  */
 export function tracedListener(
   listener: RequestListener,
