@@ -1,7 +1,7 @@
 // Cost of the Prometheus metrics and of OpenTelemetry traces on the hottest path: warm lookups
 // (GET /codes/{code} replayed by the warm-answer cache), wrk, three server processes started
 // alike from the shipped bundle on the demo store — metrics off (default), metrics on
-// (METRICS_PORT), and metrics on with traces sampled at 10 % (OTLP/HTTP protobuf to a sink in
+// (METRICS_PORT), and metrics on with traces sampled at 10 % by default (OTLP/HTTP protobuf to a sink in
 // this process that accepts and discards) — measured alternately in the same run (off, on,
 // traces, off, …), with Prometheus-style scrapes of the metrics server every second during the
 // metrics runs. Reports the medians and their ratios to "off", and the server's CPU time per
@@ -9,7 +9,12 @@
 // throughput follows whatever else runs on the server's core, while the CPU a request costs
 // does not, so the CPU ratio is the figure that separates the cost from the noise.
 //
-//   npm run bench:metrics [-- --rounds 5 --duration 5 --connections 32]
+//   npm run bench:metrics [-- --rounds 5 --duration 5 --connections 32 --ratio 0.1]
+//
+// --ratio sets the traced server's sampling ratio (0.1 is issue 30's case). Its cost is what every
+// request pays with traces on plus the ratio times what a sampled request adds; `--ratio 0` measures
+// the first alone and `--ratio 1` the second ten times larger than at 0.1, so two runs split the
+// cost where noise would hide a tenth of it (bench/results.md › Cost of traces, session 13).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -22,11 +27,20 @@ import { cleanupAll, freePort, makeTempDir, spawnTracked, stopChild, type Tracke
 // --calibrate: all three servers start with metrics and traces off (an A/A run), so the ratios show
 // how far apart identical servers measure on this machine now: the noise floor of the real run.
 const { values: args } = parseArgs({
-  options: { rounds: { type: 'string', default: '5' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' }, calibrate: { type: 'boolean', default: false } },
+  options: {
+    rounds: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '32' },
+    ratio: { type: 'string', default: '0.1' },
+    calibrate: { type: 'boolean', default: false },
+  },
 });
 const rounds = Number(args.rounds);
 const durationS = Number(args.duration);
 const connections = Number(args.connections);
+const ratio = Number(args.ratio);
+if (!(ratio >= 0 && ratio <= 1)) throw new Error(`--ratio must be a number from 0 to 1, not ${args.ratio}`);
+const sampled = `traces sampled at ${Math.round(ratio * 1000) / 10} %`;
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const pin = pinPlan();
 const wrk = await ensureTool('wrk', log);
@@ -79,7 +93,7 @@ try {
           METRICS_PORT: String(await freePort()),
           OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
           OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-          OTEL_TRACES_SAMPLER_ARG: '0.1',
+          OTEL_TRACES_SAMPLER_ARG: String(ratio),
         },
   );
   if (args.calibrate) log('calibration (A/A): the "metrics" and "traces" servers run with both off');
@@ -116,7 +130,7 @@ try {
     results.traces.push(await measured(traced));
     stop();
     const f = (r: Measured) => `${Math.round(r.rps)} req/s ${r.cpuUs.toFixed(1)} µs CPU/req`;
-    log(`round ${i + 1}: off ${f(results.off.at(-1)!)}, metrics ${f(results.on.at(-1)!)}, metrics + traces 10 % ${f(results.traces.at(-1)!)}`);
+    log(`round ${i + 1}: off ${f(results.off.at(-1)!)}, metrics ${f(results.on.at(-1)!)}, metrics + ${sampled} ${f(results.traces.at(-1)!)}`);
   }
   const cpu = (rs: Measured[]) => median(rs.map((r) => r.cpuUs));
   // Each round's ratio to the "off" run just before it, then their median: drift of the machine's load
@@ -131,12 +145,12 @@ try {
   const counted = /http_server_request_duration_seconds_count\{method="GET",route="\/codes\/:code",status_class="2xx",surface="rest"\} (\d+)/.exec(scrape)?.[1];
   const line = `| warm \`GET /codes/{code}\` (replayed), metrics on (\`METRICS_PORT\`, scraped every second) vs off | ${Math.round(onRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((onRps / offRps) * 100).toFixed(1)} %**; p99 ${p99(results.on)} vs ${p99(results.off)} ms | wrk 1 thread, ${connections} connections, ${rounds} alternated rounds of ${durationS} s, medians; ${pin.note}; the "on" server counted ${counted ?? '?'} requests |`;
   process.stdout.write(`${line}\n`);
-  const traceLine = `| warm \`GET /codes/{code}\` (replayed), metrics on and traces sampled at 10 % (\`OTEL_TRACES_SAMPLER=parentbased_traceidratio\`, \`OTEL_TRACES_SAMPLER_ARG=0.1\`, OTLP/HTTP protobuf to a local sink) vs off | ${Math.round(tracesRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((tracesRps / offRps) * 100).toFixed(1)} %** (${((tracesRps / onRps) * 100).toFixed(1)} % of metrics alone); p99 ${p99(results.traces)} vs ${p99(results.off)} ms | same run and rounds as above; the sink received ${exportsReceived} exports |`;
+  const traceLine = `| warm \`GET /codes/{code}\` (replayed), metrics on and ${sampled} (\`OTEL_TRACES_SAMPLER=parentbased_traceidratio\`, \`OTEL_TRACES_SAMPLER_ARG=${ratio}\`, OTLP/HTTP protobuf to a local sink) vs off | ${Math.round(tracesRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((tracesRps / offRps) * 100).toFixed(1)} %** (${((tracesRps / onRps) * 100).toFixed(1)} % of metrics alone); p99 ${p99(results.traces)} vs ${p99(results.off)} ms | same run and rounds as above; the sink received ${exportsReceived} exports |`;
   process.stdout.write(`${traceLine}\n`);
   // Throughput a CPU-bound server on its own core would reach is the inverse of the CPU per request.
-  const pairedLine = `| the same, median of each round's ratio to the "off" run just before it | metrics on **${(paired(results.on) * 100).toFixed(1)} %**; metrics + traces 10 % **${(paired(results.traces) * 100).toFixed(1)} %** | ${rounds} rounds |`;
+  const pairedLine = `| the same, median of each round's ratio to the "off" run just before it | metrics on **${(paired(results.on) * 100).toFixed(1)} %**; metrics + ${sampled} **${(paired(results.traces) * 100).toFixed(1)} %** | ${rounds} rounds |`;
   process.stdout.write(`${pairedLine}\n`);
-  const cpuLine = `| server CPU per warm answer (user + system over each run / requests answered), medians | off ${cpuOff.toFixed(1)} µs; metrics on ${cpuOn.toFixed(1)} µs (throughput bound **${((cpuOff / cpuOn) * 100).toFixed(1)} %** of off); metrics + traces 10 % ${cpuTraces.toFixed(1)} µs (**${((cpuOff / cpuTraces) * 100).toFixed(1)} %**) | same run and rounds; includes the scrapes every second |`;
+  const cpuLine = `| server CPU per warm answer (user + system over each run / requests answered), medians | off ${cpuOff.toFixed(1)} µs; metrics on ${cpuOn.toFixed(1)} µs (throughput bound **${((cpuOff / cpuOn) * 100).toFixed(1)} %** of off); metrics + ${sampled} ${cpuTraces.toFixed(1)} µs (**${((cpuOff / cpuTraces) * 100).toFixed(1)} %**) | same run and rounds; includes the scrapes every second |`;
   process.stdout.write(`${cpuLine}\n`);
   await stopChild(off.proc.child);
   await stopChild(on.proc.child);

@@ -27,7 +27,7 @@ import {
   type TextMapGetter,
   type Tracer,
 } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { hrTime, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -65,6 +65,7 @@ import { RouteClassifier } from './routes.ts';
 import { ScopedContextManager } from './scopedContextManager.ts';
 import { handedOver } from './httpMetrics.ts';
 import { traceHooks, type TaskSpan } from './traceHooks.ts';
+import { answeredSpans, type RecordAnswered } from './answeredSpan.ts';
 
 export type TracingConfig = NonNullable<Config['tracing']>;
 
@@ -276,8 +277,15 @@ function clearHooks(): void {
   delete logContext.fields;
 }
 
-/** The server span's name and attributes (HTTP conventions), and its end when the response is sent or cut. */
-function describeRequest(span: Span, req: IncomingMessage, res: ServerResponse, routes: RouteClassifier, method: string, original: string): void {
+/** The server span's name and attributes (HTTP conventions). */
+function describeRequest(span: Span, req: IncomingMessage, routes: RouteClassifier, method: string, original: string): void {
+  const { name, attributes } = requestAttributes(req, routes, method, original);
+  span.setAttributes(attributes);
+  if (name !== method) span.updateName(name);
+}
+
+/** A server span's name ("METHOD /route/template", or the method alone when no route matches) and its request attributes. */
+function requestAttributes(req: IncomingMessage, routes: RouteClassifier, method: string, original: string): { name: string; attributes: Attributes } {
   const label = routes.classify(req.url ?? '/');
   const route = label.route === 'unmatched' ? undefined : label.route;
   const attributes: Attributes = {
@@ -291,9 +299,16 @@ function describeRequest(span: Span, req: IncomingMessage, res: ServerResponse, 
   attributes[ATTR_SERVER_ADDRESS] = host?.[1] ?? req.socket.localAddress ?? 'localhost';
   const port = Number(host?.[2] ?? req.socket.localPort);
   if (port > 0 && port < 65_536) attributes[ATTR_SERVER_PORT] = port;
-  span.setAttributes(attributes);
-  // "METHOD /route/template"; a request no route matches is named by its method alone.
-  if (route) span.updateName(`${method} ${route}`);
+  return { name: route ? `${method} ${route}` : method, attributes };
+}
+
+/** The response's attributes on a server span's attributes; true when it is an error (5xx) of the server's. */
+function responseAttributes(attributes: Attributes, res: ServerResponse): boolean {
+  attributes[ATTR_HTTP_RESPONSE_STATUS_CODE] = res.statusCode;
+  // Server spans: 5xx are the server's errors; 4xx are the client's.
+  if (res.statusCode < 500) return false;
+  attributes[ATTR_ERROR_TYPE] = String(res.statusCode);
+  return true;
 }
 
 /** The server span's end: its status when the response was sent, `aborted` when it was cut. */
@@ -326,8 +341,18 @@ function endWhenClosed(span: Span, res: ServerResponse): void {
  * memory, synchronously) gets its span but enters no context either: nothing runs under it.
  * Entering a context is what costs (AsyncLocalStorage, async hooks on Node 20 and 22), so only
  * sampled requests that do real work pay it, and only while they run (ScopedContextManager).
+ * With `answered`, such a warm answer of a sampled root (no caller's context) has its span built
+ * whole after it was sent (answeredSpan.ts), not through the SDK's tracer.
  */
-export function tracedListener(listener: RequestListener, tracer: Tracer, routes: RouteClassifier, rootRate = 1, answerNow?: AnswerNow, manager?: ScopedContextManager): RequestListener {
+export function tracedListener(
+  listener: RequestListener,
+  tracer: Tracer,
+  routes: RouteClassifier,
+  rootRate = 1,
+  answerNow?: AnswerNow,
+  manager?: ScopedContextManager,
+  answered?: RecordAnswered,
+): RequestListener {
   const enter = manager
     ? (ctx: Context, req: IncomingMessage, res: ServerResponse) => manager.withUntilClosed(ctx, res, listener, req, res)
     : (ctx: Context, req: IncomingMessage, res: ServerResponse) => context.with(ctx, listener, undefined, req, res);
@@ -342,11 +367,29 @@ export function tracedListener(listener: RequestListener, tracer: Tracer, routes
     if (!incoming && rootRate < 1 && (rootRate === 0 || Math.random() >= rootRate)) return listener(req, res);
     const original = req.method ?? '';
     const method = METHODS.has(original) ? original : '_OTHER';
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+    // A sampled root answered at once and handed to the socket (the usual warm answer): its span is
+    // built whole afterwards (answeredSpan.ts), without the SDK's span machinery.
+    let startTime: [number, number] | undefined;
+    if (!incoming && answered && answerNow) {
+      startTime = hrTime();
+      if (answerNow(req, res)) {
+        if (handedOver(res)) {
+          const { name, attributes } = requestAttributes(req, routes, method, original);
+          const error = responseAttributes(attributes, res);
+          answered(name, attributes, startTime, hrTime(), error);
+        } else {
+          const span = tracer.startSpan(method, { kind: SpanKind.SERVER, startTime }, parent);
+          describeRequest(span, req, routes, method, original);
+          endWhenClosed(span, res);
+        }
+        return;
+      }
+    }
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, startTime }, parent);
     const recording = span.isRecording();
-    if (recording) describeRequest(span, req, res, routes, method, original);
+    if (recording) describeRequest(span, req, routes, method, original);
     else if (!incoming) return listener(req, res);
-    if (answerNow?.(req, res)) {
+    if (startTime === undefined && answerNow?.(req, res)) {
       // Handed to the socket already (the usual case): the span ends now, without a listener.
       if (recording) {
         if (handedOver(res)) endServerSpan(span, res, true);
@@ -399,21 +442,22 @@ export function createTracing(config: TracingConfig, log: Logger): Tracing {
   diagnostics(log);
   const exporterConfig = { url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs };
   const exporter: SpanExporter = config.protocol === 'http/json' ? new JsonExporter(exporterConfig) : new ProtoExporter(exporterConfig);
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ ...config.resourceAttributes, [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: packageVersion() }),
-    sampler: samplerOf(config),
-    // Bounded: past 2,048 spans waiting for export, new ones are dropped (a collector that is down costs no memory).
-    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: 2_048, maxExportBatchSize: 512, exportTimeoutMillis: config.timeoutMs })],
-  });
+  const resource = resourceFromAttributes({ ...config.resourceAttributes, [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: packageVersion() });
+  // Bounded: past 2,048 spans waiting for export, new ones are dropped (a collector that is down costs no memory).
+  const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: 2_048, maxExportBatchSize: 512, exportTimeoutMillis: config.timeoutMs });
+  const provider = new BasicTracerProvider({ resource, sampler: samplerOf(config), spanProcessors: [processor] });
   const contextManager = new ScopedContextManager();
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  const tracer = provider.getTracer(TRACER_NAME, packageVersion());
+  const version = packageVersion();
+  const tracer = provider.getTracer(TRACER_NAME, version);
+  // Roots that pass the listener's draw are always recorded (samplerOf), so their warm answers' spans can be built whole.
+  const answered = answeredSpans(processor, resource, { name: TRACER_NAME, version });
   setHooks(tracer);
   log.info({ traces: withoutCredentials(config.url), protocol: config.protocol, sampler: config.sampler, ratio: config.samplerRatio }, 'traces on');
   return {
-    wrap: (listener, routes, answerNow) => tracedListener(listener, tracer, new RouteClassifier(routes), rootSampleRate(config), answerNow, contextManager),
+    wrap: (listener, routes, answerNow) => tracedListener(listener, tracer, new RouteClassifier(routes), rootSampleRate(config), answerNow, contextManager, answered),
     tracer,
     async close() {
       // Spans still queued are sent (bounded by the export timeout), then the globals are let go.

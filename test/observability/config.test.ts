@@ -6,13 +6,15 @@ import { createObservability } from '../../src/observability/setup.ts';
 import { bearerMatches } from '../../src/observability/httpMetrics.ts';
 import { timings } from '../../src/observability/signals.ts';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import { context, propagation } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { hrTimeToNanoseconds, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { AddressInfo } from 'node:net';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { rootSampleRate, samplerOf, tracedListener } from '../../src/observability/tracingSdk.ts';
 import { RouteClassifier } from '../../src/observability/routes.ts';
 import { ScopedContextManager } from '../../src/observability/scopedContextManager.ts';
+import { answeredSpans } from '../../src/observability/answeredSpan.ts';
 
 const refused = (env: Record<string, string>) => {
   try {
@@ -114,7 +116,9 @@ describe('trace contexts of requests', () => {
     context.setGlobalContextManager(manager);
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     const exporter = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({ sampler: samplerOf({ sampler: 'parentbased_always_on', samplerRatio: 1 }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const processor = new SimpleSpanProcessor(exporter);
+    const resource = resourceFromAttributes({ 'service.name': 'answered-test' });
+    const provider = new BasicTracerProvider({ resource, sampler: samplerOf({ sampler: 'parentbased_always_on', samplerRatio: 1 }), spanProcessors: [processor] });
     const tracer = provider.getTracer('t');
     const scopesSeen: number[] = [];
     const answerNow = (req: IncomingMessage, res: ServerResponse) => {
@@ -131,7 +135,9 @@ describe('trace contexts of requests', () => {
         res.end('worked');
       }, 5);
     };
-    const server = createServer(tracedListener(listener, tracer, new RouteClassifier([{ path: '/warm' }, { path: '/work' }]), 1, answerNow, manager));
+    // As the server runs it: a warm answer handed to the socket gets its span built whole (answeredSpan.ts).
+    const answered = answeredSpans(processor, resource, { name: 't' });
+    const server = createServer(tracedListener(listener, tracer, new RouteClassifier([{ path: '/warm' }, { path: '/work' }]), 1, answerNow, manager, answered));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
@@ -144,9 +150,23 @@ describe('trace contexts of requests', () => {
       const work = spans.find((s) => s.name === 'GET /work');
       const child = spans.find((s) => s.name === 'child');
       expect(warm, spans.map((s) => s.name).join(', ')).toBeDefined();
-      // Ended as it was answered (no listener), with the answer's status.
+      // Ended as it was answered (no listener), with the answer's status, the HTTP conventions'
+      // attributes and the provider's resource, like a span of the SDK's.
       expect(warm!.attributes['http.response.status_code']).toBe(200);
+      expect(warm!.attributes['http.route']).toBe('/warm');
+      expect(warm!.attributes['http.request.method']).toBe('GET');
+      expect(warm!.attributes['url.scheme']).toBe('http');
+      expect(warm!.attributes['server.address']).toBe('127.0.0.1');
+      expect(warm!.kind).toBe(SpanKind.SERVER);
       expect(warm!.ended).toBe(true);
+      expect(warm!.status.code).toBe(SpanStatusCode.UNSET);
+      expect(warm!.parentSpanContext).toBeUndefined();
+      expect(trace.isSpanContextValid(warm!.spanContext())).toBe(true);
+      expect(warm!.spanContext().traceId).not.toBe(work!.spanContext().traceId);
+      expect(warm!.resource.attributes['service.name']).toBe('answered-test');
+      expect(hrTimeToNanoseconds(warm!.endTime)).toBeGreaterThanOrEqual(hrTimeToNanoseconds(warm!.startTime));
+      // The duration is end − start (to a microsecond: the times are floating-point milliseconds underneath).
+      expect(Math.abs(hrTimeToNanoseconds(warm!.duration) - (hrTimeToNanoseconds(warm!.endTime) - hrTimeToNanoseconds(warm!.startTime)))).toBeLessThan(1_000);
       expect(work).toBeDefined();
       expect(child?.parentSpanContext?.spanId).toBe(work!.spanContext().spanId);
       expect(child?.spanContext().traceId).toBe(work!.spanContext().traceId);
