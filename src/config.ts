@@ -121,8 +121,18 @@ const MB = 1024 * 1024;
 /** Byte bounds derived from MEMORY_BUDGET_MB. */
 export interface MemoryShares {
   budget: number;
-  /** Whole catalog answers replayed (0: off). */
+  /** V8's heap limit that `terminology serve` sets (HEAP_SHARE of the budget: bin/heap-limit.mjs). */
+  heap: number;
+  /** What the on-heap caches and coded-data classes below may hold together (onHeapPool). */
+  onHeap: number;
+  // Off the main thread's heap (Buffers, shared memory, the workers' own heaps): bounded by the budget.
+  /** Whole catalog answers replayed, as Buffers (0: off). */
   warmAnswers: number;
+  /** The coding engine's built vocabularies, all workers together (~45 MB per full-size release in each worker that codes for it). */
+  engineVocabularies: number;
+  /** Encoded vocabulary sources (SharedArrayBuffers, ~4 MB per full-size release), shared with the workers. */
+  engineSources: number;
+  // On the main thread's heap: together within `onHeap`.
   /** GraphQL results' JSON text. */
   graphqlResults: number;
   /** Parsed GraphQL documents (their errors get a tenth more). */
@@ -135,36 +145,68 @@ export interface MemoryShares {
   codedUploads: number;
   /** Public coded lists held at once, counted the same way. */
   codedLists: number;
-  /** The coding engine's built vocabularies, all workers together (~45 MB per full-size release in each worker that codes for it). */
-  engineVocabularies: number;
-  /** Encoded vocabulary sources on the serving thread (~4 MB per full-size release), shared with the workers. */
-  engineSources: number;
   /** Verified API keys remembered for API_KEY_CACHE_TTL_MS (~750 bytes each). */
   apiKeys: number;
 }
 
+/** V8's old space as a share of MEMORY_BUDGET_MB: the value bin/heap-limit.mjs gives `serve` (test/cli/heap-limit.test.ts checks they agree). */
+export const HEAP_SHARE = 0.5;
 /**
- * One budget, shared out: the caches and coded-data jobs get about two thirds of it, the rest is
- * the process itself (code, the embedded database's WebAssembly heap and buffers, requests in
- * flight: ~400 MB RSS embedded with the demo releases). At the default 1,024 MB: answers 64,
- * results 64, documents 32, release indexes 192, change sets 64, uploads 128, lists 16, engine vocabularies 128,
- * their sources 32, API keys 4 (MB). `terminology serve` also bounds V8's heap at half the
- * budget (bin/heap-limit.mjs), so garbage is collected before the process outgrows it.
+ * The server's own heap beside its caches, in MB: code, schema, database clients, request
+ * state. Measured: 49 MB live after a full collection on the demo store with its index built.
+ */
+export const HEAP_RESERVE_MB = 64;
+/**
+ * Of the heap beyond the reserve, what the on-heap caches may fill: the rest is garbage between
+ * collections. Seven eighths, not less: the release indexes' typed arrays are counted here but live
+ * outside V8's old space, and at the default budget keyed uploads must reach the 32 MB body limit
+ * (4 × 32 MB ≤ 21/64 of the pool).
+ */
+const ON_HEAP_CACHE_FRACTION = 7 / 8;
+
+/**
+ * The on-heap pool's split, in 64ths: release indexes 24, keyed uploads 21, GraphQL results 6,
+ * change sets 6, GraphQL documents 3 (and their errors a tenth of that), public lists 2, API
+ * keys 1 — 63.3 of 64.
+ */
+const ON_HEAP_SPLIT = { releaseIndexes: 24, codedUploads: 21, graphqlResults: 6, changeSets: 6, graphqlDocuments: 3, codedLists: 2, apiKeys: 1 } as const;
+
+/**
+ * The bytes the on-heap caches may hold together at a budget: seven eighths of what V8's
+ * heap limit leaves beside the server's own reserve. Before, every share was a fraction of the
+ * budget and the on-heap ones added up to 503 MB at the default 1,024 beside a 512 MB heap: had
+ * they all filled, the server would have died of heap exhaustion instead of evicting.
+ */
+export function onHeapPool(budgetMb: number): number {
+  return Math.max(0, budgetMb * HEAP_SHARE - HEAP_RESERVE_MB) * ON_HEAP_CACHE_FRACTION * MB;
+}
+
+/**
+ * One budget, shared out. Off the heap (the budget's RSS beside V8's heap): whole answers 1/16,
+ * the engine's vocabularies 1/8 (the workers' heaps), their sources 1/32. On the heap: the pool
+ * above, split by ON_HEAP_SPLIT. At the default 1,024 MB: answers 64, vocabularies 128, sources 32;
+ * heap 512, pool 392: release indexes 147, uploads 128.625, results 36.75, change sets 36.75,
+ * documents 18.375, lists 12.25, API keys 6.125 (MB). At 256: heap 128, pool 56 (indexes 21,
+ * uploads 18.375, results 5.25, change sets 5.25, documents 2.625, lists 1.75, keys 0.875).
  */
 export function memoryShares(budgetMb: number, responseCacheMb?: number): MemoryShares {
   const budget = budgetMb * MB;
+  const pool = onHeapPool(budgetMb);
+  const part = (k: keyof typeof ON_HEAP_SPLIT) => (pool * ON_HEAP_SPLIT[k]) / 64;
   return {
     budget,
+    heap: budgetMb * HEAP_SHARE * MB,
+    onHeap: pool,
     warmAnswers: responseCacheMb !== undefined ? responseCacheMb * MB : budget / 16,
-    graphqlResults: budget / 16,
-    graphqlDocuments: budget / 32,
-    releaseIndexes: (budget * 3) / 16,
-    changeSets: budget / 16,
-    codedUploads: budget / 8,
-    codedLists: budget / 64,
     engineVocabularies: budget / 8,
     engineSources: budget / 32,
-    apiKeys: budget / 256,
+    graphqlResults: part('graphqlResults'),
+    graphqlDocuments: part('graphqlDocuments'),
+    releaseIndexes: part('releaseIndexes'),
+    changeSets: part('changeSets'),
+    codedUploads: part('codedUploads'),
+    codedLists: part('codedLists'),
+    apiKeys: part('apiKeys'),
   };
 }
 

@@ -37,8 +37,8 @@ interface Verified {
  * digest, the row's id and digest, lru-cache's slots), counted at 768.
  */
 export const VERIFIED_KEY_BYTES = 768;
-/** The default bound (MEMORY_BUDGET_MB's default share: src/config.ts memoryShares): ~5,400 keys. */
-const DEFAULT_CACHE_BYTES = 4 * 1024 * 1024;
+/** The default bound (MEMORY_BUDGET_MB's default share: src/config.ts memoryShares): ~7,100 keys. */
+const DEFAULT_CACHE_BYTES = 5.25 * 1024 * 1024;
 
 interface KeyCache {
   keys: LRUCache<string, Verified>;

@@ -1,6 +1,7 @@
 // Large JSON answers (an impact report, a validated list of 10,000 codes: megabytes) written a
 // slice of their long array at a time, with a macrotask between slices: one JSON.stringify of
 // the whole would hold the serving thread for tens to hundreds of milliseconds.
+import { nextTurn } from '../runtime/nextTurn.ts';
 
 /** `JSON.stringify({...head, [key]: items})`, as chunks of `perChunk` items. */
 export function* jsonChunks<K extends string>(head: object, key: K, items: readonly unknown[], perChunk = 1000): Generator<string> {
@@ -20,7 +21,7 @@ export function streamChunks(chunks: Iterator<string>): ReadableStream<Uint8Arra
     async pull(controller) {
       // A macrotask between slices: a reader that takes chunks as fast as they come (in
       // process, or a fast socket) would otherwise chain every slice in microtasks.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       const next = chunks.next();
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(next.value));

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, serveTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
+import { memoryShares } from '../../src/config.ts';
+import { JOB_MEMORY_FACTOR } from '../../src/services/codedWork.ts';
 
 let t: TestApp;
 let base: string;
@@ -87,7 +89,9 @@ describe('coded-data jobs', () => {
 
 // Memory per job (issue 27 defect 3): each class holds at most its share of MEMORY_BUDGET_MB,
 // each job counted as JOB_MEMORY_FACTOR times its input. At the smallest budget (256 MB) keyed
-// uploads get 32 MB: one upload of 8 MB at most, and what is held at once stays within it.
+// uploads get 15 MB (their part of the on-heap pool): one upload of 3.75 MiB at most, and what is
+// held at once stays within it.
+const UPLOAD_INPUT_MB = memoryShares(256).codedUploads / JOB_MEMORY_FACTOR / 2 ** 20;
 describe('coded-data jobs within their memory budget', () => {
   let small: TestApp;
   let url: string;
@@ -113,11 +117,11 @@ describe('coded-data jobs within their memory budget', () => {
   const impact = (body: string) => fetch(`${url}/impact?from=5.0&to=5.0.1&validateOnly=true`, { method: 'POST', headers: { 'content-type': 'text/csv', 'x-api-key': smallKey }, body });
 
   it('a job larger than its class budget is refused with 413 and the documented problem, before its body is read', async () => {
-    const res = await impact(upload(9));
+    const res = await impact(upload(UPLOAD_INPUT_MB + 1));
     expect(res.status).toBe(413);
     const body = await res.json();
     expect(body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413, requestId: expect.any(String) });
-    expect(body.detail).toMatch(/at most 8388608 bytes of input/);
+    expect(body.detail).toMatch(new RegExp(`at most ${Math.floor(UPLOAD_INPUT_MB * 2 ** 20)} bytes of input`));
     // One within the budget is answered.
     const ok = await impact(upload(1));
     expect(ok.status).toBe(200);
@@ -125,7 +129,7 @@ describe('coded-data jobs within their memory budget', () => {
   });
 
   it('jobs that together exceed the class budget: the one beyond it is refused with 503 and Retry-After', async () => {
-    const body = upload(5); // counted 20 MB of 32 MB: two cannot be held at once, though 4 may run
+    const body = upload(UPLOAD_INPUT_MB * 0.6); // counted 60 % of the class: two cannot be held at once, though 4 may run
     const answers = await Promise.all([impact(body), impact(body), impact(body)]);
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200).length, String(statuses)).toBeGreaterThanOrEqual(1);

@@ -1,7 +1,9 @@
 // The environment becomes one typed Config (src/config.ts): defaults, the nested shape,
 // and the checks between variables, each reported as `  VARIABLE: problem`.
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config.ts';
+import { CONFIG_VARIABLES, ConfigError, HEAP_RESERVE_MB, loadConfig, memoryShares } from '../../src/config.ts';
+// @ts-expect-error: a plain .mjs of the launcher, without types
+import { heapLimitMb } from '../../bin/heap-limit.mjs';
 
 const refused = (env: Record<string, string>) => {
   try {
@@ -30,11 +32,42 @@ describe('loadConfig', () => {
   it('shares MEMORY_BUDGET_MB out among the caches and coded-data classes (README › Configuration)', () => {
     const MB = 1024 * 1024;
     const c = loadConfig({});
-    expect(c.memory).toEqual({ budget: 1024 * MB, warmAnswers: 64 * MB, graphqlResults: 64 * MB, graphqlDocuments: 32 * MB, releaseIndexes: 192 * MB, changeSets: 64 * MB, codedUploads: 128 * MB, codedLists: 16 * MB, engineVocabularies: 128 * MB, engineSources: 32 * MB, apiKeys: 4 * MB });
-    expect(c.codedWork.uploads.bytes).toBe(128 * MB);
-    expect(c.codedWork.lists.bytes).toBe(16 * MB);
+    // Off the heap: fractions of the budget. On it: V8's limit (half the budget) less the
+    // server's own 64 MB, seven eighths of that (392 MB), split in 64ths.
+    const pool = 392 * MB;
+    expect(c.memory).toEqual({
+      budget: 1024 * MB,
+      heap: 512 * MB,
+      onHeap: pool,
+      warmAnswers: 64 * MB,
+      engineVocabularies: 128 * MB,
+      engineSources: 32 * MB,
+      releaseIndexes: 147 * MB,
+      codedUploads: 128.625 * MB,
+      graphqlResults: 36.75 * MB,
+      changeSets: 36.75 * MB,
+      graphqlDocuments: 18.375 * MB,
+      codedLists: 12.25 * MB,
+      apiKeys: 6.125 * MB,
+    });
+    expect(c.codedWork.uploads.bytes).toBe(128.625 * MB);
+    // The default body limit of POST /impact (32 MB, counted 4×) fits the keyed uploads' share.
+    expect(4 * c.maxImpactBodyBytes).toBeLessThanOrEqual(c.codedWork.uploads.bytes);
+    expect(c.codedWork.lists.bytes).toBe(12.25 * MB);
     const half = loadConfig({ MEMORY_BUDGET_MB: '512', RESPONSE_CACHE_MB: '0' });
-    expect(half.memory).toMatchObject({ warmAnswers: 0, releaseIndexes: 96 * MB, codedUploads: 64 * MB, engineVocabularies: 64 * MB, apiKeys: 2 * MB });
+    expect(half.memory).toMatchObject({ warmAnswers: 0, onHeap: 168 * MB, releaseIndexes: 63 * MB, codedUploads: 55.125 * MB, engineVocabularies: 64 * MB, apiKeys: 2.625 * MB });
+  });
+
+  it('keeps the on-heap shares within V8 heap limit beside the server own reserve, at every budget', () => {
+    const MB = 1024 * 1024;
+    for (const budget of [256, 300, 512, 1024, 4096, 65_536]) {
+      const m = memoryShares(budget);
+      // What the on-heap caches and coded-data classes may hold together (GraphQL documents' errors get a tenth more).
+      const onHeap = m.graphqlResults + m.graphqlDocuments * 1.1 + m.releaseIndexes + m.changeSets + m.codedUploads + m.codedLists + m.apiKeys;
+      expect(onHeap, `budget ${budget}`).toBeLessThanOrEqual(m.onHeap);
+      expect(onHeap + HEAP_RESERVE_MB * MB, `budget ${budget}`).toBeLessThan(m.heap);
+      expect(m.heap).toBe(heapLimitMb({ MEMORY_BUDGET_MB: String(budget) })! * MB);
+    }
     expect(refused({ MEMORY_BUDGET_MB: '100' })).toMatch(/MEMORY_BUDGET_MB: Too small/);
   });
 

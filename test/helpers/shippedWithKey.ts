@@ -11,20 +11,29 @@ export interface ShippedWithKey {
   store: Store;
   server: ServerProcess;
   key: string;
+  /** The keys made beside `key` (startShippedWithKey's moreKeys). */
+  keys: string[];
   stop(): Promise<void>;
 }
 
-export async function startShippedWithKey(keyName: string): Promise<ShippedWithKey> {
+/** `extra`: settings beside the defaults (a test of another budget, metrics on). `keys`: more keys made beside the first (ShippedWithKey.keys). */
+export async function startShippedWithKey(keyName: string, extra: Record<string, string> = {}, moreKeys = 0): Promise<ShippedWithKey> {
   const store = await freshStore('demo');
   const env: Record<string, string> = store.url
     ? { DATABASE_URL: store.url, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }
     : { TERMINOLOGY_DATA_DIR: store.dataDir! };
-  const { key } = await withStoreDb(store, (db) => createApiKey(db.prisma, keyName));
-  const server = await startServerProcess({ ...env, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false });
+  const { key, keys } = await withStoreDb(store, async (db) => {
+    const first = await createApiKey(db.prisma, keyName);
+    const more: string[] = [];
+    for (let k = 0; k < moreKeys; k++) more.push((await createApiKey(db.prisma, `${keyName} ${k}`)).key);
+    return { key: first.key, keys: more };
+  });
+  const server = await startServerProcess({ ...env, ...extra, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false });
   return {
     store,
     server,
     key,
+    keys,
     async stop() {
       await server.stop();
       await store.cleanup();

@@ -9,11 +9,13 @@ import { createApiKey } from '../../src/domain/apiKeys.ts';
 import { createRateLimiter } from '../../src/http/rateLimit.ts';
 import { parseTrustProxy } from '../../src/net/trustProxy.ts';
 import { CATALOG_PATHS } from '../../src/http/warmAnswerCache.ts';
+import { memoryShares } from '../../src/config.ts';
+import { JOB_MEMORY_FACTOR } from '../../src/services/codedWork.ts';
 
 const ORDINARY = 16 * 1024;
 const UPLOADS = 10 * 1024 * 1024;
-/** At MEMORY_BUDGET_MB=256 keyed uploads hold 32 MB, a job counted as 4× its input: 8 MiB of input at most. */
-const UPLOAD_BUDGET = 8 * 1024 * 1024;
+/** At MEMORY_BUDGET_MB=256 keyed uploads hold 15 MB (their part of the on-heap pool), a job counted as 4× its input: 3.75 MiB of input at most. */
+const UPLOAD_BUDGET = Math.floor(memoryShares(256).codedUploads / JOB_MEMORY_FACTOR);
 
 let t: TestApp;
 let base: string;
@@ -97,7 +99,7 @@ describe('coded-data uploads: key, budget and no-store, mounted by their routers
     for (const route of UPLOAD_ROUTES) {
       const r = await fetch(`${base}${concrete(route)}?from=5.0&to=5.0.1`, { method: 'POST', headers: { 'content-type': 'text/csv', 'X-API-Key': key, 'X-Forwarded-For': ip }, body });
       expect(r.status, route).toBe(413);
-      expect((await r.json()).detail, route).toMatch(/at most 8388608 bytes of input/);
+      expect((await r.json()).detail, route).toMatch(new RegExp(`at most ${UPLOAD_BUDGET} bytes of input`));
     }
   }, 60_000);
 

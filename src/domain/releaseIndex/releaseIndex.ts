@@ -18,6 +18,7 @@ import type { HierarchyItem, RelationshipType } from '../hierarchy.ts';
 import { csr, PtPaths, type Csr, type LinkRow, type PtPathColumns, type PtPathRow } from './hierarchyIndex.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 import { BigramPostings, MAX_BIGRAM_POSTING_BYTES } from './bigramPostings.ts';
+import { nextTurn } from '../../runtime/nextTurn.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -356,7 +357,7 @@ export class ReleaseIndex {
     let used = 0;
     let ids = 0;
     for (let i = 0; i < n; i++) {
-      if (i > 0 && i % 2048 === 0) await new Promise((r) => setImmediate(r));
+      if (i > 0 && i % 2048 === 0) await nextTurn();
       let distinct = 0;
       for (const t of trigramCodes(this.norm[i]!)) {
         let id = this.trigramIds.get(t);
