@@ -52,8 +52,8 @@ describe('verifyApiKey cache', () => {
   });
 
   it('remembers keys within its byte share (memory_cache_bytes `apiKeys`), the least recently used dropped first', async () => {
-    // MEMORY_BUDGET_MB's share: 5.25 MB of the default budget (1/64 of the on-heap pool), ~7,100 keys.
-    expect(memoryShares(1024).apiKeys).toBe(5.25 * 1024 * 1024);
+    // MEMORY_BUDGET_MB's share: 6.125 MB of the default budget (1/64 of the on-heap pool), ~8,300 keys.
+    expect(memoryShares(1024).apiKeys).toBe(6.125 * 1024 * 1024);
     boundApiKeyCache(db.prisma, 3 * VERIFIED_KEY_BYTES);
     const gauge = (memoryGauges as Record<string, { bytes(): number; budget: number } | undefined>).apiKeys!;
     expect(gauge.budget).toBe(3 * VERIFIED_KEY_BYTES);
