@@ -57,7 +57,7 @@ async function longestTurn<T>(work: () => Promise<T>): Promise<{ value: T; ms: n
 async function main() {
   const indexes = new Map([1, 2].map((id) => [id, fullSizeIndex(id)]));
   // Grade definitions are the only rows a source takes from the store (a few hundred): none here.
-  const store = { gradeDefinition: { findMany: async () => [] } } as unknown as ConstructorParameters<typeof EnginePool>[0];
+  const store = { $queryRawUnsafe: async () => [] } as unknown as ConstructorParameters<typeof EnginePool>[0];
   // One worker with room for one of these vocabularies (~55 MB counted each): each alternation builds again.
   const pool = new EnginePool(store, { workers: 1, timeoutMs: 120_000, maxQueue: 4, vocabularyBytes: 64 * 2 ** 20 }, { index: async (id) => indexes.get(id)! });
   try {
