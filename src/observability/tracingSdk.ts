@@ -314,12 +314,9 @@ function responseAttributes(attributes: Attributes, res: ServerResponse): boolea
 /** The server span's end: its status when the response was sent, `aborted` when it was cut. */
 function endServerSpan(span: Span, res: ServerResponse, finished: boolean): void {
   if (finished) {
-    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
-    // Server spans: 5xx are the server's errors; 4xx are the client's.
-    if (res.statusCode >= 500) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.setAttribute(ATTR_ERROR_TYPE, String(res.statusCode));
-    }
+    const attributes: Attributes = {};
+    if (responseAttributes(attributes, res)) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.setAttributes(attributes);
   } else {
     span.setStatus({ code: SpanStatusCode.ERROR });
     span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
@@ -442,7 +439,8 @@ export function createTracing(config: TracingConfig, log: Logger): Tracing {
   diagnostics(log);
   const exporterConfig = { url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs };
   const exporter: SpanExporter = config.protocol === 'http/json' ? new JsonExporter(exporterConfig) : new ProtoExporter(exporterConfig);
-  const resource = resourceFromAttributes({ ...config.resourceAttributes, [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: packageVersion() });
+  const version = packageVersion();
+  const resource = resourceFromAttributes({ ...config.resourceAttributes, [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: version });
   // Bounded: past 2,048 spans waiting for export, new ones are dropped (a collector that is down costs no memory).
   const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: 2_048, maxExportBatchSize: 512, exportTimeoutMillis: config.timeoutMs });
   const provider = new BasicTracerProvider({ resource, sampler: samplerOf(config), spanProcessors: [processor] });
@@ -450,7 +448,6 @@ export function createTracing(config: TracingConfig, log: Logger): Tracing {
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  const version = packageVersion();
   const tracer = provider.getTracer(TRACER_NAME, version);
   // Roots that pass the listener's draw are always recorded (samplerOf), so their warm answers' spans can be built whole.
   const answered = answeredSpans(processor, resource, { name: TRACER_NAME, version });
