@@ -60,7 +60,12 @@ export function explorerSession(keyName: string, ready: (s: { t: TestApp; base: 
       if (m.type() === 'error') problems.push(`console: ${m.text()}`);
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+    // A request the page itself gave up on (navigating away, or a newer view aborting an older
+    // fetch) fails with net::ERR_ABORTED: that is the explorer working, not a fault.
+    page.on('requestfailed', (r) => {
+      const reason = r.failure()?.errorText ?? 'unknown';
+      if (!reason.includes('ERR_ABORTED')) problems.push(`failed: ${r.url()} (${reason})`);
+    });
     page.on('request', (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) problems.push(`external: ${r.url()}`);
     });
