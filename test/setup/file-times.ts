@@ -13,13 +13,42 @@ export const FILE_TIMES = path.join(projectRoot, 'test-results', 'file-times.jso
 /** Each file's CPU milliseconds (its worker and the processes it started: file-cpu.ts), same keys. */
 export const FILE_CPU = path.join(projectRoot, 'test-results', 'file-cpu.json');
 
+/**
+ * When each file of the last run was handed to a worker and when it ended (ms since the run
+ * started), and how long it waited for the store templates (wait-templates.ts): the run's
+ * critical path — a core idle at the start or the end — is read from these.
+ */
+export const FILE_TIMELINE = path.join(projectRoot, 'test-results', 'file-timeline.json');
+
 /** `project:test/…` as sequencer.ts and test/setup/file-times.json key files. */
 export const fileKey = (project: string, moduleId: string) => `${project}:${path.relative(projectRoot, moduleId)}`;
 
 export default class FileTimesReporter implements Reporter {
+  private runStart = Date.now();
+  private ended = new Map<string, number>();
+
+  onTestRunStart(): void {
+    this.runStart = Date.now();
+    this.ended.clear();
+  }
+
+  onTestModuleEnd(m: TestModule): void {
+    this.ended.set(fileKey(m.project.name, m.moduleId), Date.now() - this.runStart);
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const ran = modules.filter((m) => !['skipped', 'pending', 'queued'].includes(m.state()));
     if (ran.length === 0) return;
+    const ended = Date.now() - this.runStart;
+    const timeline = ran.map((m) => {
+      const key = fileKey(m.project.name, m.moduleId);
+      const d = m.diagnostic();
+      const end = this.ended.get(key) ?? ended;
+      const took = d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
+      return { file: key, start: Math.round(end - took), end, templateWaitMs: m.meta().templateWaitMs ?? 0 };
+    });
+    mkdirSync(path.dirname(FILE_TIMELINE), { recursive: true });
+    writeFileSync(FILE_TIMELINE, `${JSON.stringify({ runMs: ended, files: timeline.sort((a, b) => a.start - b.start) }, null, 1)}\n`);
     update(FILE_TIMES, ran, (m) => {
       const d = m.diagnostic();
       return d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;

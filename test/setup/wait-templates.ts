@@ -9,5 +9,9 @@ import { templatesReady } from './templates.ts';
 // The second argument is the file's suite (the first: vitest's fixtures, none used).
 beforeAll(async ({}, file) => {
   const filepath = (file as { filepath?: string }).filepath;
-  if (filepath && needsStore(filepath)) await templatesReady(inject('templates'));
+  if (!filepath || !needsStore(filepath)) return;
+  const t0 = Date.now();
+  await templatesReady(inject('templates'));
+  // For test-results/file-timeline.json (file-times.ts): time a worker held a file idle.
+  (file as { meta: { templateWaitMs?: number } }).meta.templateWaitMs = Date.now() - t0;
 }, 600_000);
