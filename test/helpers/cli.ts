@@ -33,7 +33,7 @@ export async function freshStore(template: TemplateName = 'migrated'): Promise<S
     const pgdb = await createFreshPostgres(template);
     return { env: { ...base, DATABASE_URL: pgdb.url }, url: pgdb.url, cleanup: pgdb.drop };
   }
-  await templatesReady(inject('templates'));
+  await templatesReady(inject('templates'), template);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'te-cli-'));
   cpSync(inject('templates').dirs![template], dataDir, { recursive: true });
   return { env: { ...base, TERMINOLOGY_DATA_DIR: dataDir }, dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };

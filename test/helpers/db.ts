@@ -29,7 +29,7 @@ export async function createFreshPostgres(template?: TemplateName): Promise<{ ur
   const admin = process.env.TEST_DATABASE_URL;
   if (!admin) throw new Error('TEST_DATABASE_URL is not set');
   const name = `te_test_${randomBytes(6).toString('hex')}`;
-  if (template) await templatesReady(inject('templates'));
+  if (template) await templatesReady(inject('templates'), template);
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${inject('templates').databases![template]}` : ''}`);
@@ -49,7 +49,7 @@ const dumps = new Map<TemplateName, Blob>();
 async function dump(template: TemplateName): Promise<Blob> {
   let blob = dumps.get(template);
   if (blob) return blob;
-  await templatesReady(inject('templates'));
+  await templatesReady(inject('templates'), template);
   dumps.set(template, (blob = new Blob([readFileSync(inject('templates').dumps![template])])));
   return blob;
 }

@@ -25,8 +25,8 @@ declare module 'vitest' {
   interface TaskMeta {
     /** CPU milliseconds of the file's worker and the processes it started (set on the file). */
     cpuMs?: number;
-    /** Milliseconds the file waited for the store templates before its own hooks (wait-templates.ts). */
-    templateWaitMs?: number;
+    /** Milliseconds the file waited for the store templates, the bundle or Chromium before its own hooks (wait-templates.ts). */
+    setupWaitMs?: number;
   }
 }
 

@@ -15,7 +15,7 @@ export const FILE_CPU = path.join(projectRoot, 'test-results', 'file-cpu.json');
 
 /**
  * When each file of the last run was handed to a worker and when it ended (ms since the run
- * started), and how long it waited for the store templates (wait-templates.ts): the run's
+ * started), and how long it waited for the store templates, bundle or Chromium (wait-templates.ts): the run's
  * critical path — a core idle at the start or the end — is read from these.
  */
 export const FILE_TIMELINE = path.join(projectRoot, 'test-results', 'file-timeline.json');
@@ -45,7 +45,7 @@ export default class FileTimesReporter implements Reporter {
       const d = m.diagnostic();
       const end = this.ended.get(key) ?? ended;
       const took = d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
-      return { file: key, start: Math.round(end - took), end, templateWaitMs: m.meta().templateWaitMs ?? 0 };
+      return { file: key, start: Math.round(end - took), end, setupWaitMs: m.meta().setupWaitMs ?? 0 };
     });
     mkdirSync(path.dirname(FILE_TIMELINE), { recursive: true });
     writeFileSync(FILE_TIMELINE, `${JSON.stringify({ runMs: ended, files: timeline.sort((a, b) => a.start - b.start) }, null, 1)}\n`);

@@ -1,21 +1,24 @@
-// Once per test run: the CLI bundle, Chromium, then the store templates the test files copy (see
+// Once per test run: the CLI bundle, Chromium and the store templates the test files copy (see
 // templates.ts). Vitest calls this once per project, one project after the other; the first
 // call starts every build at once (the bundle and the templates each in a child process), so
-// the run waits for the slowest, not for their sum. Only the bundle and Chromium are waited for
-// here: the templates (PGlite's initdb and the demo import: the longest part) go on building
-// while the test files that need no store run; the files that do wait for them
-// (templatesReady), and the sequencer (sequencer.ts) starts the others first.
+// the run waits for the slowest, not for their sum. None is waited for here: the test files
+// that need none of them (the coding engine's, configuration, the architecture test, …) start at
+// once and run while they build; a file that uses a store, a CLI or server process, or a
+// browser waits for what it needs in a hook of its own (wait-templates.ts), and the sequencer
+// (sequencer.ts) starts the others first. The bundle and Chromium are the quick part (a few
+// seconds); the templates (PGlite's initdb and the demo import) the longest.
 // The embedded templates are shared by the projects that run on PGlite, and removed when the
 // last of them is done.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { projectRoot } from '../../src/paths.ts';
 import buildBundle from './bundle.ts';
 import { embeddedTemplates, postgresTemplates, removePostgresTemplates, type Templates } from './templates.ts';
+import { writeReady } from './ready.ts';
 
 interface TemplateBuild {
   root: string;
@@ -32,6 +35,8 @@ const shared = globalThis as {
   __tePostgresClaimed?: boolean;
   __teBundle?: Promise<void>;
   __teChromium?: Promise<unknown>;
+  /** The `ready` file of the bundle and Chromium together (`ok`, or why not). */
+  __teBuilt?: { ready: string; done: Promise<void> };
 };
 
 /**
@@ -60,7 +65,7 @@ function buildTemplates(job: { embedded: string; postgres?: { adminUrl: string; 
       process.stderr.write(d);
     });
     const end = (why: string) => {
-      for (const f of readyFiles) if (!existsSync(f)) writeFileSync(f, `the template builder ${why}:\n${err.slice(-4000)}`);
+      for (const f of readyFiles) if (!existsSync(f)) writeReady(f, `the template builder ${why}:\n${err.slice(-4000)}`);
       resolve();
     };
     child.on('error', (e) => end(`could not start (${e.message})`));
@@ -83,23 +88,29 @@ function startBuilds(project: TestProject): void {
     const adminUrl = process.env.TEST_DATABASE_URL;
     const postgres = adminUrl && project.vitest.projects.some(onPostgres) ? postgresTemplates(root, randomBytes(4).toString('hex')) : undefined;
     const job = { embedded: root, ...(postgres ? { postgres: { adminUrl: adminUrl!, templates: postgres } } : {}) };
-    const finished = buildTemplates(job, [embedded.ready!, ...(postgres ? [postgres.ready!] : [])]);
+    const finished = buildTemplates(job, [embedded, ...(postgres ? [postgres] : [])].flatMap((t) => [t.ready!, ...Object.values(t.readyOf!)]));
     shared.__teTemplates = { root, embedded, postgres, adminUrl, finished };
   }
-  // Awaited below; a failure surfaces there, not as unhandled.
-  for (const p of [shared.__teBundle, shared.__teChromium]) p?.catch(() => {});
+  if (!shared.__teBuilt) {
+    const ready = path.join(process.env.TE_RUN_TMPDIR!, 'built.ready');
+    // The files that use them wait for this file (wait-templates.ts): the failure is theirs to report.
+    const done = Promise.all([shared.__teBundle, shared.__teChromium]).then(
+      () => writeReady(ready, 'ok'),
+      (e: Error) => writeReady(ready, e.stack ?? String(e)),
+    );
+    shared.__teBuilt = { ready, done };
+  }
 }
 
 export default async function setup(project: TestProject) {
   startBuilds(project);
-  await shared.__teBundle;
-  await shared.__teChromium;
+  project.provide('built', shared.__teBuilt!.ready);
   const t = shared.__teTemplates!;
   if (onPostgres(project) && t.postgres) {
     shared.__tePostgresClaimed = true;
     project.provide('templates', t.postgres);
     return async () => {
-      await t.finished;
+      await Promise.all([t.finished, shared.__teBuilt!.done]);
       await removePostgresTemplates(t.adminUrl!, t.postgres!);
     };
   }
@@ -107,7 +118,7 @@ export default async function setup(project: TestProject) {
   project.provide('templates', t.embedded);
   return async () => {
     if (--shared.__teEmbeddedUsers! > 0) return;
-    await t.finished;
+    await Promise.all([t.finished, shared.__teBuilt!.done]);
     rmSync(t.root, { recursive: true, force: true });
     // Built at the start but no PostgreSQL file ran (a filtered run): its templates go too.
     if (t.postgres && !shared.__tePostgresClaimed) await removePostgresTemplates(t.adminUrl!, t.postgres).catch(() => {});

@@ -19,3 +19,12 @@ export function needsStore(file: string, seen = new Set<string>()): boolean {
   for (const m of text.matchAll(RELATIVE_IMPORT)) if (needsStore(path.resolve(path.dirname(file), m[1]!), seen)) return true;
   return false;
 }
+
+/** Whether a test file itself runs the CLI bundle or a build script (with or without a store). */
+export function needsBuild(file: string): boolean {
+  try {
+    return /bin\/terminology|scripts\/build/.test(readFileSync(file, 'utf8'));
+  } catch {
+    return true;
+  }
+}

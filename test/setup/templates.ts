@@ -6,7 +6,7 @@
 // TEMPLATE. Built by the product's own code (openDatabase, migrate, ensureDemoReleases), in a
 // child process (build-templates.ts) while the test files that need no store already run:
 // test files wait for them with templatesReady().
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
@@ -14,6 +14,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { openDatabase } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { ensureDemoReleases } from '../../src/importer/demo.ts';
+import { waitReady, writeReady } from './ready.ts';
 
 export type TemplateName = 'migrated' | 'demo';
 
@@ -25,23 +26,21 @@ export interface Templates {
   databases?: Record<TemplateName, string>;
   /** A file written when these templates are built: `ok`, or why they could not be. */
   ready?: string;
+  /** The same for each template: `migrated` is ready seconds before `demo` (built from it). */
+  readyOf?: Record<TemplateName, string>;
 }
 
-/** Waits until the templates a test file was given are built (they build while other files run). */
-export async function templatesReady(t: Templates, timeoutMs = 600_000): Promise<void> {
-  if (!t.ready) return;
-  const deadline = Date.now() + timeoutMs;
-  while (!existsSync(t.ready)) {
-    if (Date.now() > deadline) throw new Error(`the test store templates were not built within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const state = readFileSync(t.ready, 'utf8');
-  if (state !== 'ok') throw new Error(`building the test store templates failed:\n${state}`);
+/** Waits until the templates a test file was given (or the one it names) are built (they build while other files run). */
+export async function templatesReady(t: Templates, template?: TemplateName, timeoutMs = 600_000): Promise<void> {
+  const file = template && t.readyOf ? t.readyOf[template] : t.ready;
+  if (file) await waitReady(file, template ? `the test store template "${template}"` : 'the test store templates', timeoutMs);
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     templates: Templates;
+    /** The `ready` file of the CLI bundle and Chromium (global.ts): for files that start processes or a browser. */
+    built: string;
   }
 }
 
@@ -63,23 +62,33 @@ export function embeddedTemplates(root: string): Templates {
     dirs: { migrated: path.join(root, 'migrated'), demo: path.join(root, 'demo') },
     dumps: { migrated: path.join(root, 'migrated.tar'), demo: path.join(root, 'demo.tar') },
     ready: path.join(root, 'embedded.ready'),
+    readyOf: { migrated: path.join(root, 'embedded-migrated.ready'), demo: path.join(root, 'embedded-demo.ready') },
   };
 }
 
+// Each template is announced as soon as it is built: the files that use the migrated one start
+// while the demo import runs.
 export async function buildEmbeddedTemplates(root: string): Promise<void> {
-  const { dirs, dumps } = embeddedTemplates(root) as Required<Templates>;
+  const { dirs, dumps, readyOf } = embeddedTemplates(root) as Required<Templates>;
   mkdirSync(root, { recursive: true });
   await fill(await openDatabase({ dataDir: dirs.migrated }), 'migrated');
   cpSync(dirs.migrated, dirs.demo, { recursive: true });
-  await Promise.all([fill(await openDatabase({ dataDir: dirs.demo }), 'demo'), dump(dirs.migrated, dumps.migrated)]);
+  await dump(dirs.migrated, dumps.migrated);
+  writeReady(readyOf.migrated, 'ok');
+  await fill(await openDatabase({ dataDir: dirs.demo }), 'demo');
   await dump(dirs.demo, dumps.demo);
+  writeReady(readyOf.demo, 'ok');
 }
 
 const withDatabase = (url: string, name: string) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
 
 /** The PostgreSQL template databases of a run (`run`: a random tag), known before they are built. */
 export function postgresTemplates(root: string, run: string): Templates {
-  return { databases: { migrated: `te_tpl_${run}_migrated`, demo: `te_tpl_${run}_demo` }, ready: path.join(root, 'postgres.ready') };
+  return {
+    databases: { migrated: `te_tpl_${run}_migrated`, demo: `te_tpl_${run}_demo` },
+    ready: path.join(root, 'postgres.ready'),
+    readyOf: { migrated: path.join(root, 'postgres-migrated.ready'), demo: path.join(root, 'postgres-demo.ready') },
+  };
 }
 
 export async function buildPostgresTemplates(adminUrl: string, t: Templates): Promise<void> {
@@ -90,6 +99,7 @@ export async function buildPostgresTemplates(adminUrl: string, t: Templates): Pr
     for (const [name, db] of Object.entries(databases) as [TemplateName, string][]) {
       await admin.query(`CREATE DATABASE ${db}`);
       await fill(await openDatabase({ databaseUrl: withDatabase(adminUrl, db), poolSize: 2 }), name);
+      if (t.readyOf) writeReady(t.readyOf[name], 'ok');
     }
   } finally {
     await admin.end();

@@ -1,17 +1,25 @@
-// Before a file that uses a store template runs its own hooks, it waits here until the run's
-// templates are built (they build while the files that need none run: global.ts). The wait has a
-// timeout of its own, so the first files of a run — the longest, sequencer.ts — do not spend
-// their hooks' and tests' timeouts on it.
+// Before a file that uses a store template, the CLI bundle or Chromium runs its own hooks, it
+// waits here until they are built (they build while the files that need none run: global.ts).
+// The wait has a timeout of its own, so the first files of a run — the longest, sequencer.ts —
+// do not spend their hooks' and tests' timeouts on it.
 import { beforeAll, inject } from 'vitest';
-import { needsStore } from './needs-store.ts';
+import { needsBuild, needsStore } from './needs-store.ts';
+import { waitReady } from './ready.ts';
 import { templatesReady } from './templates.ts';
 
 // The second argument is the file's suite (the first: vitest's fixtures, none used).
 beforeAll(async ({}, file) => {
   const filepath = (file as { filepath?: string }).filepath;
-  if (!filepath || !needsStore(filepath)) return;
+  if (!filepath) return;
+  const store = needsStore(filepath);
+  if (!store && !needsBuild(filepath)) return;
   const t0 = Date.now();
-  await templatesReady(inject('templates'));
+  // Every file that starts a `terminology` process or a browser uses a store too, but one (the
+  // loader's test) starts the bundle with none.
+  await waitReady(inject('built'), 'the CLI bundle and Chromium');
+  // The migrated template is the first built: a file using the demo one waits the rest of the way in
+  // the helper that copies it (seconds, within its hook's timeout).
+  if (store) await templatesReady(inject('templates'), 'migrated');
   // For test-results/file-timeline.json (file-times.ts): time a worker held a file idle.
-  (file as { meta: { templateWaitMs?: number } }).meta.templateWaitMs = Date.now() - t0;
+  (file as { meta: { setupWaitMs?: number } }).meta.setupWaitMs = Date.now() - t0;
 }, 600_000);

@@ -1,0 +1,20 @@
+// A part of the run's setup that builds while test files run (global.ts) says it is done by a
+// `ready` file: `ok`, or why it could not be built. A test file waits for the parts it uses.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+
+/** Written whole (renamed into place): a waiter never reads half of it. */
+export function writeReady(file: string, state: string): void {
+  writeFileSync(`${file}.tmp`, state);
+  renameSync(`${file}.tmp`, file);
+}
+
+/** Waits until `file` is written; throws with its text if that is not `ok`. */
+export async function waitReady(file: string, what: string, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`${what} not built within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const state = readFileSync(file, 'utf8');
+  if (state !== 'ok') throw new Error(`building ${what} failed:\n${state}`);
+}
