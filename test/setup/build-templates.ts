@@ -23,8 +23,11 @@ async function part(t: Templates, build: () => Promise<void>): Promise<boolean> 
   }
 }
 
-const done = await Promise.all([
-  job.embedded ? part(embeddedTemplates(job.embedded), () => buildEmbeddedTemplates(job.embedded!)) : true,
-  job.postgres ? part(job.postgres.templates, () => buildPostgresTemplates(job.postgres!.adminUrl, job.postgres!.templates)) : true,
-]);
+// The embedded templates first: the PGlite pass's files wait for them from the start, while the
+// PostgreSQL pass starts after every PGlite file has (sequencer.ts). Built at the same time, the
+// PostgreSQL part took this thread's turns (and the server's CPU) from the embedded one.
+const done = [
+  job.embedded ? await part(embeddedTemplates(job.embedded), () => buildEmbeddedTemplates(job.embedded!)) : true,
+  job.postgres ? await part(job.postgres.templates, () => buildPostgresTemplates(job.postgres!.adminUrl, job.postgres!.templates)) : true,
+];
 process.exitCode = done.every(Boolean) ? 0 : 1;

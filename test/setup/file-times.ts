@@ -1,7 +1,8 @@
 // Each test file's time in the last run, per project, written to test-results/file-times.json
 // (the longest first) when a run ends: the source of the table in README › Testing and, copied
 // to test/setup/file-times.json, of the order a fresh clone starts its files in (sequencer.ts).
-// A file's time is its import, hooks and tests in its worker, not the time it waited for one. A
+// A file's time is its import, hooks and tests in its worker, not the time it waited for one nor
+// for the run's templates, bundle or Chromium. A
 // run of some files updates theirs and keeps the others'.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -49,9 +50,11 @@ export default class FileTimesReporter implements Reporter {
     });
     mkdirSync(path.dirname(FILE_TIMELINE), { recursive: true });
     writeFileSync(FILE_TIMELINE, `${JSON.stringify({ runMs: ended, files: timeline.sort((a, b) => a.start - b.start) }, null, 1)}\n`);
+    // Without the wait for the run's setup (wait-templates.ts): the order of the next run
+    // (sequencer.ts) is by the work in each file, not by where it happened to start.
     update(FILE_TIMES, ran, (m) => {
       const d = m.diagnostic();
-      return d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
+      return d.prepareDuration + d.collectDuration + d.setupDuration + d.duration - (m.meta().setupWaitMs ?? 0);
     });
     update(FILE_CPU, ran, (m) => m.meta().cpuMs);
   }
