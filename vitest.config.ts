@@ -35,6 +35,10 @@ const NO_DATABASE = [
   // The API's description and the GraphQL request policy (what one request may ask for, and how
   // it is refused): decided before any database is asked.
   'test/rest/openapi.test.ts', 'test/graphql/list-work.test.ts',
+  // Which middleware each router mounts (body limits, the key, cache headers, the rate count), and
+  // Node's fast path for warm answers byte for byte against the Fetch adapter's: both over the same
+  // answers, whatever database gave them.
+  'test/http/routeMiddleware.test.ts', 'test/http/nodeListener.test.ts',
   // What a store only sets up, with nothing asserted about what the database answers: V8's heap
   // bound of `terminology serve` (a process matter; server-mode starts: test/server/startup), the
   // bigram postings against the scan they replace over one index (the language index each database
