@@ -20,10 +20,13 @@ export function needsStore(file: string, seen = new Set<string>()): boolean {
   return false;
 }
 
-/** Whether a test file itself runs the CLI bundle or a build script (with or without a store). */
+/**
+ * Whether a test file itself runs the CLI bundle, a build script or the benchmark script (which
+ * starts `terminology` processes), with or without a store template.
+ */
 export function needsBuild(file: string): boolean {
   try {
-    return /bin\/terminology|scripts\/build/.test(readFileSync(file, 'utf8'));
+    return /bin\/terminology|scripts\/build|bench\/run\.ts/.test(readFileSync(file, 'utf8'));
   } catch {
     return true;
   }

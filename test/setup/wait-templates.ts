@@ -14,8 +14,8 @@ beforeAll(async ({}, file) => {
   const store = needsStore(filepath);
   if (!store && !needsBuild(filepath)) return;
   const t0 = Date.now();
-  // Every file that starts a `terminology` process or a browser uses a store too, but one (the
-  // loader's test) starts the bundle with none.
+  // Nearly every file that starts a `terminology` process or a browser uses a store too; the
+  // loader's test and the benchmark smoke tests start the bundle with none.
   await waitReady(inject('built'), 'the CLI bundle and Chromium');
   // The migrated template is the first built: a file using the demo one waits the rest of the way in
   // the helper that copies it (seconds, within its hook's timeout).
