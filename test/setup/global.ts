@@ -79,8 +79,9 @@ const onPostgres = (p: TestProject) => p.config.env?.TEST_DB === 'postgres';
 function startBuilds(project: TestProject): void {
   runTempDir();
   shared.__teBundle ??= buildBundle();
-  // The browser tests' Chromium, extracted once into the run's directory before any worker
-  // starts: two browser test files extracting it at once ran a half-written binary (ETXTBSY).
+  // The browser tests' Chromium, extracted once into the run's directory before any browser test
+  // starts (they wait for it): two browser test files extracting it at once ran a half-written
+  // binary (ETXTBSY).
   shared.__teChromium ??= process.env.CHROMIUM_PATH ? Promise.resolve() : import('@sparticuz/chromium').then((m) => m.default.executablePath());
   if (!shared.__teTemplates) {
     const root = mkdtempSync(path.join(tmpdir(), 'te-templates-'));
@@ -92,7 +93,8 @@ function startBuilds(project: TestProject): void {
     shared.__teTemplates = { root, embedded, postgres, adminUrl, finished };
   }
   if (!shared.__teBuilt) {
-    const ready = path.join(process.env.TE_RUN_TMPDIR!, 'built.ready');
+    // Beside the templates: a directory of this run's own, whatever TMPDIR the run was given.
+    const ready = path.join(shared.__teTemplates!.root, 'built.ready');
     // The files that use them wait for this file (wait-templates.ts): the failure is theirs to report.
     const done = Promise.all([shared.__teBundle, shared.__teChromium]).then(
       () => writeReady(ready, 'ok'),
