@@ -27,7 +27,9 @@ export function lingerAfterAnswer(incoming: IncomingMessage | undefined, limit: 
     let bytes = 0;
     const close = () => {
       clearTimeout(timer);
-      socket.destroy();
+      // Only once the answer has left (as Node's own destroySoon): destroy() drops unsent bytes.
+      if (socket.writableFinished) socket.destroy();
+      else socket.once('finish', () => socket.destroy());
     };
     const timer = setTimeout(close, limit.ms);
     timer.unref();
@@ -40,6 +42,7 @@ export function lingerAfterAnswer(incoming: IncomingMessage | undefined, limit: 
       if (bytes > limit.bytes) close();
     });
     // The whole declared body read, or the client closed its side: nothing left to reset.
+    if (incoming.readableEnded) return close();
     incoming.once('end', close);
     socket.once('end', close);
     socket.once('close', () => clearTimeout(timer));
