@@ -13,6 +13,7 @@ import type { AppOptions } from './options.ts';
 import { requestIdFrom } from './requestId.ts';
 import { requestHeadersMiddleware } from './requestHeaders.ts';
 import { clientIpFor } from './clientIp.ts';
+import { lingerAfterAnswer } from './lingeringClose.ts';
 import { corsMiddleware, rateLimitMiddleware, securityHeadersMiddleware, socketAddress } from './protection.ts';
 
 /** Which proxies' X-Forwarded-For to honour: the rate limiter's setting, else the app's, else none. */
@@ -34,19 +35,27 @@ export function middlewareList(log: Logger, opts: AppOptions): MiddlewareHandler
 }
 
 /**
- * An answer given before the request body was read (401 without a key, 404, 405, a refused
- * header…) would leave the unread bytes on a keep-alive connection, and the adapter then
- * drops the socket under the client's next request ("socket hang up"). Such answers close
- * the connection instead; the client opens a new one.
+ * An answer given before the request body was read (413 from the declared length, 401 without
+ * a key, 404, 405, a refused header…) would leave the unread bytes on a keep-alive connection,
+ * and the adapter then drops the socket under the client's next request ("socket hang up").
+ * Such answers close the connection instead; the client opens a new one. The socket lingers
+ * after the answer, discarding the rest of the body (bounded: lingeringClose.ts), so a client
+ * that reads only once it has sent everything gets the answer, not a reset. A body a route
+ * had started to read (its stream locked) is left to Node's close.
  */
 function closeIfBodyUnread(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     const length = c.req.header('content-length');
     const hasBody = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined;
-    if (hasBody && !c.req.raw.bodyUsed) c.res.headers.set('Connection', 'close');
+    if (!hasBody || c.req.raw.bodyUsed) return;
+    c.res.headers.set('Connection', 'close');
+    if (!c.req.raw.body?.locked) lingerAfterAnswer(c.env?.incoming, LINGER_LIMIT);
   };
 }
+
+/** How much of an unread body is discarded after an early answer, and for how long. */
+const LINGER_LIMIT = { bytes: 64 * 1024 * 1024, ms: 5_000 };
 
 /** Request id (kept from X-Request-Id when well-formed), a child logger, and one log line per request. */
 function requestLog(log: Logger): MiddlewareHandler<AppEnv> {

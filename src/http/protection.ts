@@ -54,49 +54,15 @@ export function rateLimitMiddleware(limiter: RateLimiter): MiddlewareHandler<App
   };
 }
 
-/** How much of a refused body is read and discarded, and for how long, before the 413 is sent. */
-const DRAIN_LIMIT = { bytes: 64 * 1024 * 1024, ms: 5_000 };
-
-/**
- * Reads and discards the rest of a request body (bounded), so the answer is sent after the
- * client has finished sending: a server that answers and closes mid-upload makes the peer's
- * kernel reset the connection, and clients such as undici then never read the answer. Read
- * through the request's own body stream: the Node adapter already feeds it from the socket.
- */
-async function drainBody(req: Request): Promise<void> {
-  if (!req.body || req.bodyUsed || req.body.locked) return;
-  const reader = req.body.getReader();
-  let bytes = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), DRAIN_LIMIT.ms)));
-  try {
-    while (bytes <= DRAIN_LIMIT.bytes) {
-      const r = await Promise.race([reader.read(), timeout]);
-      if (r === 'timeout' || r.done) break;
-      bytes += r.value.byteLength;
-    }
-  } catch {
-    // The client went away: nothing left to drain.
-  } finally {
-    clearTimeout(timer);
-    try {
-      reader.releaseLock();
-    } catch {
-      // A read still pending at the deadline: the connection is closed after the answer anyway.
-    }
-  }
-}
-
 export function bodyLimitMiddleware(maxBytes: number): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: maxBytes,
-    onError: async (c) => {
-      await drainBody(c.req.raw);
-      // The connection is not reused: what is left of an over-long upload is not read.
-      return sendProblem(c, problem('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBytes} bytes.`, c.get('requestId'), { body: [`must be at most ${maxBytes} bytes`] }), {
+    // Answered at once, before the body is read (a declared Content-Length over the limit): the
+    // connection is not reused, and what is left of the upload is discarded after the answer
+    // (closeIfBodyUnread in middleware.ts), not before it.
+    onError: (c) => sendProblem(c, problem('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBytes} bytes.`, c.get('requestId'), { body: [`must be at most ${maxBytes} bytes`] }), {
         Connection: 'close',
-      });
-    },
+      }),
   });
 }
 

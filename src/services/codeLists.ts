@@ -98,7 +98,7 @@ async function allPaths(scope: RequestScope, release: ReleaseInfo, ptCodes: Iter
 
 export async function validateCodes(scope: RequestScope, args: CodeListArgs): Promise<CodeValidation> {
   await checkList(scope, args);
-  return underGate(scope, 'lists', () => validateList(scope, args), listInputBytes(args.codes));
+  return underGate(scope, 'lists', () => validateList(scope, args), () => listInputBytes(args.codes));
 }
 
 async function validateList(scope: RequestScope, args: CodeListArgs): Promise<CodeValidation> {
@@ -182,7 +182,7 @@ export interface CodeAnalysis {
 
 export async function analyseCodes(scope: RequestScope, args: CodeListArgs & { allPaths?: boolean | null }): Promise<CodeAnalysis> {
   await checkList(scope, args);
-  return underGate(scope, 'lists', () => analyseList(scope, args), listInputBytes(args.codes));
+  return underGate(scope, 'lists', () => analyseList(scope, args), () => listInputBytes(args.codes));
 }
 
 async function analyseList(scope: RequestScope, args: CodeListArgs & { allPaths?: boolean | null }): Promise<CodeAnalysis> {

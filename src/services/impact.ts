@@ -104,7 +104,7 @@ export interface ImpactOptions {
 export async function analyseImpact(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions = {}): Promise<ImpactReport> {
   // The key first: requests without one never take a place in the gate.
   await scope.requireApiKey('impact');
-  return underGate(scope, 'uploads', () => analyse(scope, args, opts), listInputBytes(args.rows ?? args.rowsData));
+  return underGate(scope, 'uploads', () => analyse(scope, args, opts), () => listInputBytes(args.rows ?? args.rowsData));
 }
 
 async function analyse(scope: RequestScope, args: ImpactArgs, opts: ImpactOptions): Promise<ImpactReport> {
@@ -136,7 +136,7 @@ async function validateRows(input: readonly unknown[], from: ReleaseInfo, fromIx
   const valid: ImpactRowInput[] = [];
   const seen = new Map<string, number>();
   for (let k = 0; k < input.length; k++) {
-    if (k > 0 && k % (IMPACT_SLICE_ROWS * 4) === 0) await nextTurn();
+    if (k > 0 && k % IMPACT_SLICE_ROWS === 0) await nextTurn();
     const checked = checkRow(input[k], k, seen, from, fromIx);
     if ('reason' in checked) errors.push(checked);
     else valid.push(checked);

@@ -380,7 +380,7 @@ export async function applySmq(
 ): Promise<SmqApplication> {
   // The key first: requests without one never take a place in the gate.
   await scope.requireApiKey('smq');
-  return underGate(scope, 'uploads', () => apply(scope, code, version, input, language), listInputBytes(input.rows ?? input.rowsData));
+  return underGate(scope, 'uploads', () => apply(scope, code, version, input, language), () => listInputBytes(input.rows ?? input.rowsData));
 }
 
 async function apply(

@@ -68,8 +68,9 @@ export function childEnv(env: Record<string, string>): Record<string, string> {
   return { ...clean, ...env };
 }
 
-export function start(args: string[], env: Record<string, string>, opts: { cwd?: string } = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.cwd });
+/** `bin`: another checkout's bin/terminology.mjs (a benchmark's baseline), else this one's. */
+export function start(args: string[], env: Record<string, string>, opts: { cwd?: string; bin?: string } = {}): ChildProcess {
+  return spawn(process.execPath, [opts.bin ?? BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.cwd });
 }
 
 /** Runs the CLI to completion; after timeoutMs it is killed, and the result shows what it printed. */

@@ -16,8 +16,11 @@ export interface ShippedWithKey {
   stop(): Promise<void>;
 }
 
-/** `extra`: settings beside the defaults (a test of another budget, metrics on). `keys`: more keys made beside the first (ShippedWithKey.keys). */
-export async function startShippedWithKey(keyName: string, extra: Record<string, string> = {}, moreKeys = 0): Promise<ShippedWithKey> {
+/**
+ * `extra`: settings beside the defaults (a test of another budget, metrics on). `keys`: more keys
+ * made beside the first (ShippedWithKey.keys). `bin`: another checkout's CLI (a benchmark's baseline).
+ */
+export async function startShippedWithKey(keyName: string, extra: Record<string, string> = {}, moreKeys = 0, bin?: string): Promise<ShippedWithKey> {
   const store = await freshStore('demo');
   const env: Record<string, string> = store.url
     ? { DATABASE_URL: store.url, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }
@@ -28,7 +31,7 @@ export async function startShippedWithKey(keyName: string, extra: Record<string,
     for (let k = 0; k < moreKeys; k++) more.push((await createApiKey(db.prisma, `${keyName} ${k}`)).key);
     return { key: first.key, keys: more };
   });
-  const server = await startServerProcess({ ...env, ...extra, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false });
+  const server = await startServerProcess({ ...env, ...extra, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false, bin });
   return {
     store,
     server,

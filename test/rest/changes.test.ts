@@ -105,6 +105,13 @@ describe('GET /versions/{toVersionId}/changes', () => {
     expect(r.body.errors[field]).toBeDefined();
   });
 
+  it('the oldest release has no default baseline: fromVersionId is required there, and the message says why (the contract: VALIDATION_ERROR for a missing required field)', async () => {
+    const r = await get('/versions/4.03/changes');
+    expect(r.body).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', errors: { fromVersionId: ['release 4.03 is the oldest hosted release: there is no previous release to compare with'] } });
+    // GET /versions agrees: the oldest release carries no change counts.
+    expect((await get('/versions')).body.results.at(-1)).toMatchObject({ version: '4.03', changes: null });
+  });
+
   it('unknown releases and filter nodes', async () => {
     expect((await get('/versions/9.9/changes')).body.code).toBe('VERSION_NOT_FOUND');
     expect((await get('/versions/5.0.1/changes?fromVersionId=1.0')).body.code).toBe('VERSION_NOT_FOUND');

@@ -5,6 +5,7 @@ import { IMPACT_KIND_DESCRIPTIONS, IMPACT_KINDS, type CodeState, type Impact, ty
 import { analyseImpact, impactRowsOf, type ImpactReport, type ImpactRowError, type ImpactSummary } from '../../services/impact.ts';
 import { MAX_IMPACT_ROWS } from '../../services/limits.ts';
 import { LevelEnum } from './enums.ts';
+import { settleInSlices } from '../../services/codedWork.ts';
 import { JSONScalar } from './Change.ts';
 
 export const TermRefType = builder.objectRef<NodeRef>('TermRef').implement({
@@ -129,7 +130,8 @@ const ImpactReportRef = builder.objectRef<ImpactReport>('ImpactReport').implemen
     language: t.string({ description: 'BCP 47 tag of every name in the report (a language both releases host).', resolve: (r) => r.language }),
     validateOnly: t.exposeBoolean('validateOnly'),
     summary: t.field({ type: SummaryRef, resolve: (r) => r.summary }),
-    errors: t.field({ type: [RowErrorRef], description: 'Rows not analysed (bad rows), with the reason.', resolve: (r) => r.errors }),
+    // Up to 100,000 bad rows: completed a slice per turn (settleInSlices), not in one pass.
+    errors: t.field({ type: [RowErrorRef], description: 'Rows not analysed (bad rows), with the reason.', resolve: (r) => settleInSlices(r.errors) }),
     rows: t.field({
       type: [ImpactRowRef],
       description: 'The valid rows in input order (empty with validateOnly); only those with an impact when impactedOnly.',

@@ -114,7 +114,7 @@ export function registerCodeLists(app: RestApp, deps: RestDeps) {
     // A long list's answer is megabytes: written in slices, not one blocking stringify (same JSON).
     const { items, ...head } = data.validateCodes;
     if (items.length <= STREAM_FROM_ITEMS) return respond(c, data.validateCodes, usedVersions);
-    return respondStream<typeof c, typeof data.validateCodes>(c, streamChunks(jsonChunks(head, 'items', items, 500)), usedVersions);
+    return respondStream<typeof c, typeof data.validateCodes>(c, streamChunks(jsonChunks(head, { items })), usedVersions);
   });
   app.openapi(analyseRoute, async (c) => {
     const body = c.req.valid('json');

@@ -197,7 +197,8 @@ export function registerImpact(app: RestApp, deps: RestDeps) {
     const rows = rowsData as ImpactRowResult[];
     const wantsCsv = query.format ? query.format === 'csv' : /\btext\/csv\b/i.test(c.req.header('accept') ?? '') && !/\bapplication\/json\b/i.test(c.req.header('accept') ?? '');
     // Both answers stream in slices: 100,000 rows are tens of MB, never one blocking stringify.
-    const chunks = wantsCsv ? impactCsv({ errors: head.errors, rows }) : jsonChunks(head, 'rows', rows);
+    const { errors, ...summary } = head;
+    const chunks = wantsCsv ? impactCsv({ errors, rows }) : jsonChunks(summary, { errors, rows });
     const stream = streamChunks(chunks);
     const headers: Record<string, string> = wantsCsv
       ? { 'content-type': 'text/csv; charset=utf-8; header=present', 'content-disposition': `attachment; filename="impact-${head.from}-to-${head.to}.csv"` }
