@@ -55,6 +55,14 @@ export class SearchIndexCache {
   private readonly unusable = new Set<number>();
   /** How long a request waits for an index not loaded yet before it answers from SQL (hierarchy lookups: whenLoading; search: within). */
   waitMs = INDEX_WAIT_MS;
+  /**
+   * Searches by SQL (search.ts: the candidates' scan, the listing) in flight per release while its
+   * index loads. 'one' (the embedded store: PGlite runs each statement on the serving thread, a
+   * scan of ~0.4 s CPU at quarter size): a second search shares the one in flight when it is the
+   * same statement, else waits for the index. 'each' (PostgreSQL: the server's processes scan).
+   */
+  sqlFallbacks: 'one' | 'each' = 'one';
+  private readonly fallbacks = new Map<number, { key: string; run: Promise<unknown> }>();
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
   onWarning: IndexWarning;
   /** Told of each index made ready, where it came from and how long it took (compose() logs it). */
@@ -174,6 +182,23 @@ export class SearchIndexCache {
     return Promise.race([loading, late])
       .finally(() => clearTimeout(timer))
       .then((ix) => ix ?? this.whenLoading(releaseId, READ_WAIT_MS));
+  }
+
+  /**
+   * Runs `run`, the release's search by SQL identified by `key`, unless sqlFallbacks is 'one' and
+   * one is in flight for the release: then that one's result when it is the same `key`, else
+   * undefined (the caller waits for the index: get()).
+   */
+  fallback<T>(releaseId: number, key: string, run: () => Promise<T>): Promise<T> | undefined {
+    if (this.sqlFallbacks === 'each') return run();
+    const inFlight = this.fallbacks.get(releaseId);
+    if (inFlight) return inFlight.key === key ? (inFlight.run as Promise<T>) : undefined;
+    const p = run();
+    const entry = { key, run: p };
+    this.fallbacks.set(releaseId, entry);
+    const done = () => void (this.fallbacks.get(releaseId) === entry && this.fallbacks.delete(releaseId));
+    p.then(done, done);
+    return p;
   }
 
   /**
