@@ -74,7 +74,7 @@ async function main() {
       const m = (xs: Sample[], f: 'cpu' | 'wall') => median(xs.map((x) => x[f]));
       const own = overlayBytes(o.overlay, base);
       process.stdout.write(
-        `  ${o.version}: ${o.overlay.at.length} of ${o.size} entries own (${((o.overlay.at.length / o.size) * 100).toFixed(1)} %), ` +
+        `  ${o.version}: ${o.overlay.at.length} of ${o.size} entries own (${((o.overlay.at.length / o.size) * 100).toFixed(1)} %), ${o.overlay.ranks.entry.length} name-rank exceptions, ` +
           `overlay ${(own / 2 ** 20).toFixed(2)} MB = ${((own / o.fullBytes) * 100).toFixed(1)} % of its full index (${(o.fullBytes / 2 ** 20).toFixed(1)} MB); diff ${Math.round(o.diff.cpu)} ms CPU\n` +
           `     materialise CPU ${Math.round(m(s.made, 'cpu'))} ms (wall ${Math.round(m(s.made, 'wall'))}), snapshot load CPU ${Math.round(m(s.snap, 'cpu'))} ms (wall ${Math.round(m(s.snap, 'wall'))}), ` +
           `rows CPU ${Math.round(m(s.rows, 'cpu'))} ms (wall ${Math.round(m(s.rows, 'wall'))})\n` +

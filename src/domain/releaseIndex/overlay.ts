@@ -253,7 +253,8 @@ export async function materialise(base: ReleaseIndex, o: IndexOverlay): Promise<
   let k = 0;
   for (let i = 0; i < n; i++) {
     if (k < o.at.length && o.at[k] === i) {
-      for (const c of ENTRY_INTS) cols[c][i] = o.own[c][k]!;
+      copyEntry(cols, i, o.own, k);
+      cols.nameRank[i] = o.own.nameRank[k]!;
       cols.name[i] = o.own.name[k]!;
       cols.norm[i] = o.own.norm[k]!;
       const a = o.own.socAbbrev[k];
@@ -265,7 +266,7 @@ export async function materialise(base: ReleaseIndex, o: IndexOverlay): Promise<
     if (j >= b.size) throw new Error(`overlay of release ${o.releaseId} does not fit its base: entries run out at ${i}`);
     fromBase[i] = j;
     toRelease[j] = i;
-    for (const c of ENTRY_INTS) if (c !== 'nameRank') cols[c][i] = bc[c][j]!;
+    copyEntry(cols, i, bc, j);
     cols.name[i] = bc.name[j]!;
     cols.norm[i] = bc.norm[j]!;
     const a = bAbbrev.get(j);
@@ -299,6 +300,20 @@ export async function materialise(base: ReleaseIndex, o: IndexOverlay): Promise<
     llts: lltsOf(cols),
   };
   return ReleaseIndex.fromParts(parts);
+}
+
+/** Entry `from` of `src` into entry `to` of `out`, but its name rank (written out: one shape per column keeps this fast). */
+function copyEntry(out: EntryColumns, to: number, src: Omit<EntryColumns, 'seqStart'>, from: number): void {
+  out.level[to] = src.level[from]!;
+  out.code[to] = src.code[from]!;
+  out.ptCode[to] = src.ptCode[from]!;
+  out.current[to] = src.current[from]!;
+  out.primarySoc[to] = src.primarySoc[from]!;
+  out.intlOrder[to] = src.intlOrder[from]!;
+  out.trigramCount[to] = src.trigramCount[from]!;
+  out.pathHlt[to] = src.pathHlt[from]!;
+  out.pathHlgt[to] = src.pathHlgt[from]!;
+  out.pathSoc[to] = src.pathSoc[from]!;
 }
 
 /** toRelease restricted to the base entries taken as they are (rank filling walks those only). */
