@@ -57,8 +57,8 @@ async function main() {
     const overlays = [];
     for (let r = 0; r < ids.length - 1; r++) {
       const full = await ReleaseIndex.load(db.prisma, ids[r]!);
-      const t = await timed(async () => overlayOf(base, full));
-      overlays.push({ version: data.versions[r]!, id: ids[r]!, size: full.size, overlay: overlayOf(base, full), fullBytes: full.approximateBytes(), diff: t });
+      const t = await timed(() => overlayOf(base, full));
+      overlays.push({ version: data.versions[r]!, id: ids[r]!, size: full.size, overlay: await overlayOf(base, full), fullBytes: full.approximateBytes(), diff: t });
     }
     const samples = overlays.map(() => ({ made: [] as Sample[], snap: [] as Sample[], rows: [] as Sample[] }));
     for (let round = 0; round < rounds; round++) {

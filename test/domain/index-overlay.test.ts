@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { ReleaseIndex, type ReleaseIndexParts } from '../../src/domain/releaseIndex/releaseIndex.ts';
 import { materialise, overlayOf } from '../../src/domain/releaseIndex/overlay.ts';
+import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
 
@@ -17,9 +18,10 @@ let db: TestDatabase;
 let demoIds: number[];
 let chainIds: number[];
 let dir: string;
+const queries: string[] = [];
 
 beforeAll(async () => {
-  db = await createTestDatabase({ template: 'demo' });
+  db = await createTestDatabase({ template: 'demo', onQuery: (sql) => queries.push(sql) });
   demoIds = (await db.prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM release ORDER BY id`)).map((r) => r.id);
   // Two consecutive synthetic releases, the second the generator's next of the first (each import
   // is seconds on a loaded host: two give both directions).
@@ -72,7 +74,7 @@ function difference(a: unknown, b: unknown, at = 'parts'): string {
 async function roundTrip(baseId: number, releaseId: number) {
   const base = await ReleaseIndex.load(db.prisma, baseId);
   const full = await ReleaseIndex.load(db.prisma, releaseId);
-  const overlay = overlayOf(base, full);
+  const overlay = await overlayOf(base, full);
   const made = await materialise(base, overlay);
   const want: ReleaseIndexParts = full.parts();
   expect(difference(made.parts(), want), `release ${releaseId} over ${baseId}`).toBe('');
@@ -118,9 +120,31 @@ describe('index overlays', () => {
     expect(Array.from(made.listingOrder())).toEqual(Array.from(full.listingOrder()));
   }, 120_000);
 
+  it('the index cache keeps an evicted release as an overlay and, with no snapshot to read, materialises it: no statement', async () => {
+    const [first, second] = demoIds as [number, number];
+    const latest = demoIds.at(-1)!;
+    const sources: string[] = [];
+    // No binary channel: no snapshots, so a release comes back from its overlay or from rows.
+    const cache = new SearchIndexCache(2, undefined, undefined, { onLoaded: (id, source) => sources.push(`${id}:${source}`) });
+    await cache.get(first, db.prisma);
+    await cache.get(latest, db.prisma);
+    await cache.get(second, db.prisma); // evicts `first`: its overlay over `latest`, the newest built
+    for (let i = 0; i < 2_000 && !cache.hasOverlay(first); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(cache.hasOverlay(first)).toBe(true);
+    await cache.get(latest, db.prisma); // now `second` is the least recently used
+    queries.length = 0;
+    const made = await cache.get(first, db.prisma);
+    expect(queries).toEqual([]);
+    expect(sources.at(-1)).toBe(`${first}:overlay`);
+    expect(difference(made.parts(), (await ReleaseIndex.load(db.prisma, first)).parts())).toBe('');
+    // Its base dropped, an overlay is no longer used: rows again.
+    await cache.get(second, db.prisma); // evicts `latest`
+    expect(cache.hasOverlay(first)).toBe(false);
+  }, 60_000);
+
   it('refuses an overlay over another base', async () => {
     const [a, b] = chainIds as [number, number];
-    const overlay = overlayOf(await ReleaseIndex.load(db.prisma, b), await ReleaseIndex.load(db.prisma, a));
+    const overlay = await overlayOf(await ReleaseIndex.load(db.prisma, b), await ReleaseIndex.load(db.prisma, a));
     await expect(materialise(await ReleaseIndex.load(db.prisma, demoIds.at(-1)!), overlay)).rejects.toThrow(/over release/);
   }, 60_000);
 });

@@ -14,6 +14,7 @@
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
+import { materialise, overlayBytes, overlayOf, type IndexOverlay } from './overlay.ts';
 import { buildLanguageIndex } from './languageIndex.ts';
 import { deserializeLanguageIndex, unpackIndex } from './snapshot.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
@@ -25,7 +26,7 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 export type IndexWarning = (message: string, detail: { releaseId: number; error: string }) => void;
 /** `language`: set for a non-primary language's index. */
-export type IndexLoaded = (releaseId: number, source: 'snapshot' | 'rows', ms: number, language?: string) => void;
+export type IndexLoaded = (releaseId: number, source: 'snapshot' | 'rows' | 'overlay', ms: number, language?: string) => void;
 /** Where a cache tells of snapshot problems and of indexes made ready. */
 export interface IndexEvents {
   onWarning?: IndexWarning;
@@ -41,6 +42,9 @@ export const INDEX_WAIT_MS = 150;
 
 /** The longest a search waits for a snapshot read in flight, from the read's start (a stalled read holds it no longer). */
 export const READ_WAIT_MS = 1_500;
+
+/** The largest overlay kept, as a share of its whole index's bytes. */
+const OVERLAY_MAX_SHARE = 0.25;
 
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
@@ -63,6 +67,14 @@ export class SearchIndexCache {
    */
   sqlFallbacks: 'one' | 'each' = 'one';
   private readonly fallbacks = new Map<number, { key: string; run: Promise<unknown> }>();
+  /**
+   * Evicted releases' indexes kept as overlays (overlay.ts: 2–7 % of an index at scale 0.1) over
+   * the newest release's index built then, `base`, valid while that very index is kept. A release
+   * without a usable snapshot is materialised from its overlay instead of built from rows
+   * (bench/overlayMaterialise.ts: 0.04–0.2× the CPU); its snapshot, when usable, is still read
+   * first: 1.1–2.3× cheaper than materialising.
+   */
+  private readonly overlays = new Map<number, { overlay: IndexOverlay; base: ReleaseIndex; bytes: number }>();
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
   onWarning: IndexWarning;
   /** Told of each index made ready, where it came from and how long it took (compose() logs it). */
@@ -98,6 +110,7 @@ export class SearchIndexCache {
     this.cache = new LRUCache({
       max,
       dispose: (_p, releaseId, reason) => {
+        if (reason === 'evict') this.keepOverlay(releaseId);
         this.built.delete(releaseId);
         this.sizes.delete(releaseId);
         this.loadedStamps.delete(String(releaseId));
@@ -118,6 +131,7 @@ export class SearchIndexCache {
   bytes(): number {
     let total = 0;
     for (const m of this.sizes.values()) for (const b of m.values()) total += b;
+    for (const o of this.overlays.values()) total += o.bytes;
     return total;
   }
 
@@ -127,10 +141,12 @@ export class SearchIndexCache {
     let m = this.sizes.get(releaseId);
     if (!m) this.sizes.set(releaseId, (m = new Map()));
     m.set(language, ix.approximateBytes());
+    this.trimOverlays();
     for (const older of [...this.cache.rkeys()]) {
       if (this.bytes() <= this.maxBytes) break;
       if (older === releaseId) continue;
       if (!this.sizes.has(older)) continue; // still loading: its size is not known yet
+      this.keepOverlay(older);
       this.cache.delete(older);
       counts.indexEvictions++;
     }
@@ -144,7 +160,7 @@ export class SearchIndexCache {
       counts.indexMisses++;
       this.loadedStamps.set(String(releaseId), this.latestStamps.get(String(releaseId)));
       const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : this.fromSnapshot(releaseId, db);
-      const loading = snapshot.then((ix) => ix ?? this.build(releaseId, db));
+      const loading = snapshot.then((ix) => ix ?? this.fromOverlay(releaseId, db) ?? this.build(releaseId, db));
       p = loading;
       this.cache.set(releaseId, loading);
       loading.then(
@@ -258,6 +274,7 @@ export class SearchIndexCache {
         if (position === 0) {
           // The primary's names changed: the release's index and every language index over it (dispose).
           this.unusable.delete(r.id);
+          this.overlays.delete(r.id);
           this.cache.delete(r.id);
           return;
         }
@@ -395,12 +412,68 @@ export class SearchIndexCache {
     return ix;
   }
 
+  /**
+   * Keeps the overlay of a release's index being dropped over the newest other release's index
+   * built now (in the background: the diff is a pass over both). None without such an index.
+   */
+  private keepOverlay(releaseId: number): void {
+    const ix = this.built.get(releaseId);
+    let baseId = -1;
+    for (const id of this.built.keys()) if (id !== releaseId && id > baseId) baseId = id;
+    const base = this.built.get(baseId);
+    if (!ix || !base || !ix.hasHierarchy || !base.hasHierarchy || this.overlays.get(releaseId)?.base === base) return;
+    void overlayOf(base, ix).then(
+      (overlay) => {
+        const bytes = overlayBytes(overlay);
+        // Far from its base an overlay nears a whole index (docs/storage.md › Sizing): not kept.
+        if (bytes > OVERLAY_MAX_SHARE * ix.approximateBytes()) return;
+        this.overlays.set(releaseId, { overlay, base, bytes });
+        this.trimOverlays();
+      },
+      (e: unknown) => this.warn(releaseId, 'release index overlay not kept; the index is built from rows when no snapshot serves', e),
+    );
+  }
+
+  /** Over the byte budget, overlays go first, the oldest kept first: built indexes answer, overlays only spare a build. */
+  private trimOverlays(): void {
+    for (const id of [...this.overlays.keys()]) {
+      if (this.bytes() <= this.maxBytes) return;
+      this.overlays.delete(id);
+    }
+  }
+
+  /** Whether an overlay of the release is kept over an index still built (tests, metrics). */
+  hasOverlay(releaseId: number): boolean {
+    const kept = this.overlays.get(releaseId);
+    return !!kept && this.built.get(kept.overlay.baseReleaseId) === kept.base;
+  }
+
+  /** The release's index materialised from its overlay, when one is kept over an index still built; else undefined. */
+  private fromOverlay(releaseId: number, db: Db): Promise<ReleaseIndex> | undefined {
+    const kept = this.overlays.get(releaseId);
+    if (!kept || !this.hasOverlay(releaseId)) return undefined;
+    const started = performance.now();
+    return materialise(kept.base, kept.overlay).then((ix) => {
+      this.onLoaded(releaseId, 'overlay', Math.round(performance.now() - started));
+      timings.indexLoad?.('overlay', (performance.now() - started) / 1000, 0);
+      this.writeInBackground(ix, db);
+      return ix;
+    });
+  }
+
   private async build(releaseId: number, db: Db): Promise<ReleaseIndex> {
     const started = performance.now();
     const ix = await ReleaseIndex.load(db, releaseId);
     this.onLoaded(releaseId, 'rows', Math.round(performance.now() - started));
     timings.indexLoad?.('rows', (performance.now() - started) / 1000, 0);
-    if (!this.blobs) return ix;
+    this.writeInBackground(ix, db);
+    return ix;
+  }
+
+  /** The index's snapshot written in the background, for the next start or replica (with a binary channel). */
+  private writeInBackground(ix: ReleaseIndex, db: Db): void {
+    const { releaseId } = ix;
+    if (!this.blobs) return;
     const blobs = this.blobs;
     // In the background: the answer waiting on this index never waits on the write.
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
@@ -411,6 +484,5 @@ export class SearchIndexCache {
       )
       .finally(() => this.writes.delete(writing));
     this.writes.add(writing);
-    return ix;
   }
 }

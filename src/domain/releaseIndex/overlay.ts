@@ -51,7 +51,7 @@ const ENTRY_INTS = ['level', 'code', 'ptCode', 'current', 'primarySoc', 'intlOrd
  * give back `full`'s parts from `base`'s. Linear in the entries, one pass; strings equal to the
  * base's are the base's objects.
  */
-export function overlayOf(base: ReleaseIndex, full: ReleaseIndex): IndexOverlay {
+export async function overlayOf(base: ReleaseIndex, full: ReleaseIndex): Promise<IndexOverlay> {
   if (!base.hasHierarchy || !full.hasHierarchy) throw new Error('an index overlay needs both indexes with their hierarchy');
   const b = base.parts();
   const f = full.parts();
@@ -65,6 +65,7 @@ export function overlayOf(base: ReleaseIndex, full: ReleaseIndex): IndexOverlay 
   const toRelease = new Int32Array(b.size).fill(-1);
   const taken = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
+    if (i > 0 && i % 8192 === 0) await nextTurn();
     const j = base.find(full.levelOf(i), fc.code[i]!);
     if (j < 0) continue;
     toBase[i] = j;
@@ -79,6 +80,7 @@ export function overlayOf(base: ReleaseIndex, full: ReleaseIndex): IndexOverlay 
   const filled = fillRanks(n, taken, fc.nameRank, entriesByRank(bc.nameRank, b.size), toRelease);
   const moved: number[] = [];
   for (let i = 0; i < n; i++) if (taken[i] && filled[i] !== fc.nameRank[i]) moved.push(i);
+  await nextTurn();
   const masked = new Uint8Array((b.size + 7) >> 3);
   for (let j = 0; j < b.size; j++) if (toRelease[j]! < 0 || !taken[toRelease[j]!]) masked[j >> 3]! |= 1 << (j & 7);
   const at: number[] = [];
@@ -94,6 +96,7 @@ export function overlayOf(base: ReleaseIndex, full: ReleaseIndex): IndexOverlay 
   own.name = at.map((i) => (toBase[i]! >= 0 && bc.name[toBase[i]!] === fc.name[i] ? bc.name[toBase[i]!]! : fc.name[i]!));
   own.norm = at.map((i) => (toBase[i]! >= 0 && bc.norm[toBase[i]!] === fc.norm[i] ? bc.norm[toBase[i]!]! : fc.norm[i]!));
   own.socAbbrev = at.map((i) => fAbbrev.get(i) ?? null);
+  await nextTurn();
   return {
     releaseId: full.releaseId,
     baseReleaseId: base.releaseId,
@@ -207,8 +210,11 @@ function pathPatch(base: PtPathColumns, full: PtPathColumns): IndexOverlay['ptPa
   return { replaced: Int32Array.from(replaced), rows: { pt: pick(full.pt), hlt: pick(full.hlt), hlgt: pick(full.hlgt), soc: pick(full.soc), primary: pick(full.primary) } };
 }
 
-/** Bytes the overlay holds of its own (typed arrays, list slots, and strings that are not the base's). */
-export function overlayBytes(o: IndexOverlay, base: ReleaseIndex): number {
+/**
+ * Bytes the overlay holds of its own: typed arrays, list slots, and its strings — with `base`,
+ * those that are not the base's; without, every one (an overestimate, cheap: the cache's count).
+ */
+export function overlayBytes(o: IndexOverlay, base?: ReleaseIndex): number {
   let bytes = o.masked.byteLength + o.at.byteLength;
   for (const k of ENTRY_INTS) bytes += o.own[k].byteLength;
   for (const p of [o.down, o.up]) bytes += p.entry.byteLength + p.start.byteLength + p.to.byteLength + p.primary.byteLength;
@@ -218,7 +224,7 @@ export function overlayBytes(o: IndexOverlay, base: ReleaseIndex): number {
   // not the base's (overlayOf reuses the base's objects; by value is what JavaScript can tell).
   bytes += 24 * o.at.length;
   const shared = new Set<string>();
-  for (let j = 0; j < base.size; j++) {
+  for (let j = 0; base && j < base.size; j++) {
     shared.add(base.name[j]!);
     shared.add(base.norm[j]!);
   }
