@@ -111,6 +111,8 @@ export class SearchIndexCache {
       max,
       dispose: (_p, releaseId, reason) => {
         if (reason === 'evict') this.keepOverlay(releaseId);
+        // Overlays over this index are of no use without it (another load is another object).
+        for (const [id, o] of [...this.overlays]) if (o.base === this.built.get(releaseId)) this.overlays.delete(id);
         this.built.delete(releaseId);
         this.sizes.delete(releaseId);
         this.loadedStamps.delete(String(releaseId));
@@ -425,8 +427,9 @@ export class SearchIndexCache {
     void overlayOf(base, ix).then(
       (overlay) => {
         const bytes = overlayBytes(overlay);
-        // Far from its base an overlay nears a whole index (docs/storage.md › Sizing): not kept.
-        if (bytes > OVERLAY_MAX_SHARE * ix.approximateBytes()) return;
+        // Far from its base an overlay nears a whole index (docs/storage.md › Sizing): not kept;
+        // nor one whose base went meanwhile.
+        if (bytes > OVERLAY_MAX_SHARE * ix.approximateBytes() || this.built.get(base.releaseId) !== base) return;
         this.overlays.set(releaseId, { overlay, base, bytes });
         this.trimOverlays();
       },
@@ -442,7 +445,7 @@ export class SearchIndexCache {
     }
   }
 
-  /** Whether an overlay of the release is kept over an index still built (tests, metrics). */
+  /** Whether an overlay of the release is kept over an index still built (tests). */
   hasOverlay(releaseId: number): boolean {
     const kept = this.overlays.get(releaseId);
     return !!kept && this.built.get(kept.overlay.baseReleaseId) === kept.base;
@@ -453,12 +456,19 @@ export class SearchIndexCache {
     const kept = this.overlays.get(releaseId);
     if (!kept || !this.hasOverlay(releaseId)) return undefined;
     const started = performance.now();
-    return materialise(kept.base, kept.overlay).then((ix) => {
-      this.onLoaded(releaseId, 'overlay', Math.round(performance.now() - started));
-      timings.indexLoad?.('overlay', (performance.now() - started) / 1000, 0);
-      this.writeInBackground(ix, db);
-      return ix;
-    });
+    return materialise(kept.base, kept.overlay).then(
+      (ix) => {
+        this.onLoaded(releaseId, 'overlay', Math.round(performance.now() - started));
+        timings.indexLoad?.('overlay', (performance.now() - started) / 1000, 0);
+        this.writeInBackground(ix, db);
+        return ix;
+      },
+      (e: unknown) => {
+        this.overlays.delete(releaseId);
+        this.warn(releaseId, 'release index overlay not usable; building the index from rows', e);
+        return this.build(releaseId, db);
+      },
+    );
   }
 
   private async build(releaseId: number, db: Db): Promise<ReleaseIndex> {
