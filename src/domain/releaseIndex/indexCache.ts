@@ -71,8 +71,8 @@ export class SearchIndexCache {
    * Evicted releases' indexes kept as overlays (overlay.ts: 2–7 % of an index at scale 0.1) over
    * the newest release's index built then, `base`, valid while that very index is kept. A release
    * without a usable snapshot is materialised from its overlay instead of built from rows
-   * (bench/overlayMaterialise.ts: 0.04–0.2× the CPU); its snapshot, when usable, is still read
-   * first: 1.1–2.3× cheaper than materialising.
+   * (bench/overlayMaterialise.ts: an order of magnitude cheaper); its snapshot, when usable, is
+   * still read first: 1.5–2.8× cheaper than materialising.
    */
   private readonly overlays = new Map<number, { overlay: IndexOverlay; base: ReleaseIndex; bytes: number }>();
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
