@@ -66,6 +66,8 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
       onLoaded: (release, source, ms, language) => log.info({ release, source, ms, ...(language ? { language } : {}) }, 'release index ready'),
     },
   });
+  // PGlite scans on this thread: one search by SQL per release while its index loads.
+  catalog.searchIndexes.sqlFallbacks = db.mode === 'embedded' ? 'one' : 'each';
   const limiter =
     config.rateLimitPerMinute > 0
       ? createRateLimiter({

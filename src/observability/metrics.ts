@@ -181,7 +181,7 @@ export class Metrics {
 
     const indexLoad = new Histogram({
       name: 'release_index_load_duration_seconds',
-      help: 'Release index loads by source (snapshot: read from its stored snapshot; rows: built from the database rows).',
+      help: 'Release index loads by source (snapshot: read from its stored snapshot; rows: built from the database rows; overlay: materialised from an evicted index kept as an overlay).',
       labelNames: ['source'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,

@@ -56,7 +56,7 @@ export interface TimingHooks {
   dbQuery?: (seconds: number, ok: boolean) => void;
   redisCall?: (seconds: number, outcome: 'ok' | 'timeout' | 'error') => void;
   engineTask?: (endpoint: string, seconds: number, outcome: EngineOutcome) => void;
-  indexLoad?: (source: 'snapshot' | 'rows', seconds: number, bytes: number) => void;
+  indexLoad?: (source: 'snapshot' | 'rows' | 'overlay', seconds: number, bytes: number) => void;
 }
 export const timings: TimingHooks = {};
 

@@ -14,6 +14,7 @@
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
+import { materialise, overlayBytes, overlayOf, type IndexOverlay } from './overlay.ts';
 import { buildLanguageIndex } from './languageIndex.ts';
 import { deserializeLanguageIndex, unpackIndex } from './snapshot.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
@@ -25,7 +26,7 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 export type IndexWarning = (message: string, detail: { releaseId: number; error: string }) => void;
 /** `language`: set for a non-primary language's index. */
-export type IndexLoaded = (releaseId: number, source: 'snapshot' | 'rows', ms: number, language?: string) => void;
+export type IndexLoaded = (releaseId: number, source: 'snapshot' | 'rows' | 'overlay', ms: number, language?: string) => void;
 /** Where a cache tells of snapshot problems and of indexes made ready. */
 export interface IndexEvents {
   onWarning?: IndexWarning;
@@ -42,6 +43,9 @@ export const INDEX_WAIT_MS = 150;
 /** The longest a search waits for a snapshot read in flight, from the read's start (a stalled read holds it no longer). */
 export const READ_WAIT_MS = 1_500;
 
+/** The largest overlay kept, as a share of its whole index's bytes. */
+const OVERLAY_MAX_SHARE = 0.25;
+
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
   private readonly built = new Map<number, ReleaseIndex>();
@@ -55,6 +59,22 @@ export class SearchIndexCache {
   private readonly unusable = new Set<number>();
   /** How long a request waits for an index not loaded yet before it answers from SQL (hierarchy lookups: whenLoading; search: within). */
   waitMs = INDEX_WAIT_MS;
+  /**
+   * Searches by SQL (search.ts: the candidates' scan, the listing) in flight per release while its
+   * index loads. 'one' (the embedded store: PGlite runs each statement on the serving thread, a
+   * scan of ~0.4 s CPU at quarter size): a second search shares the one in flight when it is the
+   * same statement, else waits for the index. 'each' (PostgreSQL: the server's processes scan).
+   */
+  sqlFallbacks: 'one' | 'each' = 'one';
+  private readonly fallbacks = new Map<number, { key: string; run: Promise<unknown> }>();
+  /**
+   * Evicted releases' indexes kept as overlays (overlay.ts: 2–7 % of an index at scale 0.1) over
+   * the newest release's index built then, `base`, valid while that very index is kept. A release
+   * without a usable snapshot is materialised from its overlay instead of built from rows
+   * (bench/overlayMaterialise.ts: an order of magnitude cheaper); its snapshot, when usable, is
+   * still read first: 1.5–2.8× cheaper than materialising.
+   */
+  private readonly overlays = new Map<number, { overlay: IndexOverlay; base: ReleaseIndex; bytes: number }>();
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
   onWarning: IndexWarning;
   /** Told of each index made ready, where it came from and how long it took (compose() logs it). */
@@ -90,6 +110,9 @@ export class SearchIndexCache {
     this.cache = new LRUCache({
       max,
       dispose: (_p, releaseId, reason) => {
+        if (reason === 'evict') this.keepOverlay(releaseId);
+        // Overlays over this index are of no use without it (another load is another object).
+        for (const [id, o] of [...this.overlays]) if (o.base === this.built.get(releaseId)) this.overlays.delete(id);
         this.built.delete(releaseId);
         this.sizes.delete(releaseId);
         this.loadedStamps.delete(String(releaseId));
@@ -110,6 +133,7 @@ export class SearchIndexCache {
   bytes(): number {
     let total = 0;
     for (const m of this.sizes.values()) for (const b of m.values()) total += b;
+    for (const o of this.overlays.values()) total += o.bytes;
     return total;
   }
 
@@ -119,10 +143,12 @@ export class SearchIndexCache {
     let m = this.sizes.get(releaseId);
     if (!m) this.sizes.set(releaseId, (m = new Map()));
     m.set(language, ix.approximateBytes());
+    this.trimOverlays();
     for (const older of [...this.cache.rkeys()]) {
       if (this.bytes() <= this.maxBytes) break;
       if (older === releaseId) continue;
       if (!this.sizes.has(older)) continue; // still loading: its size is not known yet
+      this.keepOverlay(older);
       this.cache.delete(older);
       counts.indexEvictions++;
     }
@@ -136,7 +162,7 @@ export class SearchIndexCache {
       counts.indexMisses++;
       this.loadedStamps.set(String(releaseId), this.latestStamps.get(String(releaseId)));
       const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : this.fromSnapshot(releaseId, db);
-      const loading = snapshot.then((ix) => ix ?? this.build(releaseId, db));
+      const loading = snapshot.then((ix) => ix ?? this.fromOverlay(releaseId, db) ?? this.build(releaseId, db));
       p = loading;
       this.cache.set(releaseId, loading);
       loading.then(
@@ -174,6 +200,23 @@ export class SearchIndexCache {
     return Promise.race([loading, late])
       .finally(() => clearTimeout(timer))
       .then((ix) => ix ?? this.whenLoading(releaseId, READ_WAIT_MS));
+  }
+
+  /**
+   * Runs `run`, the release's search by SQL identified by `key`, unless sqlFallbacks is 'one' and
+   * one is in flight for the release: then that one's result when it is the same `key`, else
+   * undefined (the caller waits for the index: get()).
+   */
+  fallback<T>(releaseId: number, key: string, run: () => Promise<T>): Promise<T> | undefined {
+    if (this.sqlFallbacks === 'each') return run();
+    const inFlight = this.fallbacks.get(releaseId);
+    if (inFlight) return inFlight.key === key ? (inFlight.run as Promise<T>) : undefined;
+    const p = run();
+    const entry = { key, run: p };
+    this.fallbacks.set(releaseId, entry);
+    const done = () => void (this.fallbacks.get(releaseId) === entry && this.fallbacks.delete(releaseId));
+    p.then(done, done);
+    return p;
   }
 
   /**
@@ -233,6 +276,7 @@ export class SearchIndexCache {
         if (position === 0) {
           // The primary's names changed: the release's index and every language index over it (dispose).
           this.unusable.delete(r.id);
+          this.overlays.delete(r.id);
           this.cache.delete(r.id);
           return;
         }
@@ -370,12 +414,76 @@ export class SearchIndexCache {
     return ix;
   }
 
+  /**
+   * Keeps the overlay of a release's index being dropped over the newest other release's index
+   * built now (in the background: the diff is a pass over both). None without such an index.
+   */
+  private keepOverlay(releaseId: number): void {
+    const ix = this.built.get(releaseId);
+    let baseId = -1;
+    for (const id of this.built.keys()) if (id !== releaseId && id > baseId) baseId = id;
+    const base = this.built.get(baseId);
+    if (!ix || !base || !ix.hasHierarchy || !base.hasHierarchy || this.overlays.get(releaseId)?.base === base) return;
+    void overlayOf(base, ix).then(
+      (overlay) => {
+        const bytes = overlayBytes(overlay);
+        // Far from its base an overlay nears a whole index (docs/storage.md › Sizing): not kept;
+        // nor one whose base went meanwhile.
+        if (bytes > OVERLAY_MAX_SHARE * ix.approximateBytes() || this.built.get(base.releaseId) !== base) return;
+        this.overlays.set(releaseId, { overlay, base, bytes });
+        this.trimOverlays();
+      },
+      (e: unknown) => this.warn(releaseId, 'release index overlay not kept; the index is built from rows when no snapshot serves', e),
+    );
+  }
+
+  /** Over the byte budget, overlays go first, the oldest kept first: built indexes answer, overlays only spare a build. */
+  private trimOverlays(): void {
+    for (const id of [...this.overlays.keys()]) {
+      if (this.bytes() <= this.maxBytes) return;
+      this.overlays.delete(id);
+    }
+  }
+
+  /** Whether an overlay of the release is kept over an index still built (tests). */
+  hasOverlay(releaseId: number): boolean {
+    const kept = this.overlays.get(releaseId);
+    return !!kept && this.built.get(kept.overlay.baseReleaseId) === kept.base;
+  }
+
+  /** The release's index materialised from its overlay, when one is kept over an index still built; else undefined. */
+  private fromOverlay(releaseId: number, db: Db): Promise<ReleaseIndex> | undefined {
+    const kept = this.overlays.get(releaseId);
+    if (!kept || !this.hasOverlay(releaseId)) return undefined;
+    const started = performance.now();
+    return materialise(kept.base, kept.overlay).then(
+      (ix) => {
+        this.onLoaded(releaseId, 'overlay', Math.round(performance.now() - started));
+        timings.indexLoad?.('overlay', (performance.now() - started) / 1000, 0);
+        this.writeInBackground(ix, db);
+        return ix;
+      },
+      (e: unknown) => {
+        this.overlays.delete(releaseId);
+        this.warn(releaseId, 'release index overlay not usable; building the index from rows', e);
+        return this.build(releaseId, db);
+      },
+    );
+  }
+
   private async build(releaseId: number, db: Db): Promise<ReleaseIndex> {
     const started = performance.now();
     const ix = await ReleaseIndex.load(db, releaseId);
     this.onLoaded(releaseId, 'rows', Math.round(performance.now() - started));
     timings.indexLoad?.('rows', (performance.now() - started) / 1000, 0);
-    if (!this.blobs) return ix;
+    this.writeInBackground(ix, db);
+    return ix;
+  }
+
+  /** The index's snapshot written in the background, for the next start or replica (with a binary channel). */
+  private writeInBackground(ix: ReleaseIndex, db: Db): void {
+    const { releaseId } = ix;
+    if (!this.blobs) return;
     const blobs = this.blobs;
     // In the background: the answer waiting on this index never waits on the write.
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
@@ -386,6 +494,5 @@ export class SearchIndexCache {
       )
       .finally(() => this.writes.delete(writing));
     this.writes.add(writing);
-    return ix;
   }
 }

@@ -125,11 +125,30 @@ export async function searchConcepts(
   // (its partial matches share only a bigram: no trigram candidates): those wait for the load.
   const bounded = !language || (language.primary && !language.cjk);
   const index = bounded ? await src.indexes.within(releaseId, src.db, src.waitMs ?? src.indexes.waitMs) : await indexFor(src, releaseId, language);
-  if (!index) {
-    if (nq === '') return listConceptsSql(src.db, releaseId, filters, offset, limit);
-    return searchIn(src.db, await sqlCandidates(src.db, releaseId, nq, filters.level !== 'LLT'), nq, filters, offset, limit, language);
-  }
+  if (!index) return bySql(src, releaseId, nq, filters, offset, limit, language);
   return searchIn(src.db, index, nq, filters, offset, limit, language);
+}
+
+/**
+ * A page while the release's index loads: the listing's statement, or the candidate names
+ * ranked like the whole index — as one search by SQL per release at a time on the embedded store
+ * (SearchIndexCache.fallback): a later one shares it when it is the same statement, else waits for
+ * the index. A load that fails leaves the statement to run anyway.
+ */
+async function bySql(src: SearchSource, releaseId: number, nq: string, filters: SearchFilters, offset: number, limit: number, language: SearchLanguage | undefined): Promise<SearchPage> {
+  const collapse = filters.level !== 'LLT';
+  const list = () => listConceptsSql(src.db, releaseId, filters, offset, limit);
+  const candidates = () => sqlCandidates(src.db, releaseId, nq, collapse);
+  if (nq === '') {
+    const page = src.indexes.fallback(releaseId, `list ${JSON.stringify([filters, offset, limit])}`, list);
+    if (page) return page;
+  } else {
+    const names = src.indexes.fallback(releaseId, `names ${collapse} ${nq}`, candidates);
+    if (names) return searchIn(src.db, await names, nq, filters, offset, limit, language);
+  }
+  const index = await src.indexes.get(releaseId, src.db).catch(() => undefined);
+  if (index) return searchIn(src.db, index, nq, filters, offset, limit, language);
+  return nq === '' ? list() : searchIn(src.db, await candidates(), nq, filters, offset, limit, language);
 }
 
 /** One page of `searchConcepts` on an index: the whole release's, or its candidates' (sqlCandidates). */
