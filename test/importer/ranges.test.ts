@@ -14,6 +14,7 @@ import { importRelease, loadRelease } from '../../src/importer/import.ts';
 import { deleteRelease } from '../../src/importer/releases.ts';
 import { ALL_RANGED, OPEN, renumber } from '../../src/importer/ranges.ts';
 import { writeManyReleases } from '../../bench/lib/manyData.ts';
+import { otherNamesByKeys } from '../../src/domain/conceptNames.ts';
 
 let db: TestDatabase;
 let chain: Awaited<ReturnType<typeof writeManyReleases>>;
@@ -167,6 +168,19 @@ describe('importing into ranged storage', () => {
     await importRelease(db, dir('90.1').de!);
     expect((await q<{ seq: string }>('SELECT seq::text AS seq FROM "release" ORDER BY seq')).map((r) => BigInt(r.seq))).toEqual([1n << 32n, 3n << 31n, 2n << 32n]);
     for (const v of ['90.0', '90.1', '90.2']) await expectHolds(v, dir(v).en);
+    await expectCanonical();
+  });
+
+  it("a release whose primary language another release hosts as a second one: that language's name rows are not its other names", async () => {
+    // German rows of 90.2 stay open past it; a German-primary release after it lies inside their range.
+    const s = await importRelease(db, dir('90.2').de!, { version: '90.9' });
+    expect(s).toMatchObject({ kind: 'release', languages: ['de'] });
+    const [pt] = await q<{ code: number }>(`SELECT code FROM concept_at($1) WHERE level = 'PT' ORDER BY code LIMIT 1`, s.releaseId);
+    const [spanning] = await q<{ n: bigint }>(`SELECT count(*) AS n FROM concept_name_at($1) WHERE language = 'de'`, s.releaseId);
+    expect(Number(spanning!.n)).toBeGreaterThan(0);
+    const others = await otherNamesByKeys(db.prisma, [{ releaseId: s.releaseId, level: 'PT', code: pt!.code }]);
+    expect([...others.values()].flat()).toEqual([]);
+    await deleteRelease(db, '90.9');
     await expectCanonical();
   });
 });
