@@ -111,11 +111,15 @@ export async function insertAt(tx: Tx, t: RangedTable, at: Position, filter?: Fi
        WHERE t.valid_from = ${big(next)}${only(filter, 't')} AND EXISTS (SELECT 1 FROM "${stage}" x WHERE ${keyEq(t, 't', 'x')} AND ${contentEq(t, 't', 'x')})`,
     );
   }
-  // What is in force now is equal to its staged row (the rest was cut): the other staged rows are new.
+  // What is in force now is equal to its staged row (the rest was cut): the other staged rows are
+  // new. Dropped from the stage first, then the rest inserted: an INSERT whose own anti-join reads
+  // the table it writes may be planned as a nested loop over a sequential scan (an empty or
+  // unanalysed table), which then rereads every row it has just inserted (quadratic).
+  await tx.$executeRawUnsafe(
+    `DELETE FROM "${stage}" x WHERE EXISTS (SELECT 1 FROM "${t.table}" t WHERE ${keyEq(t, 't', 'x')} AND ${inForce('t')})`,
+  );
   n.inserted += await tx.$executeRawUnsafe(
-    `INSERT INTO "${t.table}" (${cols(t)}, valid_from, valid_to)
-     SELECT ${cols(t, 'x')}, ${big(seq)}, ${big(next)} FROM "${stage}" x
-     WHERE NOT EXISTS (SELECT 1 FROM "${t.table}" t WHERE ${keyEq(t, 't', 'x')} AND ${inForce('t')})`,
+    `INSERT INTO "${t.table}" (${cols(t)}, valid_from, valid_to) SELECT ${cols(t, 'x')}, ${big(seq)}, ${big(next)} FROM "${stage}" x`,
   );
   return n;
 }
