@@ -1,6 +1,6 @@
 // What reading a release through its `*_at(release)` function costs against reading the table
 // (docs/storage.md, issue 32 step 4): statement shapes of the domain's reads, each written both
-// ways, run interleaved in pairs on the demo store (embedded, or DATABASE_URL) under EXPLAIN
+// ways (the table read: the release's rows by range, valid_from <= seq < valid_to), run interleaved in pairs on the demo store (embedded, or DATABASE_URL) under EXPLAIN
 // ANALYZE, which reports the server's own planning and execution time per run (the client's
 // decoding is the same for both: the plans and the rows are). The functions are inlined, so the
 // plans are the same (test/db/releaseReadFunctions.test.ts); what remains is planning the function's body.
@@ -22,27 +22,27 @@ const db = await openMigrated({ databaseUrl: process.env.DATABASE_URL, dataDir: 
 const SHAPES: [name: string, table: string, viaFunction: string][] = [
   [
     'concepts by key (loader batch)',
-    `SELECT c.name FROM json_to_recordset($2::json) AS k(r int, l text, c int) JOIN concept c ON c.release_id = k.r AND c.level = k.l::"Level" AND c.code = k.c WHERE $1::int > 0`,
+    `SELECT c.name FROM json_to_recordset($2::json) AS k(r int, l text, c int) JOIN (concept c JOIN release r ON c.valid_from <= r.seq AND c.valid_to > r.seq) ON r.id = k.r AND c.level = k.l::"Level" AND c.code = k.c WHERE $1::int > 0`,
     `SELECT c.name FROM json_to_recordset($2::json) AS k(r int, l text, c int) JOIN concept_at(k.r) c ON c.level = k.l::"Level" AND c.code = k.c WHERE $1::int > 0`,
   ],
   [
     'synonym counts (LLTs of PTs)',
-    `SELECT k.c, count(l.code) FROM json_to_recordset($2::json) AS k(r int, l text, c int) LEFT JOIN concept l ON l.release_id = k.r AND l.level = 'LLT' AND l.pt_code = k.c WHERE $1::int > 0 GROUP BY k.c`,
+    `SELECT k.c, count(l.code) FROM json_to_recordset($2::json) AS k(r int, l text, c int) LEFT JOIN (concept l JOIN release r ON l.valid_from <= r.seq AND l.valid_to > r.seq) ON r.id = k.r AND l.level = 'LLT' AND l.pt_code = k.c WHERE $1::int > 0 GROUP BY k.c`,
     `SELECT k.c, count(l.code) FROM json_to_recordset($2::json) AS k(r int, l text, c int) LEFT JOIN concept_at(k.r) l ON l.level = 'LLT' AND l.pt_code = k.c WHERE $1::int > 0 GROUP BY k.c`,
   ],
   [
     'paths of PTs',
-    `SELECT p.soc_code FROM json_to_recordset($2::json) AS k(r int, l text, c int) JOIN hierarchy_path p ON p.release_id = k.r AND p.pt_code = k.c WHERE $1::int > 0`,
+    `SELECT p.soc_code FROM json_to_recordset($2::json) AS k(r int, l text, c int) JOIN (hierarchy_path p JOIN release r ON p.valid_from <= r.seq AND p.valid_to > r.seq) ON r.id = k.r AND p.pt_code = k.c WHERE $1::int > 0`,
     `SELECT p.soc_code FROM json_to_recordset($2::json) AS k(r int, l text, c int) JOIN hierarchy_path_at(k.r) p ON p.pt_code = k.c WHERE $1::int > 0`,
   ],
   [
     'whole release: concepts (index build)',
-    `SELECT level::text, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept WHERE release_id = $1 AND $2::json IS NOT NULL ORDER BY level, code`,
+    `SELECT level::text, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept c, release r WHERE r.id = $1 AND c.valid_from <= r.seq AND c.valid_to > r.seq AND $2::json IS NOT NULL ORDER BY level, code`,
     `SELECT level::text, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept_at($1) WHERE $2::json IS NOT NULL ORDER BY level, code`,
   ],
   [
     'whole release: links',
-    `SELECT parent_code, child_code, is_primary FROM hierarchy_link WHERE release_id = $1 AND $2::json IS NOT NULL`,
+    `SELECT parent_code, child_code, is_primary FROM hierarchy_link l, release r WHERE r.id = $1 AND l.valid_from <= r.seq AND l.valid_to > r.seq AND $2::json IS NOT NULL`,
     `SELECT parent_code, child_code, is_primary FROM hierarchy_link_at($1) WHERE $2::json IS NOT NULL`,
   ],
 ];

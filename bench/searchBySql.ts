@@ -37,7 +37,7 @@ async function main() {
   try {
     await migrate(db);
     const { releaseId } = await importRelease(db, path.join(dir, '90.0')); // writes the index snapshot
-    const names = await db.prisma.$queryRawUnsafe<{ n: string }[]>(`SELECT name_norm AS n FROM concept WHERE release_id = $1 ORDER BY code`, releaseId);
+    const names = await db.prisma.$queryRawUnsafe<{ n: string }[]>(`SELECT name_norm AS n FROM concept_at($1) ORDER BY code`, releaseId);
     const pick = (k: number) => names[Math.floor((k * names.length) / 7)]!.n;
     // An exact name, a prefix, a typo, a word, a short query, a piece from inside a name.
     const queries = [pick(1), pick(2).slice(0, 6), pick(3).replace(/a/, 'e'), pick(4).split(' ')[0]!, 'ab', pick(5).slice(2, 12)];
@@ -66,7 +66,7 @@ async function main() {
       await ReleaseIndex.load(db.prisma, releaseId);
       build.push({ cpu: cpuMs() - c, wall: performance.now() - t });
     }
-    const [n] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM concept WHERE release_id = $1`, releaseId);
+    const [n] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM concept_at($1)`, releaseId);
     const cpuSql = median(sql.map((x) => x.cpu));
     const cpuSnap = median(snap.map((x) => x.cpu));
     const wallSql = median(sql.map((x) => x.wall));

@@ -24,7 +24,11 @@ export async function namesByKeys(db: Db, keys: readonly NameKey[]): Promise<Map
   return new Map(rows.map((x) => [nameKey({ releaseId: x.r, language: x.g, level: x.l, code: x.c }), x.name]));
 }
 
-/** Every non-primary name of each concept, in the release's language order. */
+/**
+ * Every non-primary name of each concept, in the release's language order. Only languages the
+ * release hosts, and not its primary one: a stored name row may span a release that does not host
+ * its language, or hosts it as primary (docs/storage.md › Languages).
+ */
 export async function otherNamesByKeys(db: Db, keys: readonly ConceptKey[]): Promise<Map<string, { language: string; name: string }[]>> {
   const out = new Map<string, { language: string; name: string }[]>();
   if (keys.length === 0) return out;
@@ -32,7 +36,7 @@ export async function otherNamesByKeys(db: Db, keys: readonly ConceptKey[]): Pro
     `SELECT k.r, n.level::text AS l, n.code AS c, n.language, n.name
      FROM json_to_recordset($1::json) AS k(r int, l text, c int)
      JOIN concept_name_at(k.r) n ON n.level = k.l::"Level" AND n.code = k.c
-     JOIN release_language rl ON rl.release_id = k.r AND rl.language = n.language
+     JOIN release_language rl ON rl.release_id = k.r AND rl.language = n.language AND rl.position > 0
      ORDER BY rl.position`,
     JSON.stringify(keys.map((k) => ({ r: k.releaseId, l: k.level, c: k.code }))),
   );

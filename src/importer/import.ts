@@ -2,7 +2,7 @@
 // the change sets against the neighbouring releases — is written in one transaction, so
 // a failed or killed import leaves no trace, and a visible release always has its changes.
 import type { Database } from '../db/client.ts';
-import { bulkInsert } from '../db/bulk.ts';
+import { bulkInsert, type Column } from '../db/bulk.ts';
 import { compareVersions } from '../domain/versions.ts';
 import { VERSION_SYNTAX } from '../domain/formats.ts';
 import type { Level } from '../domain/levels.ts';
@@ -16,6 +16,8 @@ import type { ChangeCounts } from '../domain/changes/store.ts';
 import { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
 import { writeSnapshot } from '../domain/releaseIndex/snapshotStore.ts';
 import { IMPORT_LOCK } from '../db/advisoryLocks.ts';
+import { RANGED, insertAt, stageRows, type Position, type RangedTable, type WriteCounts } from './ranges.ts';
+import { placeRelease, removeRelease } from './releases.ts';
 
 export interface ImportProgress {
   phase: 'read' | 'validate' | 'write' | 'commit' | 'changes' | 'index' | 'done';
@@ -55,6 +57,8 @@ export interface ImportSummary {
   millis: number;
   /** Change sets computed against the neighbouring releases. */
   changes: { from: string; to: string; counts: ChangeCounts }[];
+  /** Rows of release content inserted and updated (range cut or extended): a new release's differences, not its size. */
+  written?: WriteCounts;
 }
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -87,87 +91,82 @@ const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 type Tx = Prisma.TransactionClient;
 
-async function writeRows(tx: Tx, releaseId: number, m: ReleaseModel, progress: (n: number) => void) {
-  const fixed = { release_id: releaseId };
+/**
+ * Stages the release's rows (temporary tables) and writes them as differences at `at`
+ * (src/importer/ranges.ts): rows it shares with its neighbours are not written again.
+ * term_history stays per release.
+ */
+async function writeRows(tx: Tx, releaseId: number, at: Position, m: ReleaseModel, progress: (n: number) => void): Promise<WriteCounts> {
   let base = 0;
   const tick = (n: number) => progress(base + n);
-  const step = async (p: Promise<number>) => {
-    base += await p;
+  const written: WriteCounts = { inserted: 0, updated: 0, deleted: 0 };
+  const step = async <R>(t: RangedTable, columns: Column<R>[], rows: readonly R[]) => {
+    base += await stageRows(tx, t, columns, rows, tick);
+    const n = await insertAt(tx, t, at);
+    written.inserted += n.inserted;
+    written.updated += n.updated;
   };
-  await step(
-    bulkInsert(tx, 'concept', fixed, [
-      { name: 'level', type: 'text', cast: '"Level"', get: (r) => r.level },
-      { name: 'code', type: 'int', get: (r) => r.code },
-      { name: 'name', type: 'text', get: (r) => r.name },
-      { name: 'name_norm', type: 'text', get: (r) => r.nameNorm },
-      { name: 'current', type: 'boolean', get: (r) => r.current },
-      { name: 'pt_code', type: 'int', get: (r) => r.ptCode },
-      { name: 'primary_soc_code', type: 'int', get: (r) => r.primarySocCode },
-      { name: 'soc_abbrev', type: 'text', get: (r) => r.socAbbrev },
-      { name: 'intl_order', type: 'int', get: (r) => r.intlOrder },
-    ], m.concepts, { onChunk: tick }),
-  );
-  await step(
-    bulkInsert(tx, 'hierarchy_link', fixed, [
-      { name: 'parent_level', type: 'text', cast: '"Level"', get: (r) => r.parentLevel },
-      { name: 'parent_code', type: 'int', get: (r) => r.parentCode },
-      { name: 'child_level', type: 'text', cast: '"Level"', get: (r) => r.childLevel },
-      { name: 'child_code', type: 'int', get: (r) => r.childCode },
-      { name: 'is_primary', type: 'boolean', get: (r) => r.isPrimary },
-    ], m.links, { onChunk: tick }),
-  );
-  await step(
-    bulkInsert(tx, 'hierarchy_path', fixed, [
-      { name: 'pt_code', type: 'int', get: (r) => r.ptCode },
-      { name: 'hlt_code', type: 'int', get: (r) => r.hltCode },
-      { name: 'hlgt_code', type: 'int', get: (r) => r.hlgtCode },
-      { name: 'soc_code', type: 'int', get: (r) => r.socCode },
-      { name: 'is_primary', type: 'boolean', get: (r) => r.isPrimary },
-    ], m.paths, { onChunk: tick }),
-  );
-  await step(
-    bulkInsert(tx, 'grade_definition', fixed, [
-      { name: 'code', type: 'int', get: (r) => r.code },
-      { name: 'grade', type: 'int', get: (r) => r.grade },
-      { name: 'definition', type: 'text', get: (r) => r.definition },
-    ], m.grades, { onChunk: tick }),
-  );
-  await step(
-    bulkInsert(tx, 'smq', fixed, [
-      { name: 'code', type: 'int', get: (r) => r.code },
-      { name: 'name', type: 'text', get: (r) => r.name },
-      { name: 'level', type: 'int', get: (r) => r.level },
-      { name: 'description', type: 'text', get: (r) => r.description },
-      { name: 'source', type: 'text', get: (r) => r.source },
-      { name: 'note', type: 'text', get: (r) => r.note },
-      { name: 'version', type: 'text', get: (r) => r.version },
-      { name: 'status', type: 'text', get: (r) => r.status },
-      { name: 'algorithm', type: 'text', get: (r) => r.algorithm },
-    ], m.smqs, { onChunk: tick }),
-  );
-  await step(
-    bulkInsert(tx, 'smq_term', fixed, [
-      { name: 'smq_code', type: 'int', get: (r) => r.smqCode },
-      { name: 'term_code', type: 'int', get: (r) => r.termCode },
-      { name: 'term_level', type: 'int', get: (r) => r.termLevel },
-      { name: 'term_scope', type: 'int', get: (r) => r.termScope },
-      { name: 'term_category', type: 'text', get: (r) => r.termCategory },
-      { name: 'term_weight', type: 'int', get: (r) => r.termWeight },
-      { name: 'term_status', type: 'text', get: (r) => r.termStatus },
-      { name: 'term_addition_version', type: 'text', get: (r) => r.termAdditionVersion },
-      { name: 'term_last_modified_version', type: 'text', get: (r) => r.termLastModifiedVersion },
-    ], m.smqTerms, { onChunk: tick }),
-  );
-  await step(
-    bulkInsert(tx, 'term_history', fixed, [
-      { name: 'term_code', type: 'int', get: (r) => r.termCode },
-      { name: 'term_name', type: 'text', get: (r) => r.termName },
-      { name: 'term_addition_version', type: 'text', get: (r) => r.termAdditionVersion },
-      { name: 'term_type', type: 'text', get: (r) => r.termType },
-      { name: 'llt_currency', type: 'text', get: (r) => r.lltCurrency },
-      { name: 'action', type: 'text', get: (r) => r.action },
-    ], m.history, { onChunk: tick }),
-  );
+  await step(RANGED.concept, [
+    { name: 'level', type: 'text', cast: '"Level"', get: (r) => r.level },
+    { name: 'code', type: 'int', get: (r) => r.code },
+    { name: 'name', type: 'text', get: (r) => r.name },
+    { name: 'name_norm', type: 'text', get: (r) => r.nameNorm },
+    { name: 'current', type: 'boolean', get: (r) => r.current },
+    { name: 'pt_code', type: 'int', get: (r) => r.ptCode },
+    { name: 'primary_soc_code', type: 'int', get: (r) => r.primarySocCode },
+    { name: 'soc_abbrev', type: 'text', get: (r) => r.socAbbrev },
+    { name: 'intl_order', type: 'int', get: (r) => r.intlOrder },
+  ], m.concepts);
+  await step(RANGED.link, [
+    { name: 'parent_level', type: 'text', cast: '"Level"', get: (r) => r.parentLevel },
+    { name: 'parent_code', type: 'int', get: (r) => r.parentCode },
+    { name: 'child_level', type: 'text', cast: '"Level"', get: (r) => r.childLevel },
+    { name: 'child_code', type: 'int', get: (r) => r.childCode },
+    { name: 'is_primary', type: 'boolean', get: (r) => r.isPrimary },
+  ], m.links);
+  await step(RANGED.path, [
+    { name: 'pt_code', type: 'int', get: (r) => r.ptCode },
+    { name: 'hlt_code', type: 'int', get: (r) => r.hltCode },
+    { name: 'hlgt_code', type: 'int', get: (r) => r.hlgtCode },
+    { name: 'soc_code', type: 'int', get: (r) => r.socCode },
+    { name: 'is_primary', type: 'boolean', get: (r) => r.isPrimary },
+  ], m.paths);
+  await step(RANGED.grade, [
+    { name: 'code', type: 'int', get: (r) => r.code },
+    { name: 'grade', type: 'int', get: (r) => r.grade },
+    { name: 'definition', type: 'text', get: (r) => r.definition },
+  ], m.grades);
+  await step(RANGED.smq, [
+    { name: 'code', type: 'int', get: (r) => r.code },
+    { name: 'name', type: 'text', get: (r) => r.name },
+    { name: 'level', type: 'int', get: (r) => r.level },
+    { name: 'description', type: 'text', get: (r) => r.description },
+    { name: 'source', type: 'text', get: (r) => r.source },
+    { name: 'note', type: 'text', get: (r) => r.note },
+    { name: 'version', type: 'text', get: (r) => r.version },
+    { name: 'status', type: 'text', get: (r) => r.status },
+    { name: 'algorithm', type: 'text', get: (r) => r.algorithm },
+  ], m.smqs);
+  await step(RANGED.smqTerm, [
+    { name: 'smq_code', type: 'int', get: (r) => r.smqCode },
+    { name: 'term_code', type: 'int', get: (r) => r.termCode },
+    { name: 'term_level', type: 'int', get: (r) => r.termLevel },
+    { name: 'term_scope', type: 'int', get: (r) => r.termScope },
+    { name: 'term_category', type: 'text', get: (r) => r.termCategory },
+    { name: 'term_weight', type: 'int', get: (r) => r.termWeight },
+    { name: 'term_status', type: 'text', get: (r) => r.termStatus },
+    { name: 'term_addition_version', type: 'text', get: (r) => r.termAdditionVersion },
+    { name: 'term_last_modified_version', type: 'text', get: (r) => r.termLastModifiedVersion },
+  ], m.smqTerms);
+  base += await bulkInsert(tx, 'term_history', { release_id: releaseId }, [
+    { name: 'term_code', type: 'int', get: (r) => r.termCode },
+    { name: 'term_name', type: 'text', get: (r) => r.termName },
+    { name: 'term_addition_version', type: 'text', get: (r) => r.termAdditionVersion },
+    { name: 'term_type', type: 'text', get: (r) => r.termType },
+    { name: 'llt_currency', type: 'text', get: (r) => r.lltCurrency },
+    { name: 'action', type: 'text', get: (r) => r.action },
+  ], m.history, { onChunk: tick });
+  return written;
 }
 
 /** Renumbers ordinals so publication order follows the versions' natural order. */
@@ -200,6 +199,7 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
   let replaced = false;
   let kind = 'release' as ImportSummary['kind'];
   let primaryRenamed = false as boolean;
+  let written: WriteCounts | undefined;
   const { releaseId, changes, languages } = await db.prisma.$transaction(
     async (tx) => {
       // Imports on one PostgreSQL database take turns (released at commit or rollback): the
@@ -227,8 +227,7 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
             await tx.releaseIndexSnapshot.deleteMany({ where: { releaseId: existing.id } });
             await tx.releaseLanguageIndexSnapshot.deleteMany({ where: { releaseId: existing.id } });
           } else {
-            await tx.conceptName.deleteMany({ where: { releaseId: existing.id, language: tag } });
-            await tx.smqName.deleteMany({ where: { releaseId: existing.id, language: tag } });
+            // The names themselves are replaced by writeLanguageNames (a delta at the release's position).
             await tx.releaseLanguageIndexSnapshot.deleteMany({ where: { releaseId: existing.id, language: tag } });
           }
           await tx.releaseLanguage.update({
@@ -257,10 +256,14 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
       if (existing && !opts.replace) {
         throw new ImportRefusedError(`Release ${version} is already imported${hosted.length > 1 ? ` in ${tag}` : ''}. Use --replace to import it again.`);
       }
+      // A replaced release keeps its seq: removed, then written again at the same position, so
+      // the same content leaves the same rows.
+      let keep: bigint | undefined;
       if (existing) {
-        await tx.release.delete({ where: { id: existing.id } });
+        keep = (await removeRelease(tx, existing.id)).seq;
         replaced = true;
       }
+      const at = await placeRelease(tx, version, keep);
       const max = await tx.release.aggregate({ _max: { ordinal: true } });
       const release = await tx.release.create({
         data: {
@@ -268,11 +271,12 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
           language: model.language,
           releaseDate,
           ordinal: (max._max.ordinal ?? 0) + 1,
+          seq: at.seq,
           source: opts.source ?? dir,
         },
       });
       await tx.releaseLanguage.create({ data: { releaseId: release.id, language: tag, mssoName: model.language, position: 0, source: opts.source ?? dir } });
-      await writeRows(tx, release.id, model, (done) =>
+      written = await writeRows(tx, release.id, at, model, (done) =>
         report({ phase: 'write', done, total, message: `writing ${done}/${total} rows` }),
       );
       await reorder(tx);
@@ -318,6 +322,7 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
     paths: model.paths.length,
     millis: Date.now() - started,
     changes,
+    ...(written ? { written } : {}),
   };
   report({ phase: 'done', done: total, total, message: `imported ${version} in ${summary.millis} ms` });
   return summary;

@@ -4,7 +4,7 @@
 // smq_name; the primary language's stay in concept/smq). Every difference is reported with
 // the folder's file and line before anything is written.
 import type { Prisma } from '../generated/prisma/client.ts';
-import { bulkInsert } from '../db/bulk.ts';
+import { RANGED, createStage, hostedReleases, insertAt, positionOf, removeAt, stageName, stageRows, type Filter } from './ranges.ts';
 import type { ImportIssue } from './errors.ts';
 import { FILES, type FileKey } from './files.ts';
 import type { MedAsciiFolder } from './medascii.ts';
@@ -162,44 +162,71 @@ export async function compareWithHosted(tx: Tx, releaseId: number, version: stri
   return issues;
 }
 
-/** Adds (or, after deleteLanguageNames, re-adds) a non-primary language's names. */
+/**
+ * Adds or replaces a non-primary language's names in a hosted release: staged, then written as
+ * differences at the release's position, confined to that language (src/importer/ranges.ts).
+ */
 export async function writeLanguageNames(tx: Tx, releaseId: number, tag: string, model: ReleaseModel, onChunk?: (n: number) => void): Promise<number> {
-  const fixed = { release_id: releaseId };
-  let n = await bulkInsert(tx, 'concept_name', fixed, [
+  const at = positionOf(await hostedReleases(tx), releaseId);
+  const language: Filter = { column: 'language', value: tag };
+  let n = await stageRows(tx, RANGED.conceptName, [
     { name: 'language', type: 'text', get: () => tag },
     { name: 'level', type: 'text', cast: '"Level"', get: (r) => r.level },
     { name: 'code', type: 'int', get: (r) => r.code },
     { name: 'name', type: 'text', get: (r) => r.name },
     { name: 'name_norm', type: 'text', get: (r) => foldName(tag, r.name) },
-  ], model.concepts, onChunk ? { onChunk } : {});
-  n += await bulkInsert(tx, 'smq_name', fixed, [
+  ], model.concepts, onChunk);
+  n += await stageRows(tx, RANGED.smqName, [
     { name: 'language', type: 'text', get: () => tag },
     { name: 'code', type: 'int', get: (r) => r.code },
     { name: 'name', type: 'text', get: (r) => r.name },
     { name: 'description', type: 'text', get: (r) => r.description },
   ], model.smqs);
+  for (const t of [RANGED.conceptName, RANGED.smqName]) {
+    await removeAt(tx, t, at, language);
+    await insertAt(tx, t, at, language);
+  }
   return n;
 }
 
-/** Replaces the primary language's names (concept.name, smq.name) with the folder's. */
+/**
+ * Replaces the primary language's names (concept.name, smq.name) with the folder's: the release's
+ * rows staged with the new names, then written again at its position.
+ */
 export async function replacePrimaryNames(tx: Tx, releaseId: number, model: ReleaseModel): Promise<void> {
+  const at = positionOf(await hostedReleases(tx), releaseId);
+  const concepts = await createStage(tx, RANGED.concept);
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "${concepts}" (level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order)
+     SELECT level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order FROM concept_at($1)`,
+    releaseId,
+  );
   const chunk = 5_000;
   for (let i = 0; i < model.concepts.length; i += chunk) {
     // concept.name_norm keeps the one folding every SQL path compares it with (normalizeName).
     const rows = model.concepts.slice(i, i + chunk).map((c) => ({ l: c.level, c: c.code, n: c.name, f: c.nameNorm }));
     await tx.$executeRawUnsafe(
-      `UPDATE concept SET name = x.n, name_norm = x.f FROM json_to_recordset($1::json) AS x(l text, c int, n text, f text)
-       WHERE concept.release_id = $2 AND concept.level = x.l::"Level" AND concept.code = x.c`,
+      `UPDATE "${concepts}" s SET name = x.n, name_norm = x.f FROM json_to_recordset($1::json) AS x(l text, c int, n text, f text)
+       WHERE s.level = x.l::"Level" AND s.code = x.c`,
       JSON.stringify(rows),
-      releaseId,
     );
   }
+  const smqs = await createStage(tx, RANGED.smq);
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "${smqs}" (code, name, level, description, source, note, version, status, algorithm)
+     SELECT code, name, level, description, source, note, version, status, algorithm FROM smq_at($1)`,
+    releaseId,
+  );
   if (model.smqs.length) {
     await tx.$executeRawUnsafe(
-      `UPDATE smq SET name = x.n, description = x.d FROM json_to_recordset($1::json) AS x(c int, n text, d text)
-       WHERE smq.release_id = $2 AND smq.code = x.c`,
+      `UPDATE "${smqs}" s SET name = x.n, description = x.d FROM json_to_recordset($1::json) AS x(c int, n text, d text)
+       WHERE s.code = x.c`,
       JSON.stringify(model.smqs.map((s) => ({ c: s.code, n: s.name, d: s.description }))),
-      releaseId,
     );
+  }
+  for (const t of [RANGED.concept, RANGED.smq]) {
+    await tx.$executeRawUnsafe(`ANALYZE "${stageName(t)}"`);
+    await removeAt(tx, t, at);
+    await insertAt(tx, t, at);
   }
 }

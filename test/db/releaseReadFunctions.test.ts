@@ -65,24 +65,25 @@ async function explainAll(fn: (client: PrismaClient) => Promise<unknown>): Promi
 const q = <T>(sql: string, ...params: unknown[]) => db.prisma.$queryRawUnsafe<T[]>(sql, ...params);
 
 describe('the *_at read functions', () => {
+  // The table read a function stands for: its release's rows by range (valid_from <= seq < valid_to).
   it('are planned as the table read they stand for: inlined, the same plan', async () => {
     const [r] = await q<{ id: number }>("SELECT id FROM release WHERE version = '5.0.1'");
     const pairs: [string, string][] = [
       [
         "SELECT c.name FROM concept_at($1) c WHERE c.level = 'PT' AND c.code = $2",
-        "SELECT c.name FROM concept c WHERE c.release_id = $1 AND c.level = 'PT' AND c.code = $2",
+        "SELECT c.name FROM concept c, release r WHERE r.id = $1 AND c.valid_from <= r.seq AND c.valid_to > r.seq AND c.level = 'PT' AND c.code = $2",
       ],
       [
         "SELECT c.code FROM concept_at($1) c WHERE c.level = 'LLT' AND c.pt_code = $2",
-        "SELECT c.code FROM concept c WHERE c.release_id = $1 AND c.level = 'LLT' AND c.pt_code = $2",
+        "SELECT c.code FROM concept c, release r WHERE r.id = $1 AND c.valid_from <= r.seq AND c.valid_to > r.seq AND c.level = 'LLT' AND c.pt_code = $2",
       ],
       [
         `SELECT c.name FROM json_to_recordset($2::json) AS k(r int, c int) JOIN concept_at(k.r) c ON c.code = k.c WHERE k.r = $1`,
-        `SELECT c.name FROM json_to_recordset($2::json) AS k(r int, c int) JOIN concept c ON c.release_id = k.r AND c.code = k.c WHERE k.r = $1`,
+        `SELECT c.name FROM json_to_recordset($2::json) AS k(r int, c int) JOIN (concept c JOIN release r ON c.valid_from <= r.seq AND c.valid_to > r.seq) ON r.id = k.r AND c.code = k.c WHERE k.r = $1`,
       ],
       [
         "SELECT l.child_code FROM hierarchy_link_at($1) l WHERE l.parent_level = 'HLT' AND l.parent_code = $2",
-        "SELECT l.child_code FROM hierarchy_link l WHERE l.release_id = $1 AND l.parent_level = 'HLT' AND l.parent_code = $2",
+        "SELECT l.child_code FROM hierarchy_link l, release r WHERE r.id = $1 AND l.valid_from <= r.seq AND l.valid_to > r.seq AND l.parent_level = 'HLT' AND l.parent_code = $2",
       ],
     ];
     for (const [viaFunction, direct] of pairs) {

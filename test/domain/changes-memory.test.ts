@@ -55,7 +55,7 @@ describe('change sets in memory', () => {
     }
     // Codes before, between and after the changed ones: nothing.
     const unchanged = await db.prisma.$queryRawUnsafe<{ code: number }[]>(
-      `SELECT code FROM concept c WHERE release_id = $1 AND NOT EXISTS (SELECT 1 FROM release_change rc WHERE rc.from_release_id = $2 AND rc.to_release_id = $1 AND rc.code = c.code) LIMIT 50`,
+      `SELECT code FROM concept_at($1) c WHERE NOT EXISTS (SELECT 1 FROM release_change rc WHERE rc.from_release_id = $2 AND rc.to_release_id = $1 AND rc.code = c.code) LIMIT 50`,
       toId,
       fromId,
     );

@@ -18,6 +18,7 @@ import type { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts
 import { searchConcepts, type SearchPage, type SearchSource } from '../../src/domain/releaseIndex/search.ts';
 import { searchLanguage } from '../../src/services/language.ts';
 import type { ReleaseInfo } from '../../src/domain/releases.ts';
+import { rowsAt } from '../helpers/releaseRows.ts';
 
 const ja = searchLanguage({ languages: ['en', 'de', 'ja'] } as unknown as ReleaseInfo, 'ja');
 
@@ -114,7 +115,7 @@ describe('CJK partial matches from bigram postings: the synthetic Japanese folde
   });
 
   it('every search answers as the scan did, partial overlaps included', async () => {
-    const names = (await db.prisma.conceptName.findMany({ where: { releaseId, language: 'ja' }, orderBy: [{ level: 'asc' }, { code: 'asc' }], select: { name: true } })).map((n) => n.name);
+    const names = (await rowsAt<{ name: string }>(db.prisma, 'concept_name', releaseId, "t.language = 'ja' ORDER BY t.level, t.code")).map((n) => n.name);
     const queries = queriesFrom(names, 60);
     const { partial } = await compareAll(db, releaseId, queries);
     // The comparison covers the tier the postings serve, not only whole-query matches.
@@ -155,7 +156,7 @@ describe('CJK partial matches from bigram postings: the demo\'s Japanese names',
     const releases = await db.prisma.release.findMany({ select: { id: true, version: true } });
     expect(releases.length).toBeGreaterThanOrEqual(3);
     for (const r of releases) {
-      const names = (await db.prisma.conceptName.findMany({ where: { releaseId: r.id, language: 'ja' }, orderBy: [{ level: 'asc' }, { code: 'asc' }], select: { name: true } })).map((n) => n.name);
+      const names = (await rowsAt<{ name: string }>(db.prisma, 'concept_name', r.id, "t.language = 'ja' ORDER BY t.level, t.code")).map((n) => n.name);
       expect(names.length, r.version).toBeGreaterThanOrEqual(300);
       const base = await new SearchIndexCache(2).get(r.id, db.prisma);
       const norms = (await buildLanguageIndex(db.prisma, base, 'ja')).norm;

@@ -15,6 +15,7 @@ import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
 import { searchLanguage } from '../../src/services/language.ts';
 import type { ReleaseInfo } from '../../src/domain/releases.ts';
+import { rowsAt } from '../helpers/releaseRows.ts';
 
 let db: TestDatabase;
 let dir: string;
@@ -54,7 +55,7 @@ const stored = async () =>
 
 /** Some names of the language, cut into queries (whole, prefix, inner). */
 async function queries(language: string): Promise<string[]> {
-  const names = await db.prisma.conceptName.findMany({ where: { releaseId, language }, select: { name: true }, orderBy: [{ level: 'asc' }, { code: 'asc' }], take: 400 });
+  const names = await rowsAt<{ name: string }>(db.prisma, 'concept_name', releaseId, 't.language = $2 ORDER BY t.level, t.code LIMIT 400', language);
   return names.filter((_, i) => i % 20 === 0).flatMap((n) => [n.name, n.name.slice(0, 3), n.name.slice(2, 6)]);
 }
 

@@ -118,7 +118,7 @@ async function expectSameListing(releaseId: number, f: SearchFilters, offset = 0
 
 const codesAt = async (releaseId: number, level: string) =>
   (
-    await db.prisma.$queryRawUnsafe<{ code: number }[]>(`SELECT code FROM concept WHERE release_id = $1 AND level = $2::"Level" ORDER BY code`, releaseId, level)
+    await db.prisma.$queryRawUnsafe<{ code: number }[]>(`SELECT code FROM concept_at($1) WHERE level = $2::"Level" ORDER BY code`, releaseId, level)
   ).map((r) => r.code);
 
 beforeAll(async () => {

@@ -24,7 +24,7 @@ beforeAll(async () => {
   await writeMedAscii(syn, path.join(dir, '81.0'));
   releaseId = (await importRelease(db, path.join(dir, '81.0'))).releaseId;
   const rows = await db.prisma.$queryRawUnsafe<{ level: ConceptKey['level']; code: number }[]>(
-    `SELECT level::text AS level, code FROM concept WHERE release_id = $1 ORDER BY level, code`,
+    `SELECT level::text AS level, code FROM concept_at($1) ORDER BY level, code`,
     releaseId,
   );
   keys = rows.map((r) => ({ releaseId, ...r }));

@@ -37,7 +37,7 @@ describe('trigram similarity', () => {
     for (const q of QUERIES) {
       const rows = await db.prisma.$queryRawUnsafe<{ level: 'SOC' | 'HLGT' | 'HLT' | 'PT' | 'LLT'; code: number; name_norm: string; s: number; w: number }[]>(
         `SELECT level::text AS level, code, name_norm, similarity(name_norm, $2)::float8 AS s, word_similarity($2, name_norm)::float8 AS w
-         FROM concept WHERE release_id = $1`,
+         FROM concept_at($1)`,
         releaseId,
         q,
       );
@@ -67,14 +67,14 @@ describe('search index', () => {
       // Reference: substrings, plus trigram-similar names when nothing is named exactly and
       // substrings leave the page unfilled (the documented rule).
       const substr = await db.prisma.$queryRawUnsafe<{ code: number; exact: boolean }[]>(
-        `SELECT code, name_norm = $2 AS exact FROM concept WHERE release_id = $1 AND level = 'LLT' AND strpos(name_norm, $2) > 0`,
+        `SELECT code, name_norm = $2 AS exact FROM concept_at($1) WHERE level = 'LLT' AND strpos(name_norm, $2) > 0`,
         releaseId,
         nq,
       );
       let expected = substr.map((r) => r.code);
       if (!substr.some((r) => r.exact) && substr.length < 10_000) {
         const similar = await db.prisma.$queryRawUnsafe<{ code: number }[]>(
-          `SELECT code FROM concept WHERE release_id = $1 AND level = 'LLT' AND (strpos(name_norm, $2) > 0 OR name_norm % $2 OR $2 <% name_norm)`,
+          `SELECT code FROM concept_at($1) WHERE level = 'LLT' AND (strpos(name_norm, $2) > 0 OR name_norm % $2 OR $2 <% name_norm)`,
           releaseId,
           nq,
         );
@@ -142,7 +142,7 @@ describe('catalog reads from a built index', () => {
     const fromDb = createLoaders(db.prisma, db.prisma);
     const fromMemory = createLoaders(db.prisma, db.prisma, indexes);
     const rows = await db.prisma.$queryRawUnsafe<{ level: 'SOC' | 'HLGT' | 'HLT' | 'PT' | 'LLT'; code: number }[]>(
-      `SELECT level::text AS level, code FROM concept WHERE release_id = $1`,
+      `SELECT level::text AS level, code FROM concept_at($1)`,
       releaseId,
     );
     const keys = [...rows.map((r) => ({ releaseId, level: r.level, code: r.code })), { releaseId, level: 'PT' as const, code: 99999999 }];

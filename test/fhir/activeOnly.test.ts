@@ -8,6 +8,7 @@ import { Client } from 'fhir-kit-client';
 import { describe, expect, it } from 'vitest';
 import { serveTestApp, type TestApp } from '../helpers/app.ts';
 import { expectValidR4 } from './r4.ts';
+import { rowsAt } from '../helpers/releaseRows.ts';
 
 const MDR = 'https://www.meddra.org';
 // Demo 5.0.1 (the latest): Diarrhea's LLTs "Runs" and "Flux" and Fatigue's "Run down" and
@@ -67,7 +68,7 @@ async function compare(vs: string, count: number, filter?: string) {
 describe('$expand activeOnly=true: filtered before paging', () => {
   it('the whole code system: total = every code but the release’s non-current LLTs', async () => {
     const { full, active } = await compare('?fhir_vs', 400);
-    const nonCurrent = await t.db.prisma.concept.count({ where: { release: { version: '5.0.1' }, current: false } });
+    const nonCurrent = (await rowsAt(t.db.prisma, 'concept', '5.0.1', 'NOT t.current')).length;
     expect(nonCurrent).toBeGreaterThan(0);
     expect(active.total).toBe(full.total - nonCurrent);
   });

@@ -18,10 +18,10 @@ beforeAll(async () => {
   // A long catalogue TTL keeps release lookups out of the count: only hierarchy SQL is measured.
   t = await createTestApp({ fixtures: [miniSpec('1.0')], dirs: [path.join(dir, '80.0')], catalogTtlMs: 600_000 });
   // The widest SOC of the synthetic release, and a PT with several paths.
-  const socs = await t.db.prisma.hierarchyPath.groupBy({ by: ['socCode'], where: { release: { version: '80.0' } }, _count: true, orderBy: { _count: { ptCode: 'desc' } }, take: 1 });
-  wideSoc = String(socs[0]!.socCode);
-  const pts = await t.db.prisma.hierarchyPath.groupBy({ by: ['ptCode'], where: { release: { version: '80.0' } }, _count: true, orderBy: { _count: { socCode: 'desc' } }, take: 1 });
-  widePt = String(pts[0]!.ptCode);
+  const socs = (await t.db.prisma.$queryRawUnsafe<{ c: number }[]>(`SELECT p.soc_code AS c FROM release r, hierarchy_path_at(r.id) p WHERE r.version = '80.0' GROUP BY p.soc_code ORDER BY count(*) DESC LIMIT 1`));
+  wideSoc = String(socs[0]!.c);
+  const pts = (await t.db.prisma.$queryRawUnsafe<{ c: number }[]>(`SELECT p.pt_code AS c FROM release r, hierarchy_path_at(r.id) p WHERE r.version = '80.0' GROUP BY p.pt_code ORDER BY count(*) DESC LIMIT 1`));
+  widePt = String(pts[0]!.c);
 });
 afterAll(async () => {
   await t?.cleanup();

@@ -50,11 +50,11 @@ beforeAll(async () => {
     app: { responseCache: false, graphql: { resultCache: false } },
   });
   const rows = await t.db.prisma.$queryRawUnsafe<{ code: number }[]>(
-    `SELECT DISTINCT ON (level) code FROM concept c JOIN release r ON r.id = c.release_id WHERE r.version = '80.0' ORDER BY level, code DESC`,
+    `SELECT DISTINCT ON (level) code FROM release r, concept_at(r.id) c WHERE r.version = '80.0' ORDER BY level, code DESC`,
   );
   codes = rows.map((r) => String(r.code));
-  const socs = await t.db.prisma.hierarchyPath.groupBy({ by: ['socCode'], where: { release: { version: '80.0' } }, _count: true, orderBy: { _count: { ptCode: 'desc' } }, take: 1 });
-  wideSoc = String(socs[0]!.socCode);
+  const socs = (await t.db.prisma.$queryRawUnsafe<{ c: number }[]>(`SELECT p.soc_code AS c FROM release r, hierarchy_path_at(r.id) p WHERE r.version = '80.0' GROUP BY p.soc_code ORDER BY count(*) DESC LIMIT 1`));
+  wideSoc = String(socs[0]!.c);
   before = await answers(); // through SQL: no index built yet
   // A search builds the release's index; past INDEX_WAIT_MS it answers from SQL while the build
   // goes on: searched again until one is answered from the index (no candidate statement).

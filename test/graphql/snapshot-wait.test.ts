@@ -93,8 +93,8 @@ beforeAll(async () => {
   await importRelease(db, path.join(dir, '81.0')); // writes the release's index snapshot
   const [r] = await db.prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM release WHERE version = '81.0'`);
   releaseId = r!.id;
-  const socs = await db.prisma.hierarchyPath.groupBy({ by: ['socCode'], where: { release: { version: '81.0' } }, _count: true, orderBy: { _count: { ptCode: 'desc' } }, take: 1 });
-  wideSoc = String(socs[0]!.socCode);
+  const socs = (await db.prisma.$queryRawUnsafe<{ c: number }[]>(`SELECT p.soc_code AS c FROM release r, hierarchy_path_at(r.id) p WHERE r.version = '81.0' GROUP BY p.soc_code ORDER BY count(*) DESC LIMIT 1`));
+  wideSoc = String(socs[0]!.c);
   // Nothing loading: the SQL path, as before.
   const { subtree } = await freshApp();
   queries.length = 0;

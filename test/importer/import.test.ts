@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { rowsAt } from '../helpers/releaseRows.ts';
 import { editFile, miniSpec, writeFixture } from '../helpers/medascii.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { ImportRefusedError, ImportValidationError } from '../../src/importer/errors.ts';
@@ -18,8 +19,9 @@ afterAll(async () => {
 async function counts(version: string) {
   const rel = await db.prisma.release.findUnique({ where: { version } });
   if (!rel) return null;
-  const by = await db.prisma.concept.groupBy({ by: ['level'], where: { releaseId: rel.id }, _count: true });
-  return Object.fromEntries(by.map((r) => [r.level, r._count]));
+  const by: Record<string, number> = {};
+  for (const c of await rowsAt(db.prisma, 'concept', rel.id)) by[c.level] = (by[c.level] ?? 0) + 1;
+  return by;
 }
 
 describe('importing a valid release', () => {
@@ -31,33 +33,30 @@ describe('importing a valid release', () => {
     expect(await counts('1.0')).toEqual({ SOC: 3, HLGT: 4, HLT: 5, PT: 6, LLT: 15 });
     const rel = (await db.prisma.release.findUnique({ where: { version: '1.0' } }))!;
     expect(rel.releaseDate?.toISOString().slice(0, 10)).toBe('2024-03-01');
-    expect(await db.prisma.gradeDefinition.count({ where: { releaseId: rel.id } })).toBe(6);
-    const nonCurrent = await db.prisma.concept.findMany({ where: { releaseId: rel.id, current: false } });
+    expect((await rowsAt(db.prisma, 'grade_definition', rel.id)).length).toBe(6);
+    const nonCurrent = await rowsAt(db.prisma, 'concept', rel.id, 'NOT t.current');
     expect(nonCurrent.map((c) => c.name)).toEqual(['Vomiting NOS']);
   });
 
   it('flags the primary path of a multiaxial PT, on paths and on HLT→PT links', async () => {
     const rel = (await db.prisma.release.findUnique({ where: { version: '1.0' } }))!;
-    const paths = await db.prisma.hierarchyPath.findMany({ where: { releaseId: rel.id, ptCode: 10013573 }, orderBy: { socCode: 'asc' } });
+    const paths = await rowsAt(db.prisma, 'hierarchy_path', rel.id, 't.pt_code = 10013573 ORDER BY t.soc_code');
     expect(paths.map((p) => [p.socCode, p.isPrimary])).toEqual([
       [10013993, false],
       [10029205, true],
     ]);
-    const links = await db.prisma.hierarchyLink.findMany({
-      where: { releaseId: rel.id, childLevel: 'PT', childCode: 10013573 },
-      orderBy: { parentCode: 'asc' },
-    });
+    const links = await rowsAt(db.prisma, 'hierarchy_link', rel.id, "t.child_level = 'PT' AND t.child_code = 10013573 ORDER BY t.parent_code");
     expect(links.map((l) => [l.parentCode, l.isPrimary])).toEqual([
       [92000004, false],
       [92000005, true],
     ]);
-    const pt = await db.prisma.concept.findUnique({ where: { releaseId_level_code: { releaseId: rel.id, level: 'PT', code: 10013573 } } });
+    const [pt] = await rowsAt(db.prisma, 'concept', rel.id, "t.level = 'PT' AND t.code = 10013573");
     expect(pt?.primarySocCode).toBe(10029205);
   });
 
   it('decodes Latin-1 names and stores an accent-free search form', async () => {
     const rel = (await db.prisma.release.findUnique({ where: { version: '1.0' } }))!;
-    const c = await db.prisma.concept.findUnique({ where: { releaseId_level_code: { releaseId: rel.id, level: 'PT', code: 10027183 } } });
+    const [c] = await rowsAt(db.prisma, 'concept', rel.id, "t.level = 'PT' AND t.code = 10027183");
     expect(c?.name).toBe("Ménière's-like vertigo");
     expect(c?.nameNorm).toBe("meniere's-like vertigo");
   });
@@ -71,7 +70,7 @@ describe('importing a valid release', () => {
     editFile(dir, 'MDHIER.ASC', (l) => l);
     await importRelease(db, dir);
     const rel = (await db.prisma.release.findUnique({ where: { version: '1.1' } }))!;
-    const c = await db.prisma.concept.findUnique({ where: { releaseId_level_code: { releaseId: rel.id, level: 'PT', code: 10027183 } } });
+    const [c] = await rowsAt(db.prisma, 'concept', rel.id, "t.level = 'PT' AND t.code = 10027183");
     expect(c?.name).toBe('Ménière\u2019s-like vertigo');
   });
 
@@ -83,9 +82,9 @@ describe('importing a valid release', () => {
     await importRelease(db, dir);
     const rel = (await db.prisma.release.findUnique({ where: { version: '1.0-ja' } }))!;
     expect(rel.language).toBe('Japanese');
-    const c = await db.prisma.concept.findFirst({ where: { releaseId: rel.id, code: 93000010 } });
+    const [c] = await rowsAt(db.prisma, 'concept', rel.id, 't.code = 93000010');
     expect(c?.name).toBe('嘔吐');
-    const m = await db.prisma.concept.findFirst({ where: { releaseId: rel.id, code: 10027183 } });
+    const [m] = await rowsAt(db.prisma, 'concept', rel.id, 't.code = 10027183');
     expect(m?.name).toBe("Ménière's-like vertigo");
   });
 
@@ -198,8 +197,8 @@ describe('optional files', () => {
     const pt = read(path.join(dir, 'pt.asc'), 'latin1').split('\r\n')[0]!.split('$');
     write(path.join(dir, 'meddra_history_english.asc'), Buffer.from(`${pt[0]}$${pt[1]}$60.0$PT$Y$A$\r\n`, 'latin1'));
     const s = await importRelease(db, dir);
-    expect(await db.prisma.smq.count({ where: { releaseId: s.releaseId } })).toBe(lines('smq_list.asc'));
-    expect(await db.prisma.smqTerm.count({ where: { releaseId: s.releaseId } })).toBe(lines('smq_content.asc'));
+    expect((await rowsAt(db.prisma, 'smq', s.releaseId)).length).toBe(lines('smq_list.asc'));
+    expect((await rowsAt(db.prisma, 'smq_term', s.releaseId)).length).toBe(lines('smq_content.asc'));
     expect(await db.prisma.termHistory.findMany({ where: { releaseId: s.releaseId }, select: { termCode: true, termType: true, action: true } })).toEqual([
       { termCode: Number(pt[0]), termType: 'PT', action: 'A' },
     ]);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { rowsAt } from '../helpers/releaseRows.ts';
 import { editFile, miniSpec, writeFixture } from '../helpers/medascii.ts';
 import { translated } from '../helpers/languages.ts';
 import { importRelease } from '../../src/importer/import.ts';
@@ -24,8 +25,7 @@ const german = (n: string) => (n === 'Nausea' ? 'Übelkeit' : `${n} (de)`);
 const japanese = (n: string) => (n === 'Nausea' ? '悪心' : n === 'Vomiting' ? '嘔吐' : `${n}（日本語）`);
 
 async function names(version: string, language: string) {
-  const rel = (await db.prisma.release.findUnique({ where: { version } }))!;
-  return db.prisma.conceptName.findMany({ where: { releaseId: rel.id, language }, orderBy: [{ level: 'asc' }, { code: 'asc' }] });
+  return rowsAt(db.prisma, 'concept_name', version, 't.language = $2 ORDER BY t.level, t.code', language);
 }
 
 describe('adding a language to a hosted release', () => {
@@ -78,7 +78,7 @@ describe('adding a language to a hosted release', () => {
     expect(s.languages).toEqual(['ja', 'en']);
     const rel = (await db.prisma.release.findUnique({ where: { version: '2.0' } }))!;
     expect(rel.language).toBe('Japanese');
-    expect((await db.prisma.concept.findFirst({ where: { releaseId: rel.id, code: 10028813, level: 'PT' } }))?.name).toBe('悪心');
+    expect((await rowsAt(db.prisma, 'concept', rel.id, "t.code = 10028813 AND t.level = 'PT'"))[0]?.name).toBe('悪心');
     expect((await names('2.0', 'en')).find((n) => n.code === 10028813 && n.level === 'PT')?.name).toBe('Nausea');
   });
 });
@@ -141,11 +141,11 @@ describe('the synthetic generator\'s language folders (scripts/synthetic-release
       expect(ja).toMatchObject({ kind: 'language', languageTag: 'ja', languages: ['en', 'de', 'ja'] });
       // Every PT and LLT named in each language, with the script's characters decoded.
       const rel = (await db.prisma.release.findUnique({ where: { version: '77.0' } }))!;
-      const terms = await db.prisma.concept.count({ where: { releaseId: rel.id, level: { in: ['PT', 'LLT'] } } });
-      const jaNames = await db.prisma.conceptName.findMany({ where: { releaseId: rel.id, language: 'ja', level: { in: ['PT', 'LLT'] } }, select: { name: true } });
+      const terms = (await rowsAt(db.prisma, 'concept', rel.id, "t.level IN ('PT', 'LLT')")).length;
+      const jaNames = await rowsAt<{ name: string }>(db.prisma, 'concept_name', rel.id, "t.language = 'ja' AND t.level IN ('PT', 'LLT')");
       expect(jaNames).toHaveLength(terms);
       expect(jaNames.every((n) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(n.name))).toBe(true);
-      const deNames = await db.prisma.conceptName.count({ where: { releaseId: rel.id, language: 'de', level: { in: ['PT', 'LLT'] } } });
+      const deNames = (await rowsAt(db.prisma, 'concept_name', rel.id, "t.language = 'de' AND t.level IN ('PT', 'LLT')")).length;
       expect(deNames).toBe(terms);
     } finally {
       rmSync(dir, { recursive: true, force: true });
