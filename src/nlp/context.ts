@@ -197,6 +197,10 @@ function basisPhrase(tokens: readonly Token[], i: number): [number, number] | nu
   while (e < tokens.length && !breaksScope(tokens, e) && !tokens[e]!.gapBefore.includes(',')) e++;
   return e < tokens.length && tokens[e]!.gapBefore.includes(',') ? [b, e] : null;
 }
+/** ", MULTAQ doubles the risk of …": a capital after a comma and a lower-case word starts a clause (all-caps text never). */
+function newClause(tokens: readonly Token[], x: number): boolean {
+  return x > 0 && tokens[x]!.gapBefore.includes(',') && /^\p{Lu}/u.test(tokens[x]!.text) && /^\p{Ll}/u.test(tokens[x - 1]!.text);
+}
 const LIST_KINDS = new Set<ContextKind>(['population', 'monitoring', 'indication']);
 /**
  * A scope that ran out of reach inside a list ("patients with known structural cardiac abnormalities, cardiomyopathy,
@@ -211,7 +215,7 @@ function listEnd(tokens: readonly Token[], from: number, k: number): number {
     const tok = tokens[j]!;
     if (breaksScope(tokens, j) || afterSectionRef(tokens, j) || tok.gapBefore.includes('(') || tok.gapBefore.includes(')')) break;
     if (TERMINATORS.has(tok.lower) || FINITE_VERBS.has(tok.lower) || LIST_VERBS.has(tok.lower) || tok.lower === 'occurring') return k;
-    if (tok.gapBefore.includes(',') && /^\p{Lu}/u.test(tok.text)) return k;
+    if (newClause(tokens, j)) return k;
     if (tok.lower === 'or' || tok.lower === 'and') joined = true;
     j++;
   }
@@ -219,8 +223,7 @@ function listEnd(tokens: readonly Token[], from: number, k: number): number {
   let comma = false;
   for (let x = from; x < k; x++) {
     if (TERMINATORS.has(tokens[x]!.lower) || FINITE_VERBS.has(tokens[x]!.lower) || LIST_VERBS.has(tokens[x]!.lower) || tokens[x]!.lower === 'occurring') return k;
-    // ", MULTAQ doubles the risk of …": a capital after a comma starts a clause of its own.
-    if (tokens[x]!.gapBefore.includes(',') && /^\p{Lu}/u.test(tokens[x]!.text)) return k;
+    if (newClause(tokens, x)) return k;
     if (tokens[x]!.gapBefore.includes(',')) comma = true;
   }
   return comma || tokens.slice(k, j).some((x) => x.gapBefore.includes(',')) ? j : k;

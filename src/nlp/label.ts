@@ -342,8 +342,9 @@ function namesTherapy(m: TermMatch, tokens: readonly Token[], vocab: Vocabulary)
   if (!last) return false;
   const termLast = vocab.terms[m.term]!.name.toLowerCase().split(/\s+/).pop() ?? '';
   const next = tokens[m.to];
-  // An agent noun names a therapy, unless it names the product's effect ("has CNS-depressant effects").
-  if (/[a-z]{4}ants?$/.test(last.lower) && !/ants?$/.test(termLast)) return !(next && !next.breakBefore && EFFECT_NOUNS.has(next.lower));
+  // An agent noun names a therapy, unless a longer name says the product's effect ("has CNS-depressant effects"; the
+  // bare "depressant effects" of a lower-cased paste stays a therapy word, as it was).
+  if (/[a-z]{4}ants?$/.test(last.lower) && !/ants?$/.test(termLast)) return !(m.to - m.from >= 2 && next && !next.breakBefore && EFFECT_NOUNS.has(next.lower));
   // Two class adjectives joined by "/" or "-" name a drug class: "sedative/hypnotic drugs", "sedative-hypnotics",
   // "a sedative-hypnotic" (not Sedation).
   if (next && /^\s*[/-]\s*$/.test(next.gapBefore) && /(?:ive|ic|ant)$/.test(last.lower) && /(?:ive|ic|ant)s?$/.test(next.lower)) {
@@ -379,7 +380,7 @@ function inCrossReference(text: string, unitStart: number, at: number): boolean 
  * Dosing and pharmacokinetic wording: in such a statement an organ impairment ("reduced clearance in severe renal
  * impairment", "8.6 Renal Impairment … the maximum dose should not exceed") is the population dosed, not an event.
  */
-const ORGAN_IMPAIRMENT = /\b(?:impairment|insufficiency|dysfunction|failure)\b|\b(?:GFR|CLcr|creatinine clearance)\b/i;
+const ORGAN_IMPAIRMENT = /\b(?:renal|hepatic|kidney|liver)\b.*\b(?:impairment|insufficiency|dysfunction|failure|disease)\b|\b(?:GFR|CLcr|creatinine clearance)\b/i;
 const PK_WORDING = /\b(?:AUC|Cmax|clearance|half-life|plasma (?:concentrations?|levels?|exposure)|pharmacokinetics?|(?:dose|dosage|dosing) adjustments?|maximum (?:recommended )?(?:daily )?dose|starting dose|mL\/min)\b/i;
 const OVERDOSE = /\boverdos(?:e|es|age|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
 

@@ -370,9 +370,12 @@ describe('round 6: wording of other section kinds, judged on eight labels (issue
   });
 
   it('a population list runs to the end of its clause; a comma before a capital starts a new clause', () => {
-    const r = run('Avoid use in patients with known structural cardiac abnormalities, cardiomyopathy, serious heart arrhythmia, or coronary artery disease.');
+    const list = 'Avoid use in patients with known structural cardiac abnormalities, cardiomyopathy, serious heart arrhythmia, or coronary artery disease.';
+    const r = run(list);
     expect(r.codes).toEqual([]);
     expect(excludedAs(r, pt('Coronary artery disease'))).toBe('population');
+    // Case does not change the reading (every word of an all-caps paste is capitalised).
+    expect(run(list.toUpperCase()).codes).toEqual([]);
     expect(coded('In patients with permanent atrial fibrillation, DRUGX doubles the risk of death, stroke and hypertension.')).toEqual(expect.arrayContaining([pt('Death'), pt('Hypertension')]));
   });
 
