@@ -6,7 +6,8 @@
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
  * development data, together --split seen with dev; --split fresh2: data/label-sections-fresh2, round 4's;
- * --split fresh3: data/label-sections-fresh3, round 5's, unseen).
+ * --split fresh3: data/label-sections-fresh3, round 5's, scored at its end; --split all: every set, the eight
+ * development labels of round 6).
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
@@ -40,7 +41,7 @@ const sets = { base: readSections(), fresh: readSections(FRESH_DIR), fresh2: rea
 const split = values.split!;
 const part =
   split === 'all'
-    ? [...sets.base.sections, ...sets.fresh.sections, ...sets.fresh2.sections]
+    ? [...sets.base.sections, ...sets.fresh.sections, ...sets.fresh2.sections, ...sets.fresh3.sections]
     : split === 'seen'
     ? [...sets.base.sections, ...sets.fresh.sections]
     : (split === 'fresh' ? sets.fresh : split === 'fresh2' ? sets.fresh2 : split === 'fresh3' ? sets.fresh3 : sets.base).sections.filter((s) => s.split === split);
@@ -48,9 +49,10 @@ const gold = { ...sets.base.gold, ...sets.fresh.gold, ...sets.fresh2.gold, ...se
 // One release for the development runs: it adds the gold names of the sets already seen, so their figures do not
 // move; fresh2's names are added only when fresh2 itself is scored, fresh3's only when fresh3 is (their terms stay
 // out of development, and fresh3's out of every other run).
-// Round 5 (--split all): every set but fresh3 is development data, one release with their gold names.
+// Round 6 (--split all): every set, fresh3 included (scored at round 5's end), is development data: one release
+// with all their gold names.
 const seenGold = { ...sets.base.gold, ...sets.fresh.gold, ...sets.fresh2.gold };
-const names = split === 'fresh3' ? gold : split === 'fresh2' || split === 'all' ? seenGold : { ...sets.base.gold, ...sets.fresh.gold };
+const names = split === 'fresh3' || split === 'all' ? gold : split === 'fresh2' ? seenGold : { ...sets.base.gold, ...sets.fresh.gold };
 const { content, codeOf, added, addedCodes } = sectionsRelease(readTac(defaultTacPath()), defaultCtcaeDir(), names);
 const [{ vocab }] = (await loadEvaluationVocabularies([content])) as unknown as [{ vocab: import('../src/nlp/vocabulary.ts').Vocabulary }];
 console.log(`${part.length} sections (${split}); release ${content.pts.size} PTs, ${added} gold names added as PTs; threshold ${threshold}`);

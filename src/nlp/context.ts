@@ -113,6 +113,11 @@ const TRIGGERS: Trigger[] = [
     'indicated as', 'indicated in', 'therapy of', 'relief of', 'treating', 'prophylaxis', 'prophylaxis for',
     'prophylaxis of', 'prophylaxis against', 'prevention of', 'to prevent', 'prevent', 'preventing', 'reduce the risk of',
     'vaccination against', 'vaccinated against'].map((p) => t(p, 'indication', 'pre', 12)),
+  // "other sympathomimetic drugs for weight loss", "treatments for erectile dysfunction": what a therapy is for.
+  // Plural only: "required treatment for hypotension" reports an event (singular "treatment for" lost two TAC folds).
+  ...['drugs for', 'treatments for', 'therapies for', 'medications for', 'agents for', 'products for'].map((p) => t(p, 'indication', 'pre', 6)),
+  // "the consequence of an unrecognized psychiatric or physical disorder": a condition of the patient, not of the drug.
+  ...['unrecognized', 'unrecognised', 'undiagnosed', 'presenting manifestation of'].map((p) => t(p, 'historical', 'pre', 8)),
   // Animal findings.
   ...['rat', 'rats', 'mice', 'mouse', 'rabbit', 'rabbits', 'dog', 'dogs', 'monkey', 'monkeys', 'animal', 'animals',
     'nonclinical', 'non-clinical', 'primates', 'primate', 'hamsters', 'in vitro', 'minipigs', 'carcinogenicity',
@@ -150,7 +155,7 @@ function latinDot(tokens: readonly Token[], k: number): boolean {
   const c = tokens[k - 2]?.lower;
   return (a === 'e' && b === 'g') || (a === 'i' && b === 'e') || (a === 'g' && c === 'e') || (a === 'e' && c === 'i');
 }
-const breaksScope = (tokens: readonly Token[], k: number) => SCOPE_BREAK.test(tokens[k]!.gapBefore) && !latinDot(tokens, k);
+const breaksScope = (tokens: readonly Token[], k: number) => (SCOPE_BREAK.test(tokens[k]!.gapBefore) && !latinDot(tokens, k)) || afterSectionRef(tokens, k);
 
 /** "Signs and symptoms have included X, Y": what follows the verb is what was seen, not a watch list. */
 // Not "including": "signs and symptoms including X" names what to watch for (it lost on three TAC folds).
@@ -171,6 +176,57 @@ const FINITE_VERBS = new Set([
 const COUNTING = new Set(['proportion', 'proportions', 'percentage', 'percentages', 'percent', 'number', 'numbers', 'incidence', 'frequency']);
 function countsPatients(tokens: readonly Token[], i: number): boolean {
   return i >= 2 && tokens[i - 1]!.lower === 'of' && COUNTING.has(tokens[i - 2]!.lower);
+}
+
+/** A section reference in brackets followed by a capital ("… disease (5.2) Blood Pressure …"): flattened Highlights bullets, a new clause. */
+function afterSectionRef(tokens: readonly Token[], k: number): boolean {
+  return k > 0 && /\)\s+$/.test(tokens[k]!.gapBefore) && tokens[k - 1]!.numeric && /^\p{Lu}/u.test(tokens[k]!.text);
+}
+/**
+ * "Based on animal data, may cause fetal harm": an animal cue inside a leading "based on …" phrase names the evidence
+ * of the main clause's human risk; it bounds that phrase (to its comma), not the sentence.
+ */
+function basisPhrase(tokens: readonly Token[], i: number): [number, number] | null {
+  let b = -1;
+  for (let k = i - 1; k >= 1 && k >= i - 5; k--) {
+    if (tokens[k - 1]!.lower === 'based' && tokens[k]!.lower === 'on') { b = k - 1; break; }
+    if (breaksScope(tokens, k) || tokens[k]!.gapBefore.includes(',')) return null;
+  }
+  if (b < 0) return null;
+  let e = i + 1;
+  while (e < tokens.length && !breaksScope(tokens, e) && !tokens[e]!.gapBefore.includes(',')) e++;
+  return e < tokens.length && tokens[e]!.gapBefore.includes(',') ? [b, e] : null;
+}
+/** ", MULTAQ doubles the risk of …": a capital after a comma and a lower-case word starts a clause (all-caps text never). */
+function newClause(tokens: readonly Token[], x: number): boolean {
+  return x > 0 && tokens[x]!.gapBefore.includes(',') && /^\p{Lu}/u.test(tokens[x]!.text) && /^\p{Ll}/u.test(tokens[x - 1]!.text);
+}
+const LIST_KINDS = new Set<ContextKind>(['population', 'monitoring', 'indication']);
+/**
+ * A scope that ran out of reach inside a list ("patients with known structural cardiac abnormalities, cardiomyopathy,
+ * serious heart arrhythmia, or coronary artery disease") covers the rest of the list when the clause goes on without a
+ * verb to its end: the list's items share the cue.
+ */
+function listEnd(tokens: readonly Token[], from: number, k: number): number {
+  const n = tokens.length;
+  let j = k;
+  let joined = false;
+  while (j < n && j - k < 30) {
+    const tok = tokens[j]!;
+    if (breaksScope(tokens, j) || afterSectionRef(tokens, j) || tok.gapBefore.includes('(') || tok.gapBefore.includes(')')) break;
+    if (TERMINATORS.has(tok.lower) || FINITE_VERBS.has(tok.lower) || LIST_VERBS.has(tok.lower) || tok.lower === 'occurring') return k;
+    if (newClause(tokens, j)) return k;
+    if (tok.lower === 'or' || tok.lower === 'and') joined = true;
+    j++;
+  }
+  if (j === k || !joined) return k;
+  let comma = false;
+  for (let x = from; x < k; x++) {
+    if (TERMINATORS.has(tokens[x]!.lower) || FINITE_VERBS.has(tokens[x]!.lower) || LIST_VERBS.has(tokens[x]!.lower) || tokens[x]!.lower === 'occurring') return k;
+    if (newClause(tokens, x)) return k;
+    if (tokens[x]!.gapBefore.includes(',')) comma = true;
+  }
+  return comma || tokens.slice(k, j).some((x) => x.gapBefore.includes(',')) ? j : k;
 }
 
 const byLength = [...TRIGGERS].sort((a, b) => b.words.length - a.words.length);
@@ -210,11 +266,12 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
     const w = tokens[i]!.lower;
     if (!firstWords.has(w)) continue;
     const pseudo = PSEUDO.find((p) => matchesAt(tokens, i, p));
-    if (pseudo) {
+    const trig0 = byLength.find((x) => matchesAt(tokens, i, x.words));
+    if (pseudo && !(trig0 && trig0.words.length > pseudo.length)) {
       i += pseudo.length - 1;
       continue;
     }
-    const trig = byLength.find((x) => matchesAt(tokens, i, x.words));
+    const trig = trig0;
     if (!trig) continue;
     if (trig.kind === 'population' && countsPatients(tokens, i)) {
       i += trig.words.length - 1;
@@ -225,7 +282,8 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
     const end = tokens[last]!.end;
     const trigger = source.slice(start, end);
     if (trig.dir === 'sentence') {
-      cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: 0, scopeTo: n });
+      const basis = basisPhrase(tokens, i);
+      cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: basis ? basis[0] : 0, scopeTo: basis ? basis[1] : n });
     } else if (trig.dir === 'pre') {
       const reach = trig.reach ?? 12;
       // A cue inside parentheses bounds at the closing one: "bone fracture (not spontaneous), bone necrosis".
@@ -234,7 +292,7 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       // A unit or clause that opens with its population ("Patients who have suffered a myocardial infarction, stroke,
       // or life-threatening arrhythmia within the last 6 months;") describes that population up to its first verb;
       // the clause start counts too, so joined lines and HTML remnants read the same as separate lines.
-      const opensClause = trig.kind === 'population' && (i === 0 || SCOPE_BREAK.test(tokens[i]!.gapBefore) || afterBlockTag(tokens, i)) && !inParen;
+      const opensClause = trig.kind === 'population' && (i === 0 || SCOPE_BREAK.test(tokens[i]!.gapBefore) || afterBlockTag(tokens, i) || afterSectionRef(tokens, i)) && !inParen;
       const stops = trig.kind === 'monitoring' && trig.words[0] === 'signs' ? LIST_VERBS : opensClause ? FINITE_VERBS : undefined;
       const until = opensClause ? n : reach;
       while (k < n && k - last <= until) {
@@ -242,6 +300,7 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
         if (breaksScope(tokens, k) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')')) || stops?.has(tok.lower)) break;
         k++;
       }
+      if (k < n && k - last > until && !inParen && LIST_KINDS.has(trig.kind)) k = listEnd(tokens, last + 1, k);
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: last + 1, scopeTo: k });
     } else {
       const reach = trig.reach ?? 10;

@@ -267,7 +267,7 @@ const STUDY_WORDING = [
   /\bscores?\b/i, /\bprimary (?:analysis|outcome)\b/i, /\bsubjects\b/i, /\benrolled\b/i, /\bstandard of care\b/i,
 ];
 /** How an overdose is managed; two distinct ones make an overdose text even when it never says "overdose". */
-const POISONING_CARE = [/\bgastric lavage\b/i, /\b(?:induc\w+ (?:of )?)?emesis\b/i, /\bactivated charcoal\b/i, /\bantidote\b/i, /\bpoison control\b/i];
+const POISONING_CARE = [/\bgastric lavage\b/i, /\b(?:induc\w+ (?:of )?)?emesis\b/i, /\bactivated charcoal\b/i, /\bantidote\b/i, /\bpoison control\b/i, /\b(?:symptomatic and )?supportive (?:measures|care|treatment|therapy)\b/i];
 const REPORTED_REACTIONS = /\badverse (?:reactions?|events?)\b|\bside effects?\b|\b(?:has|have|was|were) (?:been )?reported\b/i;
 const INDICATED = /\b(?:is|are) (?:indicated|approved|authorized)(?: (?:for|to|as|in)\b|\s*:)/i;
 /**
@@ -334,17 +334,27 @@ const THERAPY_NOUNS = new Set(['dose', 'doses', 'dosage', 'dosages', 'therapy', 
 
 /**
  * A match that names a therapy rather than an event: an agent noun the term does not end in
- * ("immunosuppressants" is not Immunosuppression), or a finding followed by a therapy noun
- * ("immunosuppressive therapy", "anti-tuberculosis treatment").
+ * ("immunosuppressants" is not Immunosuppression), a drug class ("sedative/hypnotic drugs"), or a finding
+ * followed by a therapy noun ("immunosuppressive therapy", "anti-tuberculosis treatment").
  */
 function namesTherapy(m: TermMatch, tokens: readonly Token[], vocab: Vocabulary): boolean {
   const last = tokens[m.to - 1];
   if (!last) return false;
   const termLast = vocab.terms[m.term]!.name.toLowerCase().split(/\s+/).pop() ?? '';
-  if (/[a-z]{4}ants?$/.test(last.lower) && !/ants?$/.test(termLast)) return true;
   const next = tokens[m.to];
+  // An agent noun names a therapy, unless a longer name says the product's effect ("has CNS-depressant effects"; the
+  // bare "depressant effects" of a lower-cased paste stays a therapy word, as it was).
+  if (/[a-z]{4}ants?$/.test(last.lower) && !/ants?$/.test(termLast)) return !(m.to - m.from >= 2 && next && !next.breakBefore && EFFECT_NOUNS.has(next.lower));
+  // Two class adjectives joined by "/" or "-" name a drug class: "sedative/hypnotic drugs", "sedative-hypnotics",
+  // "a sedative-hypnotic" (not Sedation).
+  if (next && /^\s*[/-]\s*$/.test(next.gapBefore) && /(?:ive|ic|ant)$/.test(last.lower) && /(?:ive|ic|ant)s?$/.test(next.lower)) {
+    const after = tokens[m.to + 1];
+    const before = tokens[m.from - 1];
+    if (next.lower.endsWith('s') || (after && !after.breakBefore && THERAPY_NOUNS.has(after.lower)) || (before && /^(?:a|an|other)$/.test(before.lower))) return true;
+  }
   return !!next && !next.breakBefore && THERAPY_NOUNS.has(next.lower) && /(?:ive|ic|al|ant)$/.test(last.lower) && !THERAPY_NOUNS.has(termLast);
 }
+const EFFECT_NOUNS = new Set(['effect', 'effects', 'activity', 'properties', 'property', 'action', 'actions']);
 
 /** People a condition can describe ("hypothyroid patients", "hypertensive subjects", "premenopausal women"). */
 const PERSON_NOUNS = new Set([
@@ -366,6 +376,12 @@ function inCrossReference(text: string, unitStart: number, at: number): boolean 
   return /^[([]\s*see\b/i.test(before.slice(open));
 }
 
+/**
+ * Dosing and pharmacokinetic wording: in such a statement an organ impairment ("reduced clearance in severe renal
+ * impairment", "8.6 Renal Impairment … the maximum dose should not exceed") is the population dosed, not an event.
+ */
+const ORGAN_IMPAIRMENT = /\b(?:renal|hepatic|kidney|liver)\b.*\b(?:impairment|insufficiency|dysfunction|failure|disease)\b|\b(?:GFR|CLcr|creatinine clearance)\b/i;
+const PK_WORDING = /\b(?:AUC|Cmax|clearance|half-life|plasma (?:concentrations?|levels?|exposure)|pharmacokinetics?|(?:dose|dosage|dosing) adjustments?|maximum (?:recommended )?(?:daily )?dose|starting dose|mL\/min)\b/i;
 const OVERDOSE = /\boverdos(?:e|es|age|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
 
 /** The context of one mention, from the cues covering it and its unit. */
@@ -433,6 +449,11 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
         ev.context = 'population';
         ev.likelihood *= CONTEXT_WEIGHT.population!;
         ev.explanations.push(`describes the people ("${tokens[m.to]!.text}"), not an event`);
+      }
+      if (ev.context === 'adverse_event' && ORGAN_IMPAIRMENT.test(m.text) && PK_WORDING.test(unit.text)) {
+        ev.context = 'population';
+        ev.likelihood *= CONTEXT_WEIGHT.population!;
+        ev.explanations.push('organ impairment in a dosing or pharmacokinetic statement: the population');
       }
       if (ev.context === 'adverse_event' && namesTherapy(m, tokens, vocab)) {
         ev.context = 'indication';

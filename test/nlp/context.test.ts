@@ -349,3 +349,62 @@ describe('round 5: history wording', () => {
     expect(excludedAs(r, 3)).toBe('population');
   });
 });
+
+describe('round 6: wording of other section kinds, judged on eight labels (issue 29)', () => {
+  const names = ['Sedation', 'Depressed level of consciousness', 'Sleep apnoea syndrome', 'Hypertension', 'Renal impairment', 'Foetal damage', 'Psychiatric disorder', 'Hypotension', 'Coronary artery disease', 'Cardiomyopathy', 'Weight decreased', 'Asthma', 'Death'];
+  const llts = [['CNS depression', 'Depressed level of consciousness'], ['Sleep apnea', 'Sleep apnoea syndrome'], ['Fetal harm', 'Foetal damage'], ['Weight loss', 'Weight decreased']] as const;
+  const pt = (name: string) => names.indexOf(name) + 1;
+  const tiny = buildVocabulary([
+    ...names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })),
+    ...llts.map(([name, ptName], i) => ({ code: 101 + i, name, level: 'LLT' as const, ptCode: pt(ptName), current: true })),
+  ]);
+  const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
+  const coded = (text: string) => run(text).codes.map((c) => c.ptCode);
+
+  it('a drug class written as joined adjectives is a therapy, not the finding; an agent noun before "effects" is the effect', () => {
+    const r = run('Zolpidem, like other sedative/hypnotic drugs, has CNS-depressant effects.');
+    expect(excludedAs(r, pt('Sedation'))).toBe('indication');
+    expect(r.codes.map((c) => c.ptCode)).toEqual([pt('Depressed level of consciousness')]);
+    expect(coded('Complex behaviors have been reported with sedative-hypnotics, including zolpidem, and after ingestion of a sedative-hypnotic.')).toEqual([]);
+    expect(coded('Sedation occurred in 5% of patients.')).toEqual([pt('Sedation')]);
+  });
+
+  it('a population list runs to the end of its clause; a comma before a capital starts a new clause', () => {
+    const list = 'Avoid use in patients with known structural cardiac abnormalities, cardiomyopathy, serious heart arrhythmia, or coronary artery disease.';
+    const r = run(list);
+    expect(r.codes).toEqual([]);
+    expect(excludedAs(r, pt('Coronary artery disease'))).toBe('population');
+    // Case does not change the reading (every word of an all-caps paste is capitalised).
+    expect(run(list.toUpperCase()).codes).toEqual([]);
+    expect(coded('In patients with permanent atrial fibrillation, DRUGX doubles the risk of death, stroke and hypertension.')).toEqual(expect.arrayContaining([pt('Death'), pt('Hypertension')]));
+  });
+
+  it('a bracketed section reference followed by a capital ends a clause (flattened Highlights bullets)', () => {
+    expect(coded('Avoid use in patients with asthma (5) Hypertension: reported in 3% of patients (6)')).toEqual([pt('Hypertension')]);
+    const r = run('Use lower dose (2) Patients with hepatic impairment, impaired drug metabolism or hemodynamic responses, mild to moderate sleep apnea: Use with caution. (5)');
+    expect(excludedAs(r, pt('Sleep apnoea syndrome'))).toBe('population');
+  });
+
+  it('an organ impairment in a dosing or pharmacokinetic statement is the population, elsewhere an event', () => {
+    const r = run('8.6 Renal Impairment Due to reduced clearance in patients with severe renal impairment, the maximum dose should not exceed 50 mg/day.');
+    expect(r.codes).toEqual([]);
+    expect(excludedAs(r, pt('Renal impairment'))).toBe('population');
+    expect(coded('Renal impairment occurred in 2% of patients.')).toEqual([pt('Renal impairment')]);
+  });
+
+  it('"based on animal data" bounds its own phrase: the human risk of the main clause stays an adverse event', () => {
+    const r = run('Based on animal data, zolpidem may cause fetal harm.');
+    expect(r.codes.map((c) => c.ptCode)).toEqual([pt('Foetal damage')]);
+    expect(r.codes[0]!.supportingSnippets[0]!.context).toBe('adverse_event');
+    expect(excludedAs(run('In rats, fetal harm was observed.'), pt('Foetal damage'))).toBe('animal');
+  });
+
+  it('supportive care and lavage make an overdose text; what a class of drugs is for and unrecognised conditions are not events', () => {
+    const overdose = run('General symptomatic and supportive measures should be used along with immediate gastric lavage where appropriate. Hypotension should be monitored and treated.');
+    expect(overdose).toMatchObject({ sectionType: 'overdosage', codes: [] });
+    expect(excludedAs(run('Use of other sympathomimetic drugs for weight loss has been associated with serious cardiovascular adverse events.'), pt('Weight decreased'))).toBe('indication');
+    // Singular "treatment for" reports what an event needed.
+    expect(coded('Hypotension required treatment for several days.')).toEqual([pt('Hypotension')]);
+    expect(excludedAs(run('Worsening may be the consequence of an unrecognized psychiatric disorder.'), pt('Psychiatric disorder'))).toBe('population');
+  });
+});

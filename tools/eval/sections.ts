@@ -204,8 +204,8 @@ export function formatRobustness(sections: readonly LabelSection[], gold: Record
   return out;
 }
 
-/** The six labels of the development data (round 5: each is a fold of a leave-one-label-out comparison). */
-export const DRUGS = ['humira', 'lipitor', 'veklury', 'viagra', 'haloperidol', 'dexamethasone'] as const;
+/** The eight labels of the development data (rounds 5-6: each is a fold of a leave-one-label-out comparison). */
+export const DRUGS = ['humira', 'lipitor', 'veklury', 'viagra', 'haloperidol', 'dexamethasone', 'vyvanse', 'ambien'] as const;
 
 /** The runs with some codes removed from gold and predictions alike (scoring as if the release had never had them). */
 export function withoutCodes(runs: readonly SectionRun[], codes: ReadonlySet<number>): SectionRun[] {
