@@ -29,6 +29,10 @@ export const FRESH_DIR = path.join(projectRoot, 'data', 'label-sections-fresh');
 export const FRESH2_DIR = path.join(projectRoot, 'data', 'label-sections-fresh2');
 /** Round 5's held-out set: two labels not used before, annotated and committed before the engine saw it. */
 export const FRESH3_DIR = path.join(projectRoot, 'data', 'label-sections-fresh3');
+/** Round 6's held-out set, annotated blind (data/label-sections-fresh4/README.md): scored once, at round 6's end. */
+export const FRESH4_DIR = path.join(projectRoot, 'data', 'label-sections-fresh4');
+/** fresh4's labels (chunk ids start with them). */
+export const FRESH4_LABELS = ['naproxen', 'ofloxacin', 'levothyroxine', 'warfarin', 'metoprolol', 'sertraline', 'gabapentin'] as const;
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
