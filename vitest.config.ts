@@ -68,6 +68,11 @@ const benchOnly = process.env.TE_SUITE === 'bench';
 // and so are the full-size builds: the engine pool's (two 111,000-term releases built in a process of
 // its own, its event loop's longest turn timed: 10-16 s of CPU) and buildVocabulary's (~10 s); and the
 // caches-full test (test/shipped/memory-caches.test.ts): 80 s of the server's CPU at the default budget.
+// The migration to ranged storage converts a store built on the schema before it (several releases and
+// languages, every answer recorded before and compared after): a minute of imports and requests per
+// database for a migration file that never changes once shipped. test:bench runs it on both databases
+// (the importer's ranges themselves are tested in npm test: test/importer/ranges.test.ts).
+const MIGRATIONS = ['test/db/rangedMigration.test.ts'];
 const BENCH = ['test/bench/**/*.test.ts', 'test/shipped/memory-budget.test.ts', 'test/shipped/memory-caches.test.ts', 'test/nlp/eval.test.ts', 'test/assessment/engine-full-size.test.ts', 'test/nlp/vocabulary-full-size.test.ts'];
 
 export default defineConfig({
@@ -90,7 +95,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: benchOnly
       ? [
-          { extends: true as const, test: { name: 'bench', include: BENCH, env: { TEST_DB: 'pglite' } } },
+          { extends: true as const, test: { name: 'bench', include: [...BENCH, ...MIGRATIONS], env: { TEST_DB: 'pglite' } } },
+          ...(postgres ? [{ extends: true as const, test: { name: 'bench-postgres', include: MIGRATIONS, env: { TEST_DB: 'postgres' } } }] : []),
           {
             extends: true as const,
             test: { name: 'load-pglite', include: LOAD, env: { TEST_DB: 'pglite' }, fileParallelism: false, sequence: { groupOrder: 1 } },
@@ -111,7 +117,7 @@ export default defineConfig({
             : []),
         ]
       : [
-          { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', ...BENCH, ...LOAD, ...ALONE], env: { TEST_DB: 'pglite' } } },
+          { extends: true as const, test: { name: 'pglite', include: ['test/**/*.test.ts'], exclude: ['test/server/**', ...BENCH, ...MIGRATIONS, ...LOAD, ...ALONE], env: { TEST_DB: 'pglite' } } },
           {
             extends: true as const,
             test: { name: 'pglite-alone', include: ALONE, env: { TEST_DB: 'pglite' }, fileParallelism: false, sequence: { groupOrder: 1 } },
@@ -124,7 +130,7 @@ export default defineConfig({
                     name: 'postgres',
                     include: ['test/**/*.test.ts'],
                     // No database in these: the pglite pass runs them once.
-                    exclude: ['test/e2e/**', 'test/web/**', ...BENCH, ...LOAD, 'test/architecture.test.ts', ...NO_DATABASE],
+                    exclude: ['test/e2e/**', 'test/web/**', ...BENCH, ...MIGRATIONS, ...LOAD, 'test/architecture.test.ts', ...NO_DATABASE],
                     env: { TEST_DB: 'postgres' },
                   },
                 },
