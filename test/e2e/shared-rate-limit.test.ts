@@ -33,6 +33,24 @@ async function replicas(env: Record<string, string>): Promise<string[]> {
   return urls;
 }
 
+/**
+ * Until each replica's limiter says Redis answers (`/health/ready`, not rate-limited): a replica
+ * asked before its Redis connection is up counts in memory for that while (the degraded mode
+ * test/server/faults.test.ts covers), which on a loaded machine is the whole burst. The server
+ * process this stands for is behind a load balancer only once ready.
+ */
+async function untilRedisAnswers(urls: string[]): Promise<void> {
+  for (const url of urls) {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const body = (await (await fetch(`${url}/health/ready`)).json()) as { checks?: { rateLimitStore?: string } };
+      if (body.checks?.rateLimitStore === 'ok') break;
+      if (Date.now() > deadline) throw new Error(`${url}: the rate-limit store is ${body.checks?.rateLimitStore} after 30 s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 /** 300 concurrent requests from one client address, alternating between the servers. */
 async function burst(urls: string[], ip: string): Promise<number[]> {
   return Promise.all(
@@ -57,6 +75,7 @@ describe('rate limits across replicas', () => {
     // A generous store timeout: this test is about shared counting, and a loaded CI machine can
     // make Redis answers slower than the default 500 ms (the fallback is tested in test/server/faults).
     const urls = await replicas({ RATE_LIMIT_PER_MINUTE: '120', TRUST_PROXY: '127.0.0.1', REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_STORE_TIMEOUT_MS: '5000' });
+    await untilRedisAnswers(urls);
     const ip = `198.18.${randomInt(0, 255)}.${randomInt(1, 254)}`;
     const statuses = await burst(urls, ip);
     expect(statuses.filter((s) => s === 200)).toHaveLength(120);
