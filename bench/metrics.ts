@@ -10,7 +10,7 @@
 // does not, so the CPU ratio is the figure that separates the cost from the noise.
 //
 //   npm run bench:metrics [-- --rounds 5 --duration 5 --connections 32 --ratio 0.1]
-//   DATABASE_URL=postgres://… npm run bench:metrics -- --instructions [--warmup 40000 --requests 20000 --windows 2]
+//   DATABASE_URL=postgres://… npm run bench:metrics -- --instructions [--warmup 12000 --requests 4000 --windows 5 --out DIR]
 //
 // --instructions counts instructions per warm answer under valgrind's callgrind instead of running
 // wrk: a measure the machine's load does not move (bench/metricsInstructions.ts says how).
@@ -38,10 +38,11 @@ const { values: args } = parseArgs({
     ratio: { type: 'string', default: '0.1' },
     calibrate: { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
-    warmup: { type: 'string', default: '40000' },
-    requests: { type: 'string', default: '20000' },
-    windows: { type: 'string', default: '2' },
-    'scrape-every': { type: 'string', default: '25000' },
+    warmup: { type: 'string', default: '12000' },
+    requests: { type: 'string', default: '4000' },
+    windows: { type: 'string', default: '5' },
+    'scrape-every': { type: 'string', default: '4000' },
+    out: { type: 'string' },
   },
 });
 const rounds = Number(args.rounds);
@@ -59,6 +60,7 @@ if (args.instructions) {
     requests: Number(args.requests),
     windows: Number(args.windows),
     scrapeEvery: Number(args['scrape-every']),
+    out: args.out,
     log,
   });
   process.exit(0);

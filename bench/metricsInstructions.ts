@@ -23,6 +23,7 @@
 // they are at full speed (≈ 2,500 sampled spans a second at 10 %) — with the SDK's 5 s timer a slow
 // server would export a handful of spans at a time (session 13). Each server's idle instructions per
 // second (a window with no requests) are reported to bound what is left of timers.
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
 import { projectRoot } from '../src/paths.ts';
@@ -39,6 +40,8 @@ export interface InstructionsOptions {
   requests: number;
   windows: number;
   scrapeEvery: number;
+  /** Where callgrind's dumps are written and kept (for callgrind_annotate); a temporary directory, removed, when undefined. */
+  out?: string;
   log: (s: string) => void;
 }
 
@@ -143,7 +146,9 @@ export async function measureInstructions(o: InstructionsOptions): Promise<void>
       // Database timeouts out of reach of valgrind's slowness (a statement of the first answer must not fail).
       const slow = { OTEL_BSP_SCHEDULE_DELAY: '600000', DATABASE_QUERY_TIMEOUT_MS: '600000', DATABASE_CONNECT_TIMEOUT_MS: '600000' };
       const env = { ...baseEnv(port, pg.url, makeTempDir(`bench-instr-${name}-`)), ...envs[name], ...slow };
-      const vg = spawnUnderCallgrind(valgrind, process.execPath, [HEAP_FLAG, bin, 'serve'], env, makeTempDir(`bench-instr-cg-${name}-`));
+      const outDir = o.out ? path.join(o.out, name) : makeTempDir(`bench-instr-cg-${name}-`);
+      mkdirSync(outDir, { recursive: true });
+      const vg = spawnUnderCallgrind(valgrind, process.execPath, [HEAP_FLAG, bin, 'serve'], env, outDir);
       servers.push({ name, base: `http://127.0.0.1:${port}`, vg });
     }
     for (const s of servers) s.metrics = /"metricsUrl":"([^"]+)"/.exec(await ready(s.vg.proc, s.name, 900_000))?.[1];
@@ -188,18 +193,23 @@ export async function measureInstructions(o: InstructionsOptions): Promise<void>
       const { idle, idleMs } = results.get(n)!;
       return { main: w.main - (idle.main / idleMs) * (w.ms / o.requests), all: w.all - (idle.all / idleMs) * (w.ms / o.requests) };
     };
-    const last = (n: ServerName) => corrected(n, results.get(n)!.windows.at(-1)!);
-    const off = last('off');
+    // The median window: a window with a major GC or a burst of compilation stands out above the others.
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const typical = (n: ServerName) => {
+      const ws = results.get(n)!.windows.map((w) => corrected(n, w));
+      return { main: median(ws.map((w) => w.main)), all: median(ws.map((w) => w.all)) };
+    };
+    const off = typical('off');
     const sampled = `traces sampled at ${Math.round(o.ratio * 1000) / 10} %`;
     const row = (n: ServerName, label: string) => {
       const r = results.get(n)!;
-      const x = last(n);
+      const x = typical(n);
       const idle = (r.idle.all / r.idleMs) * 1000;
-      return `| ${label} | ${r.windows.map((w) => `${k(corrected(n, w).main)} / ${k(corrected(n, w).all)} (${(w.ms / 1000).toFixed(0)} s)`).join('; ')} | ${n === 'off' ? '–' : `**${pct(off.main / x.main)}** / **${pct(off.all / x.all)}**`} | ${k(idle)} instr/s${n === 'traces' && !o.calibrate ? `; ${r.exports.join(', ')} exports in the windows` : ''} |`;
+      return `| ${label} | ${r.windows.map((w) => `${k(corrected(n, w).main)} / ${k(corrected(n, w).all)} (${(w.ms / 1000).toFixed(0)} s)`).join('; ')} | ${k(x.main)} / ${k(x.all)}${n === 'off' ? '' : `; **${pct(off.main / x.main)}** / **${pct(off.all / x.all)}**`} | ${k(idle)} instr/s${n === 'traces' && !o.calibrate ? `; ${r.exports.join(', ')} exports in the windows` : ''} |`;
     };
     process.stdout.write(
       [
-        `| server | instructions per warm answer less the idle rate, main thread / all threads (wall time), each window of ${o.requests.toLocaleString('en-US')} | off / this (throughput bound, last window): main / all | idle (all threads) |`,
+        `| server | instructions per warm answer less the idle rate, main thread / all threads (wall time), each window of ${o.requests.toLocaleString('en-US')} | median window; off / this (throughput bound): main / all | idle (all threads) |`,
         '|---|---|---|---|',
         row('off', o.calibrate ? 'off (A)' : 'metrics off'),
         row('on', o.calibrate ? 'off (A2)' : 'metrics on'),
