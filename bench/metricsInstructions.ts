@@ -1,7 +1,9 @@
 // `npm run bench:metrics -- --instructions`: the cost of metrics and traces as instructions per warm
-// answer, counted by valgrind's callgrind — a measure the machine's load does not move, where wrk's
-// throughput and even CPU time per request swing by ±10–25 % on a shared host (bench/results.md ›
-// Cost of the metrics). Needs valgrind (`apt-get install valgrind`) and PostgreSQL (DATABASE_URL: a
+// answer, counted by valgrind's callgrind — far less moved by the machine's load than wrk's throughput
+// or CPU time per request, which swing by ±10–25 % on a shared host (bench/results.md › Cost of the
+// metrics, session 14). Not wholly independent of it: work done by elapsed time within a request
+// (the Date header once a second, timers re-armed, GC heuristics) grows as valgrind runs slower, so
+// only servers of one run whose windows took similar times compare. Needs valgrind (`apt-get install valgrind`) and PostgreSQL (DATABASE_URL: a
 // fresh database beside the one it names, dropped afterwards; the embedded store's WebAssembly would
 // take minutes to start under valgrind).
 //
@@ -12,17 +14,20 @@
 // (`GET /codes/{code}`, replayed by the warm-answer cache, 8 connections) at valgrind's uninstrumented
 // speed, so that V8 has tiered up the hot code; then instrumentation goes on, --warmup / 4 more
 // requests let callgrind re-translate the code and V8 settle, and --windows windows of --requests
-// requests are each counted from a zeroing of the counters to a dump. Per request: Node's main thread
+// requests are each counted from a zeroing of the counters to a dump (--out DIR keeps the dumps, per
+// server, for callgrind_annotate). Per request: Node's main thread
 // (JavaScript, the event loop, its share of GC and compilation) and all threads (V8's concurrent
 // compiler and GC helpers too). Successive windows show whether the counts are steady.
 //
 // What runs by time rather than per request is inflated by valgrind's slowdown (~50×), so it is put
 // back on a per-request footing: the metrics servers are scraped once per --scrape-every requests
-// (≈ one a second at full speed) instead of every second; the traced server's batch timer is set out
+// (4,000 by default: 6 × the full-speed rate of one a second at ~25k req/s, conservative) instead of
+// every second; the traced server's batch timer is set out
 // of reach (OTEL_BSP_SCHEDULE_DELAY=600000), so batches are exported when 512 spans fill them, as
 // they are at full speed (≈ 2,500 sampled spans a second at 10 %) — with the SDK's 5 s timer a slow
 // server would export a handful of spans at a time (session 13). Each server's idle instructions per
-// second (a window with no requests) are reported to bound what is left of timers.
+// second (a window with no requests) times a window's wall time is taken off its count. The median
+// window is reported: one with a major GC, a burst of compilation or a batch export stands out.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
