@@ -10,18 +10,22 @@
 // does not, so the CPU ratio is the figure that separates the cost from the noise.
 //
 //   npm run bench:metrics [-- --rounds 5 --duration 5 --connections 32 --ratio 0.1]
+//   DATABASE_URL=postgres://… npm run bench:metrics -- --instructions [--warmup 12000 --requests 4000 --windows 5 --out DIR]
+//
+// --instructions counts instructions per warm answer under valgrind's callgrind instead of running
+// wrk: a measure the machine's load does not move (bench/metricsInstructions.ts says how).
 //
 // --ratio sets the traced server's sampling ratio (0.1 is issue 30's case). Its cost is what every
 // request pays with traces on plus the ratio times what a sampled request adds; `--ratio 0` measures
 // the first alone and `--ratio 1` the second ten times larger than at 0.1, so two runs split the
 // cost where noise would hide a tenth of it (bench/results.md › Cost of traces, session 13).
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { projectRoot } from '../src/paths.ts';
 import { runWrk, type LoadResult } from './lib/load.ts';
 import { cpuSeconds, ensureTool, pinPlan, pinned } from './lib/pinning.ts';
+import { measureInstructions } from './metricsInstructions.ts';
+import { observedEnvs, startOtlpSink } from './lib/observedServers.ts';
 import { cleanupAll, freePort, makeTempDir, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
 
 // --calibrate: all three servers start with metrics and traces off (an A/A run), so the ratios show
@@ -33,6 +37,12 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     ratio: { type: 'string', default: '0.1' },
     calibrate: { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
+    warmup: { type: 'string', default: '12000' },
+    requests: { type: 'string', default: '4000' },
+    windows: { type: 'string', default: '5' },
+    'scrape-every': { type: 'string', default: '4000' },
+    out: { type: 'string' },
   },
 });
 const rounds = Number(args.rounds);
@@ -42,6 +52,19 @@ const ratio = Number(args.ratio);
 if (!(ratio >= 0 && ratio <= 1)) throw new Error(`--ratio must be a number from 0 to 1, not ${args.ratio}`);
 const sampled = `traces sampled at ${Math.round(ratio * 1000) / 10} %`;
 const log = (s: string) => process.stderr.write(`${s}\n`);
+if (args.instructions) {
+  await measureInstructions({
+    ratio,
+    calibrate: args.calibrate,
+    warmup: Number(args.warmup),
+    requests: Number(args.requests),
+    windows: Number(args.windows),
+    scrapeEvery: Number(args['scrape-every']),
+    out: args.out,
+    log,
+  });
+  process.exit(0);
+}
 const pin = pinPlan();
 const wrk = await ensureTool('wrk', log);
 const PATH = '/codes/10047700';
@@ -69,33 +92,13 @@ async function start(name: string, env: Record<string, string>): Promise<{ base:
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-// The traces' collector: every export accepted (an empty ExportTraceServiceResponse), spans counted by request.
-let exportsReceived = 0;
-const sink = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    exportsReceived++;
-    res.writeHead(200, { 'content-type': 'application/x-protobuf' });
-    res.end();
-  });
-});
-await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+const sink = await startOtlpSink();
 
 try {
-  const off = await start('off', {});
-  const on = await start('on', args.calibrate ? {} : { METRICS_PORT: String(await freePort()) });
-  const traced = await start(
-    'traces',
-    args.calibrate
-      ? {}
-      : {
-          METRICS_PORT: String(await freePort()),
-          OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
-          OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-          OTEL_TRACES_SAMPLER_ARG: String(ratio),
-        },
-  );
+  const envs = await observedEnvs(sink.url, ratio, args.calibrate);
+  const off = await start('off', envs.off);
+  const on = await start('on', envs.on);
+  const traced = await start('traces', envs.traces);
   if (args.calibrate) log('calibration (A/A): the "metrics" and "traces" servers run with both off');
   const run = async (base: string, s: number): Promise<LoadResult> => runWrk(wrk, { url: `${base}${PATH}`, connections, durationS: s }, pin.load);
   /** A measured run, with the server's CPU microseconds per answered request over it. */
@@ -145,7 +148,7 @@ try {
   const counted = /http_server_request_duration_seconds_count\{method="GET",route="\/codes\/:code",status_class="2xx",surface="rest"\} (\d+)/.exec(scrape)?.[1];
   const line = `| warm \`GET /codes/{code}\` (replayed), metrics on (\`METRICS_PORT\`, scraped every second) vs off | ${Math.round(onRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((onRps / offRps) * 100).toFixed(1)} %**; p99 ${p99(results.on)} vs ${p99(results.off)} ms | wrk 1 thread, ${connections} connections, ${rounds} alternated rounds of ${durationS} s, medians; ${pin.note}; the "on" server counted ${counted ?? '?'} requests |`;
   process.stdout.write(`${line}\n`);
-  const traceLine = `| warm \`GET /codes/{code}\` (replayed), metrics on and ${sampled} (\`OTEL_TRACES_SAMPLER=parentbased_traceidratio\`, \`OTEL_TRACES_SAMPLER_ARG=${ratio}\`, OTLP/HTTP protobuf to a local sink) vs off | ${Math.round(tracesRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((tracesRps / offRps) * 100).toFixed(1)} %** (${((tracesRps / onRps) * 100).toFixed(1)} % of metrics alone); p99 ${p99(results.traces)} vs ${p99(results.off)} ms | same run and rounds as above; the sink received ${exportsReceived} exports |`;
+  const traceLine = `| warm \`GET /codes/{code}\` (replayed), metrics on and ${sampled} (\`OTEL_TRACES_SAMPLER=parentbased_traceidratio\`, \`OTEL_TRACES_SAMPLER_ARG=${ratio}\`, OTLP/HTTP protobuf to a local sink) vs off | ${Math.round(tracesRps).toLocaleString('en-US')} vs ${Math.round(offRps).toLocaleString('en-US')} req/s = **${((tracesRps / offRps) * 100).toFixed(1)} %** (${((tracesRps / onRps) * 100).toFixed(1)} % of metrics alone); p99 ${p99(results.traces)} vs ${p99(results.off)} ms | same run and rounds as above; the sink received ${sink.exports} exports |`;
   process.stdout.write(`${traceLine}\n`);
   // Throughput a CPU-bound server on its own core would reach is the inverse of the CPU per request.
   const pairedLine = `| the same, median of each round's ratio to the "off" run just before it | metrics on **${(paired(results.on) * 100).toFixed(1)} %**; metrics + ${sampled} **${(paired(results.traces) * 100).toFixed(1)} %** | ${rounds} rounds |`;

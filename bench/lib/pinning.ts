@@ -26,10 +26,11 @@ export function which(name: string): string | undefined {
 export const INSTALL_HINT = 'install it with `apt-get install wrk haproxy` (Debian/Ubuntu), or run `npm run bench:quick` (autocannon, no native tools)';
 
 /**
- * wrk's path. When missing: as root with apt-get, `apt-get install -y wrk` is tried once;
+ * A native tool's path (wrk, haproxy, valgrind). When missing: as root with apt-get, `apt-get install -y NAME` is tried once;
  * otherwise an Error saying how to install it.
  */
-export async function ensureTool(name: 'wrk' | 'haproxy', log: (s: string) => void): Promise<string> {
+export async function ensureTool(name: 'wrk' | 'haproxy' | 'valgrind', log: (s: string) => void): Promise<string> {
+  const hint = name === 'valgrind' ? 'install it with `apt-get install valgrind` (Debian/Ubuntu)' : INSTALL_HINT;
   const found = which(name);
   if (found) return found;
   const apt = which('apt-get');
@@ -38,9 +39,9 @@ export async function ensureTool(name: 'wrk' | 'haproxy', log: (s: string) => vo
     const r = await runToEnd(apt, ['install', '-y', '--no-install-recommends', name], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs: 300_000 });
     const again = which(name);
     if (again) return again;
-    throw new Error(`${name} is not installed and apt-get install failed (exit ${r.code}): ${r.stderr.slice(-500)}; ${INSTALL_HINT}`);
+    throw new Error(`${name} is not installed and apt-get install failed (exit ${r.code}): ${r.stderr.slice(-500)}; ${hint}`);
   }
-  throw new Error(`${name} is not installed: ${INSTALL_HINT}`);
+  throw new Error(`${name} is not installed: ${hint}`);
 }
 
 export interface PinPlan {

@@ -279,35 +279,62 @@ function clearHooks(): void {
 
 /** The server span's name and attributes (HTTP conventions). */
 function describeRequest(span: Span, req: IncomingMessage, routes: RouteClassifier, method: string, original: string): void {
-  const { name, attributes } = requestAttributes(req, routes, method, original);
+  const { name, attributes } = requestAttributes(requestFacts(req, method, original, 0), routes);
   span.setAttributes(attributes);
   if (name !== method) span.updateName(name);
 }
 
+/** What a server span's request attributes are made of, read from the request while it is current. */
+interface RequestFacts {
+  method: string;
+  original: string;
+  url: string;
+  httpVersion: string;
+  address: string;
+  port: number;
+  /** The response's status, for a span made after the answer (0 before). */
+  status: number;
+}
+
+function requestFacts(req: IncomingMessage, method: string, original: string, status: number): RequestFacts {
+  const host = HOST.exec(req.headers.host ?? '');
+  return {
+    method,
+    original,
+    url: req.url ?? '/',
+    httpVersion: req.httpVersion,
+    address: host?.[1] ?? req.socket.localAddress ?? 'localhost',
+    port: Number(host?.[2] ?? req.socket.localPort),
+    status,
+  };
+}
+
 /** A server span's name ("METHOD /route/template", or the method alone when no route matches) and its request attributes. */
-function requestAttributes(req: IncomingMessage, routes: RouteClassifier, method: string, original: string): { name: string; attributes: Attributes } {
-  const label = routes.classify(req.url ?? '/');
+function requestAttributes(f: RequestFacts, routes: RouteClassifier): { name: string; attributes: Attributes } {
+  const label = routes.classify(f.url);
   const route = label.route === 'unmatched' ? undefined : label.route;
   const attributes: Attributes = {
-    [ATTR_HTTP_REQUEST_METHOD]: method,
+    [ATTR_HTTP_REQUEST_METHOD]: f.method,
     [ATTR_URL_SCHEME]: 'http',
-    [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
+    [ATTR_NETWORK_PROTOCOL_VERSION]: f.httpVersion,
   };
-  if (method === '_OTHER' && /^[A-Za-z]{1,20}$/.test(original)) attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = original;
+  if (f.method === '_OTHER' && /^[A-Za-z]{1,20}$/.test(f.original)) attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = f.original;
   if (route) attributes[ATTR_HTTP_ROUTE] = route;
-  const host = HOST.exec(req.headers.host ?? '');
-  attributes[ATTR_SERVER_ADDRESS] = host?.[1] ?? req.socket.localAddress ?? 'localhost';
-  const port = Number(host?.[2] ?? req.socket.localPort);
-  if (port > 0 && port < 65_536) attributes[ATTR_SERVER_PORT] = port;
-  return { name: route ? `${method} ${route}` : method, attributes };
+  attributes[ATTR_SERVER_ADDRESS] = f.address;
+  if (f.port > 0 && f.port < 65_536) attributes[ATTR_SERVER_PORT] = f.port;
+  return { name: route ? `${f.method} ${route}` : f.method, attributes };
 }
 
 /** The response's attributes on a server span's attributes; true when it is an error (5xx) of the server's. */
 function responseAttributes(attributes: Attributes, res: ServerResponse): boolean {
-  attributes[ATTR_HTTP_RESPONSE_STATUS_CODE] = res.statusCode;
+  return statusAttributes(attributes, res.statusCode);
+}
+
+function statusAttributes(attributes: Attributes, status: number): boolean {
+  attributes[ATTR_HTTP_RESPONSE_STATUS_CODE] = status;
   // Server spans: 5xx are the server's errors; 4xx are the client's.
-  if (res.statusCode < 500) return false;
-  attributes[ATTR_ERROR_TYPE] = String(res.statusCode);
+  if (status < 500) return false;
+  attributes[ATTR_ERROR_TYPE] = String(status);
   return true;
 }
 
@@ -353,6 +380,11 @@ export function tracedListener(
   const enter = manager
     ? (ctx: Context, req: IncomingMessage, res: ServerResponse) => manager.withUntilClosed(ctx, res, listener, req, res)
     : (ctx: Context, req: IncomingMessage, res: ServerResponse) => context.with(ctx, listener, undefined, req, res);
+  // Made when the exporter reads the span (answeredSpan.ts), for a batch at a time.
+  const describeAnswered = (a: RequestFacts) => {
+    const { name, attributes } = requestAttributes(a, routes);
+    return { name, attributes, error: statusAttributes(attributes, a.status) };
+  };
   return (req, res) => {
     // Scrapes of /metrics on the main port (METRICS_TOKEN) are not requests of the service.
     if (req.url === '/metrics' || req.url?.startsWith('/metrics?')) return listener(req, res);
@@ -371,9 +403,7 @@ export function tracedListener(
       startTime = hrTime();
       if (answerNow(req, res)) {
         if (handedOver(res)) {
-          const { name, attributes } = requestAttributes(req, routes, method, original);
-          const error = responseAttributes(attributes, res);
-          answered(name, attributes, startTime, hrTime(), error);
+          answered(requestFacts(req, method, original, res.statusCode), describeAnswered, startTime, hrTime());
         } else {
           const span = tracer.startSpan(method, { kind: SpanKind.SERVER, startTime }, parent);
           describeRequest(span, req, routes, method, original);

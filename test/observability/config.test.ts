@@ -163,6 +163,10 @@ describe('trace contexts of requests', () => {
       expect(warm!.parentSpanContext).toBeUndefined();
       expect(trace.isSpanContextValid(warm!.spanContext())).toBe(true);
       expect(warm!.spanContext().traceId).not.toBe(work!.spanContext().traceId);
+      // Ids and attributes are made when first read (by the exporter, a batch at a time): the same on every read.
+      expect(warm!.spanContext().traceId).toBe(warm!.spanContext().traceId);
+      expect(warm!.spanContext().spanId).toBe(warm!.spanContext().spanId);
+      expect(warm!.attributes).toBe(warm!.attributes);
       expect(warm!.resource.attributes['service.name']).toBe('answered-test');
       expect(hrTimeToNanoseconds(warm!.endTime)).toBeGreaterThanOrEqual(hrTimeToNanoseconds(warm!.startTime));
       // The duration is end − start (to a microsecond: the times are floating-point milliseconds underneath).
