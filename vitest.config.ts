@@ -54,7 +54,7 @@ const NO_DATABASE = [
 
 // Files whose assertions include latency under load, measured by a probe: each runs one at a time
 // with nothing else on the other core. The hostile-cost suite stays in `npm test` (issue 27 asks for
-// it there), after everything else; the 5,000-request fuzz and the engine pool's latency run in
+// it there), after everything else, on each database; the 5,000-request fuzz and the engine pool's latency run in
 // `npm run test:bench` after the benchmarks, on each database (a minute or two of `npm test` on one core).
 const ALONE = ['test/shipped/hostile-cost.test.ts'];
 const LOAD = ['test/shipped/hostile.test.ts', 'test/e2e/engine-pool.test.ts', 'test/shipped/uploads-probe.test.ts'];
@@ -130,9 +130,13 @@ export default defineConfig({
                     name: 'postgres',
                     include: ['test/**/*.test.ts'],
                     // No database in these: the pglite pass runs them once.
-                    exclude: ['test/e2e/**', 'test/web/**', ...BENCH, ...MIGRATIONS, ...LOAD, 'test/architecture.test.ts', ...NO_DATABASE],
+                    exclude: ['test/e2e/**', 'test/web/**', ...BENCH, ...MIGRATIONS, ...LOAD, ...ALONE, 'test/architecture.test.ts', ...NO_DATABASE],
                     env: { TEST_DB: 'postgres' },
                   },
+                },
+                {
+                  extends: true as const,
+                  test: { name: 'postgres-alone', include: ALONE, env: { TEST_DB: 'postgres' }, fileParallelism: false, sequence: { groupOrder: 2 } },
                 },
               ]
             : []),
