@@ -25,6 +25,7 @@ import { createFreshPostgres } from './lib/pgdb.ts';
 import { startServe, type Server } from './lib/service.ts';
 import { NoiseSampler } from './lib/noise.ts';
 import { cpuBusy, loadAverage, machineInfo } from './lib/report.ts';
+import { median } from './lib/stats.ts';
 
 type Mode = 'embedded' | 'postgresql';
 const SECTION = '## Many releases (bench/manyReleases.ts, issue 32)';
@@ -54,10 +55,6 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 const ms = (x: number) => (x >= 100 ? `${Math.round(x)} ms` : `${r1(x)} ms`);
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 const phaseText = (p: Record<string, number>) => Object.entries(p).map(([k, v]) => `${k} ${v}`).join(', ') || '–';
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /**
  * Bytes of every file under `dir` (the embedded store: PGlite's data files, index snapshot

@@ -27,6 +27,7 @@ import { cpuSeconds, ensureTool, pinPlan, pinned } from './lib/pinning.ts';
 import { measureInstructions } from './metricsInstructions.ts';
 import { observedEnvs, startOtlpSink } from './lib/observedServers.ts';
 import { cleanupAll, freePort, makeTempDir, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
+import { median } from './lib/stats.ts';
 
 // --calibrate: all three servers start with metrics and traces off (an A/A run), so the ratios show
 // how far apart identical servers measure on this machine now: the noise floor of the real run.
@@ -90,7 +91,6 @@ async function start(name: string, env: Record<string, string>): Promise<{ base:
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const sink = await startOtlpSink();
 

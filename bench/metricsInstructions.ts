@@ -37,6 +37,7 @@ import { observedEnvs, SERVER_NAMES, startOtlpSink, type OtlpSink, type ServerNa
 import { ensureTool } from './lib/pinning.ts';
 import { createFreshPostgres } from './lib/pgdb.ts';
 import { cleanupAll, freePort, makeTempDir, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
+import { median } from './lib/stats.ts';
 
 export interface InstructionsOptions {
   ratio: number;
@@ -199,8 +200,7 @@ export async function measureInstructions(o: InstructionsOptions): Promise<void>
       return { main: w.main - (idle.main / idleMs) * (w.ms / o.requests), all: w.all - (idle.all / idleMs) * (w.ms / o.requests) };
     };
     // The median window: a window with a major GC or a burst of compilation stands out above the others.
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const typical = (n: ServerName) => {
+        const typical = (n: ServerName) => {
       const ws = results.get(n)!.windows.map((w) => corrected(n, w));
       return { main: median(ws.map((w) => w.main)), all: median(ws.map((w) => w.all)) };
     };

@@ -20,17 +20,13 @@ import { readSnapshot } from '../src/domain/releaseIndex/snapshotStore.ts';
 import { unpackIndex } from '../src/domain/releaseIndex/snapshot.ts';
 import { writeManyReleases } from './lib/manyData.ts';
 import { removeTempDir } from './lib/procs.ts';
+import { cpuMs, median } from './lib/stats.ts';
 
 const { values } = parseArgs({ options: { releases: { type: 'string', default: '4' }, scale: { type: 'string', default: '0.1' }, rounds: { type: 'string', default: '3' } } });
 const n = Number(values.releases);
 const scale = Number(values.scale);
 const rounds = Number(values.rounds);
 const url = process.env.DATABASE_URL;
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 type Sample = { cpu: number; wall: number };
 
 async function timed(f: () => Promise<unknown>): Promise<Sample> {

@@ -43,6 +43,7 @@ import type { InProcessResult } from './lib/inprocess.ts';
 import { codes100Query, SUBTREE_QUERY } from './lib/queries.ts';
 import { createFreshPostgres } from './lib/pgdb.ts';
 import { startServe, type Server } from './lib/service.ts';
+import { median } from './lib/stats.ts';
 
 // `--scenario many-releases` is a suite of its own with its own options (bench/manyReleases.ts, issue 32).
 if (process.argv.slice(2).some((a) => a === '--scenario' || a.startsWith('--scenario='))) {
@@ -200,10 +201,6 @@ async function startBare(dir: string, routes: { path: string; body: Buffer; cont
 }
 
 // ---- throughput: the same load on the bare server and the service, alternately -----------
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const pathLists = new Map<string, string[]>();
 let wrkPath: string | undefined;
 const pin: PinPlan = quick ? { note: 'quick run: autocannon in the bench process, no pinning' } : pinPlan();

@@ -19,16 +19,12 @@ import { readSnapshot } from '../src/domain/releaseIndex/snapshotStore.ts';
 import { unpackIndex } from '../src/domain/releaseIndex/snapshot.ts';
 import { ReleaseIndex } from '../src/domain/releaseIndex/releaseIndex.ts';
 import { removeTempDir } from './lib/procs.ts';
+import { cpuMs, median } from './lib/stats.ts';
 
 const { values } = parseArgs({ options: { scale: { type: 'string', default: '0.25' }, rounds: { type: 'string', default: '3' } } });
 const scale = Number(values.scale);
 const rounds = Number(values.rounds);
 const url = process.env.DATABASE_URL;
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'search-by-sql-'));
