@@ -22,7 +22,8 @@ export function pruneChunks(dir, written, keep = 3) {
   writeFileSync(path.join(dir, LEDGER), JSON.stringify(builds));
   const removed = [];
   for (const name of existsSync(dir) ? readdirSync(dir) : []) {
-    if (name === LEDGER || kept.has(name)) continue;
+    // `*.tmp`: a file another build (a bench script's, a test run's) is writing right now; it renames it itself.
+    if (name === LEDGER || kept.has(name) || name.endsWith('.tmp')) continue;
     rmSync(path.join(dir, name), { force: true });
     removed.push(name);
   }
