@@ -65,7 +65,9 @@ describe('a non-primary language on two replicas', () => {
     servers.push(await startServerProcess(env(), 90_000));
     const b = servers[1]!;
     expect((await search(b, '悪心'))[0]).toMatchObject({ code: '10028813', term: '悪心', match: { type: 'EXACT' } });
-    expect(b.logs()).toMatch(/"source":"snapshot"[^\n]*"language":"ja"[^\n]*release index ready/);
+    // The answer may come before the load's log line: a search waits for the index at most 150 ms,
+    // then answers by SQL while the snapshot still loads (INDEX_WAIT_MS).
+    await expect.poll(() => b.logs(), { timeout: 15_000 }).toMatch(/"source":"snapshot"[^\n]*"language":"ja"[^\n]*release index ready/);
     expect(b.logs()).not.toMatch(/"source":"rows"[^\n]*"language":"ja"/);
   }, 240_000);
 
