@@ -154,37 +154,31 @@ describe('clients that read only once they have sent the whole body', () => {
   });
 
   it("Python's urllib sending 40 MB (more than the sockets' buffers hold), then reading, gets the 413 problem JSON", async () => {
-    const script = `
-import sys, urllib.request, urllib.error
-req = urllib.request.Request(sys.argv[1], data=b"a" * ${20 * DECLARED}, headers={"Content-Type": "application/json"}, method="POST")
-try:
-    urllib.request.urlopen(req, timeout=10)
-    print("no error")
-except urllib.error.HTTPError as e:
-    print(e.code, e.headers.get("Connection"), e.read().decode())
-`;
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile('python3', ['-c', script, `${base}/identify`], (err, stdout, stderr) => (err ? reject(new Error(`python: ${err.message} ${stderr}`)) : resolve(stdout))),
-    );
-    const [status, connection, ...rest] = out.trim().split(' ');
-    expect413(Number(status), { get: (n) => (n === 'connection' ? connection! : null) }, rest.join(' '));
+    const { status, connection, body } = await urllibPost(`${base}/identify`, `b"a" * ${20 * DECLARED}`, 'application/json');
+    expect413(status, { get: (n) => (n === 'connection' ? connection : null) }, body);
   });
 
   it("any answer given before the body is read lingers too: Python's urllib sending a 30 MB upload without a key reads the 401", async () => {
-    const script = `
+    const { status, connection, body } = await urllibPost(`${base}/impact?from=1.0&to=1.0`, `b"r,1\\n" * ${(30 * 1024 * 1024) / 4}`, 'text/csv');
+    expect({ status, connection }).toEqual({ status: 401, connection: 'close' });
+    expect(JSON.parse(body)).toMatchObject({ status: 401, requestId: expect.any(String) });
+  });
+});
+
+/** POSTs `data` (a Python bytes expression) with urllib, which reads only after sending: the error answer's status, Connection and body. */
+async function urllibPost(url: string, data: string, contentType: string): Promise<{ status: number; connection: string; body: string }> {
+  const script = `
 import sys, urllib.request, urllib.error
-req = urllib.request.Request(sys.argv[1], data=b"r,1\\n" * ${(30 * 1024 * 1024) / 4}, headers={"Content-Type": "text/csv"}, method="POST")
+req = urllib.request.Request(sys.argv[1], data=${data}, headers={"Content-Type": "${contentType}"}, method="POST")
 try:
     urllib.request.urlopen(req, timeout=10)
     print("no error")
 except urllib.error.HTTPError as e:
     print(e.code, e.headers.get("Connection"), e.read().decode())
 `;
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile('python3', ['-c', script, `${base}/impact?from=1.0&to=1.0`], (err, stdout, stderr) => (err ? reject(new Error(`python: ${err.message} ${stderr}`)) : resolve(stdout))),
-    );
-    const [status, connection, ...rest] = out.trim().split(' ');
-    expect({ status: Number(status), connection }).toEqual({ status: 401, connection: 'close' });
-    expect(JSON.parse(rest.join(' '))).toMatchObject({ status: 401, requestId: expect.any(String) });
-  });
-});
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile('python3', ['-c', script, url], (err, stdout, stderr) => (err ? reject(new Error(`python: ${err.message} ${stderr}`)) : resolve(stdout))),
+  );
+  const [status, connection = '', ...rest] = out.trim().split(' ');
+  return { status: Number(status), connection, body: rest.join(' ') };
+}
