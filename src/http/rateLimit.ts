@@ -167,6 +167,19 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   };
   // Connection errors arrive here, once per reconnection attempt: they only mark the state.
   redis.on('error', (e: Error) => degrade(e));
+  // Until the first connection is up, a request waits for it (at most the store timeout)
+  // instead of being refused by the client and marking the store degraded: a replica asked
+  // in its first milliseconds would otherwise count in memory, alone, for a probe interval.
+  let connecting: Promise<void> | undefined = new Promise<void>((resolve) => {
+    const done = () => {
+      connecting = undefined;
+      redis.off('ready', done);
+      redis.off('error', done);
+      redis.off('end', done);
+      resolve();
+    };
+    redis.once('ready', done).once('error', done).once('end', done);
+  });
 
   return {
     limit: points,
@@ -175,6 +188,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       if (!degraded) {
         const started = timings.redisCall ? performance.now() : 0;
         try {
+          if (connecting) await withTimeout(connecting, timeoutMs);
           const d = await withTimeout(consumeShared(shared, key), timeoutMs);
           timings.redisCall?.((performance.now() - started) / 1000, 'ok');
           recordRateDecision(d.allowed, 'redis');
@@ -192,6 +206,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     async storeState() {
       if (degraded) return 'degraded';
       try {
+        if (connecting) await withTimeout(connecting, timeoutMs);
         await withTimeout(redis.ping(), timeoutMs);
         return 'ok';
       } catch (e) {
