@@ -11,7 +11,7 @@ import json, hashlib, re, sys
 EXCERPTS = {'repo': 'angeloziletti/nlp-cas-dsmh', 'path': 'data/drug_labels.json',
             'commit': '55376027955f3b7bff4a0eb18f485a1bead4b151'}
 EXCERPT_TYPES = {'Indications and Usage': 'indications', 'Warnings and Precautions': 'warnings_precautions',
-                 'Adverse Reactions': 'adverse_reactions', 'Contraindications': 'other'}
+                 'Adverse Reactions': 'adverse_reactions', 'Contraindications': 'other', 'Drug Interactions': 'other'}
 
 def pieces(text, limit):
   out = []
