@@ -1,14 +1,15 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
  * development data, together --split seen with dev; --split fresh2: data/label-sections-fresh2, round 4's;
  * --split fresh3: data/label-sections-fresh3, round 5's, scored at its end; --split all: every set, the eight
  * development labels of round 6; --split fresh4: data/label-sections-fresh4, round 6's held-out set, annotated blind,
- * scored once at round 6's end — its gold names enter the release only for that run).
+ * scored once at round 6's end — its gold names enter the release only for that run; --split dev7: every set, fresh4
+ * included, the fifteen development labels of round 7, one release with all their gold names).
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';

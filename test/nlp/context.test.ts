@@ -452,6 +452,11 @@ describe('round 7: wording of other section kinds, judged on fifteen labels (iss
     expect(coded('Diabetes mellitus is common in elderly patients.', 'specific_populations')).toEqual([]);
   });
 
+  it('"studied" is study wording: an efficacy paragraph is read as a study text', () => {
+    const r = run('DRUGX has been studied in adults with hypertension. Improvement was shown by a favourable response and a reduction in nausea within 24 hours.');
+    expect(r).toMatchObject({ sectionType: 'clinical_studies', codes: [] });
+  });
+
   it('the background risk of a population is not an event of the product', () => {
     const r = run('All pregnancies have a background risk of birth defect, loss, or other adverse outcomes.');
     expect(r.codes).toEqual([]);
