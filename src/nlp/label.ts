@@ -224,9 +224,10 @@ export function weighMention(
 
 /** A sentence that reports an event of the product (not only names a population). */
 // Round 7: an increased risk or an association stated of the product ("infants … have an increased risk of premature
-// delivery", "has been associated with reversible infertility") and "has been infrequently reported" report events too.
+// delivery", "has been associated with reversible infertility"), outcomes seen or observed ("have been seen in infants
+// born to …", "congenital anomalies were observed") and "has also / infrequently been reported" report events too.
 const REPORTS_EVENT =
-  /\b(?:adverse (?:reactions?|events?|experiences?|effects?)|side effects?|cases? of|reports? of|(?:has|have|was|were) (?:been )?(?:\w+ly )?reported|may cause|can cause|(?:frequency|incidence|rate) of|(?:increased|higher|greater) risks? of|(?:has|have) been associated with)\b/i;
+  /\b(?:adverse (?:reactions?|events?|experiences?|effects?)|side effects?|cases? of|reports? of|(?:has|have|was|were) (?:also )?(?:been )?(?:\w+ly )?reported|(?:has|have) (?:also )?been (?:seen|observed)|(?:was|were) observed|may cause|can cause|(?:frequency|incidence|rate) of|(?:increased|higher|greater) risks? of|(?:has|have) been associated with)\b/i;
 
 const SECTION_OF_TYPE: Record<SectionType, string> = {
   adverse_reactions: 'ADVERSE REACTIONS',

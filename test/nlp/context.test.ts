@@ -448,6 +448,8 @@ describe('round 7: wording of other section kinds, judged on fifteen labels (iss
   it('in a population section, an increased risk or an association of the product with an outcome reports an event', () => {
     expect(coded('Infants born to amphetamine-dependent mothers have an increased risk of premature delivery and low birth weight.', 'specific_populations')).toEqual(expect.arrayContaining([pt('Premature delivery'), pt('Low birth weight baby')]));
     expect(coded('The use of NSAIDs has been associated with reversible infertility in some women.', 'specific_populations')).toEqual([pt('Infertility')]);
+    expect(coded('Adverse pregnancy outcomes, including premature delivery, have been seen in infants born to mothers dependent on amphetamines.', 'specific_populations')).toContain(pt('Premature delivery'));
+    expect(coded('In rare reports, a birth defect was observed following intrauterine exposure.', 'specific_populations')).toEqual([pt('Congenital anomaly')]);
     // A population sentence without reporting wording is still weighed down.
     expect(coded('Diabetes mellitus is common in elderly patients.', 'specific_populations')).toEqual([]);
   });
