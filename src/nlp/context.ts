@@ -103,6 +103,8 @@ const TRIGGERS: Trigger[] = [
   ),
   // "should be used with caution in active or latent peptic ulcers, diverticulitis, …": conditions that call for care.
   ...['caution in', 'cautiously in'].map((p) => t(p, 'population', 'pre', 12)),
+  // "All pregnancies have a background risk of birth defect, loss, or other adverse outcomes": the population's own risk.
+  ...['background risk of', 'background risk', 'background rate of', 'background rates of'].map((p) => t(p, 'population', 'pre', 12)),
   // "Persons who are on corticosteroids should avoid exposure to chickenpox or measles": an exposure, not a reaction.
   ...['exposure to', 'exposed to'].map((p) => t(p, 'population', 'pre', 8)),
   // "after a recent myocardial infarction": the patient's recent condition.

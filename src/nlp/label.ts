@@ -223,8 +223,11 @@ export function weighMention(
 }
 
 /** A sentence that reports an event of the product (not only names a population). */
+// Round 7: an increased risk or an association stated of the product ("infants … have an increased risk of premature
+// delivery", "has been associated with reversible infertility"), outcomes seen or observed ("have been seen in infants
+// born to …", "congenital anomalies were observed") and "has also / infrequently been reported" report events too.
 const REPORTS_EVENT =
-  /\b(?:adverse (?:reactions?|events?|experiences?|effects?)|side effects?|cases? of|reports? of|(?:has|have|was|were) (?:been )?reported|may cause|can cause|(?:frequency|incidence|rate) of)\b/i;
+  /\b(?:adverse (?:reactions?|events?|experiences?|effects?)|side effects?|cases? of|reports? of|(?:has|have|was|were) (?:also )?(?:been )?(?:\w+ly )?reported|(?:has|have) (?:also )?been (?:seen|observed)|(?:was|were) observed|may cause|can cause|(?:frequency|incidence|rate) of|(?:increased|higher|greater) risks? of|(?:has|have) been associated with)\b/i;
 
 const SECTION_OF_TYPE: Record<SectionType, string> = {
   adverse_reactions: 'ADVERSE REACTIONS',
@@ -247,7 +250,7 @@ const TYPE_OF_SECTION: Record<string, SectionType> = {
 /** Section type of a text without headings, from its wording (null when nothing tells). */
 export function detectSectionType(text: string): SectionType | null {
   const t = text.slice(0, 20_000);
-  if (/\boverdos(?:e|age|ing)\b/i.test(t)) return 'overdosage';
+  if (/\boverdos(?:e|es|ages?|ing)\b/i.test(t)) return 'overdosage';
   if (/\b(?:is|are) (?:indicated|approved|authorized) (?:for|to|as|in)\b/i.test(t)) return 'indications';
   if (/\b(?:pregnan(?:t|cy)|lactation|nursing (?:mothers?|infants?|women)|breast[- ]?(?:fed|feeding|milk)|human milk|pediatric use|paediatric use|geriatric use|pediatric patients|elderly patients|(?:hepatic|renal) impairment)\b/i.test(t) && !/\badverse (?:reactions?|events?|experiences?) (?:reported|occurring|observed)\b/i.test(t))
     return 'specific_populations';
@@ -261,7 +264,7 @@ const AE_STATEMENT =
   /\badverse (?:reactions?|events?|experiences?|effects?)\b|\bside effects?\b|\bpost-?marketing\b|\bcases? of\b|\b(?:have|has|was|were) been reported\b|\b(?:was|were) reported\b|\bdiscontinu\w*|\bwarn\w*|\btoxicit\w*|\bmay (?:cause|result in|lead to|increase)\b|(?<!\breduc(?:e|es|ed|ing) (?:the )?)\brisk (?:of|for)\b|\b(?:risk|predisposing) factors? for\b|\bincidence of\b/i;
 /** Wording of a clinical-study report (design, endpoints, results); three distinct ones make a study text. */
 const STUDY_WORDING = [
-  /\b(?:study|studies|trial|trials)\b/i, /\bbaseline\b/i, /\brespon(?:se|ses|ders?)\b/i, /\bend ?points?\b/i, /\bplacebo\b/i,
+  /\b(?:study|studies|studied|trial|trials)\b/i, /\bbaseline\b/i, /\brespon(?:se|ses|ders?)\b/i, /\bend ?points?\b/i, /\bplacebo\b/i,
   /\brandomi[sz]ed\b/i, /\befficacy\b/i, /\bimprovement\b/i, /\bp ?[<=≤] ?0?\.\d/i, /\b95 ?% (?:CI|confidence interval)\b/i,
   /\bodds\b|\bhazard ratio\b|\brelative risk\b/i, /\bmean (?:age|change|reduction|increase|percent)\b/i, /\b(?:weeks?|months?|day) \d+\b/i,
   /\bscores?\b/i, /\bprimary (?:analysis|outcome)\b/i, /\bsubjects\b/i, /\benrolled\b/i, /\bstandard of care\b/i,
@@ -269,7 +272,11 @@ const STUDY_WORDING = [
 /** How an overdose is managed; two distinct ones make an overdose text even when it never says "overdose". */
 const POISONING_CARE = [/\bgastric lavage\b/i, /\b(?:induc\w+ (?:of )?)?emesis\b/i, /\bactivated charcoal\b/i, /\bantidote\b/i, /\bpoison control\b/i, /\b(?:symptomatic and )?supportive (?:measures|care|treatment|therapy)\b/i];
 const REPORTED_REACTIONS = /\badverse (?:reactions?|events?)\b|\bside effects?\b|\b(?:has|have|was|were) (?:been )?reported\b/i;
-const INDICATED = /\b(?:is|are) (?:indicated|approved|authorized)(?: (?:for|to|as|in)\b|\s*:)/i;
+/**
+ * "X is indicated for", also with the product's class between the verb and "indicated" ("are vitamin K antagonist
+ * indicated for:", "are a L-thyroxine (T4) indicated in"). Not "is not indicated / approved for": warnings say that.
+ */
+const INDICATED = /\b(?:is|are) (?:approved|authorized)(?: (?:for|to|as|in)\b|\s*:)|\b(?:is|are)(?!\s+not\b)(?:\s+[\w()/-]+){0,5}?\s+indicated(?:\s+(?:for|to|as|in)\b|\s*:)/i;
 /**
  * Wording of therapeutic purpose (what the product is given for), as old-format indications write it without
  * "is indicated": a verbless line or sentence that opens with the purpose ("For the palliative management of
@@ -311,7 +318,7 @@ export function confidentSectionType(text: string): SectionType | null {
   // List markers and numbering ("1.", "•") before the first sentence are not a sentence of their own.
   const lead = t.slice(0, 1_000).trimStart().replace(/^(?:[-•*·▪◦]|\(?\d{1,3}[.)])\s+/, '');
   const firstSentence = lead.slice(0, lead.search(/[.!?]\s+[A-Z]|\n|$/) + 1);
-  if (/\boverdos(?:e|es|age|ing)\b/i.test(firstSentence) || atLeast(POISONING_CARE, t, 2)) return 'overdosage';
+  if (/\boverdos(?:e|es|ages?|ing)\b/i.test(firstSentence) || atLeast(POISONING_CARE, t, 2)) return 'overdosage';
   // An indication names risk factors of the treated population ("patients with multiple risk factors for …"), so only
   // reported reactions speak against it.
   const reports = REPORTED_REACTIONS.test(t);
@@ -382,7 +389,7 @@ function inCrossReference(text: string, unitStart: number, at: number): boolean 
  */
 const ORGAN_IMPAIRMENT = /\b(?:renal|hepatic|kidney|liver)\b.*\b(?:impairment|insufficiency|dysfunction|failure|disease)\b|\b(?:GFR|CLcr|creatinine clearance)\b/i;
 const PK_WORDING = /\b(?:AUC|Cmax|clearance|half-life|plasma (?:concentrations?|levels?|exposure)|pharmacokinetics?|(?:dose|dosage|dosing) adjustments?|maximum (?:recommended )?(?:daily )?dose|starting dose|mL\/min)\b/i;
-const OVERDOSE = /\boverdos(?:e|es|age|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
+const OVERDOSE = /\boverdos(?:e|es|ages?|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
 
 /** The context of one mention, from the cues covering it and its unit. */
 export function mentionContext(unit: LabelUnit, cues: readonly ContextCue[], overdoseWording: boolean): LabelContext {

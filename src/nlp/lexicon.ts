@@ -241,6 +241,8 @@ export const LAY_TERMS: ReadonlyArray<readonly [phrase: string, targets: readonl
   ['hematological toxicity', ['haematotoxicity', 'hematotoxicity']], ['skin toxicity', ['skin toxicity']],
   ['fatal', ['death']], ['fatality', ['death']], ['fatalities', ['death']], ['died', ['death']], ['passed away', ['death']],
   ['fetal harm', ['foetal damage', 'fetal damage']], ['harm to the fetus', ['foetal damage', 'fetal damage']],
+  // Thoughts of suicide are ideation; without these the stem "suicid" reads them as a completed suicide.
+  ['suicidal thoughts', ['suicidal ideation']], ['suicidal thought', ['suicidal ideation']], ['suicidal thinking', ['suicidal ideation']],
 ];
 
 /**

@@ -52,12 +52,12 @@ describe('narrative endpoints (X-API-Key)', () => {
           {
             "description": "The patient vomited twice and was admitted overnight.",
             "reasons": ["vomited", "The patient vomited twice and was admitted overnight"],
-            "confidence": 0.8281
+            "confidence": 0.8286
           },
           {
             "description": "Later she had a headache.",
             "reasons": ["headache", "Later she had a headache."],
-            "confidence": 0.8281
+            "confidence": 0.8286
           }
         ],
         "meta": { "page": 1, "limit": 2, "total": 3, "next": "?page=2&limit=2", "previous": null }
@@ -101,7 +101,7 @@ describe('narrative endpoints (X-API-Key)', () => {
           "terminologyCodes": [
             {
               "value": { "code": "10012727", "term": "Diarrhea", "level": "PT" },
-              "confidence": 0.971,
+              "confidence": 0.9724,
               "reasons": ["\\"diarrhoea\\" matched LLT \\"Diarrhoea\\""],
               "matchedTerm": { "code": "90300308", "term": "Diarrhoea", "level": "LLT" },
               "hierarchy": [

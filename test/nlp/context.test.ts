@@ -408,3 +408,60 @@ describe('round 6: wording of other section kinds, judged on eight labels (issue
     expect(excludedAs(run('Worsening may be the consequence of an unrecognized psychiatric disorder.'), pt('Psychiatric disorder'))).toBe('population');
   });
 });
+
+describe('round 7: wording of other section kinds, judged on fifteen labels (issue 29)', () => {
+  const names = ['Hypertension', 'Nausea', 'Coma', 'Suicidal ideation', 'Completed suicide', 'Congenital anomaly', 'Myocardial infarction', 'Death', 'Premature delivery', 'Low birth weight baby', 'Diabetes mellitus', 'Hypothyroidism', 'Embolism', 'Infertility'];
+  const llts = [['Suicide', 'Completed suicide'], ['Birth defect', 'Congenital anomaly'], ['Embolization', 'Embolism'], ['Low birth weight', 'Low birth weight baby']] as const;
+  const pt = (name: string) => names.indexOf(name) + 1;
+  const tiny = buildVocabulary([
+    ...names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })),
+    ...llts.map(([name, ptName], i) => ({ code: 101 + i, name, level: 'LLT' as const, ptCode: pt(ptName), current: true })),
+  ]);
+  const run = (text: string, sectionType?: 'specific_populations') => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5, ...(sectionType ? { sectionType } : {}) });
+  const coded = (text: string, sectionType?: 'specific_populations') => run(text, sectionType).codes.map((c) => c.ptCode);
+
+  it('"overdosages" (plural) opens an overdose text like "overdose" does', () => {
+    const r = run('Symptoms following acute NSAID overdosages have been typically limited to lethargy, nausea and vomiting. Hypertension and coma have occurred, but were rare.');
+    expect(r.sectionType).toBe('overdosage');
+    expect(r.codes).toEqual([]);
+    expect(excludedAs(r, pt('Hypertension'))).toBe('overdose');
+  });
+
+  it('an indication sentence with the product class between the verb and "indicated" is an indication text; "not indicated" is not', () => {
+    const warfarin = run('Warfarin sodium tablets are vitamin K antagonist indicated for: Prophylaxis and treatment of pulmonary embolism. Reduction in the risk of death, recurrent myocardial infarction, and systemic embolization after myocardial infarction.');
+    expect(warfarin).toMatchObject({ sectionType: 'indications', codes: [] });
+    expect(run('Levothyroxine sodium tablets are a L-thyroxine (T4) indicated in adult and pediatric patients for: Hypothyroidism: As replacement therapy in congenital or acquired hypothyroidism.')).toMatchObject({ sectionType: 'indications', codes: [] });
+    // Warnings say what a product is not indicated for.
+    expect(run('DRUGX is not indicated for use in elderly patients. Coma occurred in 2 of them.').sectionType).not.toBe('indications');
+    // A reported reaction still speaks against an indications text.
+    expect(coded('DRUGX is a beta blocker indicated for angina. Hypertension has been reported in 3% of patients.')).toContain(pt('Hypertension'));
+  });
+
+  it('suicidal thoughts and thinking are suicidal ideation, not a completed suicide', () => {
+    // One lay mention in a two-term release scores below 0.5: read at 0.25.
+    const low = (text: string) => classifyLabelDetailed(text, tiny, { minConfidence: 0.25 }).codes.map((c) => c.ptCode);
+    expect(low('The incidence of suicidal thoughts was greater in drug-treated patients than in placebo-treated patients.')).toEqual([pt('Suicidal ideation')]);
+    expect(low('Suicidal thinking was reported in 2 patients.')).toEqual([pt('Suicidal ideation')]);
+    expect(low('Suicide was reported in 1 patient.')).toEqual([pt('Completed suicide')]);
+  });
+
+  it('in a population section, an increased risk or an association of the product with an outcome reports an event', () => {
+    expect(coded('Infants born to amphetamine-dependent mothers have an increased risk of premature delivery and low birth weight.', 'specific_populations')).toEqual(expect.arrayContaining([pt('Premature delivery'), pt('Low birth weight baby')]));
+    expect(coded('The use of NSAIDs has been associated with reversible infertility in some women.', 'specific_populations')).toEqual([pt('Infertility')]);
+    expect(coded('Adverse pregnancy outcomes, including premature delivery, have been seen in infants born to mothers dependent on amphetamines.', 'specific_populations')).toContain(pt('Premature delivery'));
+    expect(coded('In rare reports, a birth defect was observed following intrauterine exposure.', 'specific_populations')).toEqual([pt('Congenital anomaly')]);
+    // A population sentence without reporting wording is still weighed down.
+    expect(coded('Diabetes mellitus is common in elderly patients.', 'specific_populations')).toEqual([]);
+  });
+
+  it('"studied" is study wording: an efficacy paragraph is read as a study text', () => {
+    const r = run('DRUGX has been studied in adults with hypertension. Improvement was shown by a favourable response and a reduction in nausea within 24 hours.');
+    expect(r).toMatchObject({ sectionType: 'clinical_studies', codes: [] });
+  });
+
+  it('the background risk of a population is not an event of the product', () => {
+    const r = run('All pregnancies have a background risk of birth defect, loss, or other adverse outcomes.');
+    expect(r.codes).toEqual([]);
+    expect(excludedAs(r, pt('Congenital anomaly'))).toBe('population');
+  });
+});
