@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -123,6 +123,36 @@ describe('data/label-sections-fresh4 (round 6 held-out set, annotated blind)', (
     for (const type of ['warnings_precautions', 'specific_populations', 'overdosage', 'clinical_studies', 'indications', 'boxed_warning', 'adverse_reactions'])
       expect(sections.some((s) => s.sectionType === type), type).toBe(true);
     expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH4_LABELS));
+    const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
+    for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
+    const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
+    for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
+  });
+});
+
+describe('data/label-sections-fresh5 (round 7 held-out set, annotated blind)', () => {
+  const { sections, gold } = readSections(FRESH5_DIR);
+  const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR)];
+  const SOURCES = ['pragyan1995/fda-drug-label-rag', 'angeloziletti/nlp-cas-dsmh'];
+
+  it('is sourced, typed and annotated, from labels no earlier set used, with every section type of the issue', () => {
+    expect(sections.length).toBeGreaterThanOrEqual(100);
+    expect(sections.filter((s) => s.sectionType !== 'adverse_reactions').length).toBeGreaterThanOrEqual(70);
+    expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
+    for (const s of sections) {
+      expect(s.split, s.id).toBe('fresh5');
+      expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
+      expect(s.text.length, s.id).toBeGreaterThanOrEqual(60);
+      expect(s.text.length, s.id).toBeLessThanOrEqual(900);
+      expect(SOURCES, s.id).toContain((s.source as { repo: string }).repo);
+      expect(s.source, s.id).toMatchObject({ path: expect.stringMatching(/\.(json|xml)$/), commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
+      expect(Array.isArray(gold[s.id]), s.id).toBe(true);
+      for (const name of gold[s.id]!) expect(name.trim().length, s.id).toBeGreaterThan(0);
+    }
+    expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
+    for (const type of ['warnings_precautions', 'specific_populations', 'overdosage', 'clinical_studies', 'indications', 'boxed_warning', 'adverse_reactions'])
+      expect(sections.some((s) => s.sectionType === type), type).toBe(true);
+    expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH5_LABELS));
     const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
     for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
     const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));

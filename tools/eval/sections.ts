@@ -13,7 +13,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -33,6 +33,10 @@ export const FRESH3_DIR = path.join(projectRoot, 'data', 'label-sections-fresh3'
 export const FRESH4_DIR = path.join(projectRoot, 'data', 'label-sections-fresh4');
 /** fresh4's labels (chunk ids start with them). */
 export const FRESH4_LABELS = ['naproxen', 'ofloxacin', 'levothyroxine', 'warfarin', 'metoprolol', 'sertraline', 'gabapentin'] as const;
+/** Round 7's held-out set, annotated blind (data/label-sections-fresh5/README.md): scored once, at round 7's end. */
+export const FRESH5_DIR = path.join(projectRoot, 'data', 'label-sections-fresh5');
+/** fresh5's labels (chunk ids start with them). */
+export const FRESH5_LABELS = ['metformin', 'omeprazole', 'furosemide', 'azithromycin', 'lisinopril', 'amoxicillin', 'amlodipine', 'losartan', 'prednisone', 'albuterol', 'hydrochlorothiazide', 'ibuprofen', 'ciprofloxacin', 'aspirin'] as const;
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
