@@ -16,6 +16,7 @@
 // npm test (test/shipped/hostile-cost.test.ts runs a scaled-down form there).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { usingPostgres } from '../helpers/db.ts';
 import { clientAddresses, startShippedWithKey, type ShippedWithKey } from '../helpers/shippedWithKey.ts';
@@ -42,6 +43,9 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   for (const s of sides) await s.shipped.stop();
+  // UPLOADS_PROBE_LOGS=<dir>: each server's log lines, for a run to be explained afterwards.
+  const dir = process.env.UPLOADS_PROBE_LOGS;
+  if (dir) for (const s of sides) writeFileSync(path.join(dir, `${s.label.replace(/\W+/g, '-')}-${usingPostgres ? 'postgres' : 'pglite'}-${s.shipped.server.serverPid}.log`), s.shipped.server.logs());
 });
 
 interface Answer {
@@ -49,6 +53,8 @@ interface Answer {
   bytes: number;
   retryAfter: number;
   ms: number;
+  /** Why there was no answer (status -1). */
+  error?: string;
 }
 
 const guarded = new WeakSet<object>();
@@ -62,7 +68,7 @@ function send(base: string, pathname: string, init: { method?: string; headers?:
       let bytes = 0;
       res.on('data', (d: Buffer) => (bytes += d.length));
       res.on('end', () => resolve({ status: res.statusCode!, bytes, retryAfter: Number(res.headers['retry-after'] ?? 0), ms: performance.now() - t0 }));
-      res.on('error', () => resolve({ status: -1, bytes, retryAfter: 0, ms: performance.now() - t0 }));
+      res.on('error', (e) => resolve({ status: -1, bytes, retryAfter: 0, ms: performance.now() - t0, error: e.message }));
     });
     req.setTimeout(init.timeoutMs ?? 120_000, () => req.destroy(new Error('timeout')));
     // An upload refused before its body is read may see the socket fail while sending: the answer counts.
@@ -70,7 +76,7 @@ function send(base: string, pathname: string, init: { method?: string; headers?:
       if (!guarded.has(s)) s.on('error', () => undefined);
       guarded.add(s);
     });
-    req.on('error', () => resolve({ status: -1, bytes: 0, retryAfter: 0, ms: performance.now() - t0 }));
+    req.on('error', (e) => resolve({ status: -1, bytes: 0, retryAfter: 0, ms: performance.now() - t0, error: e.message }));
     req.end(init.body);
   });
 }
@@ -82,6 +88,8 @@ interface Probed {
   own: number[];
   /** The serving thread over the probing: ms on a CPU, ms waiting for one (undefined: not Linux). */
   thread?: { runMs: number; waitMs: number };
+  /** Turns without an answer: the status or error, and after how long. */
+  failed: string[];
 }
 
 /** GET /versions every 100 ms (the issue's probe) until `done`. */
@@ -89,12 +97,14 @@ async function probe(base: string, serverPid: number, done: () => boolean): Prom
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const seen: number[] = [];
   const own: number[] = [];
+  const failed: string[] = [];
   const first = threadCpu(serverPid);
   while (!done()) {
     const before = [threadCpu(serverPid), threadCpu(process.pid)];
     const a = await send(base, '/versions', { agent, timeoutMs: 30_000 });
     const after = [threadCpu(serverPid), threadCpu(process.pid)];
     const ms = a.status === 200 ? a.ms : 30_000;
+    if (a.status !== 200) failed.push(`${a.error ?? a.status} after ${a.ms.toFixed(0)} ms`);
     seen.push(ms);
     // The larger of the two waits: they may overlap in time, so their sum could count one twice.
     const waited = Math.max(...[0, 1].map((k) => (before[k] && after[k] ? after[k].waitMs - before[k].waitMs : 0)));
@@ -104,13 +114,13 @@ async function probe(base: string, serverPid: number, done: () => boolean): Prom
   agent.destroy();
   const last = threadCpu(serverPid);
   const byValue = (a: number, b: number) => a - b;
-  return { seen: seen.sort(byValue), own: own.sort(byValue), thread: first && last ? { runMs: last.runMs - first.runMs, waitMs: last.waitMs - first.waitMs } : undefined };
+  return { seen: seen.sort(byValue), own: own.sort(byValue), thread: first && last ? { runMs: last.runMs - first.runMs, waitMs: last.waitMs - first.waitMs } : undefined, failed };
 }
 
 const q = (l: number[], p: number) => l[Math.min(l.length - 1, Math.floor(p * l.length))] ?? NaN;
 const fmt = (l: number[]) => `n ${l.length}, p50 ${q(l, 0.5).toFixed(0)}, p99 ${q(l, 0.99).toFixed(0)}, max ${q(l, 1).toFixed(0)} ms`;
 const fmtProbed = (p: Probed) =>
-  `${fmt(p.seen)}; less the CPU wait ${fmt(p.own)}` + (p.thread ? `; serving thread ${(p.thread.runMs / 1000).toFixed(1)} s on a CPU, ${(p.thread.waitMs / 1000).toFixed(1)} s waiting for one` : '');
+  `${fmt(p.seen)}; less the CPU wait ${fmt(p.own)}` + (p.thread ? `; serving thread ${(p.thread.runMs / 1000).toFixed(1)} s on a CPU, ${(p.thread.waitMs / 1000).toFixed(1)} s waiting for one` : '') + (p.failed.length ? `; unanswered: ${p.failed.join(', ')}` : '');
 
 describe(`${CLIENTS} concurrent ${ROWS.toLocaleString('en')}-row CSV uploads to POST /impact (${usingPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
   const csv = Buffer.from(`rowId,code,term\n${Array.from({ length: ROWS }, (_, i) => `r${i},${CODES[i % CODES.length]},Watering eyes`).join('\n')}`);
@@ -124,12 +134,14 @@ describe(`${CLIENTS} concurrent ${ROWS.toLocaleString('en')}-row CSV uploads to 
     let finished = false;
     const probing = probe(server.url, server.serverPid, () => finished);
     const statuses = new Map<number, number>();
+    const uploadErrors: string[] = [];
     let answered = 0;
     await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
         while (performance.now() < end) {
           const a = await send(server.url, `/impact?from=5.0&to=5.0.1&validateOnly=${validateOnly}`, { method: 'POST', headers: { 'content-type': 'text/csv', 'X-API-Key': key }, body: csv });
           statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+          if (a.error) uploadErrors.push(`${a.error} after ${a.ms.toFixed(0)} ms`);
           if (a.status === 200) {
             answered++;
             return;
@@ -141,7 +153,7 @@ describe(`${CLIENTS} concurrent ${ROWS.toLocaleString('en')}-row CSV uploads to 
     );
     finished = true;
     const under = await probing;
-    const line = `${side.label}, validateOnly=${validateOnly}: ${answered} uploads answered 200 (statuses ${JSON.stringify(Object.fromEntries(statuses))}); probe idle ${fmtProbed(idle)}; under uploads ${fmtProbed(under)}`;
+    const line = `${side.label}, validateOnly=${validateOnly}: ${answered} uploads answered 200 (statuses ${JSON.stringify(Object.fromEntries(statuses))}${uploadErrors.length ? `; ${uploadErrors.join(', ')}` : ''}); probe idle ${fmtProbed(idle)}; under uploads ${fmtProbed(under)}`;
     lines.push(line);
     console.log(`uploads-probe: ${line}`);
     expect([...statuses.keys()].filter((s) => s !== 200 && s !== 503), line).toEqual([]);
