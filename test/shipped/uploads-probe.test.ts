@@ -55,6 +55,8 @@ interface Answer {
   ms: number;
   /** Why there was no answer (status -1). */
   error?: string;
+  /** The request went out on a kept-alive connection (status -1: it may have crossed the server's close). */
+  reused?: boolean;
 }
 
 const guarded = new WeakSet<object>();
@@ -76,7 +78,7 @@ function send(base: string, pathname: string, init: { method?: string; headers?:
       if (!guarded.has(s)) s.on('error', () => undefined);
       guarded.add(s);
     });
-    req.on('error', (e) => resolve({ status: -1, bytes: 0, retryAfter: 0, ms: performance.now() - t0, error: e.message }));
+    req.on('error', (e) => resolve({ status: -1, bytes: 0, retryAfter: 0, ms: performance.now() - t0, error: e.message, reused: req.reusedSocket }));
     req.end(init.body);
   });
 }
@@ -88,7 +90,7 @@ interface Probed {
   own: number[];
   /** The serving thread over the probing: ms on a CPU, ms waiting for one (undefined: not Linux). */
   thread?: { runMs: number; waitMs: number };
-  /** Turns without an answer: the status or error, and after how long. */
+  /** Turns without an answer at the first try: the status or error, and after how long. */
   failed: string[];
 }
 
@@ -101,10 +103,16 @@ async function probe(base: string, serverPid: number, done: () => boolean): Prom
   const first = threadCpu(serverPid);
   while (!done()) {
     const before = [threadCpu(serverPid), threadCpu(process.pid)];
-    const a = await send(base, '/versions', { agent, timeoutMs: 30_000 });
+    let a = await send(base, '/versions', { agent, timeoutMs: 30_000 });
+    // A kept-alive connection the server closed as the request went out (its idle timer ran first
+    // after a stall): an HTTP client retries such a GET (RFC 9112 §9.3.1). The turn counts both tries.
+    if (a.status === -1 && a.reused) {
+      const again = await send(base, '/versions', { agent, timeoutMs: Math.max(1, 30_000 - a.ms) });
+      failed.push(`${a.error} after ${a.ms.toFixed(0)} ms on a kept-alive connection, retried: ${again.error ?? again.status} after ${again.ms.toFixed(0)} ms more`);
+      a = { ...again, ms: a.ms + again.ms };
+    } else if (a.status !== 200) failed.push(`${a.error ?? a.status} after ${a.ms.toFixed(0)} ms`);
     const after = [threadCpu(serverPid), threadCpu(process.pid)];
     const ms = a.status === 200 ? a.ms : 30_000;
-    if (a.status !== 200) failed.push(`${a.error ?? a.status} after ${a.ms.toFixed(0)} ms`);
     seen.push(ms);
     // The larger of the two waits: they may overlap in time, so their sum could count one twice.
     const waited = Math.max(...[0, 1].map((k) => (before[k] && after[k] ? after[k].waitMs - before[k].waitMs : 0)));
@@ -120,7 +128,7 @@ async function probe(base: string, serverPid: number, done: () => boolean): Prom
 const q = (l: number[], p: number) => l[Math.min(l.length - 1, Math.floor(p * l.length))] ?? NaN;
 const fmt = (l: number[]) => `n ${l.length}, p50 ${q(l, 0.5).toFixed(0)}, p99 ${q(l, 0.99).toFixed(0)}, max ${q(l, 1).toFixed(0)} ms`;
 const fmtProbed = (p: Probed) =>
-  `${fmt(p.seen)}; less the CPU wait ${fmt(p.own)}` + (p.thread ? `; serving thread ${(p.thread.runMs / 1000).toFixed(1)} s on a CPU, ${(p.thread.waitMs / 1000).toFixed(1)} s waiting for one` : '') + (p.failed.length ? `; unanswered: ${p.failed.join(', ')}` : '');
+  `${fmt(p.seen)}; less the CPU wait ${fmt(p.own)}` + (p.thread ? `; serving thread ${(p.thread.runMs / 1000).toFixed(1)} s on a CPU, ${(p.thread.waitMs / 1000).toFixed(1)} s waiting for one` : '') + (p.failed.length ? `; not answered at once: ${p.failed.join(', ')}` : '');
 
 describe(`${CLIENTS} concurrent ${ROWS.toLocaleString('en')}-row CSV uploads to POST /impact (${usingPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
   const csv = Buffer.from(`rowId,code,term\n${Array.from({ length: ROWS }, (_, i) => `r${i},${CODES[i % CODES.length]},Watering eyes`).join('\n')}`);
