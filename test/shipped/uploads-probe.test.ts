@@ -102,6 +102,7 @@ async function probe(base: string, serverPid: number, done: () => boolean): Prom
   const failed: string[] = [];
   const first = threadCpu(serverPid);
   while (!done()) {
+    // process.pid: vitest runs each file in a forked process, whose main thread runs this probe.
     const before = [threadCpu(serverPid), threadCpu(process.pid)];
     let a = await send(base, '/versions', { agent, timeoutMs: 30_000 });
     // A kept-alive connection the server closed as the request went out (its idle timer ran first
