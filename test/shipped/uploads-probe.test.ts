@@ -92,6 +92,8 @@ interface Probed {
   thread?: { runMs: number; waitMs: number };
   /** Turns without an answer at the first try: the status or error, and after how long. */
   failed: string[];
+  /** The three slowest turns less the wait, each with the serving thread's CPU and both threads' waits. */
+  slowest: string[];
 }
 
 /** GET /versions every 100 ms (the issue's probe) until `done`. */
@@ -100,6 +102,7 @@ async function probe(base: string, serverPid: number, done: () => boolean): Prom
   const seen: number[] = [];
   const own: number[] = [];
   const failed: string[] = [];
+  const turns: { own: number; text: string }[] = [];
   const first = threadCpu(serverPid);
   while (!done()) {
     // process.pid: vitest runs each file in a forked process, whose main thread runs this probe.
@@ -116,20 +119,23 @@ async function probe(base: string, serverPid: number, done: () => boolean): Prom
     const ms = a.status === 200 ? a.ms : 30_000;
     seen.push(ms);
     // The larger of the two waits: they may overlap in time, so their sum could count one twice.
-    const waited = Math.max(...[0, 1].map((k) => (before[k] && after[k] ? after[k].waitMs - before[k].waitMs : 0)));
-    own.push(Math.max(0, ms - waited));
+    const waits = [0, 1].map((k) => (before[k] && after[k] ? after[k].waitMs - before[k].waitMs : 0));
+    const left = Math.max(0, ms - Math.max(...waits));
+    own.push(left);
+    const ran = before[0] && after[0] ? after[0].runMs - before[0].runMs : NaN;
+    turns.push({ own: left, text: `${left.toFixed(0)} (seen ${ms.toFixed(0)}: server ran ${ran.toFixed(0)}, waited ${waits[0]!.toFixed(0)}; client waited ${waits[1]!.toFixed(0)})` });
     await new Promise((r) => setTimeout(r, 100));
   }
   agent.destroy();
   const last = threadCpu(serverPid);
   const byValue = (a: number, b: number) => a - b;
-  return { seen: seen.sort(byValue), own: own.sort(byValue), thread: first && last ? { runMs: last.runMs - first.runMs, waitMs: last.waitMs - first.waitMs } : undefined, failed };
+  return { seen: seen.sort(byValue), own: own.sort(byValue), thread: first && last ? { runMs: last.runMs - first.runMs, waitMs: last.waitMs - first.waitMs } : undefined, failed, slowest: turns.sort((a, b) => b.own - a.own).slice(0, 3).map((t) => t.text) };
 }
 
 const q = (l: number[], p: number) => l[Math.min(l.length - 1, Math.floor(p * l.length))] ?? NaN;
 const fmt = (l: number[]) => `n ${l.length}, p50 ${q(l, 0.5).toFixed(0)}, p99 ${q(l, 0.99).toFixed(0)}, max ${q(l, 1).toFixed(0)} ms`;
 const fmtProbed = (p: Probed) =>
-  `${fmt(p.seen)}; less the CPU wait ${fmt(p.own)}` + (p.thread ? `; serving thread ${(p.thread.runMs / 1000).toFixed(1)} s on a CPU, ${(p.thread.waitMs / 1000).toFixed(1)} s waiting for one` : '') + (p.failed.length ? `; not answered at once: ${p.failed.join(', ')}` : '');
+  `${fmt(p.seen)}; less the CPU wait ${fmt(p.own)}` + (p.thread ? `; serving thread ${(p.thread.runMs / 1000).toFixed(1)} s on a CPU, ${(p.thread.waitMs / 1000).toFixed(1)} s waiting for one` : '') + `; slowest ${p.slowest.join(', ')} ms` + (p.failed.length ? `; not answered at once: ${p.failed.join(', ')}` : '');
 
 describe(`${CLIENTS} concurrent ${ROWS.toLocaleString('en')}-row CSV uploads to POST /impact (${usingPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
   const csv = Buffer.from(`rowId,code,term\n${Array.from({ length: ROWS }, (_, i) => `r${i},${CODES[i % CODES.length]},Watering eyes`).join('\n')}`);
