@@ -92,7 +92,7 @@ interface Probed {
   thread?: { runMs: number; waitMs: number };
   /** Turns without an answer at the first try: the status or error, and after how long. */
   failed: string[];
-  /** The three slowest turns less the wait, each with the serving thread's CPU and both threads' waits. */
+  /** The three slowest turns less the wait, each with both threads' CPU and waits. */
   slowest: string[];
 }
 
@@ -122,8 +122,8 @@ async function probe(base: string, serverPid: number, done: () => boolean): Prom
     const waits = [0, 1].map((k) => (before[k] && after[k] ? after[k].waitMs - before[k].waitMs : 0));
     const left = Math.max(0, ms - Math.max(...waits));
     own.push(left);
-    const ran = before[0] && after[0] ? after[0].runMs - before[0].runMs : NaN;
-    turns.push({ own: left, text: `${left.toFixed(0)} (seen ${ms.toFixed(0)}: server ran ${ran.toFixed(0)}, waited ${waits[0]!.toFixed(0)}; client waited ${waits[1]!.toFixed(0)})` });
+    const ran = [0, 1].map((k) => (before[k] && after[k] ? after[k].runMs - before[k].runMs : NaN));
+    turns.push({ own: left, text: `${left.toFixed(0)} (seen ${ms.toFixed(0)}: server ran ${ran[0]!.toFixed(0)}, waited ${waits[0]!.toFixed(0)}; client ran ${ran[1]!.toFixed(0)}, waited ${waits[1]!.toFixed(0)})` });
     await new Promise((r) => setTimeout(r, 100));
   }
   agent.destroy();
