@@ -77,6 +77,8 @@ const EnvSchema = z.object({
   /** Body limit of POST /impact alone: 100,000 coded rows (CSV or JSON) need more than MAX_BODY_BYTES. */
   MAX_IMPACT_BODY_BYTES: z.coerce.number().int().min(1024).max(512 * 1024 * 1024).default(IMPACT_BODY_BYTES),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** How long an idle kept-alive connection stays open: longer than a load balancer's idle timeout (60 s is common), or it reuses a socket the server is closing and answers 502. */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(65_000),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url('must be a URL such as http://127.0.0.1:11434/v1').optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -270,6 +272,7 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
     memory: memoryShares(c.MEMORY_BUDGET_MB, c.RESPONSE_CACHE_MB),
     maxImpactBodyBytes: c.MAX_IMPACT_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS,
     /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: the `openai` provider is used. */
     openai:
       c.OPENAI_API_KEY || c.OPENAI_BASE_URL

@@ -99,7 +99,12 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const measured = observability ? observability.wrap(traced, app.app.routes) : traced;
   // Node's own Host check answers with an empty 400; requireHost gives the problem JSON.
   // Headers over 16 KB are refused by limitHeaderSize, which knows the method (src/http/clientError.ts).
-  const server: Server = createServer({ requireHostHeader: false, maxHeaderSize: PARSER_HEADER_LIMIT }, requireHost(limitHeaderSize(measured)));
+  // keepAliveTimeout: Node's 5 s default is shorter than the idle timeout of common load balancers
+  // and client pools, which then send a request on a socket the server is closing (a reset, a 502).
+  const server: Server = createServer(
+    { requireHostHeader: false, maxHeaderSize: PARSER_HEADER_LIMIT, keepAliveTimeout: config.keepAliveTimeoutMs },
+    requireHost(limitHeaderSize(measured)),
+  );
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));

@@ -4,6 +4,7 @@
 // documented endpoint and its main variants, with only the required fields, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from '../helpers/cli.ts';
@@ -192,6 +193,15 @@ describe('the shipped product, default configuration', () => {
     expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/versions', '/codes', '/codes/{code}', '/identify', '/classify', '/labels/classify']));
     expect((await call('/health/live')).body).toEqual({ status: 'ok' });
     expect((await call('/health/ready')).status).toBe(200);
+  });
+
+  it('keeps an idle connection open longer than a load balancer would (Keep-Alive: timeout=65, not Node\'s 5)', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => http.request(`${server.url}/health/live`, { agent }, resolve).on('error', reject).end());
+    res.resume();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['keep-alive']).toBe('timeout=65');
+    agent.destroy();
   });
 
   it('answers bad input with the documented error', async () => {
