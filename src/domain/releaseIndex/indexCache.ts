@@ -16,9 +16,10 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { materialise, overlayBytes, overlayOf, type IndexOverlay } from './overlay.ts';
 import { buildLanguageIndex } from './languageIndex.ts';
-import { deserializeLanguageIndex, unpackIndex } from './snapshot.ts';
+import { CorruptSnapshotError, deserializeLanguageIndex } from './snapshot.ts';
+import { loadStoredIndex, storeIndex, type Loaded } from './snapshotChain.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
-import { readLanguageSnapshot, readSnapshot, writeLanguageSnapshot, writeSnapshot } from './snapshotStore.ts';
+import { readLanguageSnapshot, writeLanguageSnapshot } from './snapshotStore.ts';
 import type { ReleaseInfo } from '../releases.ts';
 import { counts, memoryGauges, timings } from '../../observability/signals.ts';
 
@@ -352,29 +353,28 @@ export class SearchIndexCache {
   private async readIndex(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
     if (!this.blobs) return undefined;
     const started = performance.now();
-    let data: Uint8Array | null = null;
-    let readFailed = false;
+    let loaded: Loaded | null;
     try {
-      data = await readSnapshot({ db, blobs: this.blobs }, releaseId);
+      // A delta's base may be an index kept here (the very snapshot it was made over: checked).
+      loaded = await loadStoredIndex({ db, blobs: this.blobs }, releaseId, (id) => this.built.get(id));
     } catch (e) {
-      readFailed = true;
-      this.warn(releaseId, 'release index snapshot not readable; building the index from rows', e);
-    }
-    if (!data) {
-      // Read, and none of the current format (a read that failed is not marked: the next get() tries again).
-      if (!readFailed) this.unusable.add(releaseId);
+      if (e instanceof CorruptSnapshotError) {
+        this.unusable.add(releaseId);
+        this.warn(releaseId, 'release index snapshot is corrupt; rebuilding it from rows', e);
+      } else {
+        // A read that failed is not marked: the next get() tries again.
+        this.warn(releaseId, 'release index snapshot not readable; building the index from rows', e);
+      }
       return undefined;
     }
-    try {
-      const ix = await unpackIndex(data, releaseId);
-      this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started));
-      timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, data.byteLength);
-      return ix;
-    } catch (e) {
+    if (!loaded) {
+      // Read, and none of the current format.
       this.unusable.add(releaseId);
-      this.warn(releaseId, 'release index snapshot is corrupt; rebuilding it from rows', e);
       return undefined;
     }
+    this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started));
+    timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, loaded.bytes);
+    return loaded.ix;
   }
 
   /** A language's index from its snapshot when there is a usable one, else from rows (its snapshot then written in the background). */
@@ -487,7 +487,7 @@ export class SearchIndexCache {
     const blobs = this.blobs;
     // In the background: the answer waiting on this index never waits on the write.
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => writeSnapshot({ db: this.writer ?? db, blobs }, ix))
+      .then(() => storeIndex({ db: this.writer ?? db, blobs }, ix))
       .then(
         () => void this.unusable.delete(releaseId),
         (e: unknown) => this.warn(releaseId, 'release index snapshot not written; the next start builds the index again', e),

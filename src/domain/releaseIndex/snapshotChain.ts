@@ -1,0 +1,132 @@
+// Which release index snapshots are stored whole and which as deltas (issue 32: a further
+// release costs its differences, not a whole index). A release's snapshot is a delta
+// (snapshotDelta.ts) over the nearest release (by publication order) whose snapshot is whole —
+// a keyframe — while that keyframe serves fewer than KEYFRAME_EVERY - 1 deltas and the delta is
+// at most DELTA_MAX_SHARE of the whole; otherwise it is whole, a new keyframe. A delta's base is
+// always a keyframe, so a load reads at most two rows (the delta, its base) and materialises
+// once (overlay.ts). A delta is valid over its base's exact bytes (their checksum); anything else
+// — base gone, rewritten or damaged — makes the delta unusable, and the cache builds the index
+// from rows and stores it again (indexCache.ts): never a failed request.
+// Before a release is deleted or replaced, detachDependants() stores the deltas over it again over
+// another keyframe, or whole; the foreign key deletes any delta that a race still left over it.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { materialise, overlayOf } from './overlay.ts';
+import { ReleaseIndex } from './releaseIndex.ts';
+import { CorruptSnapshotError, SNAPSHOT_FORMAT, checksumOf, deserializeIndex, isWholeSnapshot, serializeIndex, snapshotChecksum, unpackIndex } from './snapshot.ts';
+import { deserializeDelta, isDeltaSnapshot, serializeDelta } from './snapshotDelta.ts';
+import { readSnapshot, writeStored, type SnapshotDb } from './snapshotStore.ts';
+
+type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
+
+/** Releases sharing one keyframe at most, itself included: a whole snapshot every this many releases at least. */
+export const KEYFRAME_EVERY = 8;
+
+/** A delta larger than this share of its whole snapshot is stored whole instead (far from its base, a delta nears a whole index). */
+export const DELTA_MAX_SHARE = 0.25;
+
+export interface StoreOptions {
+  /** A release whose snapshot must not be the base (being deleted or replaced). */
+  exclude?: number;
+  keyframeEvery?: number;
+}
+
+/** What storeIndex() wrote: its bytes, and the base when a delta. */
+export interface Stored {
+  bytes: number;
+  baseReleaseId: number | null;
+}
+
+/**
+ * The keyframe a snapshot of `releaseId` goes over, if any: the nearest by ordinal (the earlier
+ * on a tie) with room for another delta. None when `releaseId` is itself a base: it stays whole.
+ */
+async function chooseBase(db: Db, releaseId: number, exclude: number, every: number): Promise<number | undefined> {
+  const rows = await db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.release_id AS id
+     FROM release_index_snapshot s JOIN release r ON r.id = s.release_id JOIN release me ON me.id = $1
+     WHERE s.base_release_id IS NULL AND s.format = $2 AND s.release_id <> $1 AND s.release_id <> $3
+       AND NOT EXISTS (SELECT 1 FROM release_index_snapshot d WHERE d.base_release_id = $1)
+       AND (SELECT count(*) FROM release_index_snapshot d WHERE d.base_release_id = s.release_id AND d.release_id <> $1) < $4
+     ORDER BY abs(r.ordinal - me.ordinal), r.ordinal
+     LIMIT 1`,
+    releaseId,
+    SNAPSHOT_FORMAT,
+    exclude,
+    every - 1,
+  );
+  return rows[0]?.id;
+}
+
+/** Stores a built index's snapshot: a delta over a keyframe when one serves (see above), else whole. */
+export async function storeIndex(sdb: SnapshotDb, ix: ReleaseIndex, opts: StoreOptions = {}): Promise<Stored> {
+  const whole = serializeIndex(ix);
+  const baseId = ix.hasHierarchy ? await chooseBase(sdb.db, ix.releaseId, opts.exclude ?? 0, opts.keyframeEvery ?? KEYFRAME_EVERY) : undefined;
+  if (baseId !== undefined) {
+    const baseData = await readSnapshot(sdb, baseId);
+    // An earlier version's deflated row is no base: whole instead (its next write makes it one).
+    if (baseData && isWholeSnapshot(baseData)) {
+      const base = deserializeIndex(baseData, baseId);
+      const delta = serializeDelta(await overlayOf(base, ix), { releaseId: baseId, size: base.size, checksum: checksumOf(baseData) });
+      if (delta.byteLength <= DELTA_MAX_SHARE * whole.byteLength) {
+        await writeStored(sdb, ix.releaseId, delta, baseId);
+        return { bytes: delta.byteLength, baseReleaseId: baseId };
+      }
+    }
+  }
+  await writeStored(sdb, ix.releaseId, whole, null);
+  return { bytes: whole.byteLength, baseReleaseId: null };
+}
+
+/** A stored index as loaded: where from, and the bytes read (a delta's base included). */
+export interface Loaded {
+  ix: ReleaseIndex;
+  bytes: number;
+  baseReleaseId: number | null;
+}
+
+/**
+ * The release's index from its stored snapshot, whole or a delta over its base; null when it has
+ * none of the current format. `known`: indexes at hand (the cache's), used as the base when they
+ * are that base's exact snapshot. Throws CorruptSnapshotError when what is stored cannot give the
+ * index (damaged, or a delta whose base is gone or another); other errors are failed reads.
+ */
+export async function loadStoredIndex(sdb: SnapshotDb, releaseId: number, known?: (releaseId: number) => ReleaseIndex | undefined): Promise<Loaded | null> {
+  const data = await readSnapshot(sdb, releaseId);
+  if (!data) return null;
+  if (!isDeltaSnapshot(data)) return { ix: await unpackIndex(data, releaseId), bytes: data.byteLength, baseReleaseId: null };
+  const { overlay, base } = deserializeDelta(data, releaseId);
+  let bytes = data.byteLength;
+  let b = known?.(base.releaseId);
+  if (!b || snapshotChecksum(b) !== base.checksum) {
+    const baseData = await readSnapshot(sdb, base.releaseId);
+    if (!baseData || !isWholeSnapshot(baseData) || checksumOf(baseData) !== base.checksum) {
+      throw new CorruptSnapshotError(`a delta over release ${base.releaseId}'s snapshot, which is ${baseData ? 'another' : 'gone'}`);
+    }
+    b = deserializeIndex(baseData, base.releaseId);
+    bytes += baseData.byteLength;
+  }
+  if (b.size !== base.size) throw new CorruptSnapshotError(`a delta over ${base.size} entries, its base has ${b.size}`);
+  try {
+    return { ix: await materialise(b, overlay), bytes, baseReleaseId: base.releaseId };
+  } catch (e) {
+    throw new CorruptSnapshotError(`delta does not apply: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Before `releaseId`'s snapshot goes (its release deleted or replaced): every delta over it
+ * stored again over another keyframe, or whole, in publication order (the first may become the
+ * keyframe of the next). A dependant that cannot be materialised is built from rows. Returns
+ * how many were stored again.
+ */
+export async function detachDependants(sdb: SnapshotDb, releaseId: number): Promise<number> {
+  const deps = await sdb.db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.release_id AS id FROM release_index_snapshot s JOIN release r ON r.id = s.release_id WHERE s.base_release_id = $1 ORDER BY r.ordinal`,
+    releaseId,
+  );
+  for (const { id } of deps) {
+    const ix = (await loadStoredIndex(sdb, id).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, id));
+    await storeIndex(sdb, ix, { exclude: releaseId });
+  }
+  return deps.length;
+}
