@@ -57,6 +57,16 @@ async function chooseBase(db: Db, releaseId: number, exclude: number, every: num
   return rows[0]?.id;
 }
 
+/** The index a keyframe holds, or undefined when it is damaged (no base then: the snapshot is stored whole). */
+function wholeOrNone(data: Uint8Array, releaseId: number): ReleaseIndex | undefined {
+  try {
+    return deserializeIndex(data, releaseId);
+  } catch (e) {
+    if (e instanceof CorruptSnapshotError) return undefined;
+    throw e;
+  }
+}
+
 /** Stores a built index's snapshot: a delta over a keyframe when one serves (see above), else whole. */
 export async function storeIndex(sdb: SnapshotDb, ix: ReleaseIndex, opts: StoreOptions = {}): Promise<Stored> {
   const whole = serializeIndex(ix);
@@ -64,9 +74,9 @@ export async function storeIndex(sdb: SnapshotDb, ix: ReleaseIndex, opts: StoreO
   if (baseId !== undefined) {
     const baseData = await readSnapshot(sdb, baseId);
     // An earlier version's deflated row is no base: whole instead (its next write makes it one).
-    if (baseData && isWholeSnapshot(baseData)) {
-      const base = deserializeIndex(baseData, baseId);
-      const delta = serializeDelta(await overlayOf(base, ix), { releaseId: baseId, size: base.size, checksum: checksumOf(baseData) });
+    const base = baseData && isWholeSnapshot(baseData) ? wholeOrNone(baseData, baseId) : undefined;
+    if (base) {
+      const delta = serializeDelta(await overlayOf(base, ix), { releaseId: baseId, size: base.size, checksum: checksumOf(baseData!) });
       if (delta.byteLength <= DELTA_MAX_SHARE * whole.byteLength) {
         await writeStored(sdb, ix.releaseId, delta, baseId);
         return { bytes: delta.byteLength, baseReleaseId: baseId };
