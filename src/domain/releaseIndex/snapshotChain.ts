@@ -21,6 +21,9 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 /** Releases sharing one keyframe at most, itself included: a whole snapshot every this many releases at least. */
 export const KEYFRAME_EVERY = 8;
 
+/** The process's default for storeIndex() (bench/snapshotDelta.ts sets 1, every snapshot whole, for its same-run baseline). */
+export const chainDefaults = { keyframeEvery: KEYFRAME_EVERY };
+
 /** A delta larger than this share of its whole snapshot is stored whole instead (far from its base, a delta nears a whole index). */
 export const DELTA_MAX_SHARE = 0.25;
 
@@ -70,7 +73,7 @@ function wholeOrNone(data: Uint8Array, releaseId: number): ReleaseIndex | undefi
 /** Stores a built index's snapshot: a delta over a keyframe when one serves (see above), else whole. */
 export async function storeIndex(sdb: SnapshotDb, ix: ReleaseIndex, opts: StoreOptions = {}): Promise<Stored> {
   const whole = serializeIndex(ix);
-  const baseId = ix.hasHierarchy ? await chooseBase(sdb.db, ix.releaseId, opts.exclude ?? 0, opts.keyframeEvery ?? KEYFRAME_EVERY) : undefined;
+  const baseId = ix.hasHierarchy ? await chooseBase(sdb.db, ix.releaseId, opts.exclude ?? 0, opts.keyframeEvery ?? chainDefaults.keyframeEvery) : undefined;
   if (baseId !== undefined) {
     const baseData = await readSnapshot(sdb, baseId);
     // An earlier version's deflated row is no base: whole instead (its next write makes it one).
