@@ -9,3 +9,8 @@ CREATE INDEX "release_index_snapshot_base_release_id_idx" ON "release_index_snap
 
 -- AddForeignKey
 ALTER TABLE "release_index_snapshot" ADD CONSTRAINT "release_index_snapshot_base_release_id_fkey" FOREIGN KEY ("base_release_id") REFERENCES "release_index_snapshot"("release_id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- A language's index snapshot likewise: a delta over the same language's whole snapshot of the
+-- release its primary snapshot is a delta over. No foreign key (it would share the language and
+-- variant columns with the key): a delta whose base is gone or another is refused by its checksum.
+ALTER TABLE "release_language_index_snapshot" ADD COLUMN "base_release_id" INTEGER;

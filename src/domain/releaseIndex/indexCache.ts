@@ -16,10 +16,9 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { materialise, overlayBytes, overlayOf, type IndexOverlay } from './overlay.ts';
 import { buildLanguageIndex } from './languageIndex.ts';
-import { CorruptSnapshotError, deserializeLanguageIndex } from './snapshot.ts';
-import { loadStoredIndex, storeIndex, type Loaded } from './snapshotChain.ts';
+import { CorruptSnapshotError } from './snapshot.ts';
+import { loadStoredIndex, loadStoredLanguageIndex, storeIndex, storeLanguageIndex, type Loaded } from './snapshotChain.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
-import { readLanguageSnapshot, writeLanguageSnapshot } from './snapshotStore.ts';
 import type { ReleaseInfo } from '../releases.ts';
 import { counts, memoryGauges, timings } from '../../observability/signals.ts';
 
@@ -383,12 +382,11 @@ export class SearchIndexCache {
     const started = performance.now();
     if (this.blobs) {
       try {
-        const data = await readLanguageSnapshot({ db, blobs: this.blobs }, releaseId, language, variant);
-        if (data) {
-          const ix = deserializeLanguageIndex(data, base, language);
+        const loaded = await loadStoredLanguageIndex({ db, blobs: this.blobs }, base, language, variant);
+        if (loaded) {
           this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started), language);
-          timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, data.byteLength);
-          return ix;
+          timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, loaded.bytes);
+          return loaded.ix;
         }
       } catch (e) {
         this.warn(releaseId, `${language} index snapshot not usable; building the index from rows`, e);
@@ -403,7 +401,7 @@ export class SearchIndexCache {
     if (this.blobs && importedAt) {
       const blobs = this.blobs;
       const writing = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => writeLanguageSnapshot({ db: this.writer ?? db, blobs }, ix, variant, new Date(importedAt)))
+        .then(() => storeLanguageIndex({ db: this.writer ?? db, blobs }, ix, variant, new Date(importedAt), (id) => this.built.get(id)))
         .then(
           () => undefined,
           (e: unknown) => this.warn(releaseId, `${language} index snapshot not written; the next start builds it again`, e),

@@ -218,6 +218,18 @@ export function deserializeLanguageIndex(data: Uint8Array, base: ReleaseIndex, l
   return ReleaseIndex.languageFromParts(base, language, parts);
 }
 
+/** Whether the bytes begin as a whole language snapshot does. */
+export const isWholeLanguageSnapshot = (data: Uint8Array): boolean => data.byteLength >= 4 && new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) === LANGUAGE_MAGIC;
+
+/** The names and folded names a whole language snapshot holds, without its release's primary index (a language delta's base: snapshotDelta.ts). */
+export function languageNamesOf(data: Uint8Array, releaseId: number): { size: number; name: string[]; norm: string[] } {
+  const r = new SectionReader(data, LANGUAGE_MAGIC, LANGUAGE_SNAPSHOT_FORMAT, releaseId, 'language index snapshot');
+  const name = r.strings();
+  const norm = r.strings();
+  if (name.length !== r.size || norm.length !== r.size) throw new CorruptSnapshotError('column lengths differ');
+  return { size: r.size, name, norm };
+}
+
 const inflated = promisify(inflate);
 
 /** The index from its stored form (serializeIndex() output, or that deflated by an earlier version); CorruptSnapshotError when it is not one. */

@@ -12,9 +12,12 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { materialise, overlayOf } from './overlay.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
-import { CorruptSnapshotError, SNAPSHOT_FORMAT, checksumOf, deserializeIndex, isWholeSnapshot, serializeIndex, snapshotChecksum, unpackIndex } from './snapshot.ts';
-import { deserializeDelta, isDeltaSnapshot, serializeDelta } from './snapshotDelta.ts';
-import { readSnapshot, writeStored, type SnapshotDb } from './snapshotStore.ts';
+import {
+  CorruptSnapshotError, SNAPSHOT_FORMAT, checksumOf, deserializeIndex, deserializeLanguageIndex, isWholeLanguageSnapshot, isWholeSnapshot, languageNamesOf, serializeIndex,
+  serializeLanguageIndex, snapshotChecksum, unpackIndex,
+} from './snapshot.ts';
+import { deserializeDelta, deserializeLanguageDelta, isDeltaSnapshot, isLanguageDelta, serializeDelta, serializeLanguageDelta } from './snapshotDelta.ts';
+import { readLanguageSnapshot, readSnapshot, writeLanguageStored, writeStored, type SnapshotDb } from './snapshotStore.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -142,4 +145,97 @@ export async function detachDependants(sdb: SnapshotDb, releaseId: number): Prom
     await storeIndex(sdb, ix, { exclude: releaseId });
   }
   return deps.length;
+}
+
+// ---- A non-primary language's index ---------------------------------------------------------
+// A delta over the same language's whole snapshot of the release the primary snapshot is a delta
+// over (so its chain is the primary's: bounded alike), when that one is stored; else whole. No
+// foreign key holds it to its base: a base gone or rewritten fails the checksum, and the
+// language is built from rows and stored again (indexCache.ts), as with a damaged snapshot.
+
+/** The delta of language index `ix` over release `baseId`'s whole snapshot of it, or undefined when that is not stored or not usable. */
+async function languageDeltaOf(sdb: SnapshotDb, ix: ReleaseIndex, baseId: number, variant: number, known?: (releaseId: number) => ReleaseIndex | undefined): Promise<Uint8Array | undefined> {
+  const baseData = await readLanguageSnapshot(sdb, baseId, ix.language!, variant);
+  if (!baseData || !isWholeLanguageSnapshot(baseData)) return undefined;
+  const names = languageNamesOf(baseData, baseId);
+  const basePrimary = known?.(baseId) ?? (await loadStoredIndex(sdb, baseId))?.ix;
+  if (!basePrimary || basePrimary.size !== names.size) return undefined;
+  const own = ix.languageParts();
+  const fromBase = new Int32Array(ix.size);
+  const at: number[] = [];
+  for (let i = 0; i < ix.size; i++) {
+    const j = (fromBase[i] = basePrimary.find(ix.levelOf(i), ix.code[i]!));
+    if (j < 0 || names.name[j] !== own.name[i] || names.norm[j] !== own.norm[i]) at.push(i);
+  }
+  return serializeLanguageDelta(ix.releaseId, {
+    base: { releaseId: baseId, size: names.size, checksum: checksumOf(baseData) },
+    fromBase,
+    at: Int32Array.from(at),
+    name: at.map((i) => own.name[i]!),
+    norm: at.map((i) => own.norm[i]!),
+    nameRank: own.nameRank,
+  });
+}
+
+/** Stores a language index's snapshot (see above); `known`: primary indexes at hand (the cache's). */
+export async function storeLanguageIndex(
+  sdb: SnapshotDb,
+  ix: ReleaseIndex,
+  variant: number,
+  importedAt: Date,
+  known?: (releaseId: number) => ReleaseIndex | undefined,
+): Promise<Stored> {
+  if (ix.language === undefined) throw new TypeError('not a language index');
+  const key = { releaseId: ix.releaseId, language: ix.language, variant, importedAt };
+  const whole = serializeLanguageIndex(ix);
+  const [row] = await sdb.db.$queryRawUnsafe<{ base: number | null }[]>('SELECT base_release_id AS base FROM release_index_snapshot WHERE release_id = $1', ix.releaseId);
+  const baseId = row?.base ?? null;
+  if (baseId !== null) {
+    const delta = await languageDeltaOf(sdb, ix, baseId, variant, known).catch((e: unknown) => {
+      if (e instanceof CorruptSnapshotError) return undefined;
+      throw e;
+    });
+    if (delta && delta.byteLength <= DELTA_MAX_SHARE * whole.byteLength) {
+      await writeLanguageStored(sdb, key, delta, baseId);
+      return { bytes: delta.byteLength, baseReleaseId: baseId };
+    }
+  }
+  await writeLanguageStored(sdb, key, whole, null);
+  return { bytes: whole.byteLength, baseReleaseId: null };
+}
+
+/**
+ * A language index from its stored snapshot over `primary` (its release's index), whole or a delta
+ * (its base's names read, postings derived again); null when none of the current format. Throws
+ * CorruptSnapshotError when what is stored cannot give it.
+ */
+export async function loadStoredLanguageIndex(sdb: SnapshotDb, primary: ReleaseIndex, language: string, variant: number): Promise<Loaded | null> {
+  const data = await readLanguageSnapshot(sdb, primary.releaseId, language, variant);
+  if (!data) return null;
+  if (!isLanguageDelta(data)) return { ix: deserializeLanguageIndex(data, primary, language), bytes: data.byteLength, baseReleaseId: null };
+  const d = deserializeLanguageDelta(data, primary.releaseId);
+  if (d.fromBase.length !== primary.size) throw new CorruptSnapshotError(`holds ${d.fromBase.length} entries, the release ${primary.size}`);
+  const baseData = await readLanguageSnapshot(sdb, d.base.releaseId, language, variant);
+  if (!baseData || !isWholeLanguageSnapshot(baseData) || checksumOf(baseData) !== d.base.checksum) {
+    throw new CorruptSnapshotError(`a delta over release ${d.base.releaseId}'s ${language} snapshot, which is ${baseData ? 'another' : 'gone'}`);
+  }
+  const b = languageNamesOf(baseData, d.base.releaseId);
+  if (b.size !== d.base.size) throw new CorruptSnapshotError('its base has another size');
+  const n = primary.size;
+  const name = new Array<string>(n);
+  const norm = new Array<string>(n);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (k < d.at.length && d.at[k] === i) {
+      name[i] = d.name[k]!;
+      norm[i] = d.norm[k++]!;
+      continue;
+    }
+    const j = d.fromBase[i]!;
+    if (j < 0 || j >= b.size) throw new CorruptSnapshotError(`entry ${i} has no name`);
+    name[i] = b.name[j]!;
+    norm[i] = b.norm[j]!;
+  }
+  if (k !== d.at.length) throw new CorruptSnapshotError('own names out of order');
+  return { ix: await ReleaseIndex.forLanguage(primary, language, name, norm, d.nameRank), bytes: data.byteLength + baseData.byteLength, baseReleaseId: d.base.releaseId };
 }

@@ -4,7 +4,7 @@
 // count and the base snapshot's checksum: an overlay is exact over that very content only (a
 // base rebuilt from rows may order name ties otherwise), so any other base is refused.
 import type { IndexOverlay } from './overlay.ts';
-import { CorruptSnapshotError, SNAPSHOT_FORMAT, SectionReader, stringsOf, writeSections, type Typed } from './snapshot.ts';
+import { CorruptSnapshotError, LANGUAGE_SNAPSHOT_FORMAT, SNAPSHOT_FORMAT, SectionReader, stringsOf, writeSections, type Typed } from './snapshot.ts';
 
 const DELTA_MAGIC = 0x58445852; // "RXDX" little-endian
 
@@ -78,4 +78,42 @@ export function deserializeDelta(data: Uint8Array, releaseId: number): { overlay
   for (const l of [down, up]) if (l.start.length !== l.entry.length + 1 || l.to.length !== l.primary.length || l.start[l.entry.length] !== l.to.length) throw new CorruptSnapshotError('list lengths differ');
   if (ranks.entry.length !== ranks.rank.length || ptColumns(rows).some((c) => c.length !== rows.pt.length)) throw new CorruptSnapshotError('lengths differ');
   return { overlay: { releaseId, baseReleaseId: base.releaseId, size: r.size, masked, at, own, down, up, ptPaths: { replaced, rows }, ranks }, base };
+}
+
+// ---- A non-primary language's index (release_language_index_snapshot) ----------------------
+// Its names over the same language's whole snapshot of another release: which base entry each
+// entry is (by level and code, through both primary indexes), the names and folded names that
+// are not that entry's, and every name rank (one integer an entry: ranks shift with every name
+// added before them). Trigram postings are derived again on load (ReleaseIndex.forLanguage).
+
+const LANGUAGE_DELTA_MAGIC = 0x444c5852; // "RXLD" little-endian
+
+export const isLanguageDelta = (data: Uint8Array): boolean => data.byteLength >= 4 && new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) === LANGUAGE_DELTA_MAGIC;
+
+export interface LanguageDelta {
+  base: DeltaBase;
+  /** Per entry: its base entry, or -1. */
+  fromBase: Int32Array;
+  /** Entries whose name or folded name is not their base entry's (or that have none), ascending, and theirs. */
+  at: Int32Array;
+  name: string[];
+  norm: string[];
+  nameRank: Int32Array;
+}
+
+export function serializeLanguageDelta(releaseId: number, d: LanguageDelta): Uint8Array {
+  const [names, nameAt] = stringsOf(d.name);
+  const [norms, normAt] = stringsOf(d.norm);
+  const sections: Typed[] = [Int32Array.of(d.base.releaseId, d.base.size, d.base.checksum | 0), d.fromBase, d.at, names, nameAt, norms, normAt, d.nameRank];
+  return writeSections(LANGUAGE_DELTA_MAGIC, LANGUAGE_SNAPSHOT_FORMAT, { releaseId, size: d.fromBase.length, flags: 0 }, sections);
+}
+
+export function deserializeLanguageDelta(data: Uint8Array, releaseId: number): LanguageDelta {
+  const r = new SectionReader(data, LANGUAGE_DELTA_MAGIC, LANGUAGE_SNAPSHOT_FORMAT, releaseId, 'language index delta');
+  const meta = r.i32();
+  if (meta.length !== 3) throw new CorruptSnapshotError('bad base section');
+  const d: LanguageDelta = { base: { releaseId: meta[0]!, size: meta[1]!, checksum: meta[2]! >>> 0 }, fromBase: r.i32(), at: r.i32(), name: r.strings(), norm: r.strings(), nameRank: r.i32() };
+  r.end();
+  if (d.fromBase.length !== r.size || d.nameRank.length !== r.size || d.name.length !== d.at.length || d.norm.length !== d.at.length) throw new CorruptSnapshotError('lengths differ');
+  return d;
 }

@@ -107,29 +107,46 @@ export async function readLanguageSnapshot({ blobs }: SnapshotDb, releaseId: num
 }
 
 /**
- * Writes (or replaces) a language index's snapshot; returns its size in bytes. Only while the
- * language's names are those the index was built from (`importedAt`, release_language's, read
- * before the build): a write racing an import that replaced them writes nothing.
+ * Writes (or replaces) a language index's snapshot whole; returns its size in bytes. Where a
+ * delta may serve instead: snapshotChain.ts's storeLanguageIndex().
  */
-export async function writeLanguageSnapshot({ blobs }: SnapshotDb, ix: ReleaseIndex, variant: number, importedAt: Date): Promise<number> {
+export async function writeLanguageSnapshot(sdb: SnapshotDb, ix: ReleaseIndex, variant: number, importedAt: Date): Promise<number> {
   const language = ix.language;
   if (language === undefined) throw new TypeError('not a language index');
   const data = serializeLanguageIndex(ix);
+  await writeLanguageStored(sdb, { releaseId: ix.releaseId, language, variant, importedAt }, data, null);
+  return data.byteLength;
+}
+
+/** Which language snapshot: release, language, variant, and when the names it was built from were imported. */
+export interface LanguageKey {
+  releaseId: number;
+  language: string;
+  variant: number;
+  importedAt: Date;
+}
+
+/**
+ * Writes (or replaces) a language index's snapshot: `data` whole (`baseReleaseId` null) or a delta
+ * over that release's whole snapshot of the language (snapshotDelta.ts). Only while the
+ * language's names are those the index was built from (`importedAt`, release_language's, read
+ * before the build): a write racing an import that replaced them writes nothing.
+ */
+export async function writeLanguageStored({ blobs }: SnapshotDb, k: LanguageKey, data: Uint8Array, baseReleaseId: number | null): Promise<void> {
   await blobs.copyIn(
     {
-      before: [`CREATE TEMPORARY TABLE language_snapshot_in (release_id integer, variant integer, format integer, bytes integer, data bytea) ON COMMIT DROP`],
-      into: 'language_snapshot_in (release_id, variant, format, bytes, data)',
+      before: [`CREATE TEMPORARY TABLE language_snapshot_in (release_id integer, variant integer, format integer, bytes integer, base integer, data bytea) ON COMMIT DROP`],
+      into: 'language_snapshot_in (release_id, variant, format, bytes, base, data)',
       after: [
-        `INSERT INTO release_language_index_snapshot (release_id, language, variant, format, bytes, data)
-         SELECT s.release_id, ${tag(language)}, s.variant, s.format, s.bytes, s.data FROM language_snapshot_in s
-         JOIN release_language rl ON rl.release_id = s.release_id AND rl.language = ${tag(language)}
-           AND rl.imported_at = '${importedAt.toISOString()}'::timestamptz
-         ON CONFLICT (release_id, language, variant) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, data = EXCLUDED.data, created_at = now()`,
+        `INSERT INTO release_language_index_snapshot (release_id, language, variant, format, bytes, base_release_id, data)
+         SELECT s.release_id, ${tag(k.language)}, s.variant, s.format, s.bytes, NULLIF(s.base, 0), s.data FROM language_snapshot_in s
+         JOIN release_language rl ON rl.release_id = s.release_id AND rl.language = ${tag(k.language)}
+           AND rl.imported_at = '${k.importedAt.toISOString()}'::timestamptz
+         ON CONFLICT (release_id, language, variant) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, base_release_id = EXCLUDED.base_release_id, data = EXCLUDED.data, created_at = now()`,
       ],
     },
-    copyRow([int(ix.releaseId), int(variant), int(LANGUAGE_SNAPSHOT_FORMAT), int(data.byteLength)], data),
+    copyRow([int(k.releaseId), int(k.variant), int(LANGUAGE_SNAPSHOT_FORMAT), int(data.byteLength), int(baseReleaseId ?? 0)], data),
   );
-  return data.byteLength;
 }
 
 // ---- Embedded: the file copy --------------------------------------------------------------
