@@ -21,7 +21,7 @@ import { openDatabase, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { importRelease } from '../src/importer/import.ts';
 import { SearchIndexCache } from '../src/domain/releaseIndex/indexCache.ts';
-import { chainDefaults, loadStoredIndex } from '../src/domain/releaseIndex/snapshotChain.ts';
+import { chainDefaults, loadStoredIndex, loadStoredLanguageIndex } from '../src/domain/releaseIndex/snapshotChain.ts';
 import { writeManyReleases } from './lib/manyData.ts';
 import { createFreshPostgres } from './lib/pgdb.ts';
 import { removeTempDir } from './lib/procs.ts';
@@ -160,18 +160,48 @@ async function main() {
 
     // -- language index snapshots (written by a first search in the language, not by an import)
     if (languages === 2) {
-      const cache = new SearchIndexCache(2, undefined, dS.db.blobs);
-      const before = await dS.bytes();
-      for (const id of dS.ids) {
-        await cache.getLanguage(id, 'de', dS.db.prisma);
-        await cache.flushed();
+      const grown: number[] = [];
+      const langBytes: { id: number; bytes: number; base: number | null }[][] = [];
+      for (const s of stores) {
+        const cache = new SearchIndexCache(2, undefined, s.db.blobs);
+        const before = await s.bytes();
+        for (const id of s.ids) {
+          await cache.getLanguage(id, 'de', s.db.prisma);
+          await cache.flushed();
+        }
+        grown.push((await s.bytes()) - before);
+        langBytes.push(
+          await s.db.prisma.$queryRawUnsafe(
+            `SELECT l.release_id AS id, l.bytes, l.base_release_id AS base FROM release_language_index_snapshot l JOIN release r ON r.id = l.release_id WHERE l.language = 'de' ORDER BY r.ordinal`,
+          ),
+        );
       }
-      const rows = await dS.db.prisma.$queryRawUnsafe<{ n: number; total: number }[]>('SELECT count(*)::int AS n, sum(bytes)::int AS total FROM release_language_index_snapshot');
-      const grown = (await dS.bytes()) - before;
-      out(
-        `\nlanguage index snapshots (de), written by a first search on each release (delta store): ${rows[0]!.n} rows, ${mb(rows[0]!.total)} MB in all = ${mb(rows[0]!.total / n)} MB per release ` +
-          `(${pct(rows[0]!.total / n / dS.after[0]!)} of the first release's storage); the store grew ${mb(grown)} MB`,
-      );
+      out('\n| store | language (de) snapshot rows: first, each further (mean) | the store grew by (all N written) | per further release / first release\'s storage |');
+      out('|---|---|---|---|');
+      stores.forEach((s, k) => {
+        const rows = langBytes[k]!;
+        const further = rows.slice(1).reduce((a, r) => a + r.bytes, 0) / (n - 1);
+        out(`| ${s.name === 'delta' ? 'deltas (this branch)' : 'every snapshot whole (before)'} | ${mb(rows[0]!.bytes)} MB, ${mb(further)} MB (${rows.filter((r) => r.base === null).length} whole of ${rows.length}) | ${mb(grown[k]!)} MB | ${pct(further / s.after[0]!)} |`);
+      });
+      const primaries = await Promise.all(stores.map((s) => Promise.all(s.ids.map(async (id) => (await loadStoredIndex({ db: s.db.prisma, blobs: s.db.blobs }, id))!.ix))));
+      const ls = data.versions.map(() => ({ delta: [] as number[], whole: [] as number[] }));
+      for (let round = 0; round < rounds; round++) {
+        for (let i = 0; i < n; i++) {
+          for (const k of round % 2 ? [1, 0] : [0, 1]) {
+            const s = stores[k]!;
+            const c = cpuMs();
+            if (!(await loadStoredLanguageIndex({ db: s.db.prisma, blobs: s.db.blobs }, primaries[k]![i]!, 'de', 0))) throw new Error(`${s.name}: no de snapshot of ${data.versions[i]}`);
+            ls[i]![s.name].push(cpuMs() - c);
+          }
+        }
+      }
+      out('\n| release | de snapshot (delta store) | load CPU delta store | load CPU whole store | delta / whole |');
+      out('|---|---|---|---|---|');
+      for (let i = 0; i < n; i++) {
+        const [c1, c2] = [median(ls[i]!.delta), median(ls[i]!.whole)];
+        const r = langBytes[0]![i]!;
+        out(`| ${data.versions[i]} | ${r.base === null ? 'whole' : 'delta'} ${(r.bytes / 1024).toFixed(0)} kB | ${Math.round(c1)} ms | ${Math.round(c2)} ms | ${(c1 / c2).toFixed(2)}× |`);
+      }
     }
   } finally {
     for (const s of stores) {
