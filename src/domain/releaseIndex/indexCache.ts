@@ -5,8 +5,9 @@
 // use one when it is already built (peek) or, for a bounded moment, when it is being read
 // from its snapshot (whenLoading), never waiting for a build from rows: meanwhile they go
 // to SQL. An index comes from its persisted snapshot (snapshot.ts: one read, well under a
-// second at full size) when there is one of the current format; otherwise it is built from
-// rows (seconds) and its snapshot written in the background for the next start or replica.
+// second at full size; or a delta over another release's, snapshotChain.ts: two reads and a
+// materialising) when there is one of the current format; otherwise it is built from
+// rows (seconds) and its snapshot stored in the background for the next start or replica.
 // A non-primary language's index likewise (its own part only: names and trigram postings).
 // An import replacing one language's names keeps the release id: sync() drops the indexes whose
 // names release_language says were imported since they were loaded, whenever the catalog reads

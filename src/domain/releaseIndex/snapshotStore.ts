@@ -10,7 +10,8 @@
 // (BlobChannel.cacheDir), named after the row's release, creation time and size: a start reads
 // the row's metadata (one statement) and then the file, off the event loop. The row stays the
 // source: a copy that is missing, of another row, or damaged is never used (the name must
-// match, the size too, and the snapshot's own checksum is verified on load).
+// match, the size too, and the snapshot's own checksum is verified on load). Only whole
+// snapshots get a copy: a delta over one (snapshotChain.ts) is a few per cent of it, read from its row.
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobChannel } from '../../db/blobs.ts';
