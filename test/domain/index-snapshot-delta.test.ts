@@ -192,13 +192,28 @@ describe('release index snapshots as deltas over a keyframe', () => {
   }, 180_000);
 
   it('deleting the release whose snapshot is the base: the others are stored again first and load from a snapshot', async () => {
+    // 96.0's German snapshot a delta over 96.1's (its primary's base), as a first search leaves it.
+    const [id0, id1] = [await idOf('96.0'), await idOf('96.1')];
+    const cache = new SearchIndexCache(2, undefined, db.blobs);
+    for (const id of [id1, id0]) await cache.getLanguage(id, 'de', db.prisma);
+    await cache.flushed();
+    const german = () => db.prisma.$queryRawUnsafe<{ id: number; base: number | null }[]>(`SELECT release_id AS id, base_release_id AS base FROM release_language_index_snapshot WHERE language = 'de' ORDER BY release_id`);
+    expect(await german()).toEqual([{ id: id0, base: id1 }, { id: id1, base: null }]);
+    const stored = (await cache.getLanguage(id0, 'de', db.prisma)).languageParts();
     const d = await deleteRelease(db, '96.1');
-    expect(d).toMatchObject({ version: '96.1', snapshotsRestored: 2 });
+    expect(d).toMatchObject({ version: '96.1', snapshotsRestored: 3 });
     const after = await rows();
     expect(Object.keys(after)).toEqual(['96.0', '96.2']);
     expect(after['96.0']!.base).toBeNull();
     expect(after['96.2']!.base).toBe('96.0');
     for (const v of ['96.0', '96.2']) expect(await load(v), v).toEqual({ source: 'snapshot', warnings: [] });
+    expect(await german()).toEqual([{ id: id0, base: null }]);
+    const sources: string[] = [];
+    const warnings: string[] = [];
+    const again = new SearchIndexCache(2, undefined, db.blobs, { onLoaded: (_id, s, _ms, language) => sources.push(`${s}:${language ?? ''}`), onWarning: (m) => warnings.push(m) });
+    const loaded = await again.getLanguage(id0, 'de', db.prisma);
+    expect({ sources, warnings }).toEqual({ sources: ['snapshot:', 'snapshot:de'], warnings: [] });
+    expect(partsDifference(loaded.languageParts().name, stored.name)).toBe('');
   }, 120_000);
 
   it('a base removed without that (the foreign key takes its deltas along): the release is built from rows, never failed', async () => {

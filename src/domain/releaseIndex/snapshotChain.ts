@@ -10,6 +10,7 @@
 // Before a release is deleted or replaced, detachDependants() stores the deltas over it again over
 // another keyframe, or whole; the foreign key deletes any delta that a race still left over it.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { buildLanguageIndex } from './languageIndex.ts';
 import { materialise, overlayOf } from './overlay.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import {
@@ -132,8 +133,9 @@ export async function loadStoredIndex(sdb: SnapshotDb, releaseId: number, known?
 /**
  * Before `releaseId`'s snapshot goes (its release deleted or replaced): every delta over it
  * stored again over another keyframe, or whole, in publication order (the first may become the
- * keyframe of the next). A dependant that cannot be materialised is built from rows. Returns
- * how many were stored again.
+ * keyframe of the next), then the language snapshots that are deltas over its languages'. A
+ * dependant that cannot be loaded from its snapshot is built from rows. Returns how many were
+ * stored again.
  */
 export async function detachDependants(sdb: SnapshotDb, releaseId: number): Promise<number> {
   const deps = await sdb.db.$queryRawUnsafe<{ id: number }[]>(
@@ -144,14 +146,27 @@ export async function detachDependants(sdb: SnapshotDb, releaseId: number): Prom
     const ix = (await loadStoredIndex(sdb, id).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, id));
     await storeIndex(sdb, ix, { exclude: releaseId });
   }
-  return deps.length;
+  // Then the language snapshots over its languages' (their primaries no longer over it: above).
+  const langDeps = await sdb.db.$queryRawUnsafe<{ id: number; language: string; variant: number; at: Date }[]>(
+    `SELECT l.release_id AS id, l.language, l.variant, rl.imported_at AS at
+     FROM release_language_index_snapshot l JOIN release_language rl ON rl.release_id = l.release_id AND rl.language = l.language
+     JOIN release r ON r.id = l.release_id WHERE l.base_release_id = $1 ORDER BY r.ordinal, l.language, l.variant`,
+    releaseId,
+  );
+  for (const d of langDeps) {
+    const primary = (await loadStoredIndex(sdb, d.id).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, d.id));
+    const ix = (await loadStoredLanguageIndex(sdb, primary, d.language, d.variant).catch(() => null))?.ix ?? (await buildLanguageIndex(sdb.db, primary, d.language, d.variant));
+    await storeLanguageIndex(sdb, ix, d.variant, new Date(d.at));
+  }
+  return deps.length + langDeps.length;
 }
 
 // ---- A non-primary language's index ---------------------------------------------------------
 // A delta over the same language's whole snapshot of the release the primary snapshot is a delta
 // over (so its chain is the primary's: bounded alike), when that one is stored; else whole. No
-// foreign key holds it to its base: a base gone or rewritten fails the checksum, and the
-// language is built from rows and stored again (indexCache.ts), as with a damaged snapshot.
+// foreign key holds it to its base: detachDependants() stores it again before its base's release
+// goes; a base gone or rewritten otherwise fails the checksum, and the language is built from
+// rows and stored again (indexCache.ts), as with a damaged snapshot.
 
 /** The delta of language index `ix` over release `baseId`'s whole snapshot of it, or undefined when that is not stored or not usable. */
 async function languageDeltaOf(sdb: SnapshotDb, ix: ReleaseIndex, baseId: number, variant: number, known?: (releaseId: number) => ReleaseIndex | undefined): Promise<Uint8Array | undefined> {
