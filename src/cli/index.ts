@@ -100,6 +100,19 @@ function program(config: () => Config, io: CliIo): Command {
     });
 
   addDataCommands(p, { config, withDb: (fn) => withDb(config(), fn), io });
+  // A write of the store like import, not a data command: never run by a server for the CLI (its
+  // caches hold the release), refused while one owns the embedded store.
+  p.commands
+    .find((c) => c.name() === 'releases')!
+    .command('delete')
+    .description('delete a hosted release: its content, languages, change sets and index snapshot (other releases stay as they are)')
+    .argument('<version>', 'the release to delete (as `terminology releases` lists it)')
+    .action(async (version: string) => {
+      const { deleteRelease } = await import('../importer/releases.ts');
+      const d = await withDb(config(), (db) => deleteRelease(db, version));
+      const moved = d.snapshotsRestored ? `; ${d.snapshotsRestored} other release index snapshot(s) that depended on its snapshot stored again` : '';
+      await out(`deleted release ${d.version} (${d.languages.join(', ')}): ${d.rows.deleted} content rows removed, ${d.rows.updated} shared with its neighbours cut or extended${moved}`);
+    });
   return p;
 }
 
@@ -115,7 +128,7 @@ async function readStdin(input: Readable): Promise<string> {
  * control socket. Resolves to the exit code when the server answered (its output written to `io`).
  */
 async function viaRunningServer(args: string[], config: () => Config, io: CommandIo): Promise<number | undefined> {
-  if (!DATA_COMMANDS.has(args[0] ?? '')) return undefined;
+  if (!DATA_COMMANDS.has(args[0] ?? '') || (args[0] === 'releases' && args[1] === 'delete')) return undefined;
   let c: Config;
   try {
     c = config();
@@ -160,7 +173,7 @@ export async function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; io
     const { ImportRefusedError, ImportValidationError } = await import('../importer/errors.ts');
     if (e instanceof DataDirLockedError) {
       // Name what was refused: the lock's message is about the store, not the command.
-      err(`terminology ${args.filter((a) => !a.startsWith('-')).slice(0, args[0] === 'keys' ? 2 : 1).join(' ')} was refused: ${e.message}`);
+      err(`terminology ${args.filter((a) => !a.startsWith('-')).slice(0, args[0] === 'keys' || args[0] === 'releases' ? 2 : 1).join(' ')} was refused: ${e.message}`);
     } else if (e instanceof CliError || (configModule && e instanceof configModule.ConfigError) || e instanceof ImportValidationError || e instanceof ImportRefusedError) {
       err(e.message);
     } else {

@@ -14,7 +14,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { precomputeNeighbours } from '../domain/changes/precompute.ts';
 import type { ChangeCounts } from '../domain/changes/store.ts';
 import { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
-import { writeSnapshot } from '../domain/releaseIndex/snapshotStore.ts';
+import { detachDependants, storeIndex } from '../domain/releaseIndex/snapshotChain.ts';
 import { IMPORT_LOCK } from '../db/advisoryLocks.ts';
 import { RANGED, insertAt, stageRows, type Position, type RangedTable, type WriteCounts } from './ranges.ts';
 import { placeRelease, removeRelease } from './releases.ts';
@@ -200,6 +200,13 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
   let kind = 'release' as ImportSummary['kind'];
   let primaryRenamed = false as boolean;
   let written: WriteCounts | undefined;
+  if (opts.replace) {
+    // Deltas over the snapshot about to go are stored again first (over another keyframe, or
+    // whole), outside the import's transaction: their releases keep loading from a snapshot.
+    // Harmless if the import then fails: they are as valid as before.
+    const [hostedNow] = await db.prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM "release" WHERE version = $1', version);
+    if (hostedNow) await detachDependants({ db: db.prisma, blobs: db.blobs }, hostedNow.id);
+  }
   const { releaseId, changes, languages } = await db.prisma.$transaction(
     async (tx) => {
       // Imports on one PostgreSQL database take turns (released at commit or rollback): the
@@ -304,8 +311,9 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
   // in one read instead of building it from rows. Optional: without it, it is built on use.
   report({ phase: 'index', done: total, total, message: 'writing the release index snapshot' });
   try {
-    const bytes = await writeSnapshot({ db: db.prisma, blobs: db.blobs }, await ReleaseIndex.load(db.prisma, releaseId));
-    report({ phase: 'index', done: total, total, message: `release index snapshot written (${(bytes / 1048576).toFixed(1)} MB)` });
+    const stored = await storeIndex({ db: db.prisma, blobs: db.blobs }, await ReleaseIndex.load(db.prisma, releaseId));
+    const what = stored.baseReleaseId === null ? 'whole' : `a delta over release ${stored.baseReleaseId}'s`;
+    report({ phase: 'index', done: total, total, message: `release index snapshot written, ${what} (${(stored.bytes / 1048576).toFixed(1)} MB)` });
   } catch (e) {
     report({ phase: 'index', done: total, total, message: `release index snapshot not written (${(e as Error).message}); it is built on first use` });
   }

@@ -4,8 +4,9 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import type { Database } from '../db/client.ts';
 import { compareVersions } from '../domain/versions.ts';
 import { IMPORT_LOCK } from '../db/advisoryLocks.ts';
-import { ALL_RANGED, hostedReleases, positionOf, removeAt, renumber, seqBetween, OPEN, type Position } from './ranges.ts';
+import { ALL_RANGED, hostedReleases, positionOf, removeAt, renumber, seqBetween, OPEN, type Position, type WriteCounts } from './ranges.ts';
 import { ImportRefusedError } from './errors.ts';
+import { detachDependants } from '../domain/releaseIndex/snapshotChain.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -28,23 +29,54 @@ export async function placeRelease(tx: Tx, version: string, keep?: bigint): Prom
 
 /**
  * Removes a release: its rows in every ranged table (rows it shares with a neighbour stay theirs),
- * then its release row (term history, languages, change sets and snapshots cascade).
+ * then its release row (term history, languages, change sets and snapshots cascade; deltas over
+ * its index snapshot too: detachDependants() stores them again first). `removed`, when given,
+ * counts the content rows deleted and the rows cut or extended.
  */
-export async function removeRelease(tx: Tx, releaseId: number): Promise<Position> {
+export async function removeRelease(tx: Tx, releaseId: number, removed?: WriteCounts): Promise<Position> {
   const at = positionOf(await hostedReleases(tx), releaseId);
-  for (const t of ALL_RANGED) await removeAt(tx, t, at);
+  for (const t of ALL_RANGED) {
+    const n = await removeAt(tx, t, at);
+    if (removed) {
+      removed.deleted += n.deleted;
+      removed.updated += n.updated;
+    }
+  }
   await tx.$executeRawUnsafe('DELETE FROM "release" WHERE id = $1', releaseId);
   return at;
 }
 
-/** Deletes a hosted release and its content in one transaction. */
-export async function deleteRelease(db: Database, version: string): Promise<void> {
-  await db.prisma.$transaction(
+/** What deleteRelease() removed. */
+export interface DeletedRelease {
+  releaseId: number;
+  version: string;
+  /** Its languages, the primary first. */
+  languages: string[];
+  /** Content rows deleted (the release's own) and cut or extended (shared with a neighbour). */
+  rows: { deleted: number; updated: number };
+  /** Other releases' index snapshots that were deltas over this one's, stored again first. */
+  snapshotsRestored: number;
+}
+
+/**
+ * Deletes a hosted release and its content in one transaction; ImportRefusedError when no
+ * release of that version is hosted. Other releases' index snapshots that are deltas over its
+ * snapshot are stored again first (snapshotChain.ts), so every other release still loads from one.
+ */
+export async function deleteRelease(db: Database, version: string): Promise<DeletedRelease> {
+  const [known] = await db.prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM "release" WHERE version = $1', version);
+  if (!known) throw new ImportRefusedError(`Release ${version} is not hosted.`);
+  const snapshotsRestored = await detachDependants({ db: db.prisma, blobs: db.blobs }, known.id);
+  return db.prisma.$transaction(
     async (tx) => {
       if (db.mode === 'server') await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`);
+      // Again under the lock: another process may have deleted or replaced it meanwhile.
       const [r] = await tx.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM "release" WHERE version = $1', version);
       if (!r) throw new ImportRefusedError(`Release ${version} is not hosted.`);
-      await removeRelease(tx, r.id);
+      const languages = (await tx.$queryRawUnsafe<{ language: string }[]>('SELECT language FROM release_language WHERE release_id = $1 ORDER BY position', r.id)).map((l) => l.language);
+      const rows = { deleted: 0, updated: 0, inserted: 0 };
+      await removeRelease(tx, r.id, rows);
+      return { releaseId: r.id, version, languages, rows: { deleted: rows.deleted, updated: rows.updated }, snapshotsRestored };
     },
     { timeout: 30 * 60_000, maxWait: 60_000 },
   );

@@ -5,8 +5,9 @@
 // use one when it is already built (peek) or, for a bounded moment, when it is being read
 // from its snapshot (whenLoading), never waiting for a build from rows: meanwhile they go
 // to SQL. An index comes from its persisted snapshot (snapshot.ts: one read, well under a
-// second at full size) when there is one of the current format; otherwise it is built from
-// rows (seconds) and its snapshot written in the background for the next start or replica.
+// second at full size; or a delta over another release's, snapshotChain.ts: two reads and a
+// materialising) when there is one of the current format; otherwise it is built from
+// rows (seconds) and its snapshot stored in the background for the next start or replica.
 // A non-primary language's index likewise (its own part only: names and trigram postings).
 // An import replacing one language's names keeps the release id: sync() drops the indexes whose
 // names release_language says were imported since they were loaded, whenever the catalog reads
@@ -16,9 +17,9 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { materialise, overlayBytes, overlayOf, type IndexOverlay } from './overlay.ts';
 import { buildLanguageIndex } from './languageIndex.ts';
-import { deserializeLanguageIndex, unpackIndex } from './snapshot.ts';
+import { CorruptSnapshotError } from './snapshot.ts';
+import { loadStoredIndex, loadStoredLanguageIndex, storeIndex, storeLanguageIndex, type Loaded } from './snapshotChain.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
-import { readLanguageSnapshot, readSnapshot, writeLanguageSnapshot, writeSnapshot } from './snapshotStore.ts';
 import type { ReleaseInfo } from '../releases.ts';
 import { counts, memoryGauges, timings } from '../../observability/signals.ts';
 
@@ -352,29 +353,28 @@ export class SearchIndexCache {
   private async readIndex(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
     if (!this.blobs) return undefined;
     const started = performance.now();
-    let data: Uint8Array | null = null;
-    let readFailed = false;
+    let loaded: Loaded | null;
     try {
-      data = await readSnapshot({ db, blobs: this.blobs }, releaseId);
+      // A delta's base may be an index kept here (the very snapshot it was made over: checked).
+      loaded = await loadStoredIndex({ db, blobs: this.blobs }, releaseId, (id) => this.built.get(id));
     } catch (e) {
-      readFailed = true;
-      this.warn(releaseId, 'release index snapshot not readable; building the index from rows', e);
-    }
-    if (!data) {
-      // Read, and none of the current format (a read that failed is not marked: the next get() tries again).
-      if (!readFailed) this.unusable.add(releaseId);
+      if (e instanceof CorruptSnapshotError) {
+        this.unusable.add(releaseId);
+        this.warn(releaseId, 'release index snapshot is corrupt; rebuilding it from rows', e);
+      } else {
+        // A read that failed is not marked: the next get() tries again.
+        this.warn(releaseId, 'release index snapshot not readable; building the index from rows', e);
+      }
       return undefined;
     }
-    try {
-      const ix = await unpackIndex(data, releaseId);
-      this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started));
-      timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, data.byteLength);
-      return ix;
-    } catch (e) {
+    if (!loaded) {
+      // Read, and none of the current format.
       this.unusable.add(releaseId);
-      this.warn(releaseId, 'release index snapshot is corrupt; rebuilding it from rows', e);
       return undefined;
     }
+    this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started));
+    timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, loaded.bytes);
+    return loaded.ix;
   }
 
   /** A language's index from its snapshot when there is a usable one, else from rows (its snapshot then written in the background). */
@@ -383,12 +383,11 @@ export class SearchIndexCache {
     const started = performance.now();
     if (this.blobs) {
       try {
-        const data = await readLanguageSnapshot({ db, blobs: this.blobs }, releaseId, language, variant);
-        if (data) {
-          const ix = deserializeLanguageIndex(data, base, language);
+        const loaded = await loadStoredLanguageIndex({ db, blobs: this.blobs }, base, language, variant);
+        if (loaded) {
           this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started), language);
-          timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, data.byteLength);
-          return ix;
+          timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, loaded.bytes);
+          return loaded.ix;
         }
       } catch (e) {
         this.warn(releaseId, `${language} index snapshot not usable; building the index from rows`, e);
@@ -403,7 +402,7 @@ export class SearchIndexCache {
     if (this.blobs && importedAt) {
       const blobs = this.blobs;
       const writing = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => writeLanguageSnapshot({ db: this.writer ?? db, blobs }, ix, variant, new Date(importedAt)))
+        .then(() => storeLanguageIndex({ db: this.writer ?? db, blobs }, ix, variant, new Date(importedAt), (id) => this.built.get(id)))
         .then(
           () => undefined,
           (e: unknown) => this.warn(releaseId, `${language} index snapshot not written; the next start builds it again`, e),
@@ -487,7 +486,7 @@ export class SearchIndexCache {
     const blobs = this.blobs;
     // In the background: the answer waiting on this index never waits on the write.
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => writeSnapshot({ db: this.writer ?? db, blobs }, ix))
+      .then(() => storeIndex({ db: this.writer ?? db, blobs }, ix))
       .then(
         () => void this.unusable.delete(releaseId),
         (e: unknown) => this.warn(releaseId, 'release index snapshot not written; the next start builds the index again', e),

@@ -19,7 +19,7 @@ const HEADER = 32;
 const HAS_HIERARCHY = 1;
 const SEQ_16 = 2;
 
-type Typed = Uint8Array | Uint16Array | Int32Array | Float64Array;
+export type Typed = Uint8Array | Uint16Array | Int32Array | Float64Array;
 type Ctor = { new (b: ArrayBuffer, off: number, len: number): Typed; BYTES_PER_ELEMENT: number };
 
 const pad8 = (n: number) => (n + 7) & ~7;
@@ -27,21 +27,21 @@ const pad8 = (n: number) => (n + 7) & ~7;
 /** A snapshot that cannot be read: bad magic, length, checksum or structure. */
 export class CorruptSnapshotError extends Error {}
 
-function stringsOf(list: readonly string[]): [Uint8Array, Int32Array] {
+export function stringsOf(list: readonly string[]): [Uint8Array, Int32Array] {
   const offsets = new Int32Array(list.length + 1);
   for (let i = 0; i < list.length; i++) offsets[i + 1] = offsets[i]! + list[i]!.length;
   return [new TextEncoder().encode(list.join('')), offsets];
 }
 
 /** Header fields besides the magic, format and checksum. */
-interface Header {
+export interface Header {
   releaseId: number;
   size: number;
   flags: number;
 }
 
 /** The header, then each section as (element size, byte length) and its data padded to 8 bytes. */
-function writeSections(magic: number, format: number, h: Header, sections: readonly Typed[]): Uint8Array {
+export function writeSections(magic: number, format: number, h: Header, sections: readonly Typed[]): Uint8Array {
   let total = HEADER;
   for (const s of sections) total += 8 + pad8(s.byteLength);
   const out = new Uint8Array(total);
@@ -64,7 +64,7 @@ function writeSections(magic: number, format: number, h: Header, sections: reado
 }
 
 /** Reads sections back in order as views on the value; throws CorruptSnapshotError on any mismatch. */
-class SectionReader {
+export class SectionReader {
   readonly size: number;
   readonly flags: number;
   private readonly bytes: Uint8Array;
@@ -132,8 +132,24 @@ export function serializeIndex(ix: ReleaseIndex): Uint8Array {
     p.llts.pt, p.llts.start, p.llts.entries,
   ];
   const flags = (p.hasHierarchy ? HAS_HIERARCHY : 0) | (p.seq instanceof Uint16Array ? SEQ_16 : 0);
-  return writeSections(MAGIC, SNAPSHOT_FORMAT, { releaseId: p.releaseId, size: p.size, flags }, sections);
+  const out = writeSections(MAGIC, SNAPSHOT_FORMAT, { releaseId: p.releaseId, size: p.size, flags }, sections);
+  checksums.set(ix, checksumOf(out));
+  return out;
 }
+
+/** The checksum in a serialisation's header (that of its body): what a delta names its base by. */
+export const checksumOf = (data: Uint8Array): number => new DataView(data.buffer, data.byteOffset, HEADER).getUint32(24, true);
+
+/** Whether the bytes begin as a whole index snapshot does (its magic number). */
+export const isWholeSnapshot = (data: Uint8Array): boolean => data.byteLength >= 4 && new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) === MAGIC;
+
+/**
+ * The checksum of the snapshot an index was read from or serialised to (none: built and never
+ * serialised). A delta over a keyframe (snapshotDelta.ts) is valid over exactly that content:
+ * an index rebuilt from rows may order name ties otherwise.
+ */
+const checksums = new WeakMap<ReleaseIndex, number>();
+export const snapshotChecksum = (ix: ReleaseIndex): number | undefined => checksums.get(ix);
 
 /**
  * The index a snapshot holds. Throws CorruptSnapshotError when the bytes are not a
@@ -167,7 +183,9 @@ export function deserializeIndex(data: Uint8Array, releaseId: number): ReleaseIn
   r.end();
   for (const a of [columns.level, columns.code, columns.nameRank, columns.name, columns.norm]) if (a.length !== size) throw new CorruptSnapshotError('column lengths differ');
   if (columns.seqStart.length !== size + 1 || parts.postStart.length !== parts.trigrams.length + 1) throw new CorruptSnapshotError('offset lengths differ');
-  return ReleaseIndex.fromParts(parts);
+  const ix = ReleaseIndex.fromParts(parts);
+  checksums.set(ix, checksumOf(data));
+  return ix;
 }
 
 // ---- A non-primary language's index (issue 28) ----------------------------------------------
@@ -198,6 +216,18 @@ export function deserializeLanguageIndex(data: Uint8Array, base: ReleaseIndex, l
   for (const a of [parts.name, parts.norm, parts.nameRank, parts.trigramCount]) if (a.length !== r.size) throw new CorruptSnapshotError('column lengths differ');
   if (parts.seqStart.length !== r.size + 1 || parts.postStart.length !== parts.trigrams.length + 1) throw new CorruptSnapshotError('offset lengths differ');
   return ReleaseIndex.languageFromParts(base, language, parts);
+}
+
+/** Whether the bytes begin as a whole language snapshot does. */
+export const isWholeLanguageSnapshot = (data: Uint8Array): boolean => data.byteLength >= 4 && new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) === LANGUAGE_MAGIC;
+
+/** The names and folded names a whole language snapshot holds, without its release's primary index (a language delta's base: snapshotDelta.ts). */
+export function languageNamesOf(data: Uint8Array, releaseId: number): { size: number; name: string[]; norm: string[] } {
+  const r = new SectionReader(data, LANGUAGE_MAGIC, LANGUAGE_SNAPSHOT_FORMAT, releaseId, 'language index snapshot');
+  const name = r.strings();
+  const norm = r.strings();
+  if (name.length !== r.size || norm.length !== r.size) throw new CorruptSnapshotError('column lengths differ');
+  return { size: r.size, name, norm };
 }
 
 const inflated = promisify(inflate);

@@ -10,7 +10,8 @@
 // (BlobChannel.cacheDir), named after the row's release, creation time and size: a start reads
 // the row's metadata (one statement) and then the file, off the event loop. The row stays the
 // source: a copy that is missing, of another row, or damaged is never used (the name must
-// match, the size too, and the snapshot's own checksum is verified on load).
+// match, the size too, and the snapshot's own checksum is verified on load). Only whole
+// snapshots get a copy: a delta over one (snapshotChain.ts) is a few per cent of it, read from its row.
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobChannel } from '../../db/blobs.ts';
@@ -51,29 +52,39 @@ export async function latestReleaseId(blobs: BlobChannel): Promise<number | unde
 }
 
 /**
- * Writes (or replaces) the snapshot of a built index; returns its stored size in bytes. Through
- * a temporary table and an upsert: two processes writing the same release's snapshot at once
- * (replicas warming up together) both succeed, the later one's row stays.
+ * Writes (or replaces) the snapshot of a built index, whole (a keyframe); returns its stored size
+ * in bytes. Where a delta may serve instead: snapshotChain.ts's storeIndex().
  */
-export async function writeSnapshot({ db, blobs }: SnapshotDb, ix: ReleaseIndex): Promise<number> {
+export async function writeSnapshot(sdb: SnapshotDb, ix: ReleaseIndex): Promise<number> {
   const data = serializeIndex(ix);
+  await writeStored(sdb, ix.releaseId, data, null);
+  return data.byteLength;
+}
+
+/**
+ * Writes (or replaces) a release's stored snapshot: `data` whole (serializeIndex(), `baseReleaseId`
+ * null) or a delta over that release's whole snapshot (snapshotDelta.ts). Through a temporary
+ * table and an upsert: two processes writing the same release's snapshot at once (replicas
+ * warming up together) both succeed, the later one's row stays.
+ */
+export async function writeStored({ db, blobs }: SnapshotDb, releaseId: number, data: Uint8Array, baseReleaseId: number | null): Promise<void> {
   await blobs.copyIn(
     {
-      before: [`CREATE TEMPORARY TABLE snapshot_in (release_id integer, format integer, bytes integer, data bytea) ON COMMIT DROP`],
-      into: 'snapshot_in (release_id, format, bytes, data)',
+      // base 0: none (release ids start at 1; COPY's binary row here carries integers only).
+      before: [`CREATE TEMPORARY TABLE snapshot_in (release_id integer, format integer, bytes integer, base integer, data bytea) ON COMMIT DROP`],
+      into: 'snapshot_in (release_id, format, bytes, base, data)',
       after: [
-        `INSERT INTO release_index_snapshot (release_id, format, bytes, data) SELECT release_id, format, bytes, data FROM snapshot_in
-         ON CONFLICT (release_id) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, data = EXCLUDED.data, created_at = now()`,
+        `INSERT INTO release_index_snapshot (release_id, format, bytes, base_release_id, data) SELECT release_id, format, bytes, NULLIF(base, 0), data FROM snapshot_in
+         ON CONFLICT (release_id) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, base_release_id = EXCLUDED.base_release_id, data = EXCLUDED.data, created_at = now()`,
       ],
     },
-    copyRow([int(ix.releaseId), int(SNAPSHOT_FORMAT), int(data.byteLength)], data),
+    copyRow([int(releaseId), int(SNAPSHOT_FORMAT), int(data.byteLength), int(baseReleaseId ?? 0)], data),
   );
-  if (blobs.cacheDir) {
+  if (blobs.cacheDir && baseReleaseId === null) {
     // The copy is a convenience: without it (a full disk, say) the next load reads the row.
-    const meta = await rowMeta(db, ix.releaseId);
-    if (meta) await keepFile(db, blobs.cacheDir, ix.releaseId, meta, data).catch(() => {});
+    const meta = await rowMeta(db, releaseId);
+    if (meta) await keepFile(db, blobs.cacheDir, releaseId, meta, data).catch(() => {});
   }
-  return data.byteLength;
 }
 
 // ---- A non-primary language's index (release_language_index_snapshot) -----------------------
@@ -97,35 +108,54 @@ export async function readLanguageSnapshot({ blobs }: SnapshotDb, releaseId: num
 }
 
 /**
- * Writes (or replaces) a language index's snapshot; returns its size in bytes. Only while the
- * language's names are those the index was built from (`importedAt`, release_language's, read
- * before the build): a write racing an import that replaced them writes nothing.
+ * Writes (or replaces) a language index's snapshot whole; returns its size in bytes. Where a
+ * delta may serve instead: snapshotChain.ts's storeLanguageIndex().
  */
-export async function writeLanguageSnapshot({ blobs }: SnapshotDb, ix: ReleaseIndex, variant: number, importedAt: Date): Promise<number> {
+export async function writeLanguageSnapshot(sdb: SnapshotDb, ix: ReleaseIndex, variant: number, importedAt: Date): Promise<number> {
   const language = ix.language;
   if (language === undefined) throw new TypeError('not a language index');
   const data = serializeLanguageIndex(ix);
+  await writeLanguageStored(sdb, { releaseId: ix.releaseId, language, variant, importedAt }, data, null);
+  return data.byteLength;
+}
+
+/** Which language snapshot: release, language, variant, and when the names it was built from were imported. */
+export interface LanguageKey {
+  releaseId: number;
+  language: string;
+  variant: number;
+  importedAt: Date;
+}
+
+/**
+ * Writes (or replaces) a language index's snapshot: `data` whole (`baseReleaseId` null) or a delta
+ * over that release's whole snapshot of the language (snapshotDelta.ts). Only while the
+ * language's names are those the index was built from (`importedAt`, release_language's, read
+ * before the build): a write racing an import that replaced them writes nothing.
+ */
+export async function writeLanguageStored({ blobs }: SnapshotDb, k: LanguageKey, data: Uint8Array, baseReleaseId: number | null): Promise<void> {
   await blobs.copyIn(
     {
-      before: [`CREATE TEMPORARY TABLE language_snapshot_in (release_id integer, variant integer, format integer, bytes integer, data bytea) ON COMMIT DROP`],
-      into: 'language_snapshot_in (release_id, variant, format, bytes, data)',
+      before: [`CREATE TEMPORARY TABLE language_snapshot_in (release_id integer, variant integer, format integer, bytes integer, base integer, data bytea) ON COMMIT DROP`],
+      into: 'language_snapshot_in (release_id, variant, format, bytes, base, data)',
       after: [
-        `INSERT INTO release_language_index_snapshot (release_id, language, variant, format, bytes, data)
-         SELECT s.release_id, ${tag(language)}, s.variant, s.format, s.bytes, s.data FROM language_snapshot_in s
-         JOIN release_language rl ON rl.release_id = s.release_id AND rl.language = ${tag(language)}
-           AND rl.imported_at = '${importedAt.toISOString()}'::timestamptz
-         ON CONFLICT (release_id, language, variant) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, data = EXCLUDED.data, created_at = now()`,
+        `INSERT INTO release_language_index_snapshot (release_id, language, variant, format, bytes, base_release_id, data)
+         SELECT s.release_id, ${tag(k.language)}, s.variant, s.format, s.bytes, NULLIF(s.base, 0), s.data FROM language_snapshot_in s
+         JOIN release_language rl ON rl.release_id = s.release_id AND rl.language = ${tag(k.language)}
+           AND rl.imported_at = '${k.importedAt.toISOString()}'::timestamptz
+         ON CONFLICT (release_id, language, variant) DO UPDATE SET format = EXCLUDED.format, bytes = EXCLUDED.bytes, base_release_id = EXCLUDED.base_release_id, data = EXCLUDED.data, created_at = now()`,
       ],
     },
-    copyRow([int(ix.releaseId), int(variant), int(LANGUAGE_SNAPSHOT_FORMAT), int(data.byteLength)], data),
+    copyRow([int(k.releaseId), int(k.variant), int(LANGUAGE_SNAPSHOT_FORMAT), int(data.byteLength), int(baseReleaseId ?? 0)], data),
   );
-  return data.byteLength;
 }
 
 // ---- Embedded: the file copy --------------------------------------------------------------
 
 interface RowMeta {
   format: number;
+  /** A delta's base (snapshotDelta.ts): deltas are small and get no file copy. */
+  base: number | null;
   bytes: number;
   /** created_at in epoch milliseconds, as text. */
   at: string;
@@ -134,7 +164,7 @@ interface RowMeta {
 /** What names a row's file copy, per row (all rows, or the one of `releaseId`). */
 const rowMetas = (db: Db, releaseId?: number): Promise<(RowMeta & { id: number })[]> =>
   db.$queryRawUnsafe(
-    `SELECT format, bytes, (extract(epoch FROM created_at) * 1000)::bigint::text AS at, release_id AS id
+    `SELECT format, bytes, base_release_id AS base, (extract(epoch FROM created_at) * 1000)::bigint::text AS at, release_id AS id
      FROM release_index_snapshot ${releaseId === undefined ? '' : 'WHERE release_id = $1'}`,
     ...(releaseId === undefined ? [] : [releaseId]),
   );
@@ -146,6 +176,7 @@ const fileName = (releaseId: number, m: RowMeta) => `index-${releaseId}-${m.at}-
 async function readThroughFile(db: Db, blobs: BlobChannel, dir: string, releaseId: number): Promise<Uint8Array | null> {
   const meta = await rowMeta(db, releaseId);
   if (!meta || meta.format !== SNAPSHOT_FORMAT) return null;
+  if (meta.base !== null) return firstField(await blobs.copyOut(`SELECT data FROM release_index_snapshot WHERE release_id = ${int(releaseId)}`));
   try {
     const file = await readFile(path.join(dir, fileName(releaseId, meta)));
     if (file.byteLength === meta.bytes) return file;
@@ -164,7 +195,7 @@ async function keepFile(db: Db, dir: string, releaseId: number, meta: RowMeta, d
   const temp = path.join(dir, `${name}.${process.pid}.tmp`);
   await writeFile(temp, data);
   await rename(temp, path.join(dir, name));
-  const live = new Set((await rowMetas(db)).map((m) => fileName(m.id, m)));
+  const live = new Set((await rowMetas(db)).filter((m) => m.base === null).map((m) => fileName(m.id, m)));
   for (const f of await readdir(dir)) {
     // Copies of rows gone or replaced, and temporaries a killed process left (one process owns the store).
     if (f.startsWith('index-') && !live.has(f)) await rm(path.join(dir, f), { force: true });

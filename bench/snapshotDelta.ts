@@ -1,0 +1,215 @@
+// Release index snapshots as deltas over a keyframe (src/domain/releaseIndex/snapshotChain.ts,
+// issue 32) measured against the same chain with every snapshot whole (keyframeEvery 1: the store
+// before deltas), in one run and one process: two stores side by side, each release imported
+// into one then the other (its second language too), so both see the same load.
+//   storage: the store after each import (embedded: its files but the WAL, the snapshot file
+//   copies included; PostgreSQL: pg_database_size), the migrated empty store subtracted; the
+//   snapshot rows' own bytes (exact, noise-free); then the language index snapshots a first
+//   search in the second language writes (not part of an import): are they worth a delta too?
+//   index load: each release's index from its stored snapshot (the read, and for a delta its
+//   base's read and the materialising) in the delta store vs the whole store, interleaved per
+//   round; the process's CPU (PGlite runs in it, so its statements count; PostgreSQL: the
+//   client's only, wall time reported as well).
+//
+//   npx tsx bench/snapshotDelta.ts [--releases 6] [--scale 0.1] [--languages 2] [--rounds 5]
+// PostgreSQL when DATABASE_URL is set (two fresh databases beside it, dropped afterwards).
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase, type Database } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { importRelease } from '../src/importer/import.ts';
+import { SearchIndexCache } from '../src/domain/releaseIndex/indexCache.ts';
+import { chainDefaults, loadStoredIndex, loadStoredLanguageIndex } from '../src/domain/releaseIndex/snapshotChain.ts';
+import { writeManyReleases } from './lib/manyData.ts';
+import { createFreshPostgres } from './lib/pgdb.ts';
+import { removeTempDir } from './lib/procs.ts';
+import { cpuMs, median } from './lib/stats.ts';
+
+const { values } = parseArgs({
+  options: { releases: { type: 'string', default: '6' }, scale: { type: 'string', default: '0.1' }, languages: { type: 'string', default: '2' }, rounds: { type: 'string', default: '5' } },
+});
+const n = Number(values.releases);
+const scale = Number(values.scale);
+const languages = Number(values.languages) === 1 ? 1 : 2;
+const rounds = Number(values.rounds);
+const url = process.env.DATABASE_URL;
+const mode = url ? 'postgresql' : 'embedded';
+const MB = 2 ** 20;
+const mb = (b: number) => (b / MB).toFixed(1);
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+const out = (s: string) => process.stdout.write(`${s}\n`);
+
+function dirBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const name of readdirSync(dir)) {
+    if (name === 'pg_wal') continue;
+    const p = path.join(dir, name);
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (st) total += st.isDirectory() ? dirBytes(p) : st.size;
+  }
+  return total;
+}
+
+interface Store {
+  name: 'delta' | 'whole';
+  db: Database;
+  keyframeEvery: number;
+  bytes: () => Promise<number>;
+  ids: number[];
+  after: number[];
+  drop?: () => Promise<void>;
+}
+
+async function openStore(name: Store['name'], dir: string): Promise<Store> {
+  let drop: (() => Promise<void>) | undefined;
+  let db: Database;
+  let bytes: () => Promise<number>;
+  if (url) {
+    const fresh = await createFreshPostgres(url);
+    drop = fresh.drop;
+    db = await openDatabase({ databaseUrl: fresh.url, poolSize: 4 });
+    bytes = async () => Number((await db.prisma.$queryRawUnsafe<{ n: string }[]>('SELECT pg_database_size(current_database())::text AS n'))[0]!.n);
+  } else {
+    const dataDir = path.join(dir, name);
+    db = await openDatabase({ dataDir, poolSize: 4 });
+    // CHECKPOINT: the data files hold what the WAL holds so far.
+    bytes = async () => (await db.prisma.$executeRawUnsafe('CHECKPOINT'), dirBytes(dataDir));
+  }
+  await migrate(db);
+  return { name, db, keyframeEvery: name === 'whole' ? 1 : chainDefaults.keyframeEvery, bytes, ids: [], after: [], drop };
+}
+
+/** Runs `f` with this store's keyframe policy (storeIndex reads the process default). */
+async function withPolicy<T>(s: Store, f: () => Promise<T>): Promise<T> {
+  const was = chainDefaults.keyframeEvery;
+  chainDefaults.keyframeEvery = s.keyframeEvery;
+  try {
+    return await f();
+  } finally {
+    chainDefaults.keyframeEvery = was;
+  }
+}
+
+const snapshotRows = (s: Store) =>
+  s.db.prisma.$queryRawUnsafe<{ id: number; bytes: number; base: number | null }[]>(
+    'SELECT s.release_id AS id, s.bytes, s.base_release_id AS base FROM release_index_snapshot s JOIN release r ON r.id = s.release_id ORDER BY r.ordinal',
+  );
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'snapshot-delta-'));
+  const stores: Store[] = [];
+  try {
+    const data = await writeManyReleases(path.join(dir, 'data'), n, { scale, languages });
+    for (const name of ['delta', 'whole'] as const) stores.push(await openStore(name, dir));
+    const empty = await Promise.all(stores.map((s) => s.bytes()));
+    out(`${mode}: ${n} releases ${data.versions[0]} → ${data.versions.at(-1)} (seed 42, scale ${scale}, ${languages} language(s) each); keyframe every ${chainDefaults.keyframeEvery} in the delta store`);
+    for (const d of data.dirs) {
+      // Alternated: which store imports first changes each release (caches, load).
+      const order = stores.length && data.dirs.indexOf(d) % 2 ? [...stores].reverse() : stores;
+      for (const s of order) {
+        await withPolicy(s, async () => {
+          s.ids.push((await importRelease(s.db, d.en)).releaseId);
+          if (d.de) await importRelease(s.db, d.de);
+        });
+        s.after.push((await s.bytes()) - empty[stores.indexOf(s)]!);
+      }
+    }
+    // -- storage
+    out('\n| store | first release | all N | N / first | each further release | further / first | index snapshot rows: first, each further (mean) |');
+    out('|---|---|---|---|---|---|---|');
+    for (const s of stores) {
+      const first = s.after[0]!;
+      const all = s.after.at(-1)!;
+      const further = (all - first) / (n - 1);
+      const snaps = await snapshotRows(s);
+      const snapFurther = snaps.slice(1).reduce((a, r) => a + r.bytes, 0) / (n - 1);
+      out(
+        `| ${s.name === 'delta' ? 'deltas (this branch)' : 'every snapshot whole (before)'} | ${mb(first)} MB | ${mb(all)} MB | ${(all / first).toFixed(2)}× | ${mb(further)} MB | ${pct(further / first)} | ${mb(snaps[0]!.bytes)} MB, ${mb(snapFurther)} MB (${snaps.filter((r) => r.base === null).length} whole of ${snaps.length}) |`,
+      );
+    }
+    const [dS, wS] = stores as [Store, Store];
+    out(`\nper release (delta store): ${dS.after.map((b, i) => `${data.versions[i]} ${mb(i ? b - dS.after[i - 1]! : b)} MB`).join(', ')}`);
+    out(`per release (whole store): ${wS.after.map((b, i) => `${data.versions[i]} ${mb(i ? b - wS.after[i - 1]! : b)} MB`).join(', ')}`);
+    out(`snapshot rows (delta store): ${(await snapshotRows(dS)).map((r, i) => `${data.versions[i]} ${(r.bytes / 1024).toFixed(0)} kB${r.base === null ? ' whole' : ''}`).join(', ')}`);
+
+    // -- index load: delta store vs whole store, interleaved per round
+    const samples = data.versions.map(() => ({ delta: [] as number[], whole: [] as number[], deltaWall: [] as number[], wholeWall: [] as number[] }));
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < n; i++) {
+        for (const s of round % 2 ? [wS, dS] : [dS, wS]) {
+          const c = cpuMs();
+          const t = performance.now();
+          const got = await loadStoredIndex({ db: s.db.prisma, blobs: s.db.blobs }, s.ids[i]!);
+          if (!got) throw new Error(`${s.name}: no snapshot of ${data.versions[i]}`);
+          samples[i]![s.name].push(cpuMs() - c);
+          samples[i]![`${s.name}Wall`].push(performance.now() - t);
+        }
+      }
+    }
+    const snaps = await snapshotRows(dS);
+    out(`\n| release | delta store: stored as | load CPU delta store | load CPU whole store | delta / whole (CPU) | wall delta / whole |`);
+    out('|---|---|---|---|---|---|');
+    for (let i = 0; i < n; i++) {
+      const x = samples[i]!;
+      const [c1, c2, w1, w2] = [median(x.delta), median(x.whole), median(x.deltaWall), median(x.wholeWall)];
+      out(`| ${data.versions[i]} | ${snaps[i]!.base === null ? 'whole' : `delta over ${data.versions[dS.ids.indexOf(snaps[i]!.base!)]}`} | ${Math.round(c1)} ms | ${Math.round(c2)} ms | ${(c1 / c2).toFixed(2)}× | ${(w1 / w2).toFixed(2)}× (${Math.round(w1)} vs ${Math.round(w2)} ms) |`);
+    }
+
+    // -- language index snapshots (written by a first search in the language, not by an import)
+    if (languages === 2) {
+      const grown: number[] = [];
+      const langBytes: { id: number; bytes: number; base: number | null }[][] = [];
+      for (const s of stores) {
+        const cache = new SearchIndexCache(2, undefined, s.db.blobs);
+        const before = await s.bytes();
+        for (const id of s.ids) {
+          await cache.getLanguage(id, 'de', s.db.prisma);
+          await cache.flushed();
+        }
+        grown.push((await s.bytes()) - before);
+        langBytes.push(
+          await s.db.prisma.$queryRawUnsafe(
+            `SELECT l.release_id AS id, l.bytes, l.base_release_id AS base FROM release_language_index_snapshot l JOIN release r ON r.id = l.release_id WHERE l.language = 'de' ORDER BY r.ordinal`,
+          ),
+        );
+      }
+      out('\n| store | language (de) snapshot rows: first, each further (mean) | the store grew by (all N written) | per further release / first release\'s storage |');
+      out('|---|---|---|---|');
+      stores.forEach((s, k) => {
+        const rows = langBytes[k]!;
+        const further = rows.slice(1).reduce((a, r) => a + r.bytes, 0) / (n - 1);
+        out(`| ${s.name === 'delta' ? 'deltas (this branch)' : 'every snapshot whole (before)'} | ${mb(rows[0]!.bytes)} MB, ${mb(further)} MB (${rows.filter((r) => r.base === null).length} whole of ${rows.length}) | ${mb(grown[k]!)} MB | ${pct(further / s.after[0]!)} |`);
+      });
+      const primaries = await Promise.all(stores.map((s) => Promise.all(s.ids.map(async (id) => (await loadStoredIndex({ db: s.db.prisma, blobs: s.db.blobs }, id))!.ix))));
+      const ls = data.versions.map(() => ({ delta: [] as number[], whole: [] as number[] }));
+      for (let round = 0; round < rounds; round++) {
+        for (let i = 0; i < n; i++) {
+          for (const k of round % 2 ? [1, 0] : [0, 1]) {
+            const s = stores[k]!;
+            const c = cpuMs();
+            if (!(await loadStoredLanguageIndex({ db: s.db.prisma, blobs: s.db.blobs }, primaries[k]![i]!, 'de', 0))) throw new Error(`${s.name}: no de snapshot of ${data.versions[i]}`);
+            ls[i]![s.name].push(cpuMs() - c);
+          }
+        }
+      }
+      out('\n| release | de snapshot (delta store) | load CPU delta store | load CPU whole store | delta / whole |');
+      out('|---|---|---|---|---|');
+      for (let i = 0; i < n; i++) {
+        const [c1, c2] = [median(ls[i]!.delta), median(ls[i]!.whole)];
+        const r = langBytes[0]![i]!;
+        out(`| ${data.versions[i]} | ${r.base === null ? 'whole' : 'delta'} ${(r.bytes / 1024).toFixed(0)} kB | ${Math.round(c1)} ms | ${Math.round(c2)} ms | ${(c1 / c2).toFixed(2)}× |`);
+      }
+    }
+  } finally {
+    for (const s of stores) {
+      await s.db.close();
+      await s.drop?.();
+    }
+    removeTempDir(dir);
+  }
+}
+
+await main();

@@ -1,0 +1,256 @@
+// Which release index snapshots are stored whole and which as deltas (issue 32: a further
+// release costs its differences, not a whole index). A release's snapshot is a delta
+// (snapshotDelta.ts) over the nearest release (by publication order) whose snapshot is whole —
+// a keyframe — while that keyframe serves fewer than KEYFRAME_EVERY - 1 deltas and the delta is
+// at most DELTA_MAX_SHARE of the whole; otherwise it is whole, a new keyframe. A delta's base is
+// always a keyframe, so a load reads at most two rows (the delta, its base) and materialises
+// once (overlay.ts). A delta is valid over its base's exact bytes (their checksum); anything else
+// — base gone, rewritten or damaged — makes the delta unusable, and the cache builds the index
+// from rows and stores it again (indexCache.ts): never a failed request.
+// Before a release is deleted or replaced, detachDependants() stores the deltas over it again over
+// another keyframe, or whole; the foreign key deletes any delta that a race still left over it.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { buildLanguageIndex } from './languageIndex.ts';
+import { materialise, overlayOf } from './overlay.ts';
+import { ReleaseIndex } from './releaseIndex.ts';
+import {
+  CorruptSnapshotError, SNAPSHOT_FORMAT, checksumOf, deserializeIndex, deserializeLanguageIndex, isWholeLanguageSnapshot, isWholeSnapshot, languageNamesOf, serializeIndex,
+  serializeLanguageIndex, snapshotChecksum, unpackIndex,
+} from './snapshot.ts';
+import { deserializeDelta, deserializeLanguageDelta, isDeltaSnapshot, isLanguageDelta, serializeDelta, serializeLanguageDelta } from './snapshotDelta.ts';
+import { readLanguageSnapshot, readSnapshot, writeLanguageStored, writeStored, type SnapshotDb } from './snapshotStore.ts';
+
+type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
+
+/** Releases sharing one keyframe at most, itself included: a whole snapshot every this many releases at least. */
+export const KEYFRAME_EVERY = 8;
+
+/** The process's default for storeIndex() (bench/snapshotDelta.ts sets 1, every snapshot whole, for its same-run baseline). */
+export const chainDefaults = { keyframeEvery: KEYFRAME_EVERY };
+
+/** A delta larger than this share of its whole snapshot is stored whole instead (far from its base, a delta nears a whole index). */
+export const DELTA_MAX_SHARE = 0.25;
+
+export interface StoreOptions {
+  /** A release whose snapshot must not be the base (being deleted or replaced). */
+  exclude?: number;
+  keyframeEvery?: number;
+}
+
+/** What storeIndex() wrote: its bytes, and the base when a delta. */
+export interface Stored {
+  bytes: number;
+  baseReleaseId: number | null;
+}
+
+/**
+ * The keyframe a snapshot of `releaseId` goes over, if any: the nearest by ordinal (the earlier
+ * on a tie) with room for another delta. None when `releaseId` is itself a base: it stays whole.
+ */
+async function chooseBase(db: Db, releaseId: number, exclude: number, every: number): Promise<number | undefined> {
+  const rows = await db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.release_id AS id
+     FROM release_index_snapshot s JOIN release r ON r.id = s.release_id JOIN release me ON me.id = $1
+     WHERE s.base_release_id IS NULL AND s.format = $2 AND s.release_id <> $1 AND s.release_id <> $3
+       AND NOT EXISTS (SELECT 1 FROM release_index_snapshot d WHERE d.base_release_id = $1)
+       AND (SELECT count(*) FROM release_index_snapshot d WHERE d.base_release_id = s.release_id AND d.release_id <> $1) < $4
+     ORDER BY abs(r.ordinal - me.ordinal), r.ordinal
+     LIMIT 1`,
+    releaseId,
+    SNAPSHOT_FORMAT,
+    exclude,
+    every - 1,
+  );
+  return rows[0]?.id;
+}
+
+/** The index a keyframe holds, or undefined when it is damaged (no base then: the snapshot is stored whole). */
+function wholeOrNone(data: Uint8Array, releaseId: number): ReleaseIndex | undefined {
+  try {
+    return deserializeIndex(data, releaseId);
+  } catch (e) {
+    if (e instanceof CorruptSnapshotError) return undefined;
+    throw e;
+  }
+}
+
+/** Stores a built index's snapshot: a delta over a keyframe when one serves (see above), else whole. */
+export async function storeIndex(sdb: SnapshotDb, ix: ReleaseIndex, opts: StoreOptions = {}): Promise<Stored> {
+  const whole = serializeIndex(ix);
+  const baseId = ix.hasHierarchy ? await chooseBase(sdb.db, ix.releaseId, opts.exclude ?? 0, opts.keyframeEvery ?? chainDefaults.keyframeEvery) : undefined;
+  if (baseId !== undefined) {
+    const baseData = await readSnapshot(sdb, baseId);
+    // An earlier version's deflated row is no base: whole instead (its next write makes it one).
+    const base = baseData && isWholeSnapshot(baseData) ? wholeOrNone(baseData, baseId) : undefined;
+    if (base) {
+      const delta = serializeDelta(await overlayOf(base, ix), { releaseId: baseId, size: base.size, checksum: checksumOf(baseData!) });
+      if (delta.byteLength <= DELTA_MAX_SHARE * whole.byteLength) {
+        await writeStored(sdb, ix.releaseId, delta, baseId);
+        return { bytes: delta.byteLength, baseReleaseId: baseId };
+      }
+    }
+  }
+  await writeStored(sdb, ix.releaseId, whole, null);
+  return { bytes: whole.byteLength, baseReleaseId: null };
+}
+
+/** A stored index as loaded: where from, and the bytes read (a delta's base included). */
+export interface Loaded {
+  ix: ReleaseIndex;
+  bytes: number;
+  baseReleaseId: number | null;
+}
+
+/**
+ * The release's index from its stored snapshot, whole or a delta over its base; null when it has
+ * none of the current format. `known`: indexes at hand (the cache's), used as the base when they
+ * are that base's exact snapshot. Throws CorruptSnapshotError when what is stored cannot give the
+ * index (damaged, or a delta whose base is gone or another); other errors are failed reads.
+ */
+export async function loadStoredIndex(sdb: SnapshotDb, releaseId: number, known?: (releaseId: number) => ReleaseIndex | undefined): Promise<Loaded | null> {
+  const data = await readSnapshot(sdb, releaseId);
+  if (!data) return null;
+  if (!isDeltaSnapshot(data)) return { ix: await unpackIndex(data, releaseId), bytes: data.byteLength, baseReleaseId: null };
+  const { overlay, base } = deserializeDelta(data, releaseId);
+  let bytes = data.byteLength;
+  let b = known?.(base.releaseId);
+  if (!b || snapshotChecksum(b) !== base.checksum) {
+    const baseData = await readSnapshot(sdb, base.releaseId);
+    if (!baseData || !isWholeSnapshot(baseData) || checksumOf(baseData) !== base.checksum) {
+      throw new CorruptSnapshotError(`a delta over release ${base.releaseId}'s snapshot, which is ${baseData ? 'another' : 'gone'}`);
+    }
+    b = deserializeIndex(baseData, base.releaseId);
+    bytes += baseData.byteLength;
+  }
+  if (b.size !== base.size) throw new CorruptSnapshotError(`a delta over ${base.size} entries, its base has ${b.size}`);
+  try {
+    return { ix: await materialise(b, overlay), bytes, baseReleaseId: base.releaseId };
+  } catch (e) {
+    throw new CorruptSnapshotError(`delta does not apply: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Before `releaseId`'s snapshot goes (its release deleted or replaced): every delta over it
+ * stored again over another keyframe, or whole, in publication order (the first may become the
+ * keyframe of the next), then the language snapshots that are deltas over its languages'. A
+ * dependant that cannot be loaded from its snapshot is built from rows. Returns how many were
+ * stored again.
+ */
+export async function detachDependants(sdb: SnapshotDb, releaseId: number): Promise<number> {
+  const deps = await sdb.db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.release_id AS id FROM release_index_snapshot s JOIN release r ON r.id = s.release_id WHERE s.base_release_id = $1 ORDER BY r.ordinal`,
+    releaseId,
+  );
+  for (const { id } of deps) {
+    const ix = (await loadStoredIndex(sdb, id).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, id));
+    await storeIndex(sdb, ix, { exclude: releaseId });
+  }
+  // Then the language snapshots over its languages' (their primaries no longer over it: above).
+  const langDeps = await sdb.db.$queryRawUnsafe<{ id: number; language: string; variant: number; at: Date }[]>(
+    `SELECT l.release_id AS id, l.language, l.variant, rl.imported_at AS at
+     FROM release_language_index_snapshot l JOIN release_language rl ON rl.release_id = l.release_id AND rl.language = l.language
+     JOIN release r ON r.id = l.release_id WHERE l.base_release_id = $1 ORDER BY r.ordinal, l.language, l.variant`,
+    releaseId,
+  );
+  for (const d of langDeps) {
+    const primary = (await loadStoredIndex(sdb, d.id).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, d.id));
+    const ix = (await loadStoredLanguageIndex(sdb, primary, d.language, d.variant).catch(() => null))?.ix ?? (await buildLanguageIndex(sdb.db, primary, d.language, d.variant));
+    await storeLanguageIndex(sdb, ix, d.variant, new Date(d.at));
+  }
+  return deps.length + langDeps.length;
+}
+
+// ---- A non-primary language's index ---------------------------------------------------------
+// A delta over the same language's whole snapshot of the release the primary snapshot is a delta
+// over (so its chain is the primary's: bounded alike), when that one is stored; else whole. No
+// foreign key holds it to its base: detachDependants() stores it again before its base's release
+// goes; a base gone or rewritten otherwise fails the checksum, and the language is built from
+// rows and stored again (indexCache.ts), as with a damaged snapshot.
+
+/** The delta of language index `ix` over release `baseId`'s whole snapshot of it, or undefined when that is not stored or not usable. */
+async function languageDeltaOf(sdb: SnapshotDb, ix: ReleaseIndex, baseId: number, variant: number, known?: (releaseId: number) => ReleaseIndex | undefined): Promise<Uint8Array | undefined> {
+  const baseData = await readLanguageSnapshot(sdb, baseId, ix.language!, variant);
+  if (!baseData || !isWholeLanguageSnapshot(baseData)) return undefined;
+  const names = languageNamesOf(baseData, baseId);
+  const basePrimary = known?.(baseId) ?? (await loadStoredIndex(sdb, baseId))?.ix;
+  if (!basePrimary || basePrimary.size !== names.size) return undefined;
+  const own = ix.languageParts();
+  const fromBase = new Int32Array(ix.size);
+  const at: number[] = [];
+  for (let i = 0; i < ix.size; i++) {
+    const j = (fromBase[i] = basePrimary.find(ix.levelOf(i), ix.code[i]!));
+    if (j < 0 || names.name[j] !== own.name[i] || names.norm[j] !== own.norm[i]) at.push(i);
+  }
+  return serializeLanguageDelta(ix.releaseId, {
+    base: { releaseId: baseId, size: names.size, checksum: checksumOf(baseData) },
+    fromBase,
+    at: Int32Array.from(at),
+    name: at.map((i) => own.name[i]!),
+    norm: at.map((i) => own.norm[i]!),
+    nameRank: own.nameRank,
+  });
+}
+
+/** Stores a language index's snapshot (see above); `known`: primary indexes at hand (the cache's). */
+export async function storeLanguageIndex(
+  sdb: SnapshotDb,
+  ix: ReleaseIndex,
+  variant: number,
+  importedAt: Date,
+  known?: (releaseId: number) => ReleaseIndex | undefined,
+): Promise<Stored> {
+  if (ix.language === undefined) throw new TypeError('not a language index');
+  const key = { releaseId: ix.releaseId, language: ix.language, variant, importedAt };
+  const whole = serializeLanguageIndex(ix);
+  const [row] = await sdb.db.$queryRawUnsafe<{ base: number | null }[]>('SELECT base_release_id AS base FROM release_index_snapshot WHERE release_id = $1', ix.releaseId);
+  const baseId = row?.base ?? null;
+  if (baseId !== null) {
+    const delta = await languageDeltaOf(sdb, ix, baseId, variant, known).catch((e: unknown) => {
+      if (e instanceof CorruptSnapshotError) return undefined;
+      throw e;
+    });
+    if (delta && delta.byteLength <= DELTA_MAX_SHARE * whole.byteLength) {
+      await writeLanguageStored(sdb, key, delta, baseId);
+      return { bytes: delta.byteLength, baseReleaseId: baseId };
+    }
+  }
+  await writeLanguageStored(sdb, key, whole, null);
+  return { bytes: whole.byteLength, baseReleaseId: null };
+}
+
+/**
+ * A language index from its stored snapshot over `primary` (its release's index), whole or a delta
+ * (its base's names read, postings derived again); null when none of the current format. Throws
+ * CorruptSnapshotError when what is stored cannot give it.
+ */
+export async function loadStoredLanguageIndex(sdb: SnapshotDb, primary: ReleaseIndex, language: string, variant: number): Promise<Loaded | null> {
+  const data = await readLanguageSnapshot(sdb, primary.releaseId, language, variant);
+  if (!data) return null;
+  if (!isLanguageDelta(data)) return { ix: deserializeLanguageIndex(data, primary, language), bytes: data.byteLength, baseReleaseId: null };
+  const d = deserializeLanguageDelta(data, primary.releaseId);
+  if (d.fromBase.length !== primary.size) throw new CorruptSnapshotError(`holds ${d.fromBase.length} entries, the release ${primary.size}`);
+  const baseData = await readLanguageSnapshot(sdb, d.base.releaseId, language, variant);
+  if (!baseData || !isWholeLanguageSnapshot(baseData) || checksumOf(baseData) !== d.base.checksum) {
+    throw new CorruptSnapshotError(`a delta over release ${d.base.releaseId}'s ${language} snapshot, which is ${baseData ? 'another' : 'gone'}`);
+  }
+  const b = languageNamesOf(baseData, d.base.releaseId);
+  if (b.size !== d.base.size) throw new CorruptSnapshotError('its base has another size');
+  const n = primary.size;
+  const name = new Array<string>(n);
+  const norm = new Array<string>(n);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (k < d.at.length && d.at[k] === i) {
+      name[i] = d.name[k]!;
+      norm[i] = d.norm[k++]!;
+      continue;
+    }
+    const j = d.fromBase[i]!;
+    if (j < 0 || j >= b.size) throw new CorruptSnapshotError(`entry ${i} has no name`);
+    name[i] = b.name[j]!;
+    norm[i] = b.norm[j]!;
+  }
+  if (k !== d.at.length) throw new CorruptSnapshotError('own names out of order');
+  return { ix: await ReleaseIndex.forLanguage(primary, language, name, norm, d.nameRank), bytes: data.byteLength + baseData.byteLength, baseReleaseId: d.base.releaseId };
+}
