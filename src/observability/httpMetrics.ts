@@ -58,7 +58,7 @@ class HttpRecorder {
 
   done(req: IncomingMessage, res: ServerResponse, t: Timed): void {
     // A response cut before it finished (client gone, shutdown) has no status to speak of.
-    this.record(req, res, t.started, sentSoFar(t.socket) - t.written, res.writableFinished);
+    this.record(req, res, t.started, t.socket.bytesWritten - t.written, res.writableFinished);
   }
 
   record(req: IncomingMessage, res: ServerResponse, started: number, responseBytes: number, finished: boolean): void {
@@ -75,20 +75,31 @@ class HttpRecorder {
   }
 }
 
-/** What Node keeps on a socket that sentSoFar reads (net.Socket's own fields, present since Node 0.x). */
-type CountedSocket = Socket & { _bytesDispatched?: number; _writableState?: { length: number } };
+/** What Node's ServerResponse keeps of a response it has sent (OutgoingMessage's own fields, present since Node 0.x). */
+type SentResponse = ServerResponse & { _header?: string | null; _contentLength?: number | null; _hasBody?: boolean };
 
 /**
- * The bytes the socket has taken so far, as `socket.bytesWritten` counts them. That getter is Node's
- * shared code, called for every socket of the process (database, Redis, clients): its property
- * loads are megamorphic, ≈ 1.3 k instructions per request for the two reads (bench/results.md ›
- * Cost of the metrics, session 15). With nothing buffered on the socket (the usual case, and
- * always after a warm answer handed over) it is the count of bytes dispatched to the handle, read
- * here at a call site that sees server sockets only.
+ * The bytes of a response handed over whole: its status line and headers (written in latin1: a
+ * byte a character) and its body's Content-Length (a chunked body handed over at once, which the
+ * server never sends, would count its head only). Read from the response rather than the socket:
+ * Node's `socket.bytesWritten` getter is shared code, called for every socket of the process
+ * (database, Redis, clients), and its property loads are megamorphic — ≈ 1 k instructions per
+ * request for the two reads a delta needs (bench/results.md › Cost of the metrics, session 15).
  */
-function sentSoFar(socket: CountedSocket): number {
-  const dispatched = socket._bytesDispatched;
-  return typeof dispatched === 'number' && socket._writableState?.length === 0 ? dispatched : socket.bytesWritten;
+function handedOverBytes(res: SentResponse): number {
+  const head = typeof res._header === 'string' ? res._header.length : 0;
+  const body = res._hasBody === false ? 0 : res._contentLength;
+  return typeof body === 'number' ? head + body : head;
+}
+
+/**
+ * The socket's count before a response that was not handed over at once, read after the listener
+ * returned: exact when none of the response was written yet (the usual case: an answer computed
+ * asynchronously); when its head was already written, that is taken off.
+ */
+function countBefore(res: SentResponse, socket: Socket): number {
+  const written = socket.bytesWritten;
+  return res.headersSent && typeof res._header === 'string' ? written - res._header.length : written;
 }
 
 /**
@@ -158,11 +169,10 @@ export function instrumentListener(listener: RequestListener, metrics: Metrics, 
     metrics.httpInFlight++;
     const socket = req.socket;
     const started = performance.now();
-    const written = sentSoFar(socket);
     listener(req, res);
     // Answered already (a warm answer from memory): recorded now, without a listener per request.
-    if (handedOver(res)) return recorder.record(req, res, started, sentSoFar(socket) - written, true);
-    (res as TimedResponse)[TIMED] = { started, socket, written, recorder };
+    if (handedOver(res)) return recorder.record(req, res, started, handedOverBytes(res), true);
+    (res as TimedResponse)[TIMED] = { started, socket, written: countBefore(res, socket), recorder };
     // 'close' is emitted once, after 'finish' or when the response is cut: on(), not once()'s wrapper.
     res.on('close', onClose);
   };
