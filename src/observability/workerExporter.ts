@@ -149,9 +149,17 @@ export class WorkerSpanExporter implements SpanExporter {
     void this.ask(message).then((r) => done(r.ok ? { code: ExportResultCode.SUCCESS } : failed(Object.assign(new Error(r.error?.message ?? 'export failed'), { name: r.error?.name ?? 'Error' }))));
   }
 
+  /** A flush or shutdown, answered by the worker within its exporter's timeout (and a second), or given up on. */
+  private async settle(kind: 'flush' | 'shutdown'): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.data.timeoutMillis + 1_000)));
+    await Promise.race([this.ask({ kind, id: ++this.next }), late]);
+    clearTimeout(timer);
+  }
+
   async forceFlush(): Promise<void> {
     if (this.stopped || !this.worker) return;
-    await this.ask({ kind: 'flush', id: ++this.next });
+    await this.settle('flush');
   }
 
   async shutdown(): Promise<void> {
@@ -159,8 +167,9 @@ export class WorkerSpanExporter implements SpanExporter {
     this.stopped = true;
     const w = this.worker;
     if (!w) return;
-    // The worker's own exporter sends what it still holds, then the thread ends.
-    await this.ask({ kind: 'shutdown', id: ++this.next });
+    // The worker's own exporter sends what it still holds (bounded by its timeout), then the thread
+    // ends; one that does not answer by then is stopped.
+    await this.settle('shutdown');
     await w.terminate();
   }
 }
