@@ -58,7 +58,8 @@ class HttpRecorder {
 
   done(req: IncomingMessage, res: ServerResponse, t: Timed): void {
     // A response cut before it finished (client gone, shutdown) has no status to speak of.
-    this.record(req, res, t.started, t.socket.bytesWritten - t.written, res.writableFinished);
+    const finished = res.writableFinished;
+    this.record(req, res, t.started, (finished ? knownBytes(res) : undefined) ?? t.socket.bytesWritten - t.written, finished);
   }
 
   record(req: IncomingMessage, res: ServerResponse, started: number, responseBytes: number, finished: boolean): void {
@@ -79,27 +80,30 @@ class HttpRecorder {
 type SentResponse = ServerResponse & { _header?: string | null; _contentLength?: number | null; _hasBody?: boolean };
 
 /**
- * The bytes of a response handed over whole: its status line and headers (written in latin1: a
- * byte a character) and its body's Content-Length (a chunked body handed over at once, which the
- * server never sends, would count its head only). Read from the response rather than the socket:
- * Node's `socket.bytesWritten` getter is shared code, called for every socket of the process
- * (database, Redis, clients), and its property loads are megamorphic — ≈ 1 k instructions per
- * request for the two reads a delta needs (bench/results.md › Cost of the metrics, session 15).
+ * The bytes of a sent response when the response itself tells them: its status line and headers
+ * (written in latin1: a byte a character) and its body's Content-Length (none for a body-less
+ * answer); undefined for a chunked body. Read from the response rather than the socket: Node's
+ * `socket.bytesWritten` getter is shared code, called for every socket of the process (database,
+ * Redis, clients), and its property loads are megamorphic — ≈ 1 k instructions per request for
+ * the two reads a delta needs (bench/results.md › Cost of the metrics, session 15); and a delta of
+ * the socket's count takes in the responses pipelined behind this one that were written before
+ * it closed.
  */
-function handedOverBytes(res: SentResponse): number {
-  const head = typeof res._header === 'string' ? res._header.length : 0;
+function knownBytes(res: SentResponse): number | undefined {
+  if (typeof res._header !== 'string') return undefined;
   const body = res._hasBody === false ? 0 : res._contentLength;
-  return typeof body === 'number' ? head + body : head;
+  return typeof body === 'number' ? res._header.length + body : undefined;
 }
 
 /**
  * The socket's count before a response that was not handed over at once, read after the listener
- * returned: exact when none of the response was written yet (the usual case: an answer computed
- * asynchronously); when its head was already written, that is taken off.
+ * returned (`socket.bytesWritten` counts what is sent and what is buffered), for a response whose
+ * size knownBytes cannot tell (a chunked body): none of it written yet, or waiting behind an
+ * earlier response of the connection (not on the socket yet), or its head written already.
  */
 function countBefore(res: SentResponse, socket: Socket): number {
   const written = socket.bytesWritten;
-  return res.headersSent && typeof res._header === 'string' ? written - res._header.length : written;
+  return res.headersSent && res.socket === socket && typeof res._header === 'string' ? written - res._header.length : written;
 }
 
 /**
@@ -171,7 +175,7 @@ export function instrumentListener(listener: RequestListener, metrics: Metrics, 
     const started = performance.now();
     listener(req, res);
     // Answered already (a warm answer from memory): recorded now, without a listener per request.
-    if (handedOver(res)) return recorder.record(req, res, started, handedOverBytes(res), true);
+    if (handedOver(res)) return recorder.record(req, res, started, knownBytes(res) ?? (res as SentResponse)._header?.length ?? 0, true);
     (res as TimedResponse)[TIMED] = { started, socket, written: countBefore(res, socket), recorder };
     // 'close' is emitted once, after 'finish' or when the response is cut: on(), not once()'s wrapper.
     res.on('close', onClose);

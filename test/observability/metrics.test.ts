@@ -160,10 +160,12 @@ describe('/metrics of the shipped server', () => {
   it('counts response bytes as a raw client receives them', async () => {
     const host = new URL(server.url);
     /** Bytes received for `target` on a connection of its own ("Connection: close": the server ends it after the answer). */
-    const raw = (target: string) =>
+    const get = (target: string, close: boolean) => `GET ${target} HTTP/1.1\r\nHost: ${host.host}\r\nX-Forwarded-For: 10.3.0.1\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
+    /** `pipelined` more requests for `target` sent in the same write before it (answered in order on the one connection). */
+    const raw = (target: string, pipelined = 0) =>
       new Promise<{ bytes: number; head: string }>((resolve, reject) => {
         const chunks: Buffer[] = [];
-        const socket = connect(Number(host.port), host.hostname, () => socket.write(`GET ${target} HTTP/1.1\r\nHost: ${host.host}\r\nX-Forwarded-For: 10.3.0.1\r\nConnection: close\r\n\r\n`));
+        const socket = connect(Number(host.port), host.hostname, () => socket.write(get(target, false).repeat(pipelined) + get(target, true)));
         socket.on('data', (c: Buffer) => chunks.push(c));
         socket.on('end', () => {
           const all = Buffer.concat(chunks);
@@ -182,6 +184,11 @@ describe('/metrics of the shipped server', () => {
       expect(got.head, target).toBe(`HTTP/1.1 ${status}`);
       await expect.poll(async () => (await sum(surface)) - before, { timeout: 5_000 }).toBe(got.bytes);
     }
+    // Pipelined warm answers: the second waits behind the first on the connection (recorded when it closes).
+    const before = await sum('rest');
+    const got = await raw('/codes/10047700', 2);
+    expect(got.head).toBe('HTTP/1.1 200');
+    await expect.poll(async () => (await sum('rest')) - before, { timeout: 5_000 }).toBe(got.bytes);
   });
 
   // Labels do not depend on the database: the PGlite pass alone sends the requests. Labels are
