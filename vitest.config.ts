@@ -26,7 +26,7 @@ const NO_DATABASE = [
   'test/nlp/assess.test.ts', 'test/nlp/bounds.test.ts', 'test/nlp/calibration.test.ts', 'test/nlp/classify.test.ts',
   'test/nlp/context.test.ts', 'test/nlp/generalisation.test.ts', 'test/nlp/identify.test.ts', 'test/nlp/label-sections-data.test.ts',
   'test/nlp/label.test.ts', 'test/nlp/text.test.ts', 'test/nlp/vocabulary.test.ts', 'test/nlp/eval.test.ts',
-  'test/observability/config.test.ts', 'test/observability/ops.test.ts', 'test/shipped/engines.test.ts', 'test/smq/algorithm.test.ts',
+  'test/observability/config.test.ts', 'test/observability/ops.test.ts', 'test/observability/workerExporter.test.ts', 'test/shipped/engines.test.ts', 'test/smq/algorithm.test.ts',
   // Caches and clients over answers the other files check on both databases: yoga's document
   // caches, the language a cache entry is keyed on, an npm FHIR client's interoperability (the
   // FHIR answers: test/fhir/operations), the index cache's byte bounds, the OpenAI provider's

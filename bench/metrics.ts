@@ -10,7 +10,7 @@
 // does not, so the CPU ratio is the figure that separates the cost from the noise.
 //
 //   npm run bench:metrics [-- --rounds 5 --duration 5 --connections 32 --ratio 0.1]
-//   DATABASE_URL=postgres://… npm run bench:metrics -- --instructions [--warmup 12000 --requests 4000 --windows 5 --out DIR]
+//   DATABASE_URL=postgres://… npm run bench:metrics -- --instructions [--warmup 12000 --requests 4000 --windows 5 --out DIR --node-flags=--perf-basic-prof]
 //
 // --instructions counts instructions per warm answer under valgrind's callgrind instead of running
 // wrk: a measure the machine's load does not move (bench/metricsInstructions.ts says how).
@@ -44,6 +44,7 @@ const { values: args } = parseArgs({
     windows: { type: 'string', default: '5' },
     'scrape-every': { type: 'string', default: '4000' },
     out: { type: 'string' },
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const rounds = Number(args.rounds);
@@ -62,6 +63,7 @@ if (args.instructions) {
     windows: Number(args.windows),
     scrapeEvery: Number(args['scrape-every']),
     out: args.out,
+    nodeFlags: args['node-flags'].split(/\s+/).filter(Boolean),
     log,
   });
   process.exit(0);

@@ -48,6 +48,8 @@ export interface InstructionsOptions {
   scrapeEvery: number;
   /** Where callgrind's dumps are written and kept (for callgrind_annotate); a temporary directory, removed, when undefined. */
   out?: string;
+  /** Extra node flags for the servers (`--perf-basic-prof`: JIT frames named in /tmp/perf-PID.map, read by bench/lib/jitNames.ts). */
+  nodeFlags?: string[];
   log: (s: string) => void;
 }
 
@@ -154,7 +156,7 @@ export async function measureInstructions(o: InstructionsOptions): Promise<void>
       const env = { ...baseEnv(port, pg.url, makeTempDir(`bench-instr-${name}-`)), ...envs[name], ...slow };
       const outDir = o.out ? path.join(o.out, name) : makeTempDir(`bench-instr-cg-${name}-`);
       mkdirSync(outDir, { recursive: true });
-      const vg = spawnUnderCallgrind(valgrind, process.execPath, [HEAP_FLAG, bin, 'serve'], env, outDir);
+      const vg = spawnUnderCallgrind(valgrind, process.execPath, [HEAP_FLAG, ...(o.nodeFlags ?? []), bin, 'serve'], env, outDir);
       servers.push({ name, base: `http://127.0.0.1:${port}`, vg });
     }
     for (const s of servers) s.metrics = /"metricsUrl":"([^"]+)"/.exec(await ready(s.vg.proc, s.name, 900_000))?.[1];

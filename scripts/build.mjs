@@ -17,6 +17,8 @@ const result = await build({
   entryPoints: [
     { in: path.join(root, 'src/cli/index.ts'), out: 'cli' },
     { in: path.join(root, 'src/assessment/nlpWorker.ts'), out: 'nlp-worker' },
+    // The OTLP trace exporter's thread: src/observability/workerExporter.ts loads dist/otlp-export-worker.mjs.
+    { in: path.join(root, 'src/observability/exportWorker.ts'), out: 'otlp-export-worker' },
   ],
   outdir: path.join(root, 'dist'),
   outExtension: { '.js': '.mjs' },

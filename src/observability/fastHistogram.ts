@@ -7,15 +7,20 @@ import type { Registry } from 'prom-client';
 
 export class HistogramSeries {
   /** Observations per bucket (not cumulative); the last slot is +Inf. */
-  readonly counts: number[];
+  readonly counts: Float64Array;
   sum = 0;
   count = 0;
 
+  /**
+   * `bounds` and `counts` are Float64Arrays for every histogram, so that the element loads of
+   * observe() see one kind of array: plain arrays of integer (sizes) and fractional (durations)
+   * bounds made them polymorphic, a generic keyed load per bucket compared (session 15).
+   */
   constructor(
     readonly labels: Record<string, string>,
-    private readonly bounds: readonly number[],
+    private readonly bounds: Float64Array,
   ) {
-    this.counts = new Array<number>(bounds.length + 1).fill(0);
+    this.counts = new Float64Array(bounds.length + 1);
   }
 
   observe(value: number): void {
@@ -38,14 +43,16 @@ export class FastHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   private readonly all = new Map<string, HistogramSeries>();
+  private readonly bounds: Float64Array;
 
   constructor(
     readonly name: string,
     readonly help: string,
     private readonly labelNames: readonly string[],
-    private readonly bounds: readonly number[],
+    bounds: readonly number[],
     registry: Registry,
   ) {
+    this.bounds = Float64Array.from(bounds);
     registry.registerMetric(this as never);
   }
 

@@ -58,7 +58,8 @@ class HttpRecorder {
 
   done(req: IncomingMessage, res: ServerResponse, t: Timed): void {
     // A response cut before it finished (client gone, shutdown) has no status to speak of.
-    this.record(req, res, t.started, t.socket.bytesWritten - t.written, res.writableFinished);
+    const finished = res.writableFinished;
+    this.record(req, res, t.started, (finished ? knownBytes(res) : undefined) ?? t.socket.bytesWritten - t.written, finished);
   }
 
   record(req: IncomingMessage, res: ServerResponse, started: number, responseBytes: number, finished: boolean): void {
@@ -73,6 +74,36 @@ class HttpRecorder {
     slot.requestSize.observe(length === undefined ? 0 : Number(length) || 0);
     slot.responseSize.observe(responseBytes);
   }
+}
+
+/** What Node's ServerResponse keeps of a response it has sent (OutgoingMessage's own fields, present since Node 0.x). */
+type SentResponse = ServerResponse & { _header?: string | null; _contentLength?: number | null; _hasBody?: boolean };
+
+/**
+ * The bytes of a sent response when the response itself tells them: its status line and headers
+ * (written in latin1: a byte a character) and its body's Content-Length (none for a body-less
+ * answer); undefined for a chunked body. Read from the response rather than the socket: Node's
+ * `socket.bytesWritten` getter is shared code, called for every socket of the process (database,
+ * Redis, clients), and its property loads are megamorphic — ≈ 1 k instructions per request for
+ * the two reads a delta needs (bench/results.md › Cost of the metrics, session 15); and a delta of
+ * the socket's count takes in the responses pipelined behind this one that were written before
+ * it closed.
+ */
+function knownBytes(res: SentResponse): number | undefined {
+  if (typeof res._header !== 'string') return undefined;
+  const body = res._hasBody === false ? 0 : res._contentLength;
+  return typeof body === 'number' ? res._header.length + body : undefined;
+}
+
+/**
+ * The socket's count before a response that was not handed over at once, read after the listener
+ * returned (`socket.bytesWritten` counts what is sent and what is buffered), for a response whose
+ * size knownBytes cannot tell (a chunked body): none of it written yet, or waiting behind an
+ * earlier response of the connection (not on the socket yet), or its head written already.
+ */
+function countBefore(res: SentResponse, socket: Socket): number {
+  const written = socket.bytesWritten;
+  return res.headersSent && res.socket === socket && typeof res._header === 'string' ? written - res._header.length : written;
 }
 
 /**
@@ -142,11 +173,10 @@ export function instrumentListener(listener: RequestListener, metrics: Metrics, 
     metrics.httpInFlight++;
     const socket = req.socket;
     const started = performance.now();
-    const written = socket.bytesWritten;
     listener(req, res);
     // Answered already (a warm answer from memory): recorded now, without a listener per request.
-    if (handedOver(res)) return recorder.record(req, res, started, socket.bytesWritten - written, true);
-    (res as TimedResponse)[TIMED] = { started, socket, written, recorder };
+    if (handedOver(res)) return recorder.record(req, res, started, knownBytes(res) ?? (res as SentResponse)._header?.length ?? 0, true);
+    (res as TimedResponse)[TIMED] = { started, socket, written: countBefore(res, socket), recorder };
     // 'close' is emitted once, after 'finish' or when the response is cut: on(), not once()'s wrapper.
     res.on('close', onClose);
   };

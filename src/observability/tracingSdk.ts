@@ -38,10 +38,7 @@ import {
   SamplingDecision,
   TraceIdRatioBasedSampler,
   type Sampler,
-  type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import {
   ATTR_DB_COLLECTION_NAME,
   ATTR_DB_OPERATION_NAME,
@@ -66,6 +63,7 @@ import { ScopedContextManager } from './scopedContextManager.ts';
 import { handedOver } from './httpMetrics.ts';
 import { traceHooks, type TaskSpan } from './traceHooks.ts';
 import { answeredSpans, type RecordAnswered } from './answeredSpan.ts';
+import { WorkerSpanExporter } from './workerExporter.ts';
 
 export type TracingConfig = NonNullable<Config['tracing']>;
 
@@ -467,10 +465,10 @@ function withoutCredentials(url: string): string {
 
 export function createTracing(config: TracingConfig, log: Logger): Tracing {
   diagnostics(log);
-  const exporterConfig = { url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs };
-  const exporter: SpanExporter = config.protocol === 'http/json' ? new JsonExporter(exporterConfig) : new ProtoExporter(exporterConfig);
   const version = packageVersion();
   const resource = resourceFromAttributes({ ...config.resourceAttributes, [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: version });
+  // The OTLP exporter (serialization and HTTP) runs on a worker thread of its own (workerExporter.ts).
+  const exporter = new WorkerSpanExporter({ protocol: config.protocol, url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs }, resource);
   // Bounded: past 2,048 spans waiting for export, new ones are dropped (a collector that is down costs no memory).
   const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: 2_048, maxExportBatchSize: 512, exportTimeoutMillis: config.timeoutMs });
   const provider = new BasicTracerProvider({ resource, sampler: samplerOf(config), spanProcessors: [processor] });

@@ -14,6 +14,7 @@ import { RouteClassifier, UNMATCHED } from '../../src/observability/routes.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
 import { ERROR_STATUS } from '../../src/domain/errors.ts';
 import { readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
 
@@ -150,6 +151,44 @@ describe('/metrics of the shipped server', () => {
 
     // Prometheus's own parser reads it; its linter only objects to prom-client's default gauge names.
     if (hasPromtool) expect(promtoolProblems(text).filter((l) => !l.startsWith('nodejs_'))).toEqual([]);
+  });
+
+  // Response sizes are the bytes put on the socket (status line, headers, body): read from the
+  // socket's dispatched count when nothing is buffered (src/observability/httpMetrics.ts), so
+  // checked against what a raw client receives, for a warm answer (recorded as soon as it is
+  // handed over) and for answers recorded when their response closes.
+  it('counts response bytes as a raw client receives them', async () => {
+    const host = new URL(server.url);
+    /** Bytes received for `target` on a connection of its own ("Connection: close": the server ends it after the answer). */
+    const get = (target: string, close: boolean) => `GET ${target} HTTP/1.1\r\nHost: ${host.host}\r\nX-Forwarded-For: 10.3.0.1\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
+    /** `pipelined` more requests for `target` sent in the same write before it (answered in order on the one connection). */
+    const raw = (target: string, pipelined = 0) =>
+      new Promise<{ bytes: number; head: string }>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const socket = connect(Number(host.port), host.hostname, () => socket.write(get(target, false).repeat(pipelined) + get(target, true)));
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('end', () => {
+          const all = Buffer.concat(chunks);
+          resolve({ bytes: all.length, head: all.subarray(0, 12).toString('latin1') });
+        });
+        socket.on('error', reject);
+      });
+    const sum = async (surface: string) => total((await scrape()).samples, 'http_server_response_size_bytes_sum', { surface });
+    for (const [target, surface, status] of [
+      ['/codes/10047700', 'rest', '200'], // warm (kept by the test above): handed over at once
+      ['/codes/99999999', 'rest', '404'], // answered by the app: recorded when the response closes
+      ['/health/live', 'service', '200'],
+    ] as const) {
+      const before = await sum(surface);
+      const got = await raw(target);
+      expect(got.head, target).toBe(`HTTP/1.1 ${status}`);
+      await expect.poll(async () => (await sum(surface)) - before, { timeout: 5_000 }).toBe(got.bytes);
+    }
+    // Pipelined warm answers: the second waits behind the first on the connection (recorded when it closes).
+    const before = await sum('rest');
+    const got = await raw('/codes/10047700', 2);
+    expect(got.head).toBe('HTTP/1.1 200');
+    await expect.poll(async () => (await sum('rest')) - before, { timeout: 5_000 }).toBe(got.bytes);
   });
 
   // Labels do not depend on the database: the PGlite pass alone sends the requests. Labels are
