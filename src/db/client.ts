@@ -3,7 +3,7 @@
 // only for what Prisma cannot do (multi-statement migration scripts, advisory locks).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -58,6 +58,12 @@ export interface OpenOptions {
   dataDir?: string | undefined;
   /** Embedded in memory: start from a PGlite `dumpDataDir()` archive instead of a new cluster (the test suite's templates). */
   loadDataDir?: Blob | undefined;
+  /**
+   * Embedded in memory: a compiled PGlite module and file bundle to reuse, and start parameters
+   * (the test suite opens a hundred in-memory databases a run: compiling and unpacking anew, and
+   * PostgreSQL's 128 MB of shared buffers for a store of 20 MB, were a fifth of each start).
+   */
+  pglite?: Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle' | 'startParams'> | undefined;
   poolSize?: number;
   /** Server mode: longest wait for a new connection (TCP, handshake, authentication) or a free pool slot. */
   connectTimeoutMs?: number | undefined;
@@ -93,7 +99,12 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   }
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(inMemory && opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
+    client = await PGlite.create({
+      dataDir,
+      extensions: { pg_trgm },
+      ...(inMemory && opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+      ...(inMemory ? opts.pglite : {}),
+    });
   } catch (err) {
     await lock?.release();
     throw err;

@@ -2,10 +2,13 @@
 // a new database on the TEST_DATABASE_URL server, dropped afterwards.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { templatesReady, type TemplateName } from '../setup/templates.ts';
-import { openDatabase, type Database } from '../../src/db/client.ts';
+import { openDatabase, type Database, type OpenOptions } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import type { QueryListener } from '../../src/db/instrument.ts';
 
@@ -55,6 +58,26 @@ async function dump(template: TemplateName): Promise<Blob> {
 }
 
 /**
+ * What every in-memory database of this worker shares (test files of a worker run one after the
+ * other, its modules loaded once: vitest.config.ts `isolate: false`): PGlite's WebAssembly module
+ * compiled once and its file bundle read once; and 16 MB of shared buffers, not PostgreSQL's
+ * 128 MB, for stores of ~20 MB held in memory anyway. Together ~0.15 s of CPU off each start
+ * (0.68 -> 0.53 s; a run starts about a hundred).
+ */
+let shared: Promise<NonNullable<OpenOptions['pglite']>> | undefined;
+function pgliteShared(): Promise<NonNullable<OpenOptions['pglite']>> {
+  shared ??= (async () => {
+    const dist = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    return {
+      pgliteWasmModule: await WebAssembly.compile(readFileSync(path.join(dist, 'pglite.wasm'))),
+      fsBundle: new Blob([readFileSync(path.join(dist, 'pglite.data'))]),
+      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'],
+    };
+  })();
+  return shared;
+}
+
+/**
  * A database of its own for a test file. `template`: `migrated` (default) starts migrated and
  * empty, `demo` with the demo releases imported, both copied from the run's templates; `none`
  * is a new, unmigrated database (migrated here unless `migrate: false`).
@@ -69,7 +92,8 @@ export async function createTestDatabase(opts: { onQuery?: QueryListener; migrat
     drop = fresh.drop;
   }
   const loadDataDir = !usingPostgres && template !== 'none' ? await dump(template) : undefined;
-  const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', loadDataDir, onQuery: opts.onQuery, poolSize: 4 });
+  const pglite = usingPostgres ? undefined : await pgliteShared();
+  const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', loadDataDir, pglite, onQuery: opts.onQuery, poolSize: 4 });
   if (template === 'none' && opts.migrate !== false) await migrate(db);
   return Object.assign(db, {
     url,
