@@ -13,6 +13,7 @@ import { materialise, overlayOf } from '../../src/domain/releaseIndex/overlay.ts
 import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
+import { partsDifference } from '../helpers/indexParts.ts';
 
 let db: TestDatabase;
 let demoIds: number[];
@@ -41,43 +42,13 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The first place two parts() differ ('' when none): every column, list and map, element by element. */
-function difference(a: unknown, b: unknown, at = 'parts'): string {
-  if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
-    if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b) || a.constructor !== b.constructor) return `${at}: ${a?.constructor.name} vs ${b?.constructor.name}`;
-    const x = a as unknown as ArrayLike<number>;
-    const y = b as unknown as ArrayLike<number>;
-    if (x.length !== y.length) return `${at}: length ${x.length} vs ${y.length}`;
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return `${at}[${i}]: ${x[i]} vs ${y[i]}`;
-    return '';
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return `${at}: length ${a.length} vs ${b.length}`;
-    for (let i = 0; i < a.length; i++) {
-      const d = difference(a[i], b[i], `${at}[${i}]`);
-      if (d) return d;
-    }
-    return '';
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const keys = Object.keys(a).sort();
-    if (keys.join() !== Object.keys(b).sort().join()) return `${at}: keys ${keys} vs ${Object.keys(b).sort()}`;
-    for (const k of keys) {
-      const d = difference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}.${k}`);
-      if (d) return d;
-    }
-    return '';
-  }
-  return a === b ? '' : `${at}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
-}
-
 async function roundTrip(baseId: number, releaseId: number) {
   const base = await ReleaseIndex.load(db.prisma, baseId);
   const full = await ReleaseIndex.load(db.prisma, releaseId);
   const overlay = await overlayOf(base, full);
   const made = await materialise(base, overlay);
   const want: ReleaseIndexParts = full.parts();
-  expect(difference(made.parts(), want), `release ${releaseId} over ${baseId}`).toBe('');
+  expect(partsDifference(made.parts(), want), `release ${releaseId} over ${baseId}`).toBe('');
   return { base, full, overlay, made };
 }
 
@@ -136,7 +107,7 @@ describe('index overlays', () => {
     const made = await cache.get(first, db.prisma);
     expect(queries).toEqual([]);
     expect(sources.at(-1)).toBe(`${first}:overlay`);
-    expect(difference(made.parts(), (await ReleaseIndex.load(db.prisma, first)).parts())).toBe('');
+    expect(partsDifference(made.parts(), (await ReleaseIndex.load(db.prisma, first)).parts())).toBe('');
     // Its base dropped, an overlay is no longer used: rows again.
     await cache.get(second, db.prisma); // evicts `latest`
     expect(cache.hasOverlay(first)).toBe(false);
