@@ -14,10 +14,10 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { precomputeNeighbours } from '../domain/changes/precompute.ts';
 import type { ChangeCounts } from '../domain/changes/store.ts';
 import { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
-import { detachDependants, storeIndex } from '../domain/releaseIndex/snapshotChain.ts';
+import { storeIndex } from '../domain/releaseIndex/snapshotChain.ts';
 import { IMPORT_LOCK } from '../db/advisoryLocks.ts';
 import { RANGED, insertAt, stageRows, type Position, type RangedTable, type WriteCounts } from './ranges.ts';
-import { placeRelease, removeRelease } from './releases.ts';
+import { detachSnapshotsOf, placeRelease, removeRelease } from './releases.ts';
 
 export interface ImportProgress {
   phase: 'read' | 'validate' | 'write' | 'commit' | 'changes' | 'index' | 'done';
@@ -200,13 +200,8 @@ export async function importRelease(db: Database, dir: string, opts: ImportOptio
   let kind = 'release' as ImportSummary['kind'];
   let primaryRenamed = false as boolean;
   let written: WriteCounts | undefined;
-  if (opts.replace) {
-    // Deltas over the snapshot about to go are stored again first (over another keyframe, or
-    // whole), outside the import's transaction: their releases keep loading from a snapshot.
-    // Harmless if the import then fails: they are as valid as before.
-    const [hostedNow] = await db.prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM "release" WHERE version = $1', version);
-    if (hostedNow) await detachDependants({ db: db.prisma, blobs: db.blobs }, hostedNow.id);
-  }
+  // Deltas over the snapshot about to go are stored again first, outside the import's transaction.
+  if (opts.replace) await detachSnapshotsOf(db, version);
   const { releaseId, changes, languages } = await db.prisma.$transaction(
     async (tx) => {
       // Imports on one PostgreSQL database take turns (released at commit or rollback): the

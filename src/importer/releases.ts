@@ -59,14 +59,23 @@ export interface DeletedRelease {
 }
 
 /**
+ * Before the release of `version` is deleted or replaced: other releases' index snapshots that are
+ * deltas over its snapshot are stored again (snapshotChain.ts), outside the transaction that
+ * removes it, so every other release still loads from one (harmless if that transaction then
+ * fails). How many were stored again; undefined when no release of that version is hosted.
+ */
+export async function detachSnapshotsOf(db: Database, version: string): Promise<number | undefined> {
+  const [hosted] = await db.prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM "release" WHERE version = $1', version);
+  return hosted ? detachDependants({ db: db.prisma, blobs: db.blobs }, hosted.id) : undefined;
+}
+
+/**
  * Deletes a hosted release and its content in one transaction; ImportRefusedError when no
- * release of that version is hosted. Other releases' index snapshots that are deltas over its
- * snapshot are stored again first (snapshotChain.ts), so every other release still loads from one.
+ * release of that version is hosted (detachSnapshotsOf() first).
  */
 export async function deleteRelease(db: Database, version: string): Promise<DeletedRelease> {
-  const [known] = await db.prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM "release" WHERE version = $1', version);
-  if (!known) throw new ImportRefusedError(`Release ${version} is not hosted.`);
-  const snapshotsRestored = await detachDependants({ db: db.prisma, blobs: db.blobs }, known.id);
+  const snapshotsRestored = await detachSnapshotsOf(db, version);
+  if (snapshotsRestored === undefined) throw new ImportRefusedError(`Release ${version} is not hosted.`);
   return db.prisma.$transaction(
     async (tx) => {
       if (db.mode === 'server') await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`);

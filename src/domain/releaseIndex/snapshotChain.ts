@@ -142,10 +142,9 @@ export async function detachDependants(sdb: SnapshotDb, releaseId: number): Prom
     `SELECT s.release_id AS id FROM release_index_snapshot s JOIN release r ON r.id = s.release_id WHERE s.base_release_id = $1 ORDER BY r.ordinal`,
     releaseId,
   );
-  for (const { id } of deps) {
-    const ix = (await loadStoredIndex(sdb, id).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, id));
-    await storeIndex(sdb, ix, { exclude: releaseId });
-  }
+  // A dependant's index from its snapshot, or from rows when that cannot give it.
+  const indexOf = async (id: number) => (await loadStoredIndex(sdb, id).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, id));
+  for (const { id } of deps) await storeIndex(sdb, await indexOf(id), { exclude: releaseId });
   // Then the language snapshots over its languages' (their primaries no longer over it: above).
   const langDeps = await sdb.db.$queryRawUnsafe<{ id: number; language: string; variant: number; at: Date }[]>(
     `SELECT l.release_id AS id, l.language, l.variant, rl.imported_at AS at
@@ -154,7 +153,7 @@ export async function detachDependants(sdb: SnapshotDb, releaseId: number): Prom
     releaseId,
   );
   for (const d of langDeps) {
-    const primary = (await loadStoredIndex(sdb, d.id).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, d.id));
+    const primary = await indexOf(d.id);
     const ix = (await loadStoredLanguageIndex(sdb, primary, d.language, d.variant).catch(() => null))?.ix ?? (await buildLanguageIndex(sdb.db, primary, d.language, d.variant));
     await storeLanguageIndex(sdb, ix, d.variant, new Date(d.at));
   }

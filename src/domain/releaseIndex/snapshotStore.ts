@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { BlobChannel } from '../../db/blobs.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { LANGUAGE_SNAPSHOT_FORMAT, SNAPSHOT_FORMAT, serializeIndex, serializeLanguageIndex } from './snapshot.ts';
+import { LANGUAGE_SNAPSHOT_FORMAT, SNAPSHOT_FORMAT, serializeIndex } from './snapshot.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -105,18 +105,6 @@ export async function readLanguageSnapshot({ blobs }: SnapshotDb, releaseId: num
        WHERE release_id = ${int(releaseId)} AND language = ${tag(language)} AND variant = ${int(variant)}`,
     ),
   );
-}
-
-/**
- * Writes (or replaces) a language index's snapshot whole; returns its size in bytes. Where a
- * delta may serve instead: snapshotChain.ts's storeLanguageIndex().
- */
-export async function writeLanguageSnapshot(sdb: SnapshotDb, ix: ReleaseIndex, variant: number, importedAt: Date): Promise<number> {
-  const language = ix.language;
-  if (language === undefined) throw new TypeError('not a language index');
-  const data = serializeLanguageIndex(ix);
-  await writeLanguageStored(sdb, { releaseId: ix.releaseId, language, variant, importedAt }, data, null);
-  return data.byteLength;
 }
 
 /** Which language snapshot: release, language, variant, and when the names it was built from were imported. */
