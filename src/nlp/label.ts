@@ -240,7 +240,8 @@ const CAUSES = /\b(?:can |may |will )?(?:cause|causes|caused|result in|results i
  */
 export function contraindicationText(text: string): boolean {
   const lead = text.slice(0, 1_000).trimStart().replace(/^(?:[-•*·▪◦]|\(?\d{1,3}[.)])\s+/, '');
-  const end = lead.search(/[.!?]\s+[A-Z([•]|\n/);
+  // Caseless text (some sources flatten case) ends a sentence at any ". " (as segment.ts does).
+  const end = lead.search(/\p{Lu}/u.test(lead) ? /[.!?]\s+[A-Z([•]|\n/ : /[.!?]\s|\n/);
   return /\bcontraindicated\b/i.test(end < 0 ? lead : lead.slice(0, end + 1));
 }
 

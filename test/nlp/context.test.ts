@@ -480,13 +480,15 @@ describe('round 8: contraindication and drug-interaction text, judged on twenty-
 
   it('a pasted contraindications text names the patients excluded, not events', () => {
     const text = 'DRUGX tablets are contraindicated in severe bradycardia, cardiogenic shock, decompensated heart failure. Hypersensitivity to any ingredient.';
-    for (const r of [run(text), run(text, 'other')]) {
+    for (const r of [run(text), run(text, 'other'), run(text.toLowerCase())]) {
       expect(r.codes).toEqual([]);
       for (const name of ['Bradycardia', 'Shock', 'Cardiac failure', 'Hypersensitivity']) expect(excludedAs(r, pt(name))).toBe('population');
     }
     // The same conditions reported, or a contraindication inside a typed warnings section, are not read that way.
     expect(coded('Severe bradycardia, cardiogenic shock and heart failure have occurred.')).toEqual(expect.arrayContaining([pt('Bradycardia'), pt('Shock'), pt('Cardiac failure')]));
     expect(coded('DRUGX is contraindicated in severe bradycardia.', 'warnings_precautions')).toContain(pt('Bradycardia'));
+    // Only the first sentence makes a contraindications text, also when the text has lost its capitals.
+    expect(coded('bradycardia has been reported in 3 patients. drugx is contraindicated in shock.')).toContain(pt('Bradycardia'));
   });
 
   it('a contraindications text still codes what the product causes or what was reported', () => {
