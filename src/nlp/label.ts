@@ -202,7 +202,10 @@ export function weighMention(
   }
   // A population section weighs its mentions down (most name the population), except in a sentence that reports
   // what the product did to it ("the frequency of serious infection … was higher", "may cause fetal harm").
-  const sw = unit.section === 'USE IN SPECIFIC POPULATIONS' && REPORTS_EVENT.test(unit.text) ? 1 : SECTION_WEIGHT[unit.section] ?? 0.6;
+  const sw =
+    (unit.section === 'USE IN SPECIFIC POPULATIONS' && REPORTS_EVENT.test(unit.text)) || (INTERACTION_SECTIONS.has(unit.section) && (CAUSES.test(unit.text) || COMBINATION_EVENT.test(unit.text)))
+      ? 1
+      : SECTION_WEIGHT[unit.section] ?? 0.6;
   l *= sw;
   explanations.push(unit.section ? `section ${unit.section}${sw < 1 ? ` (weight ${sw})` : ''}` : 'no section heading');
   const uw = UNIT_WEIGHT[unit.kind];
@@ -244,6 +247,10 @@ export function contraindicationText(text: string): boolean {
   const end = lead.search(/\p{Lu}/u.test(lead) ? /[.!?]\s+[A-Z([•]|\n/ : /[.!?]\s|\n/);
   return /\bcontraindicated\b/i.test(end < 0 ? lead : lead.slice(0, end + 1));
 }
+
+/** Sections whose sentences state what a combination or the product does only with event wording (round 8). */
+const INTERACTION_SECTIONS = new Set(['DRUG INTERACTIONS', 'CONTRAINDICATIONS']);
+const COMBINATION_EVENT = /\brisks? (?:of|for)\b|\bpotentiat\w*|\bintensif\w*|\b(?:has|have|was|were) (?:also )?(?:been )?reported\b|\bcases? of\b/i;
 
 const SECTION_OF_TYPE: Record<SectionType, string> = {
   adverse_reactions: 'ADVERSE REACTIONS',

@@ -505,6 +505,13 @@ describe('round 8: contraindication and drug-interaction text, judged on twenty-
     for (const name of ['Cerebrovascular accident', 'Myocardial infarction', 'Hypertension']) expect(excludedAs(r, pt(name))).toBe('indication');
   });
 
+  it('under a DRUG INTERACTIONS or CONTRAINDICATIONS heading, a sentence stating a risk, a cause or a report of the combination weighs fully', () => {
+    expect(coded('7 DRUG INTERACTIONS\nDiuretics: the combination may result in severe hypotension.\nLithium: risk of lithium toxicity.')).toEqual(expect.arrayContaining([pt('Hypotension'), pt('Toxicity to various agents')]));
+    // Without such wording the section weight still holds: a plain list of conditions is not coded.
+    expect(coded('7 DRUG INTERACTIONS\nUse with caution in bradycardia and hypotension.')).toEqual([]);
+    expect(coded('4 CONTRAINDICATIONS\nSevere bradycardia, cardiogenic shock, decompensated heart failure.')).toEqual([]);
+  });
+
   it('interaction wording: a drug toxicity and a deterioration of renal function are coded as firmly as the release\'s own names', () => {
     expect(coded('Diuretic agents reduce the renal clearance of lithium and add a high risk of lithium toxicity.')).toEqual([pt('Toxicity to various agents')]);
     expect(coded('DRUGX combined with ACE inhibitors may lead to severe hypotension and deterioration in renal function.')).toEqual(expect.arrayContaining([pt('Hypotension'), pt('Renal impairment')]));
