@@ -114,6 +114,9 @@ const TRIGGERS: Trigger[] = [
   ...['indicated for', 'treatment of', 'to treat', 'used to treat', 'management of', 'for the treatment of',
     'indicated as', 'indicated in', 'therapy of', 'relief of', 'treating', 'prophylaxis', 'prophylaxis for',
     'prophylaxis of', 'prophylaxis against', 'prevention of', 'to prevent', 'prevent', 'preventing', 'reduce the risk of',
+    // "Lowering blood pressure lowers the risk of … strokes", "Control of high blood pressure should be part of …".
+    'reduces the risk of', 'reduced the risk of', 'reducing the risk of', 'lower the risk of', 'lowers the risk of',
+    'lowered the risk of', 'lowering the risk of', 'control of',
     'vaccination against', 'vaccinated against'].map((p) => t(p, 'indication', 'pre', 12)),
   // "other sympathomimetic drugs for weight loss", "treatments for erectile dysfunction": what a therapy is for.
   // Plural only: "required treatment for hypotension" reports an event (singular "treatment for" lost two TAC folds).

@@ -67,6 +67,8 @@ export interface LabelOptions {
   weighDetected?: boolean;
   /** Read text before the first heading as a confidently detected overdose, study or indication text (default true; false for the per-fold comparison). */
   weighConfident?: boolean;
+  /** Read a pasted contraindications text's conditions as the patients excluded (default true; false for the per-label comparison). */
+  readContraindications?: boolean;
 }
 
 /** A candidate code dropped because none of its mentions is in a requested context. */
@@ -200,7 +202,10 @@ export function weighMention(
   }
   // A population section weighs its mentions down (most name the population), except in a sentence that reports
   // what the product did to it ("the frequency of serious infection … was higher", "may cause fetal harm").
-  const sw = unit.section === 'USE IN SPECIFIC POPULATIONS' && REPORTS_EVENT.test(unit.text) ? 1 : SECTION_WEIGHT[unit.section] ?? 0.6;
+  const sw =
+    (unit.section === 'USE IN SPECIFIC POPULATIONS' && REPORTS_EVENT.test(unit.text)) || (INTERACTION_SECTIONS.has(unit.section) && (CAUSES.test(unit.text) || COMBINATION_EVENT.test(unit.text)))
+      ? 1
+      : SECTION_WEIGHT[unit.section] ?? 0.6;
   l *= sw;
   explanations.push(unit.section ? `section ${unit.section}${sw < 1 ? ` (weight ${sw})` : ''}` : 'no section heading');
   const uw = UNIT_WEIGHT[unit.kind];
@@ -228,6 +233,24 @@ export function weighMention(
 // born to …", "congenital anomalies were observed") and "has also / infrequently been reported" report events too.
 const REPORTS_EVENT =
   /\b(?:adverse (?:reactions?|events?|experiences?|effects?)|side effects?|cases? of|reports? of|(?:has|have|was|were) (?:also )?(?:been )?(?:\w+ly )?reported|(?:has|have) (?:also )?been (?:seen|observed)|(?:was|were) observed|may cause|can cause|(?:frequency|incidence|rate) of|(?:increased|higher|greater) risks? of|(?:has|have) been associated with)\b/i;
+
+/** What the product does, as a contraindication states it ("can cause fetal harm", "causes … congenital malformations"). */
+const CAUSES = /\b(?:can |may |will )?(?:cause|causes|caused|result in|results in|lead to|leads to)\b/i;
+/**
+ * A pasted contraindications text (round 8): its first sentence says the product "is / are contraindicated". Its lines
+ * name the patients excluded ("severe bradycardia, … decompensated heart failure", "Hypersensitivity to any
+ * ingredient."), not events — except where a sentence reports what the product does (REPORTS_EVENT, CAUSES).
+ */
+export function contraindicationText(text: string): boolean {
+  const lead = text.slice(0, 1_000).trimStart().replace(/^(?:[-•*·▪◦]|\(?\d{1,3}[.)])\s+/, '');
+  // Caseless text (some sources flatten case) ends a sentence at any ". " (as segment.ts does).
+  const end = lead.search(/\p{Lu}/u.test(lead) ? /[.!?]\s+[A-Z([•]|\n/ : /[.!?]\s|\n/);
+  return /\bcontraindicated\b/i.test(end < 0 ? lead : lead.slice(0, end + 1));
+}
+
+/** Sections whose sentences state what a combination or the product does only with event wording (round 8). */
+const INTERACTION_SECTIONS = new Set(['DRUG INTERACTIONS', 'CONTRAINDICATIONS']);
+const COMBINATION_EVENT = /\brisks? (?:of|for)\b|\bpotentiat\w*|\bintensif\w*|\b(?:has|have|was|were) (?:also )?(?:been )?reported\b|\bcases? of\b/i;
 
 const SECTION_OF_TYPE: Record<SectionType, string> = {
   adverse_reactions: 'ADVERSE REACTIONS',
@@ -428,7 +451,7 @@ export interface LabelCandidate {
 }
 
 /** Every PT mentioned in the label with its uncalibrated evidence (no threshold, no cap). */
-export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: SectionType | null, segmented?: LabelUnit[]): LabelCandidate[] {
+export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: SectionType | null, segmented?: LabelUnit[], contraindications = false): LabelCandidate[] {
   const lead = sectionType ? SECTION_OF_TYPE[sectionType] : '';
   const units = (segmented ?? segmentLabel(text)).map((u) => (u.section === '' && lead !== '' ? { ...u, section: lead } : u));
   const acc = new Map<number, Acc>();
@@ -461,6 +484,11 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
         ev.context = 'population';
         ev.likelihood *= CONTEXT_WEIGHT.population!;
         ev.explanations.push('organ impairment in a dosing or pharmacokinetic statement: the population');
+      }
+      if (ev.context === 'adverse_event' && contraindications && unit.section === '' && !REPORTS_EVENT.test(unit.text) && !CAUSES.test(unit.text)) {
+        ev.context = 'population';
+        ev.likelihood *= CONTEXT_WEIGHT.population!;
+        ev.explanations.push('in a contraindications text: the patients the product must not be given to, not an event');
       }
       if (ev.context === 'adverse_event' && namesTherapy(m, tokens, vocab)) {
         ev.context = 'indication';
@@ -554,7 +582,9 @@ export function classifyLabelDetailed(text: string, vocab: Vocabulary, opts: Lab
       : null;
   const out: LabelPrediction[] = [];
   const excluded: ExcludedCandidate[] = [];
-  for (const c0 of labelCandidates(text, vocab, lead, units)) {
+  // A contraindications text reads as one only when nothing else types it (no heading; no type, or "other").
+  const contraindications = !units.some((u) => u.section !== '') && (opts.sectionType === undefined || opts.sectionType === 'other') && opts.readContraindications !== false && contraindicationText(text);
+  for (const c0 of labelCandidates(text, vocab, lead, units, contraindications)) {
     const { candidate: c, dropped } = byContext(c0, allowed);
     if (!c) {
       if (opts.includeExcluded) excluded.push(excludedOf(c0, dropped!));

@@ -246,6 +246,19 @@ export const LAY_TERMS: ReadonlyArray<readonly [phrase: string, targets: readonl
 ];
 
 /**
+ * Clinical synonyms a label writes for a PT (not lay wording: matched as name variants, as strong as the release's
+ * own spellings). Round 8, from drug-interaction text: another drug's toxicity brought on by the combination,
+ * a worsening organ function.
+ */
+export const CLINICAL_SYNONYMS: ReadonlyArray<readonly [phrase: string, targets: readonly string[]]> = [
+  ['lithium toxicity', ['toxicity to various agents']], ['salicylate toxicity', ['toxicity to various agents']],
+  ['digoxin toxicity', ['toxicity to various agents']], ['digitalis toxicity', ['toxicity to various agents']],
+  ['deterioration in renal function', ['renal impairment']], ['deterioration of renal function', ['renal impairment']],
+  ['anaphylactic-like reactions', ['anaphylactoid reaction']], ['anaphylactic-like reaction', ['anaphylactoid reaction']],
+  ['electrolyte depletion', ['electrolyte imbalance']],
+];
+
+/**
  * Words that are not findings in these collocations: "double-blind", "dose-dependent",
  * "nervous system", "dependent on". word → words that may not precede / follow it.
  */

@@ -2,7 +2,7 @@
 // order-free matching key, plus lay-term and abbreviation aliases, an inverted
 // index for partial matching and a typo index. Built once per release and cached
 // by the caller; every engine function is a pure function over it.
-import { ABBREVIATIONS, COMMON_WORDS, LAY_TERMS, type AbbreviationEntry } from './lexicon.ts';
+import { ABBREVIATIONS, CLINICAL_SYNONYMS, COMMON_WORDS, LAY_TERMS, type AbbreviationEntry } from './lexicon.ts';
 import { bagKey, boundedEditDistance, contentCanons, fold, phraseWords, tokenize, type RawForms, type Token } from './text.ts';
 
 /** What a vocabulary is built from: a release's PT/LLT names and grade definitions (loaded by src/assessment). */
@@ -305,8 +305,8 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
     push(vocab.aliases, key, { term: i, kind: 'variant' as const, phrase: m[1]! });
   }
 
-  // Lay phrases: only where the release has no term spelled like the phrase.
-  for (const [phrase, targets] of LAY_TERMS) {
+  // Lay phrases and clinical synonyms: only where the release has no term spelled like the phrase.
+  for (const [phrase, targets, kind] of [...LAY_TERMS.map(([p, t]) => [p, t, 'lay'] as const), ...CLINICAL_SYNONYMS.map(([p, t]) => [p, t, 'variant'] as const)]) {
     const canons = phraseCanons(vocab, phrase);
     const key = bagKey(canons);
     if (canons.length === 0 || vocab.index.has(key)) continue;
@@ -314,7 +314,7 @@ export function buildVocabulary(terms: VocabularyTerm[], extra: { grades?: Grade
       const hits = vocab.index.get(bagKey(phraseCanons(vocab, target)));
       if (!hits) continue;
       const best = [...hits].sort((a, b) => termPreference(vocab, a, b))[0]!;
-      push(vocab.aliases, key, { term: best, kind: 'lay' as const, phrase });
+      push(vocab.aliases, key, { term: best, kind, phrase });
       for (const c of canons) vocab.canons.add(c);
       break;
     }

@@ -52,12 +52,12 @@ describe('narrative endpoints (X-API-Key)', () => {
           {
             "description": "The patient vomited twice and was admitted overnight.",
             "reasons": ["vomited", "The patient vomited twice and was admitted overnight"],
-            "confidence": 0.8286
+            "confidence": 0.8288
           },
           {
             "description": "Later she had a headache.",
             "reasons": ["headache", "Later she had a headache."],
-            "confidence": 0.8286
+            "confidence": 0.8288
           }
         ],
         "meta": { "page": 1, "limit": 2, "total": 3, "next": "?page=2&limit=2", "previous": null }

@@ -465,3 +465,55 @@ describe('round 7: wording of other section kinds, judged on fifteen labels (iss
     expect(excludedAs(r, pt('Congenital anomaly'))).toBe('population');
   });
 });
+
+describe('round 8: contraindication and drug-interaction text, judged on twenty-nine labels (issue 29)', () => {
+  const names = ['Bradycardia', 'Shock', 'Cardiac failure', 'Hypersensitivity', 'Foetal damage', 'Congenital anomaly', 'Anaphylactoid reaction', 'Asthma', 'Hypertension', 'Myocardial infarction', 'Cerebrovascular accident', 'Toxicity to various agents', 'Renal impairment', 'Hypotension'];
+  const llts = [['Heart failure', 'Cardiac failure'], ['High blood pressure', 'Hypertension'], ['Stroke', 'Cerebrovascular accident'], ['Congenital malformation', 'Congenital anomaly']] as const;
+  const pt = (name: string) => names.indexOf(name) + 1;
+  const tiny = buildVocabulary([
+    ...names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })),
+    ...llts.map(([name, ptName], i) => ({ code: 101 + i, name, level: 'LLT' as const, ptCode: pt(ptName), current: true })),
+  ]);
+  type Typed = 'other' | 'warnings_precautions';
+  const run = (text: string, sectionType?: Typed) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5, ...(sectionType ? { sectionType } : {}) });
+  const coded = (text: string, sectionType?: Typed) => run(text, sectionType).codes.map((c) => c.ptCode);
+
+  it('a pasted contraindications text names the patients excluded, not events', () => {
+    const text = 'DRUGX tablets are contraindicated in severe bradycardia, cardiogenic shock, decompensated heart failure. Hypersensitivity to any ingredient.';
+    for (const r of [run(text), run(text, 'other'), run(text.toLowerCase())]) {
+      expect(r.codes).toEqual([]);
+      for (const name of ['Bradycardia', 'Shock', 'Cardiac failure', 'Hypersensitivity']) expect(excludedAs(r, pt(name))).toBe('population');
+    }
+    // The same conditions reported, or a contraindication inside a typed warnings section, are not read that way.
+    expect(coded('Severe bradycardia, cardiogenic shock and heart failure have occurred.')).toEqual(expect.arrayContaining([pt('Bradycardia'), pt('Shock'), pt('Cardiac failure')]));
+    expect(coded('DRUGX is contraindicated in severe bradycardia.', 'warnings_precautions')).toContain(pt('Bradycardia'));
+    // Only the first sentence makes a contraindications text, also when the text has lost its capitals.
+    expect(coded('bradycardia has been reported in 3 patients. drugx is contraindicated in shock.')).toContain(pt('Bradycardia'));
+  });
+
+  it('a contraindications text still codes what the product causes or what was reported', () => {
+    const fetal = coded('DRUGX is contraindicated in women who are pregnant. DRUGX exposure during pregnancy causes congenital malformations.');
+    expect(fetal).toContain(pt('Congenital anomaly'));
+    const nsaid = run('DRUGX is contraindicated in patients with known hypersensitivity to DRUGX. DRUGX should not be given to patients who have experienced asthma after taking aspirin. Severe, rarely fatal, anaphylactic-like reactions to NSAIDs have been reported in such patients.');
+    expect(nsaid.codes.map((c) => c.ptCode)).toEqual([pt('Anaphylactoid reaction')]);
+    expect(excludedAs(nsaid, pt('Asthma'))).toBe('population');
+  });
+
+  it('controlling blood pressure and lowering the risk of strokes are what a product is for', () => {
+    const r = run('Lowering blood pressure lowers the risk of fatal and nonfatal cardiovascular events, primarily strokes and myocardial infarctions. Control of high blood pressure should be part of comprehensive cardiovascular risk management.');
+    expect(r.codes).toEqual([]);
+    for (const name of ['Cerebrovascular accident', 'Myocardial infarction', 'Hypertension']) expect(excludedAs(r, pt(name))).toBe('indication');
+  });
+
+  it('under a DRUG INTERACTIONS or CONTRAINDICATIONS heading, a sentence stating a risk, a cause or a report of the combination weighs fully', () => {
+    expect(coded('7 DRUG INTERACTIONS\nDiuretics: the combination may result in severe hypotension.\nLithium: risk of lithium toxicity.')).toEqual(expect.arrayContaining([pt('Hypotension'), pt('Toxicity to various agents')]));
+    // Without such wording the section weight still holds: a plain list of conditions is not coded.
+    expect(coded('7 DRUG INTERACTIONS\nUse with caution in bradycardia and hypotension.')).toEqual([]);
+    expect(coded('4 CONTRAINDICATIONS\nSevere bradycardia, cardiogenic shock, decompensated heart failure.')).toEqual([]);
+  });
+
+  it('interaction wording: a drug toxicity and a deterioration of renal function are coded as firmly as the release\'s own names', () => {
+    expect(coded('Diuretic agents reduce the renal clearance of lithium and add a high risk of lithium toxicity.')).toEqual([pt('Toxicity to various agents')]);
+    expect(coded('DRUGX combined with ACE inhibitors may lead to severe hypotension and deterioration in renal function.')).toEqual(expect.arrayContaining([pt('Hypotension'), pt('Renal impairment')]));
+  });
+});
