@@ -3,17 +3,22 @@
 # numbered subsection; written by solosec-transcribe.py) and dailymed-excerpts.json (whole fields, openings and excerpts of
 # the openFDA label records of eight more drugs, copied verbatim). Chunking is fresh5's (extract-fresh5.py): sentences
 # packed into chunks of at most 900 characters; a longer sentence is cut at a space; chunks under 60 characters dropped.
+# A third input, added later (issue 29, more specific-population, boxed-warning and clinical-study chunks):
+# pages-excerpts.json, passages of public web pages that republish US prescribing information of six more drugs.
+# Its chunks are appended after the others, so the earlier chunks and their ids are unchanged.
 #   python3 extract-fresh6.py > sections.json
 import json, hashlib, re, sys
 
 TYPES = {'boxed_warning': 'boxed_warning', 'indications_and_usage': 'indications',
          'warnings_and_cautions': 'warnings_precautions', 'warnings': 'warnings_precautions',
          'adverse_reactions': 'adverse_reactions', 'overdosage': 'overdosage',
-         'contraindications': 'other', 'drug_interactions': 'other'}
+         'contraindications': 'other', 'drug_interactions': 'other',
+         'use_in_specific_populations': 'specific_populations', 'clinical_studies': 'clinical_studies'}
 HEADINGS = {'boxed_warning': 'BOXED WARNING', 'indications_and_usage': 'INDICATIONS AND USAGE',
             'warnings_and_cautions': 'WARNINGS AND PRECAUTIONS', 'warnings': 'WARNINGS',
             'adverse_reactions': 'ADVERSE REACTIONS', 'overdosage': 'OVERDOSAGE',
-            'contraindications': 'CONTRAINDICATIONS', 'drug_interactions': 'DRUG INTERACTIONS'}
+            'contraindications': 'CONTRAINDICATIONS', 'drug_interactions': 'DRUG INTERACTIONS',
+            'use_in_specific_populations': 'USE IN SPECIFIC POPULATIONS', 'clinical_studies': 'CLINICAL STUDIES'}
 
 def pieces(text, limit):
   out = []
@@ -50,6 +55,13 @@ ex = json.load(open('dailymed-excerpts.json'))
 for r in ex['records']:
   source = {'repo': ex['source']['repo'], 'path': r['path'], 'commit': ex['source']['commit']}
   doc = f"{r['label']}: openFDA label record as stored by the source repository, {r['field']} ({r['extent']})"
+  section = f"{HEADINGS[r['field']]} ({r['extent']})"
+  emit(r['drug'], TYPES[r['field']], HEADINGS[r['field']], section, r['text'], source, doc, r['field'])
+
+pg = json.load(open('pages-excerpts.json'))
+for r in pg['records']:
+  source = {'url': r['url'], 'retrieved': '2026-11-27 (stored copy, search tool corpus "pages")'}
+  doc = f"{r['label']}: {r['field']} ({r['extent']})"
   section = f"{HEADINGS[r['field']]} ({r['extent']})"
   emit(r['drug'], TYPES[r['field']], HEADINGS[r['field']], section, r['text'], source, doc, r['field'])
 
