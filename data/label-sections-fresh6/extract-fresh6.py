@@ -1,7 +1,7 @@
 # Extract typed chunks for the sixth fresh held-out set (issue 29). Two transcriptions, each copied from a public
 # repository (see README.md): solosec-sections.json (one complete PLR prescribing information, SOLOSEC, one part per
 # numbered subsection; written by solosec-transcribe.py) and dailymed-excerpts.json (whole fields, openings and excerpts of
-# the openFDA label records of eight more drugs, copied verbatim). Chunking is fresh5's (extract-fresh5.py): sentences
+# the openFDA label records of nine more drugs, copied verbatim). Chunking is fresh5's (extract-fresh5.py): sentences
 # packed into chunks of at most 900 characters; a longer sentence is cut at a space; chunks under 60 characters dropped.
 # A third input, added later (issue 29, more specific-population, boxed-warning and clinical-study chunks):
 # pages-excerpts.json, passages of public web pages that republish US prescribing information of six more drugs.
