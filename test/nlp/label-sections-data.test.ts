@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -153,6 +153,40 @@ describe('data/label-sections-fresh5 (round 7 held-out set, annotated blind)', (
     for (const type of ['warnings_precautions', 'specific_populations', 'overdosage', 'clinical_studies', 'indications', 'boxed_warning', 'adverse_reactions'])
       expect(sections.some((s) => s.sectionType === type), type).toBe(true);
     expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH5_LABELS));
+    const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
+    for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
+    const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
+    for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
+  });
+});
+
+describe('data/label-sections-fresh6 (round 8 held-out set, annotated blind)', () => {
+  const { sections, gold } = readSections(FRESH6_DIR);
+  const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR), readSections(FRESH5_DIR)];
+  const REPOS = ['mconnor/nextjs-solosec', 'jmponcebe/PharmaGraphRAG'];
+
+  it('is sourced (a repository at a commit, or a stored public page), typed and annotated, from labels no earlier set used', () => {
+    expect(sections.length).toBeGreaterThanOrEqual(150);
+    expect(sections.filter((s) => s.sectionType !== 'adverse_reactions').length).toBeGreaterThanOrEqual(100);
+    expect(sections.filter((s) => s.sectionType === 'specific_populations').length).toBeGreaterThanOrEqual(25);
+    expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
+    for (const s of sections) {
+      expect(s.split, s.id).toBe('fresh6');
+      expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
+      expect(s.text.length, s.id).toBeGreaterThanOrEqual(60);
+      expect(s.text.length, s.id).toBeLessThanOrEqual(900);
+      const source = s.source as { repo?: string; url?: string };
+      if (source.repo !== undefined) {
+        expect(REPOS, s.id).toContain(source.repo);
+        expect(s.source, s.id).toMatchObject({ path: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{7,40}$/) });
+      } else expect(source.url, s.id).toMatch(/^https?:\/\//);
+      expect(Array.isArray(gold[s.id]), s.id).toBe(true);
+      for (const name of gold[s.id]!) expect(name.trim().length, s.id).toBeGreaterThan(0);
+    }
+    expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
+    for (const type of ['warnings_precautions', 'specific_populations', 'overdosage', 'clinical_studies', 'indications', 'boxed_warning', 'adverse_reactions', 'other'])
+      expect(sections.some((s) => s.sectionType === type), type).toBe(true);
+    expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH6_LABELS));
     const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
     for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
     const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));

@@ -13,7 +13,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -37,6 +37,10 @@ export const FRESH4_LABELS = ['naproxen', 'ofloxacin', 'levothyroxine', 'warfari
 export const FRESH5_DIR = path.join(projectRoot, 'data', 'label-sections-fresh5');
 /** fresh5's labels (chunk ids start with them). */
 export const FRESH5_LABELS = ['metformin', 'omeprazole', 'furosemide', 'azithromycin', 'lisinopril', 'amoxicillin', 'amlodipine', 'losartan', 'prednisone', 'albuterol', 'hydrochlorothiazide', 'ibuprofen', 'ciprofloxacin', 'aspirin'] as const;
+/** Round 8's held-out set, annotated blind (data/label-sections-fresh6/README.md): scored once, at round 8's end. */
+export const FRESH6_DIR = path.join(projectRoot, 'data', 'label-sections-fresh6');
+/** fresh6's labels (chunk ids start with them). */
+export const FRESH6_LABELS = ['solosec', 'clopidogrel', 'montelukast', 'rivaroxaban', 'liraglutide', 'clindamycin', 'hydroxychloroquine', 'allopurinol', 'sacubitril', 'trazodone', 'tofacitinib', 'varenicline', 'palbociclib', 'doxercalciferol', 'pregabalin', 'celecoxib'] as const;
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
