@@ -1,12 +1,17 @@
 // The worker's shared demo store (test/helpers/db.ts sharedDemoDatabase), which the files that only
 // read the demo releases take instead of a store each: a file that writes to it fails at cleanup,
 // and the next file gets a clean copy. PGlite only: on PostgreSQL each file has a database of its own.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedDemoDatabase, usingPostgres } from '../helpers/db.ts';
 
 const releases = async (db: Awaited<ReturnType<typeof sharedDemoDatabase>>) => (await db.prisma.release.findMany({ select: { version: true }, orderBy: { version: 'asc' } })).map((r) => r.version);
 
 describe.skipIf(usingPostgres)('the shared demo store', () => {
+  // Its start (a PGlite from the template) in a hook, outside the tests' timeouts.
+  beforeAll(async () => {
+    await (await sharedDemoDatabase()).cleanup();
+  });
+
   it('serves reads, counts the holder\'s statements, and is one store for the worker', async () => {
     const statements: string[] = [];
     const a = await sharedDemoDatabase({ onQuery: (sql) => statements.push(sql) });
