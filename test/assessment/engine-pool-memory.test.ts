@@ -3,7 +3,7 @@
 // `engineVocabularies` is the sum of what the live workers say they keep; `engineSources` is the
 // encoded sources on the serving thread. Real workers (the sources through tsx), the demo store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
 import { EnginePool } from '../../src/assessment/enginePool.ts';
 import { loadVocabularySource } from '../../src/assessment/loadVocabulary.ts';
 import { encodeSource, vocabularyBytes } from '../../src/assessment/vocabularySource.ts';
@@ -15,7 +15,7 @@ let sourceBytes: Map<number, number>;
 const gauges = memoryGauges as Record<string, MemoryGauge | undefined>;
 
 beforeAll(async () => {
-  db = await createTestDatabase({ template: 'demo' });
+  db = await sharedDemoDatabase();
   ids = (await db.prisma.release.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((r) => r.id);
   sourceBytes = new Map(await Promise.all(ids.map(async (id) => [id, encodeSource(await loadVocabularySource(db.prisma, id)).byteLength] as const)));
 }, 300_000);

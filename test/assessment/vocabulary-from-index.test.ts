@@ -3,14 +3,14 @@
 // is the very source the store gives: same terms in the same order, same grades — so the
 // engine's answers do not change with where the names came from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
 import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { loadVocabularySource, vocabularySourceFromIndex } from '../../src/assessment/loadVocabulary.ts';
 
 let db: TestDatabase;
 
 beforeAll(async () => {
-  db = await createTestDatabase({ template: 'demo' });
+  db = await sharedDemoDatabase();
 }, 300_000);
 afterAll(async () => {
   await db?.cleanup();

@@ -12,7 +12,7 @@ let base: string;
 
 serveTestApp((_app, url) => {
   base = url;
-});
+}, { readOnly: true });
 
 const call = async (req: ContractRequest) => (await exchange(base, req)).text;
 

@@ -7,7 +7,7 @@
 // content finds an index (sequential scans are switched off for the check, so a read that cannot
 // use an index shows as a Seq Scan).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import { conceptCountsByLevel, conceptsByCodes, conceptsByKeys, ptAndLltRows } from '../../src/domain/concepts.ts';
 import { namesByKeys, otherNamesByKeys } from '../../src/domain/conceptNames.ts';
@@ -28,7 +28,7 @@ const TABLES = FUNCTIONS.map((f) => f.replace(/_at$/, ''));
 
 let db: TestDatabase;
 beforeAll(async () => {
-  db = await createTestDatabase({ template: 'demo' });
+  db = await sharedDemoDatabase();
 });
 afterAll(async () => {
   await db?.cleanup();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { generateRelease, writeMedAscii } from '../../tools/synthetic/generate.ts';
 import { writeLanguageFolder } from '../../tools/synthetic/language.ts';
@@ -146,15 +146,18 @@ describe('CJK partial matches from bigram postings: the synthetic Japanese folde
 describe('CJK partial matches from bigram postings: the demo\'s Japanese names', () => {
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await createTestDatabase({ template: 'demo' });
+    db = await sharedDemoDatabase();
   }, 120_000);
   afterAll(async () => {
     await db?.cleanup();
   });
 
-  it('every search of every demo release answers as the scan did', async () => {
-    const releases = await db.prisma.release.findMany({ select: { id: true, version: true } });
-    expect(releases.length).toBeGreaterThanOrEqual(3);
+  // The latest release only: the older ones' Japanese names are nearly all among its own (4.03:
+  // 18 of 2,477 not; 5.0: 6 of 2,666), so their searches repeated the same comparisons (two thirds
+  // of this file's CPU). The postings are built per language index, the same code for each release.
+  it('every search of the latest demo release answers as the scan did', async () => {
+    const releases = await db.prisma.release.findMany({ select: { id: true, version: true }, where: { version: '5.0.1' } });
+    expect(releases).toHaveLength(1);
     for (const r of releases) {
       const names = (await rowsAt<{ name: string }>(db.prisma, 'concept_name', r.id, "t.language = 'ja' ORDER BY t.level, t.code")).map((n) => n.name);
       expect(names.length, r.version).toBeGreaterThanOrEqual(300);

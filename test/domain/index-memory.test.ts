@@ -2,7 +2,7 @@
 // built indexes within its share of MEMORY_BUDGET_MB, dropping the least recently used first,
 // and always keeps the one just built.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
 import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { counts, memoryGauges } from '../../src/observability/signals.ts';
 
@@ -10,7 +10,7 @@ let db: TestDatabase;
 let ids: number[];
 
 beforeAll(async () => {
-  db = await createTestDatabase({ template: 'demo' });
+  db = await sharedDemoDatabase();
   ids = (await db.prisma.release.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((r) => r.id);
 }, 300_000);
 afterAll(async () => {

@@ -4,7 +4,7 @@
 // own code) while the load goes on: the same bytes as the loaded index's answer, for every
 // query, filter and page below; and the next search, once loaded, issues no SQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
 import { demoReleases } from '../../src/importer/demo.ts';
 import { INDEX_WAIT_MS, SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { searchConcepts, type SearchFilters } from '../../src/domain/releaseIndex/search.ts';
@@ -30,7 +30,7 @@ function held() {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase({ template: 'demo', onQuery: (sql) => queries.push(sql) });
+  db = await sharedDemoDatabase({ onQuery: (sql) => queries.push(sql) });
   const [prev, latest] = demoReleases().slice(-2);
   const ids = await db.prisma.$queryRawUnsafe<{ id: number; version: string }[]>(`SELECT id, version FROM release WHERE version IN ($1, $2)`, prev!.version, latest!.version);
   releaseId = ids.find((r) => r.version === latest!.version)!.id;

@@ -5,7 +5,7 @@
 // search. The setting is the cache's, so both are tested on either database; compose() picks it
 // by the store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
 import { demoReleases } from '../../src/importer/demo.ts';
 import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
@@ -39,7 +39,7 @@ async function settle() {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase({ template: 'demo' });
+  db = await sharedDemoDatabase();
   const latest = demoReleases().at(-1)!;
   releaseId = (await db.prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM release WHERE version = $1`, latest.version))[0]!.id;
   indexed = new SearchIndexCache();

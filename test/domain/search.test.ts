@@ -1,7 +1,7 @@
 // The in-memory search index against the database it replaced: pg_trgm's own
 // similarity functions and the substring/trigram operators decide the expected answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { demoReleases } from '../../src/importer/demo.ts';
 import { writeFixture, miniSpec } from '../helpers/medascii.ts';
@@ -15,8 +15,8 @@ const queries: string[] = [];
 let releaseId: number;
 
 beforeAll(async () => {
-  // The latest demo release, from the run's demo store (imported by the same importer, once).
-  db = await createTestDatabase({ template: 'demo', onQuery: (sql) => queries.push(sql) });
+  // The latest demo release, from the worker's shared demo store (this file only reads it).
+  db = await sharedDemoDatabase({ onQuery: (sql) => queries.push(sql) });
   const latest = demoReleases().at(-1)!;
   const rows = await db.prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM release WHERE version = $1`, latest.version);
   expect(rows).toHaveLength(1);
@@ -121,16 +121,23 @@ describe('search index', () => {
     expect(filtered.total).toBeLessThanOrEqual(page.total);
   });
 
+  // A store of its own, empty but for the release: the two imports over the demo chain were
+  // 3-5 s of CPU (its ranges and snapshots) for an assertion about one release's id and index.
   it('a replaced release is searched afresh (new release id, new index)', async () => {
-    const spec = miniSpec('7.0');
-    const first = await importRelease(db, writeFixture(spec));
-    const src = source();
-    expect((await searchConcepts(src, first.releaseId, 'giddiness', {}, 0, 5)).total).toBe(1);
-    spec.llts = spec.llts.map((l) => (l[1] === 'Giddiness' ? [l[0], 'Lightheadedness', l[2]] : l));
-    const second = await importRelease(db, writeFixture(spec), { replace: true });
-    expect(second.releaseId).not.toBe(first.releaseId);
-    expect((await searchConcepts(src, second.releaseId, 'lightheadedness', {}, 0, 5)).total).toBe(1);
-    expect((await searchConcepts(src, second.releaseId, 'giddiness', {}, 0, 5)).total).toBe(0);
+    const own = await createTestDatabase({ template: 'migrated' });
+    try {
+      const spec = miniSpec('7.0');
+      const first = await importRelease(own, writeFixture(spec));
+      const src = { db: own.prisma, indexes: new SearchIndexCache() };
+      expect((await searchConcepts(src, first.releaseId, 'giddiness', {}, 0, 5)).total).toBe(1);
+      spec.llts = spec.llts.map((l) => (l[1] === 'Giddiness' ? [l[0], 'Lightheadedness', l[2]] : l));
+      const second = await importRelease(own, writeFixture(spec), { replace: true });
+      expect(second.releaseId).not.toBe(first.releaseId);
+      expect((await searchConcepts(src, second.releaseId, 'lightheadedness', {}, 0, 5)).total).toBe(1);
+      expect((await searchConcepts(src, second.releaseId, 'giddiness', {}, 0, 5)).total).toBe(0);
+    } finally {
+      await own.cleanup();
+    }
   });
 });
 

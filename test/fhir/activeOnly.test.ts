@@ -26,7 +26,7 @@ let client: Client;
 serveTestApp((app, url) => {
   t = app;
   client = new Client({ baseUrl: `${url}/fhir` });
-});
+}, { readOnly: true });
 
 type Entry = { code: string; display: string; inactive?: boolean };
 

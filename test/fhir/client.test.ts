@@ -18,7 +18,7 @@ let close: () => Promise<void>;
 let client: Client;
 
 beforeAll(async () => {
-  t = await createTestApp({ app: { rateLimit: { limiter: createRateLimiter({ perMinute: PER_MINUTE }), trustProxy: parseTrustProxy('127.0.0.1') } } });
+  t = await createTestApp({ app: { rateLimit: { limiter: createRateLimiter({ perMinute: PER_MINUTE }), trustProxy: parseTrustProxy('127.0.0.1') } }, readOnly: true });
   ({ url: base, close } = await listen(t.app));
   client = new Client({ baseUrl: `${base}/fhir`, customHeaders: { 'X-Forwarded-For': '198.51.100.1' } });
 });

@@ -14,7 +14,7 @@ let base: string;
 serveTestApp((app, url) => {
   t = app;
   base = url;
-});
+}, { readOnly: true });
 
 const MDR = 'https://www.meddra.org';
 const LEGACY = 'http://terminology.hl7.org/CodeSystem/mdr';

@@ -18,7 +18,7 @@ const gc = runInNewContext('gc') as () => void;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ readOnly: true });
 });
 afterAll(async () => {
   await t?.cleanup();

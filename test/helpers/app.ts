@@ -1,5 +1,5 @@
 // An in-process app over a fresh test database with the given releases imported.
-import { createTestDatabase, type TestDatabase } from './db.ts';
+import { createTestDatabase, sharedDemoDatabase, type TestDatabase } from './db.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { createApp, type App, type AppOptions } from '../../src/http/app.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
@@ -52,13 +52,21 @@ export async function createTestApp(
      * for the same rows. It shares the owner's `queries`; its cleanup leaves the database open.
      */
     over?: TestApp;
+    /**
+     * The file only reads the demo releases: its app is over the worker's shared demo store
+     * (sharedDemoDatabase: a PGlite start less per file; a file that writes fails at cleanup).
+     */
+    readOnly?: boolean;
   } = {},
 ): Promise<TestApp> {
-  if (opts.over && (opts.fixtures || opts.dirs || opts.demo !== undefined)) throw new Error('createTestApp: `over` brings its data; fixtures, dirs and demo do not apply');
+  if (opts.over && (opts.fixtures || opts.dirs || opts.demo !== undefined || opts.readOnly)) throw new Error('createTestApp: `over` brings its data; fixtures, dirs, demo and readOnly do not apply');
+  if (opts.readOnly && (opts.fixtures || opts.dirs || opts.demo === false)) throw new Error('createTestApp: readOnly is the shared demo store; fixtures, dirs and demo: false do not apply');
   const queries: string[] = opts.over?.queries ?? [];
   const demo = opts.demo !== false && !opts.fixtures && !opts.dirs;
   // The demo store is copied from the run's template (imported by the same importer, once).
-  const db = opts.over?.db ?? (await createTestDatabase({ onQuery: (sql) => queries.push(sql), template: demo ? 'demo' : 'migrated' }));
+  const onQuery = (sql: string) => queries.push(sql);
+  const db =
+    opts.over?.db ?? (opts.readOnly ? await sharedDemoDatabase({ onQuery }) : await createTestDatabase({ onQuery, template: demo ? 'demo' : 'migrated' }));
   for (const f of opts.fixtures ?? []) await importRelease(db, writeFixture(f));
   for (const d of opts.dirs ?? []) await importRelease(db, d);
   const config = loadConfig({ ...TEST_ENV, ...opts.env });

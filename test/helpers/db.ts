@@ -103,3 +103,53 @@ export async function createTestDatabase(opts: { onQuery?: QueryListener; migrat
     },
   });
 }
+
+/**
+ * The worker's demo store, shared by the test files that only read it (PGlite; on PostgreSQL a
+ * database of the file's own, as createTestDatabase gives: there a copy is the server's work, not
+ * the worker's). An in-memory PGlite from the template is a second of a worker's CPU on a loaded
+ * host (test/helpers/db.ts's figures above: 0.53 s quiet); a run's read-only files took one each.
+ * The guard: a write assigns a transaction id, reads never do, so `cleanup()` fails the file
+ * whose transactions moved the next id (a rolled-back write too), naming the file's way out — a
+ * store of its own. Files of a worker run one after the other, so one file holds it at a time.
+ */
+interface SharedDemo {
+  db: Database;
+  listener: QueryListener | undefined;
+  holder: boolean;
+}
+let sharedDemo: Promise<SharedDemo> | undefined;
+
+const nextXid = async (db: Database) =>
+  (await db.prisma.$queryRawUnsafe<{ x: string }[]>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x'))[0]!.x;
+
+export async function sharedDemoDatabase(opts: { onQuery?: QueryListener } = {}): Promise<TestDatabase> {
+  if (usingPostgres) return createTestDatabase({ template: 'demo', onQuery: opts.onQuery });
+  sharedDemo ??= (async () => {
+    const state: SharedDemo = { db: undefined as unknown as Database, listener: undefined, holder: false };
+    state.db = await openDatabase({ dataDir: 'memory://', loadDataDir: await dump('demo'), pglite: await pgliteShared(), onQuery: (sql) => state.listener?.(sql), poolSize: 4 });
+    return state;
+  })();
+  const state = await sharedDemo;
+  if (state.holder) throw new Error('sharedDemoDatabase: the shared demo store is held (cleanup() before taking it again)');
+  const before = await nextXid(state.db);
+  state.holder = true;
+  state.listener = opts.onQuery;
+  return Object.assign(Object.create(state.db) as Database, {
+    url: undefined,
+    async close() {
+      throw new Error('sharedDemoDatabase: the shared demo store stays open for the worker; call cleanup()');
+    },
+    async cleanup() {
+      state.listener = undefined;
+      state.holder = false;
+      const after = await nextXid(state.db);
+      if (after !== before) {
+        // The next file of the worker gets a clean copy; this one fails.
+        sharedDemo = undefined;
+        await state.db.close();
+        throw new Error(`a test file wrote to the worker's shared demo store (transaction ids ${before} -> ${after}): give it a store of its own (createTestDatabase({ template: 'demo' }), createTestApp without readOnly)`);
+      }
+    },
+  });
+}

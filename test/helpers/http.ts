@@ -20,6 +20,9 @@ export async function listen(app: Fetch | Pick<App, 'fetch' | 'warmAnswers'>): P
       s.listen(0, '127.0.0.1', () => resolve(s));
     }
   });
+  // Longer than any stall of this process's event loop (PGlite runs on it): with Node's 5 s the
+  // server could close an idle kept-alive socket as fetch reused it (ECONNRESET on a loaded host).
+  server.keepAliveTimeout = 60_000;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -13,7 +13,7 @@ let base: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ readOnly: true });
   ({ url: base, close } = await listen(t.app));
 });
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { negotiatedLanguageKey } from '../../src/domain/languageCacheKey.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp(); // demo releases: en (primary), de, ja
+  t = await createTestApp({ readOnly: true }); // demo releases: en (primary), de, ja
 });
 afterAll(async () => {
   await t?.cleanup();

@@ -13,7 +13,7 @@ const logs = captureLogs();
 serveTestApp((app, url) => {
   t = app;
   base = url;
-}, { log: createLogger('info', logs.stream) });
+}, { log: createLogger('info', logs.stream), readOnly: true });
 
 async function get(path: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${base}${path}`, { headers });

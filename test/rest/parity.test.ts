@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ readOnly: true });
 });
 afterAll(async () => {
   await t?.cleanup();
