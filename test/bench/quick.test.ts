@@ -17,7 +17,7 @@ describe('benchmark suite (quick variant)', () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TEST_DB', 'TERMINOLOGY_DATA_DIR', 'REDIS_URL'].includes(k)));
     env.PATH = path.dirname(process.execPath); // node only: no wrk, haproxy or taskset
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--scale', '0.01', '--duration', '0.3', '--json', out], { cwd: projectRoot, env, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) =>
+      execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--scale', '0.01', '--duration', '0.3', '--json', out], { cwd: projectRoot, env, timeout: 900_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) =>
         err ? reject(new Error(`bench --quick failed: ${err.message}\n${stderr.slice(-2000)}`)) : resolve(),
       ),
     );
@@ -31,5 +31,5 @@ describe('benchmark suite (quick variant)', () => {
     const warm = embedded.rows.find((r) => r.id === 'codes-warm-on')!;
     expect(warm.values?.svc?.map((x) => x.tool)).toEqual(['autocannon']);
     expect(embedded.rows.every((r) => r.measured && !/error/i.test(r.measured))).toBe(true);
-  }, 300_000);
+  }, 960_000);
 });

@@ -70,7 +70,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('TAC 2017 ADR evaluation (cr
     expect(release.distractors).toBeGreaterThan(300);
   });
 
-  it('stays above the quality floors', { timeout: 180_000 }, async () => {
+  it('stays above the quality floors', { timeout: 600_000 }, async () => {
     const dataPath = defaultTacPath();
     if (!existsSync(dataPath)) {
       throw new Error(`TAC 2017 ADR benchmark not found at ${dataPath}: it is expected on every machine (shared/data/tac2017-adr/train.json); set TAC2017_PATH to point at it.`);

@@ -165,7 +165,7 @@ describe.skipIf(usingPostgres)('the shipped server with its caches full', () => 
     expect((await send('/health/ready')).status).toBe(200);
     await shipped.stop();
     running.splice(running.indexOf(shipped), 1);
-  }, 600_000);
+  }, 1_500_000);
 
   it('at the smallest budget (256 MB), every cache filled at once with coded-data jobs held: the server stays up and answers', async () => {
     const shares = memoryShares(256);
@@ -245,5 +245,5 @@ describe.skipIf(usingPostgres)('the shipped server with its caches full', () => 
     expect(JSON.parse((await send('/codes?q=eye')).text).results.length).toBeGreaterThan(0);
     expect(server.child.exitCode).toBeNull();
     expect(server.logs()).not.toMatch(/heap out of memory|FATAL ERROR/i);
-  }, 600_000);
+  }, 1_500_000);
 });
