@@ -2,8 +2,10 @@
 // `terminology` as a user does must run the bundle built from these sources, as an
 // installed checkout does, not the tsx fallback of an edited one. A child process, so the
 // store templates build meanwhile (global.ts). Skipped when every output is newer than every
-// input (a fresh clone: `npm install` has just built it): the build is ~3.4 s of CPU (esbuild's
-// threads) on the run's critical path.
+// source and build script (a fresh clone: `npm install` has just built it): the build is ~3.4 s
+// of CPU (esbuild's threads) on the run's critical path. Dependencies are not compared, as
+// bin/terminology.mjs does not: `npm install` builds the bundle again whenever it changes them
+// (postinstall), and may write package-lock.json after its postinstall, so the lock's time would say nothing.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -28,11 +30,11 @@ export function builtFrom(outputs: string[], inputs: string[]): boolean {
 }
 
 /** What the web explorer's bundle is built from, and its last output (scripts/build-web.mjs writes index.html last). */
-export const WEB_INPUTS = ['web/src', 'web/index.html', 'scripts/build-web.mjs', 'package-lock.json'];
+export const WEB_INPUTS = ['web/src', 'web/index.html', 'scripts/build-web.mjs'];
 export const WEB_OUTPUT = 'dist/web/index.html';
-/** The CLI's entry bundles (scripts/build.mjs; dependencies are bundled too: the lock file counts). */
+/** The CLI's entry bundles (scripts/build.mjs). */
 const CLI_OUTPUTS = ['dist/cli.mjs', 'dist/nlp-worker.mjs', 'dist/otlp-export-worker.mjs'];
-const CLI_INPUTS = ['src', 'scripts/build.mjs', 'scripts/chunk-retention.mjs', 'package-lock.json'];
+const CLI_INPUTS = ['src', 'scripts/build.mjs', 'scripts/chunk-retention.mjs'];
 
 export default function buildBundle(): Promise<void> {
   if (builtFrom([...CLI_OUTPUTS, WEB_OUTPUT], [...CLI_INPUTS, ...WEB_INPUTS])) return Promise.resolve();
