@@ -1,8 +1,13 @@
 // Reads the Prometheus text exposition format (version 0.0.4) strictly: every line is a
 // comment, blank, or `name{label="value",…} value`; anything else throws. (The npm parser
 // parse-prometheus-text-format 1.1.1 merges a histogram's series and drops their labels.)
-// Tests also run Prometheus's own parser over the same text where promtool is installed.
-import { spawnSync } from 'node:child_process';
+// Tests also run Prometheus's own parser over the same text where promtool is installed, and a
+// real Prometheus scrapes the shipped server (startPrometheus).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export interface Sample {
   name: string;
@@ -77,4 +82,91 @@ export function promtoolProblems(text: string): string[] {
   const lines = `${r.stdout}${r.stderr}`.split('\n').filter(Boolean);
   if (r.status !== 0 && r.status !== 3) throw new Error(`promtool check metrics: ${lines.join('\n')}`);
   return lines;
+}
+
+export const hasPrometheus = spawnSync('prometheus', ['--version']).status === 0;
+
+export type Vector = { metric: Record<string, string>; value: [number, string] }[];
+
+export interface Prometheus {
+  url: string;
+  /** An instant query through Prometheus's HTTP API: its result vector. */
+  query(q: string): Promise<Vector>;
+  /** What Prometheus printed so far. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port of 127.0.0.1 (Prometheus has no "any port" setting). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A real Prometheus (the Debian package) scraping `target` (a METRICS_PORT's host:port) every
+ * second with the bearer token, in a directory of its own; resolves once it is ready.
+ */
+export async function startPrometheus(target: string, token: string): Promise<Prometheus> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'te-prometheus-'));
+  writeFileSync(
+    path.join(dir, 'prometheus.yml'),
+    [
+      'global:',
+      '  scrape_interval: 1s',
+      '  evaluation_interval: 1s',
+      'scrape_configs:',
+      '  - job_name: terminology',
+      '    metrics_path: /metrics',
+      '    authorization:',
+      '      type: Bearer',
+      `      credentials: ${token}`,
+      '    static_configs:',
+      `      - targets: ['${target}']`,
+      '',
+    ].join('\n'),
+  );
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let log = '';
+  const child = spawn(
+    'prometheus',
+    [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout!.on('data', (d) => (log += d));
+  child.stderr!.on('data', (d) => (log += d));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('close', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; ; i++) {
+    if (await fetch(`${url}/-/ready`).then((r) => r.ok, () => false)) break;
+    if (i > 120) {
+      await stop();
+      throw new Error(`prometheus did not start:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    async query(q) {
+      const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(q)}`);
+      const body = (await res.json()) as { status: string; data: { result: Vector }; error?: string };
+      if (body.status !== 'success') throw new Error(`prometheus query ${q}: ${body.error}`);
+      return body.data.result;
+    },
+    log: () => log,
+    stop,
+  };
 }

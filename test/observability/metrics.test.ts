@@ -2,13 +2,15 @@
 // requests over real HTTP, the counters and histogram counts equal what was sent; invented
 // codes, queries and operation names add no series; the endpoint is off the public port
 // unless its bearer token is set, and exempt from rate limits and the warm-answer cache.
+// Then (PGlite pass) a real Prometheus scrapes the same server: one server start for both (a
+// file of its own started a second server, seconds of WebAssembly start, for the same /metrics).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { freshStore, withStoreDb, type Store } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
-import { hasPromtool, parsePrometheus, promtoolProblems, seriesOf, total, type Sample } from '../helpers/prometheus.ts';
+import { hasPrometheus, hasPromtool, parsePrometheus, promtoolProblems, seriesOf, startPrometheus, total, type Prometheus, type Sample, type Vector } from '../helpers/prometheus.ts';
 import { errorCodeLabel, KNOWN_OPERATIONS, operationLabel } from '../../src/graphql/metricsPlugin.ts';
 import { RouteClassifier, UNMATCHED } from '../../src/observability/routes.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
@@ -228,6 +230,61 @@ describe('/metrics of the shipped server', () => {
     expect(total(samples, 'graphql_operation_duration_seconds_count', { operation_name: 'other', surface: 'graphql' })).toBe(N + 1);
     expect(total(samples, 'graphql_errors_total', { code: 'CODE_NOT_FOUND', surface: 'graphql' })).toBe(N + 1);
   }, 600_000);
+});
+
+// A real Prometheus (the Debian package; .ci/run installs it) scrapes the server's METRICS_PORT
+// with the bearer token while requests arrive, and its HTTP API answers rate() and
+// histogram_quantile() over the service's series. After the exact counts above (its requests
+// would change them). Skipped where Prometheus is not installed, except in CI (CI set), where
+// its absence fails the test. The database does not change what is scraped: the PGlite pass alone.
+const inCi = Boolean(process.env.CI);
+if (!hasPrometheus && !inCi && !usingPostgres) console.warn('test/observability/metrics.test.ts: Prometheus skipped: the `prometheus` binary is not installed (apt-get install prometheus; .ci/run does)');
+describe.skipIf(usingPostgres || (!hasPrometheus && !inCi))('Prometheus scraping the shipped server', () => {
+  let prometheus: Prometheus | undefined;
+  beforeAll(async () => {
+    expect(hasPrometheus, 'CI is set but the prometheus binary is missing: .ci/run installs the Debian package').toBe(true);
+    prometheus = await startPrometheus(new URL(metricsUrl).host, TOKEN);
+  }, 60_000);
+  afterAll(async () => {
+    await prometheus?.stop();
+  });
+
+  it('answers rate() and histogram_quantile() over the service series', async () => {
+    const query = (q: string) => prometheus!.query(q);
+    // Requests until Prometheus answers: rate() needs two scrapes (1 s apart) in its window with the
+    // counters grown between them, so the requests go on while it is asked, twice a second. A client
+    // address each (TRUST_PROXY): the default rate limit would otherwise refuse them.
+    let sent = 0;
+    let up: Vector = [];
+    let rate: Vector = [];
+    let p99: Vector = [];
+    let asked = 0;
+    for (const until = Date.now() + 60_000; Date.now() < until; ) {
+      for (const p of ['/versions', '/codes/10047700', '/codes?q=vomiting']) {
+        const r = await fetch(`${server.url}${p}`, { headers: { 'x-forwarded-for': `10.4.${(sent >> 8) & 255}.${sent & 255}` } });
+        await r.arrayBuffer();
+        expect(r.status).toBe(200);
+        sent++;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+      if (Date.now() - asked < 500) continue;
+      asked = Date.now();
+      up = await query('up{job="terminology"}');
+      rate = await query('sum by (route) (rate(http_server_request_duration_seconds_count{job="terminology",method="GET"}[20s]))');
+      p99 = await query('histogram_quantile(0.99, sum by (le) (rate(http_server_request_duration_seconds_bucket{job="terminology",route="/versions"}[20s])))');
+      if (up[0]?.value[1] === '1' && rate.length >= 3 && p99.length === 1 && Number.isFinite(Number(p99[0]!.value[1]))) break;
+    }
+    expect(sent).toBeGreaterThan(10);
+    expect(up[0]?.value[1], prometheus!.log()).toBe('1');
+    const byRoute = Object.fromEntries(rate.map((r) => [r.metric.route, Number(r.value[1])]));
+    for (const route of ['/versions', '/codes/:code', '/codes']) expect(byRoute[route], route).toBeGreaterThan(0);
+    const q = Number(p99[0]!.value[1]);
+    expect(q).toBeGreaterThan(0);
+    expect(q).toBeLessThanOrEqual(10); // within the histogram's buckets
+    // The build_info series and the service's own counters arrive too.
+    expect((await query('build_info{job="terminology"}'))[0]?.metric.store).toBe('embedded');
+    expect(Number((await query('sum(cache_lookups_total{job="terminology",cache="warm_answer",result="hit"})'))[0]?.value[1])).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 describe('label values are closed by construction', () => {
