@@ -24,3 +24,28 @@ export function threadCpu(pid: number, tid = pid): ThreadCpu | undefined {
     return undefined;
   }
 }
+
+/** One timed call: its time as the client saw it, and that less the longer of the CPU waits meanwhile. */
+export interface Turn<T> {
+  value: T;
+  seenMs: number;
+  /** seenMs less the longer of the two waits (server's serving thread, this process's main thread): they may overlap, so their sum could count one twice. */
+  ownMs: number;
+}
+
+/**
+ * Times `call` as a probe turn of the server whose serving thread is `serverPid`'s main thread,
+ * and takes off what the kernel kept either thread waiting for a CPU meanwhile (the rule of
+ * test/shipped/uploads-probe.test.ts): on a host shared with other work that wait, not the
+ * server's, made the long turns. `vitest` runs each file in a forked process, whose main thread
+ * runs the probe (process.pid).
+ */
+export async function timedTurn<T>(serverPid: number, call: () => Promise<T>): Promise<Turn<T>> {
+  const before = [threadCpu(serverPid), threadCpu(process.pid)];
+  const t0 = performance.now();
+  const value = await call();
+  const seenMs = performance.now() - t0;
+  const after = [threadCpu(serverPid), threadCpu(process.pid)];
+  const waits = [0, 1].map((k) => (before[k] && after[k] ? after[k].waitMs - before[k].waitMs : 0));
+  return { value, seenMs, ownMs: Math.max(0, seenMs - Math.max(...waits)) };
+}

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { usingPostgres } from '../helpers/db.ts';
 import type { ServerProcess } from '../helpers/server.ts';
+import { timedTurn } from '../helpers/cpuWait.ts';
 import { clientAddresses, startShippedWithKey, type ShippedWithKey } from '../helpers/shippedWithKey.ts';
 
 let shipped: ShippedWithKey;
@@ -61,15 +62,23 @@ const json = (path: string, body: unknown, headers: Record<string, string> = {})
   send(path, { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': key, ...headers }, body: JSON.stringify(body) });
 const csv = (path: string, body: string | Buffer) => send(path, { method: 'POST', headers: { 'content-type': 'text/csv', 'X-API-Key': key }, body });
 
-/** Runs `attack` while a probe polls GET /versions; the probe's latencies. */
-async function underProbe(attack: () => Promise<void>): Promise<number[]> {
-  const latencies: number[] = [];
+/** A probe's turns, each as seen and less the CPU wait meanwhile (test/helpers/cpuWait.ts), sorted. */
+interface Probed {
+  seen: number[];
+  own: number[];
+}
+
+/** Runs `attack` while a probe polls GET /versions; the probe's turns. */
+async function underProbe(attack: () => Promise<void>): Promise<Probed> {
+  const seen: number[] = [];
+  const own: number[] = [];
   let done = false;
   const probe = (async () => {
     while (!done) {
-      const a = await send('/versions', {}, probeAgent);
-      latencies.push(a.ms);
-      expect(a.status).toBe(200);
+      const turn = await timedTurn(server.serverPid, () => send('/versions', {}, probeAgent));
+      seen.push(turn.seenMs);
+      own.push(turn.ownMs);
+      expect(turn.value.status).toBe(200);
       await new Promise((r) => setTimeout(r, 10));
     }
   })();
@@ -79,26 +88,35 @@ async function underProbe(attack: () => Promise<void>): Promise<number[]> {
     done = true;
     await probe;
   }
-  return latencies.sort((a, b) => a - b);
+  const byValue = (a: number, b: number) => a - b;
+  return { seen: seen.sort(byValue), own: own.sort(byValue) };
 }
 
 const quantile = (l: number[], q: number) => l[Math.min(l.length - 1, Math.floor(q * l.length))] ?? 0;
 
 /**
- * The probe's targets while an attack runs: p99 ≤ 100 ms and max ≤ 500 ms. As in hostile.test.ts,
- * inside the full suite a bound is four times the probe's own idle figure when that is higher. Each
- * database's pass runs this file alone, after every other file of the suite (vitest.config.ts ALONE).
+ * The probe's targets while an attack runs: p99 ≤ 100 ms and max ≤ 500 ms, on each turn less the
+ * time the server's serving thread (or this client's) waited for a CPU meanwhile — on a host shared
+ * with other work that wait, not the server's, makes the long turns (the rule of
+ * uploads-probe.test.ts; bench/results.md). As in hostile.test.ts, a bound is four times the probe's
+ * own idle figure when that is higher. The turn as seen is reported beside it and held to ≤ 2 s, so a
+ * stall the wait would excuse cannot grow unseen. Each database's pass runs this file alone, after
+ * every other file of the suite (vitest.config.ts ALONE).
  */
 const PROBE_P99_MS = 100;
 const PROBE_MAX_MS = 500;
+const SEEN_MAX_MS = 2_000;
 let idle = { p99: 0, max: 0 };
-function checkProbe(label: string, latencies: number[]) {
-  const p99 = quantile(latencies, 0.99);
-  const max = quantile(latencies, 1);
-  results.push(`${label}: probe ${latencies.length} requests, p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms`);
-  expect(latencies.length).toBeGreaterThan(0);
-  expect(p99, `${label}: probe p99`).toBeLessThanOrEqual(Math.max(PROBE_P99_MS, 4 * idle.p99));
-  expect(max, `${label}: probe max`).toBeLessThanOrEqual(Math.max(PROBE_MAX_MS, 4 * idle.max));
+function checkProbe(label: string, probed: Probed) {
+  const { own, seen } = probed;
+  const p99 = quantile(own, 0.99);
+  const max = quantile(own, 1);
+  const figures = `${label}: probe ${own.length} requests, less the CPU wait p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms (as seen: p99 ${quantile(seen, 0.99).toFixed(0)}, max ${quantile(seen, 1).toFixed(0)} ms)`;
+  results.push(figures);
+  expect(own.length).toBeGreaterThan(0);
+  expect(p99, `probe p99: ${figures}`).toBeLessThanOrEqual(Math.max(PROBE_P99_MS, 4 * idle.p99));
+  expect(max, `probe max: ${figures}`).toBeLessThanOrEqual(Math.max(PROBE_MAX_MS, 4 * idle.max));
+  expect(quantile(seen, 1), `max as seen: ${figures}`).toBeLessThanOrEqual(SEEN_MAX_MS);
 }
 
 /** The documented shapes: a problem JSON, or GraphQL errors with code, status and requestId. */
@@ -120,7 +138,7 @@ describe('the shipped server under costly requests', () => {
     // raise the idle figure, and with it the 4× bound, for every attack below.
     for (let k = 0; k < 20; k++) await send('/versions', {}, probeAgent);
     const l: number[] = [];
-    for (let k = 0; k < 50; k++) l.push((await send('/versions', {}, probeAgent)).ms);
+    for (let k = 0; k < 50; k++) l.push((await timedTurn(server.serverPid, () => send('/versions', {}, probeAgent))).ownMs);
     l.sort((a, b) => a - b);
     idle = { p99: quantile(l, 0.99), max: quantile(l, 1) };
   });

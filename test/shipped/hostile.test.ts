@@ -13,6 +13,7 @@ import net from 'node:net';
 import { usingPostgres } from '../helpers/db.ts';
 import type { ServerProcess } from '../helpers/server.ts';
 import { clientAddresses, startShippedWithKey, type ShippedWithKey } from '../helpers/shippedWithKey.ts';
+import { timedTurn } from '../helpers/cpuWait.ts';
 import { fuzzRequest, pick, rng } from '../helpers/fuzz.ts';
 import { ERROR_STATUS } from '../../src/domain/errors.ts';
 
@@ -363,23 +364,23 @@ describe('the shipped server under hostile input', () => {
 
     // The probe: one request at a time on its own connection, for as long as the hostile run lasts.
     const latencies: number[] = [];
+    const seen: number[] = [];
     await send('/versions', {}, probeAgent);
     // The same probe first with nothing else sent to the server: in the full suite the other
     // test worker shares the two cores, and the bound must measure this server, not the machine.
     const idle: number[] = [];
-    for (let k = 0; k < 100; k++) {
-      const t0 = performance.now();
-      await send('/versions', {}, probeAgent);
-      idle.push(performance.now() - t0);
-    }
+    for (let k = 0; k < 100; k++) idle.push((await timedTurn(server.serverPid, () => send('/versions', {}, probeAgent))).ownMs);
     idle.sort((a, b) => a - b);
     const idleP99 = idle[98]!;
     const bound = Math.max(PROBE_P99_MS, 4 * idleP99);
     const probe = (async () => {
       while (!done) {
-        const t0 = performance.now();
-        const a = await send('/versions', {}, probeAgent);
-        latencies.push(performance.now() - t0);
+        // Less the time the server's serving thread (or this client's) waited for a CPU meanwhile:
+        // on a host shared with other work that wait made the long turns (test/helpers/cpuWait.ts).
+        const turn = await timedTurn(server.serverPid, () => send('/versions', {}, probeAgent));
+        const a = turn.value;
+        latencies.push(turn.ownMs);
+        seen.push(turn.seenMs);
         if (a.status !== 200) failures.push(`probe: ${a.status} ${a.text.slice(0, 120)}`);
         await new Promise((res) => setTimeout(res, 5));
       }
@@ -416,10 +417,11 @@ describe('the shipped server under hostile input', () => {
     await probe;
 
     latencies.sort((a, b) => a - b);
+    seen.sort((a, b) => a - b);
     const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
     console.log(
       `hostile: ${HOSTILE_REQUESTS} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...counts].sort()))}; ` +
-        `probe GET /versions: ${latencies.length} requests, p50 ${p(0.5).toFixed(1)} ms, p99 ${p(0.99).toFixed(1)} ms, max ${p(1).toFixed(1)} ms; idle p99 ${idleP99.toFixed(1)} ms, bound ${bound.toFixed(1)} ms`,
+        `probe GET /versions less the CPU wait: ${latencies.length} requests, p50 ${p(0.5).toFixed(1)} ms, p99 ${p(0.99).toFixed(1)} ms, max ${p(1).toFixed(1)} ms (as seen: p99 ${seen[Math.floor(0.99 * seen.length)]!.toFixed(1)}, max ${seen[seen.length - 1]!.toFixed(1)} ms); idle p99 ${idleP99.toFixed(1)} ms, bound ${bound.toFixed(1)} ms`,
     );
     expect(failures.slice(0, 20)).toEqual([]);
     expect(counts.get('429') ?? 0).toBe(0);
