@@ -170,6 +170,7 @@ async function rebaseOnto(sdb: SnapshotDb, top: ReleaseIndex, topChecksum: numbe
     LANGUAGE_SNAPSHOT_FORMAT,
   );
   for (const l of langs) await rebaseLanguages(sdb, top, l.language, l.variant);
+  await reclaim(sdb.db, 'release_index_snapshot');
   return deltas.length + 1;
 }
 
@@ -333,6 +334,17 @@ async function rebaseLanguages(sdb: SnapshotDb, top: ReleaseIndex, language: str
     if (!lang) continue;
     await storeLanguageOnce(sdb, lang, variant, { releaseId: d.id, language, variant, importedAt: new Date(d.at) }, knownHere);
   }
+  await reclaim(sdb.db, 'release_language_index_snapshot');
+}
+
+/**
+ * The space of the whole snapshots just replaced by deltas made reusable at once: the next
+ * newest's whole snapshot takes it instead of growing the files. PGlite has no autovacuum, so
+ * without this the embedded store would keep a dead whole snapshot per import. Best effort
+ * (not possible inside a transaction; the next one, or autovacuum, reclaims it then).
+ */
+async function reclaim(db: Db, table: 'release_index_snapshot' | 'release_language_index_snapshot'): Promise<void> {
+  await db.$queryRawUnsafe(`VACUUM ${table}`).catch(() => undefined);
 }
 
 /**
