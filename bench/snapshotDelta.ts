@@ -1,7 +1,9 @@
 // Release index snapshots as deltas over a keyframe (src/domain/releaseIndex/snapshotChain.ts,
-// issue 32) measured against the same chain with every snapshot whole (keyframeEvery 1: the store
-// before deltas), in one run and one process: two stores side by side, each release imported
-// into one then the other (its second language too), so both see the same load.
+// issue 32) in one run and one process, three stores side by side, each release imported into one
+// then the next (its second language too, the order rotated), so all see the same load:
+//   new:   the newest release whole, the earlier ones deltas over it or a newer keyframe (this branch);
+//   old:   the round-5 policy, a delta over the nearest keyframe (the oldest of a group whole);
+//   whole: every snapshot whole (keyframeEvery 1: the store before deltas).
 //   storage: the store after each import (embedded: its files but the WAL, the snapshot file
 //   copies included; PostgreSQL: pg_database_size), the migrated empty store subtracted; the
 //   snapshot rows' own bytes (exact, noise-free); then the language index snapshots a first
@@ -11,7 +13,7 @@
 //   round; the process's CPU (PGlite runs in it, so its statements count; PostgreSQL: the
 //   client's only, wall time reported as well).
 //
-//   npx tsx bench/snapshotDelta.ts [--releases 6] [--scale 0.1] [--languages 2] [--rounds 5]
+//   npx tsx bench/snapshotDelta.ts [--releases 6] [--scale 0.1] [--languages 2] [--rounds 5] [--stores new,old,whole]
 // PostgreSQL when DATABASE_URL is set (two fresh databases beside it, dropped afterwards).
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +30,10 @@ import { removeTempDir } from './lib/procs.ts';
 import { cpuMs, median } from './lib/stats.ts';
 
 const { values } = parseArgs({
-  options: { releases: { type: 'string', default: '6' }, scale: { type: 'string', default: '0.1' }, languages: { type: 'string', default: '2' }, rounds: { type: 'string', default: '5' } },
+  options: {
+    releases: { type: 'string', default: '6' }, scale: { type: 'string', default: '0.1' }, languages: { type: 'string', default: '2' }, rounds: { type: 'string', default: '5' },
+    stores: { type: 'string', default: 'new,old,whole' },
+  },
 });
 const n = Number(values.releases);
 const scale = Number(values.scale);
@@ -53,10 +58,14 @@ function dirBytes(dir: string): number {
   return total;
 }
 
+type StoreName = 'new' | 'old' | 'whole';
+const LABEL: Record<StoreName, string> = { new: 'newest whole, deltas backwards (this branch)', old: 'oldest of a group whole (round 5)', whole: 'every snapshot whole (before deltas)' };
+
 interface Store {
-  name: 'delta' | 'whole';
+  name: StoreName;
   db: Database;
   keyframeEvery: number;
+  newestWhole: boolean;
   bytes: () => Promise<number>;
   ids: number[];
   after: number[];
@@ -79,17 +88,18 @@ async function openStore(name: Store['name'], dir: string): Promise<Store> {
     bytes = async () => (await db.prisma.$executeRawUnsafe('CHECKPOINT'), dirBytes(dataDir));
   }
   await migrate(db);
-  return { name, db, keyframeEvery: name === 'whole' ? 1 : chainDefaults.keyframeEvery, bytes, ids: [], after: [], drop };
+  return { name, db, keyframeEvery: name === 'whole' ? 1 : chainDefaults.keyframeEvery, newestWhole: name === 'new', bytes, ids: [], after: [], drop };
 }
 
 /** Runs `f` with this store's keyframe policy (storeIndex reads the process default). */
 async function withPolicy<T>(s: Store, f: () => Promise<T>): Promise<T> {
-  const was = chainDefaults.keyframeEvery;
+  const was = { ...chainDefaults };
   chainDefaults.keyframeEvery = s.keyframeEvery;
+  chainDefaults.newestWhole = s.newestWhole;
   try {
     return await f();
   } finally {
-    chainDefaults.keyframeEvery = was;
+    Object.assign(chainDefaults, was);
   }
 }
 
@@ -103,12 +113,13 @@ async function main() {
   const stores: Store[] = [];
   try {
     const data = await writeManyReleases(path.join(dir, 'data'), n, { scale, languages });
-    for (const name of ['delta', 'whole'] as const) stores.push(await openStore(name, dir));
+    for (const name of values.stores.split(',') as StoreName[]) stores.push(await openStore(name, dir));
     const empty = await Promise.all(stores.map((s) => s.bytes()));
-    out(`${mode}: ${n} releases ${data.versions[0]} → ${data.versions.at(-1)} (seed 42, scale ${scale}, ${languages} language(s) each); keyframe every ${chainDefaults.keyframeEvery} in the delta store`);
+    out(`${mode}: ${n} releases ${data.versions[0]} → ${data.versions.at(-1)} (seed 42, scale ${scale}, ${languages} language(s) each); keyframe every ${chainDefaults.keyframeEvery} in the delta stores; stores ${stores.map((s) => s.name).join(', ')}`);
     for (const d of data.dirs) {
-      // Alternated: which store imports first changes each release (caches, load).
-      const order = stores.length && data.dirs.indexOf(d) % 2 ? [...stores].reverse() : stores;
+      // Rotated: which store imports first changes each release (caches, load).
+      const k = data.dirs.indexOf(d) % stores.length;
+      const order = [...stores.slice(k), ...stores.slice(0, k)];
       for (const s of order) {
         await withPolicy(s, async () => {
           s.ids.push((await importRelease(s.db, d.en)).releaseId);
@@ -118,44 +129,62 @@ async function main() {
       }
     }
     // -- storage
-    out('\n| store | first release | all N | N / first | each further release | further / first | index snapshot rows: first, each further (mean) |');
+    out('\n| store | first release | all N | N / first | each further release | further / first | index snapshot rows: one whole (the largest), each further (mean) |');
     out('|---|---|---|---|---|---|---|');
     for (const s of stores) {
       const first = s.after[0]!;
       const all = s.after.at(-1)!;
       const further = (all - first) / (n - 1);
       const snaps = await snapshotRows(s);
-      const snapFurther = snaps.slice(1).reduce((a, r) => a + r.bytes, 0) / (n - 1);
+      // Per further release: all rows but one whole snapshot's (the largest row), whichever release holds it.
+      const largest = Math.max(...snaps.map((r) => r.bytes));
+      const snapFurther = (snaps.reduce((a, r) => a + r.bytes, 0) - largest) / (n - 1);
       out(
-        `| ${s.name === 'delta' ? 'deltas (this branch)' : 'every snapshot whole (before)'} | ${mb(first)} MB | ${mb(all)} MB | ${(all / first).toFixed(2)}× | ${mb(further)} MB | ${pct(further / first)} | ${mb(snaps[0]!.bytes)} MB, ${mb(snapFurther)} MB (${snaps.filter((r) => r.base === null).length} whole of ${snaps.length}) |`,
+        `| ${LABEL[s.name]} | ${mb(first)} MB | ${mb(all)} MB | ${(all / first).toFixed(2)}× | ${mb(further)} MB | ${pct(further / first)} | ${mb(largest)} MB, ${mb(snapFurther)} MB (${snaps.filter((r) => r.base === null).length} whole of ${snaps.length}) |`,
       );
     }
-    const [dS, wS] = stores as [Store, Store];
-    out(`\nper release (delta store): ${dS.after.map((b, i) => `${data.versions[i]} ${mb(i ? b - dS.after[i - 1]! : b)} MB`).join(', ')}`);
-    out(`per release (whole store): ${wS.after.map((b, i) => `${data.versions[i]} ${mb(i ? b - wS.after[i - 1]! : b)} MB`).join(', ')}`);
-    out(`snapshot rows (delta store): ${(await snapshotRows(dS)).map((r, i) => `${data.versions[i]} ${(r.bytes / 1024).toFixed(0)} kB${r.base === null ? ' whole' : ''}`).join(', ')}`);
+    for (const s of stores) {
+      const [t] = await s.db.prisma.$queryRawUnsafe<{ a: string; b: string }[]>(
+        "SELECT pg_total_relation_size('release_index_snapshot')::text AS a, pg_total_relation_size('release_language_index_snapshot')::text AS b",
+      );
+      out(`\nsnapshot tables (${s.name}, with their TOAST, dead space included): ${mb(Number(t!.a))} MB + ${mb(Number(t!.b))} MB (languages, before any is written)`);
+    out(`per release (${s.name}): ${s.after.map((b, i) => `${data.versions[i]} ${mb(i ? b - s.after[i - 1]! : b)} MB`).join(', ')}`);
+      out(`snapshot rows (${s.name}): ${(await snapshotRows(s)).map((r, i) => `${data.versions[i]} ${(r.bytes / 1024).toFixed(0)} kB${r.base === null ? ' whole' : ''}`).join(', ')}`);
+    }
 
-    // -- index load: delta store vs whole store, interleaved per round
-    const samples = data.versions.map(() => ({ delta: [] as number[], whole: [] as number[], deltaWall: [] as number[], wholeWall: [] as number[] }));
+    // -- index load: every store, interleaved per round (the order rotated)
+    const samples = data.versions.map(() => stores.map(() => ({ cpu: [] as number[], wall: [] as number[] })));
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < n; i++) {
-        for (const s of round % 2 ? [wS, dS] : [dS, wS]) {
+        for (let j = 0; j < stores.length; j++) {
+          const k = (j + round) % stores.length;
+          const s = stores[k]!;
           const c = cpuMs();
           const t = performance.now();
           const got = await loadStoredIndex({ db: s.db.prisma, blobs: s.db.blobs }, s.ids[i]!);
           if (!got) throw new Error(`${s.name}: no snapshot of ${data.versions[i]}`);
-          samples[i]![s.name].push(cpuMs() - c);
-          samples[i]![`${s.name}Wall`].push(performance.now() - t);
+          samples[i]![k]!.cpu.push(cpuMs() - c);
+          samples[i]![k]!.wall.push(performance.now() - t);
         }
       }
     }
-    const snaps = await snapshotRows(dS);
-    out(`\n| release | delta store: stored as | load CPU delta store | load CPU whole store | delta / whole (CPU) | wall delta / whole |`);
-    out('|---|---|---|---|---|---|');
+    const layouts = await Promise.all(stores.map((s) => snapshotRows(s)));
+    const ref = stores.findIndex((s) => s.name === 'whole');
+    const others = stores.filter((s) => s.name !== 'whole');
+    out(`\n| release | ${stores.map((s) => `${s.name}: stored as | load CPU ${s.name}`).join(' | ')}${ref < 0 ? '' : ` | ${others.map((s) => `${s.name} / whole (CPU; wall)`).join(' | ')}`} |`);
+    out(`|---|${stores.map(() => '---|---|').join('')}${ref < 0 ? '' : others.map(() => '---|').join('')}`);
     for (let i = 0; i < n; i++) {
-      const x = samples[i]!;
-      const [c1, c2, w1, w2] = [median(x.delta), median(x.whole), median(x.deltaWall), median(x.wholeWall)];
-      out(`| ${data.versions[i]} | ${snaps[i]!.base === null ? 'whole' : `delta over ${data.versions[dS.ids.indexOf(snaps[i]!.base!)]}`} | ${Math.round(c1)} ms | ${Math.round(c2)} ms | ${(c1 / c2).toFixed(2)}× | ${(w1 / w2).toFixed(2)}× (${Math.round(w1)} vs ${Math.round(w2)} ms) |`);
+      const cells = stores.map((s, k) => {
+        const row = layouts[k]![i]!;
+        return `${row.base === null ? 'whole' : `delta over ${data.versions[s.ids.indexOf(row.base)]}`} | ${Math.round(median(samples[i]![k]!.cpu))} ms`;
+      });
+      const ratios =
+        ref < 0
+          ? []
+          : stores.flatMap((s, k) =>
+              s.name === 'whole' ? [] : [`${(median(samples[i]![k]!.cpu) / median(samples[i]![ref]!.cpu)).toFixed(2)}×; ${(median(samples[i]![k]!.wall) / median(samples[i]![ref]!.wall)).toFixed(2)}×`],
+            );
+      out(`| ${data.versions[i]} | ${[...cells, ...ratios].join(' | ')} |`);
     }
 
     // -- language index snapshots (written by a first search in the language, not by an import)
@@ -165,10 +194,12 @@ async function main() {
       for (const s of stores) {
         const cache = new SearchIndexCache(2, undefined, s.db.blobs);
         const before = await s.bytes();
-        for (const id of s.ids) {
-          await cache.getLanguage(id, 'de', s.db.prisma);
-          await cache.flushed();
-        }
+        await withPolicy(s, async () => {
+          for (const id of s.ids) {
+            await cache.getLanguage(id, 'de', s.db.prisma);
+            await cache.flushed();
+          }
+        });
         grown.push((await s.bytes()) - before);
         langBytes.push(
           await s.db.prisma.$queryRawUnsafe(
@@ -176,31 +207,35 @@ async function main() {
           ),
         );
       }
-      out('\n| store | language (de) snapshot rows: first, each further (mean) | the store grew by (all N written) | per further release / first release\'s storage |');
+      out('\n| store | language (de) snapshot rows: one whole (the largest), each further (mean) | the store grew by (all N written) | per further release / first release\'s storage |');
       out('|---|---|---|---|');
       stores.forEach((s, k) => {
         const rows = langBytes[k]!;
-        const further = rows.slice(1).reduce((a, r) => a + r.bytes, 0) / (n - 1);
-        out(`| ${s.name === 'delta' ? 'deltas (this branch)' : 'every snapshot whole (before)'} | ${mb(rows[0]!.bytes)} MB, ${mb(further)} MB (${rows.filter((r) => r.base === null).length} whole of ${rows.length}) | ${mb(grown[k]!)} MB | ${pct(further / s.after[0]!)} |`);
+        const largest = Math.max(...rows.map((r) => r.bytes));
+        const further = (rows.reduce((a, r) => a + r.bytes, 0) - largest) / (n - 1);
+        out(`| ${LABEL[s.name]} | ${mb(largest)} MB, ${mb(further)} MB (${rows.filter((r) => r.base === null).length} whole of ${rows.length}) | ${mb(grown[k]!)} MB | ${pct(further / s.after[0]!)} |`);
       });
       const primaries = await Promise.all(stores.map((s) => Promise.all(s.ids.map(async (id) => (await loadStoredIndex({ db: s.db.prisma, blobs: s.db.blobs }, id))!.ix))));
-      const ls = data.versions.map(() => ({ delta: [] as number[], whole: [] as number[] }));
+      const ls = data.versions.map(() => stores.map(() => [] as number[]));
       for (let round = 0; round < rounds; round++) {
         for (let i = 0; i < n; i++) {
-          for (const k of round % 2 ? [1, 0] : [0, 1]) {
+          for (let j = 0; j < stores.length; j++) {
+            const k = (j + round) % stores.length;
             const s = stores[k]!;
             const c = cpuMs();
             if (!(await loadStoredLanguageIndex({ db: s.db.prisma, blobs: s.db.blobs }, primaries[k]![i]!, 'de', 0))) throw new Error(`${s.name}: no de snapshot of ${data.versions[i]}`);
-            ls[i]![s.name].push(cpuMs() - c);
+            ls[i]![k]!.push(cpuMs() - c);
           }
         }
       }
-      out('\n| release | de snapshot (delta store) | load CPU delta store | load CPU whole store | delta / whole |');
-      out('|---|---|---|---|---|');
+      out(`\n| release | ${stores.map((s) => `de snapshot ${s.name} | load CPU ${s.name}`).join(' | ')} |`);
+      out(`|---|${stores.map(() => '---|---|').join('')}`);
       for (let i = 0; i < n; i++) {
-        const [c1, c2] = [median(ls[i]!.delta), median(ls[i]!.whole)];
-        const r = langBytes[0]![i]!;
-        out(`| ${data.versions[i]} | ${r.base === null ? 'whole' : 'delta'} ${(r.bytes / 1024).toFixed(0)} kB | ${Math.round(c1)} ms | ${Math.round(c2)} ms | ${(c1 / c2).toFixed(2)}× |`);
+        const cells = stores.map((_s, k) => {
+          const r = langBytes[k]![i]!;
+          return `${r.base === null ? 'whole' : 'delta'} ${(r.bytes / 1024).toFixed(0)} kB | ${Math.round(median(ls[i]![k]!))} ms`;
+        });
+        out(`| ${data.versions[i]} | ${cells.join(' | ')} |`);
       }
     }
   } finally {

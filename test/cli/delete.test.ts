@@ -24,27 +24,30 @@ describe('terminology releases delete', () => {
         `SELECT r.version, b.version AS base FROM release_index_snapshot s JOIN release r ON r.id = s.release_id LEFT JOIN release b ON b.id = s.base_release_id ORDER BY r.ordinal`,
       ),
     );
-    expect(before).toEqual([{ version: '1.0', base: null }, { version: '2.0', base: '1.0' }]);
-    const r = await run(['releases', 'delete', '1.0'], store.env, 90_000);
+    // The newest release's snapshot is whole, the earlier one a delta over it (snapshotChain.ts).
+    expect(before).toEqual([{ version: '1.0', base: '2.0' }, { version: '2.0', base: null }]);
+    const concepts = await withStoreDb(store, async (db) => (await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM concept_at((SELECT id FROM release WHERE version = '1.0'))`))[0]!.n);
+    expect(concepts).toBeGreaterThan(0);
+    const r = await run(['releases', 'delete', '2.0'], store.env, 90_000);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^deleted release 1\.0 \(en\): \d+ content rows removed, \d+ shared with its neighbours cut or extended; 1 other release index snapshot\(s\) that depended on its snapshot stored again\n$/);
+    expect(r.stdout).toMatch(/^deleted release 2\.0 \(en\): \d+ content rows removed, \d+ shared with its neighbours cut or extended; 1 other release index snapshot\(s\) that depended on its snapshot stored again\n$/);
     const after = await withStoreDb(store, async (db) => ({
       versions: (await listReleases(db.prisma)).map((x) => x.version),
       snapshots: await db.prisma.$queryRawUnsafe<{ base: number | null }[]>('SELECT base_release_id AS base FROM release_index_snapshot'),
-      concepts: (await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM concept_at((SELECT id FROM release WHERE version = '2.0'))`))[0]!.n,
+      concepts: (await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM concept_at((SELECT id FROM release WHERE version = '1.0'))`))[0]!.n,
     }));
-    expect(after).toEqual({ versions: ['2.0'], snapshots: [{ base: null }], concepts: 33 });
+    expect(after).toEqual({ versions: ['1.0'], snapshots: [{ base: null }], concepts });
     const list = await runHere(['releases'], store.env);
-    expect(list.stdout).toBe('2.0\t-\tEnglish\tlatest\n');
+    expect(list.stdout).toBe('1.0\t-\tEnglish\tlatest\n');
   }, 120_000);
 
   it('refuses an unknown release (exit 1) and a missing version (usage, exit 2), changing nothing', async () => {
-    const unknown = await runHere(['releases', 'delete', '1.0'], store.env);
-    expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: 'Release 1.0 is not hosted.\n' });
+    const unknown = await runHere(['releases', 'delete', '2.0'], store.env);
+    expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: 'Release 2.0 is not hosted.\n' });
     const missing = await runHere(['releases', 'delete'], store.env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("missing required argument 'version'");
-    expect((await runHere(['releases'], store.env)).stdout).toBe('2.0\t-\tEnglish\tlatest\n');
+    expect((await runHere(['releases'], store.env)).stdout).toBe('1.0\t-\tEnglish\tlatest\n');
   });
 });

@@ -118,4 +118,18 @@ describe.skipIf(usingPostgres)('release index snapshot: the embedded file copy',
     expect(copies()[0]).not.toBe(before);
     expect(copies()[0]).toMatch(new RegExp(`^index-${releaseId}-`));
   });
+
+  it('a newer release imported: its snapshot whole with a copy, the previous one a delta over it whose copy goes at once', async () => {
+    const newer = mkdtempSync(path.join(tmpdir(), 'syn-'));
+    try {
+      await writeMedAscii(generateRelease({ seed: 21, version: '83.1', scale: 0.02, withSmq: false, changesFrom: generateRelease({ seed: 21, version: '83.0', scale: 0.02, withSmq: false }) }), newer);
+      const newest = (await importRelease(db, newer)).releaseId;
+      const rows = await db.prisma.$queryRawUnsafe<{ id: number; base: number | null }[]>('SELECT release_id AS id, base_release_id AS base FROM release_index_snapshot ORDER BY release_id');
+      expect(rows).toEqual([{ id: releaseId, base: newest }, { id: newest, base: null }]);
+      expect(copies()).toHaveLength(1);
+      expect(copies()[0]).toMatch(new RegExp(`^index-${newest}-`));
+    } finally {
+      rmSync(newer, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,10 +1,14 @@
 // Which release index snapshots are stored whole and which as deltas (issue 32: a further
-// release costs its differences, not a whole index). A release's snapshot is a delta
-// (snapshotDelta.ts) over the nearest release (by publication order) whose snapshot is whole —
-// a keyframe — while that keyframe serves fewer than KEYFRAME_EVERY - 1 deltas and the delta is
-// at most DELTA_MAX_SHARE of the whole; otherwise it is whole, a new keyframe. A delta's base is
-// always a keyframe, so a load reads at most two rows (the delta, its base) and materialises
-// once (overlay.ts). A delta is valid over its base's exact bytes (their checksum); anything else
+// release costs its differences, not a whole index). The newest release (by publication order:
+// the one every start loads and most requests use) is stored whole, and when a newer one arrives
+// the previous newest and the deltas over it are stored again as deltas over the new one
+// (rebaseOnto), while it serves at most KEYFRAME_EVERY - 1 deltas and each is at most
+// DELTA_MAX_SHARE of its whole; otherwise the previous newest stays whole, the keyframe of its
+// group. Any other release's snapshot (an older one imported between hosted ones, one stored
+// again) is a delta over the nearest keyframe with room, or whole. A delta's base is always a
+// keyframe, so a load reads at most two rows (the delta, its base) and materialises once
+// (overlay.ts); the newest loads as one whole snapshot. A store written when the oldest was the
+// keyframe loads as it is, and its next newest release moves the group over itself. A delta is valid over its base's exact bytes (their checksum); anything else
 // — base gone, rewritten or damaged — makes the delta unusable, and the cache builds the index
 // from rows and stores it again (indexCache.ts): never a failed request.
 // Before a release is deleted or replaced, detachDependants() stores the deltas over it again over
@@ -14,11 +18,11 @@ import { buildLanguageIndex } from './languageIndex.ts';
 import { materialise, overlayOf } from './overlay.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import {
-  CorruptSnapshotError, SNAPSHOT_FORMAT, checksumOf, deserializeIndex, deserializeLanguageIndex, isWholeLanguageSnapshot, isWholeSnapshot, languageNamesOf, serializeIndex,
+  CorruptSnapshotError, LANGUAGE_SNAPSHOT_FORMAT, SNAPSHOT_FORMAT, checksumOf, deserializeIndex, deserializeLanguageIndex, isWholeLanguageSnapshot, isWholeSnapshot, languageNamesOf, serializeIndex,
   serializeLanguageIndex, snapshotChecksum, unpackIndex,
 } from './snapshot.ts';
 import { deserializeDelta, deserializeLanguageDelta, isDeltaSnapshot, isLanguageDelta, serializeDelta, serializeLanguageDelta } from './snapshotDelta.ts';
-import { readLanguageSnapshot, readSnapshot, writeLanguageStored, writeStored, type SnapshotDb } from './snapshotStore.ts';
+import { readLanguageSnapshot, readSnapshot, writeLanguageStored, writeStored, type LanguageKey, type SnapshotDb } from './snapshotStore.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -26,7 +30,7 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 export const KEYFRAME_EVERY = 8;
 
 /** The process's default for storeIndex() (bench/snapshotDelta.ts sets 1, every snapshot whole, for its same-run baseline). */
-export const chainDefaults = { keyframeEvery: KEYFRAME_EVERY };
+export const chainDefaults = { keyframeEvery: KEYFRAME_EVERY, newestWhole: true };
 
 /** A delta larger than this share of its whole snapshot is stored whole instead (far from its base, a delta nears a whole index). */
 export const DELTA_MAX_SHARE = 0.25;
@@ -35,6 +39,8 @@ export interface StoreOptions {
   /** A release whose snapshot must not be the base (being deleted or replaced). */
   exclude?: number;
   keyframeEvery?: number;
+  /** The newest release whole, deltas pointing backwards (default chainDefaults.newestWhole; false: the round-5 policy, for the bench's baseline). */
+  newestWhole?: boolean;
 }
 
 /** What storeIndex() wrote: its bytes, and the base when a delta. */
@@ -47,14 +53,14 @@ export interface Stored {
  * The keyframe a snapshot of `releaseId` goes over, if any: the nearest by ordinal (the earlier
  * on a tie) with room for another delta. None when `releaseId` is itself a base: it stays whole.
  */
-async function chooseBase(db: Db, releaseId: number, exclude: number, every: number): Promise<number | undefined> {
+async function chooseBase(db: Db, releaseId: number, exclude: number, every: number, newerOnTie: boolean): Promise<number | undefined> {
   const rows = await db.$queryRawUnsafe<{ id: number }[]>(
     `SELECT s.release_id AS id
      FROM release_index_snapshot s JOIN release r ON r.id = s.release_id JOIN release me ON me.id = $1
      WHERE s.base_release_id IS NULL AND s.format = $2 AND s.release_id <> $1 AND s.release_id <> $3
        AND NOT EXISTS (SELECT 1 FROM release_index_snapshot d WHERE d.base_release_id = $1)
        AND (SELECT count(*) FROM release_index_snapshot d WHERE d.base_release_id = s.release_id AND d.release_id <> $1) < $4
-     ORDER BY abs(r.ordinal - me.ordinal), r.ordinal
+     ORDER BY abs(r.ordinal - me.ordinal), r.ordinal ${newerOnTie ? 'DESC' : ''}
      LIMIT 1`,
     releaseId,
     SNAPSHOT_FORMAT,
@@ -74,24 +80,98 @@ function wholeOrNone(data: Uint8Array, releaseId: number): ReleaseIndex | undefi
   }
 }
 
-/** Stores a built index's snapshot: a delta over a keyframe when one serves (see above), else whole. */
+/** Whether `releaseId` is the newest hosted release by ordinal (`exclude` not counted: being deleted or replaced). */
+async function isNewest(db: Db, releaseId: number, exclude: number): Promise<boolean> {
+  const rows = await db.$queryRawUnsafe<{ newer: number }[]>(
+    `SELECT count(*)::int AS newer FROM release o JOIN release me ON me.id = $1 WHERE o.ordinal > me.ordinal AND o.id <> $2`,
+    releaseId,
+    exclude,
+  );
+  return rows[0]?.newer === 0;
+}
+
+/** The delta of `ix` over keyframe `base` (whose whole snapshot has checksum `checksum`), or undefined when over DELTA_MAX_SHARE of its whole. */
+async function deltaIfSmall(base: ReleaseIndex, checksum: number, ix: ReleaseIndex, wholeBytes?: number): Promise<Uint8Array | undefined> {
+  const delta = serializeDelta(await overlayOf(base, ix), { releaseId: base.releaseId, size: base.size, checksum });
+  return delta.byteLength <= DELTA_MAX_SHARE * (wholeBytes ?? serializeIndex(ix).byteLength) ? delta : undefined;
+}
+
+/** Stores a built index's snapshot: whole when the newest (then rebaseOnto), else a delta over a keyframe when one serves (see above), else whole. */
 export async function storeIndex(sdb: SnapshotDb, ix: ReleaseIndex, opts: StoreOptions = {}): Promise<Stored> {
   const whole = serializeIndex(ix);
-  const baseId = ix.hasHierarchy ? await chooseBase(sdb.db, ix.releaseId, opts.exclude ?? 0, opts.keyframeEvery ?? chainDefaults.keyframeEvery) : undefined;
+  const every = opts.keyframeEvery ?? chainDefaults.keyframeEvery;
+  const newestWhole = (opts.newestWhole ?? chainDefaults.newestWhole) && every > 1;
+  const exclude = opts.exclude ?? 0;
+  if (newestWhole && ix.hasHierarchy && (await isNewest(sdb.db, ix.releaseId, exclude))) {
+    await writeStored(sdb, ix.releaseId, whole, null);
+    await rebaseOnto(sdb, ix, checksumOf(whole), every, exclude);
+    return { bytes: whole.byteLength, baseReleaseId: null };
+  }
+  const baseId = ix.hasHierarchy ? await chooseBase(sdb.db, ix.releaseId, exclude, every, newestWhole) : undefined;
   if (baseId !== undefined) {
     const baseData = await readSnapshot(sdb, baseId);
     // An earlier version's deflated row is no base: whole instead (its next write makes it one).
     const base = baseData && isWholeSnapshot(baseData) ? wholeOrNone(baseData, baseId) : undefined;
-    if (base) {
-      const delta = serializeDelta(await overlayOf(base, ix), { releaseId: baseId, size: base.size, checksum: checksumOf(baseData!) });
-      if (delta.byteLength <= DELTA_MAX_SHARE * whole.byteLength) {
-        await writeStored(sdb, ix.releaseId, delta, baseId);
-        return { bytes: delta.byteLength, baseReleaseId: baseId };
-      }
+    const delta = base && (await deltaIfSmall(base, checksumOf(baseData!), ix, whole.byteLength));
+    if (delta) {
+      await writeStored(sdb, ix.releaseId, delta, baseId);
+      return { bytes: delta.byteLength, baseReleaseId: baseId };
     }
   }
   await writeStored(sdb, ix.releaseId, whole, null);
   return { bytes: whole.byteLength, baseReleaseId: null };
+}
+
+/**
+ * After `top` (the newest release) was stored whole: the keyframe just before it (the previous
+ * newest, as a rule) and every delta over that keyframe stored again as deltas over `top`, when
+ * `top` has room for them all and each stays within DELTA_MAX_SHARE; else nothing moves (that
+ * keyframe closes its group). The dependants first, the keyframe last, each write on its own: at
+ * every point each snapshot still loads (a delta over the old keyframe while it is whole, or over
+ * `top`). Then the language snapshots over `top`'s (rebaseLanguages). Returns how many moved.
+ */
+async function rebaseOnto(sdb: SnapshotDb, top: ReleaseIndex, topChecksum: number, every: number, exclude: number): Promise<number> {
+  const [prev] = await sdb.db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.release_id AS id FROM release_index_snapshot s JOIN release r ON r.id = s.release_id JOIN release me ON me.id = $1
+     WHERE s.base_release_id IS NULL AND s.format = $2 AND r.ordinal < me.ordinal AND s.release_id <> $3
+     ORDER BY r.ordinal DESC LIMIT 1`,
+    top.releaseId,
+    SNAPSHOT_FORMAT,
+    exclude,
+  );
+  if (!prev) return 0;
+  const group = await sdb.db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.release_id AS id FROM release_index_snapshot s JOIN release r ON r.id = s.release_id WHERE s.base_release_id = $1 AND s.release_id <> $2 ORDER BY r.ordinal DESC`,
+    prev.id,
+    exclude,
+  );
+  const [{ n: serving } = { n: 0 }] = await sdb.db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM release_index_snapshot WHERE base_release_id = $1', top.releaseId);
+  if (serving + group.length + 1 > every - 1) return 0;
+  const prevLoaded = await loadStoredIndex(sdb, prev.id).catch(() => null);
+  if (!prevLoaded || prevLoaded.baseReleaseId !== null) return 0;
+  const prevIx = prevLoaded.ix;
+  // Every delta computed before any is written: all move, or none.
+  const deltas: [number, Uint8Array][] = [];
+  for (const { id } of group) {
+    const got = await loadStoredIndex(sdb, id, (b) => (b === prev.id ? prevIx : undefined)).catch(() => null);
+    const ix = got?.ix ?? (await ReleaseIndex.load(sdb.db, id));
+    const delta = await deltaIfSmall(top, topChecksum, ix);
+    if (!delta) return 0;
+    deltas.push([id, delta]);
+  }
+  const prevDelta = await deltaIfSmall(top, topChecksum, prevIx);
+  if (!prevDelta) return 0;
+  for (const [id, delta] of deltas) await writeStored(sdb, id, delta, top.releaseId);
+  await writeStored(sdb, prev.id, prevDelta, top.releaseId);
+  // Their languages: over top's whole snapshot of each language top has one of (else as they are, still loading over their old base).
+  const langs = await sdb.db.$queryRawUnsafe<{ language: string; variant: number }[]>(
+    'SELECT language, variant FROM release_language_index_snapshot WHERE release_id = $1 AND base_release_id IS NULL AND format = $2',
+    top.releaseId,
+    LANGUAGE_SNAPSHOT_FORMAT,
+  );
+  for (const l of langs) await rebaseLanguages(sdb, top, l.language, l.variant);
+  await reclaim(sdb.db, 'release_index_snapshot');
+  return deltas.length + 1;
 }
 
 /** A stored index as loaded: where from, and the bytes read (a delta's base included). */
@@ -139,7 +219,7 @@ export async function loadStoredIndex(sdb: SnapshotDb, releaseId: number, known?
  */
 export async function detachDependants(sdb: SnapshotDb, releaseId: number): Promise<number> {
   const deps = await sdb.db.$queryRawUnsafe<{ id: number }[]>(
-    `SELECT s.release_id AS id FROM release_index_snapshot s JOIN release r ON r.id = s.release_id WHERE s.base_release_id = $1 ORDER BY r.ordinal`,
+    `SELECT s.release_id AS id FROM release_index_snapshot s JOIN release r ON r.id = s.release_id WHERE s.base_release_id = $1 ORDER BY r.ordinal ${chainDefaults.newestWhole ? 'DESC' : ''}`,
     releaseId,
   );
   // A dependant's index from its snapshot, or from rows when that cannot give it.
@@ -201,6 +281,13 @@ export async function storeLanguageIndex(
 ): Promise<Stored> {
   if (ix.language === undefined) throw new TypeError('not a language index');
   const key = { releaseId: ix.releaseId, language: ix.language, variant, importedAt };
+  const stored = await storeLanguageOnce(sdb, ix, variant, key, known);
+  // Stored whole over a primary that is a keyframe: the releases over it move their snapshots of this language over this one.
+  if (stored.baseReleaseId === null) await rebaseLanguages(sdb, ix, ix.language, variant, known);
+  return stored;
+}
+
+async function storeLanguageOnce(sdb: SnapshotDb, ix: ReleaseIndex, variant: number, key: LanguageKey, known?: (releaseId: number) => ReleaseIndex | undefined): Promise<Stored> {
   const whole = serializeLanguageIndex(ix);
   const [row] = await sdb.db.$queryRawUnsafe<{ base: number | null }[]>('SELECT base_release_id AS base FROM release_index_snapshot WHERE release_id = $1', ix.releaseId);
   const baseId = row?.base ?? null;
@@ -216,6 +303,48 @@ export async function storeLanguageIndex(
   }
   await writeLanguageStored(sdb, key, whole, null);
   return { bytes: whole.byteLength, baseReleaseId: null };
+}
+
+/**
+ * After `top`'s snapshot of `language` was stored whole: the releases whose primary snapshot is a
+ * delta over `top`'s store theirs of that language again (a delta over this one, or whole when it
+ * would be too large), those that are deltas over another base first, the whole ones last (they
+ * may be that other base). `top`: that language's index of the keyframe, or the keyframe's
+ * primary (its language snapshot then read). Not built from rows: a snapshot that cannot be
+ * loaded stays as it is (its load rebuilds it).
+ */
+async function rebaseLanguages(sdb: SnapshotDb, top: ReleaseIndex, language: string, variant: number, known?: (releaseId: number) => ReleaseIndex | undefined): Promise<void> {
+  const deps = await sdb.db.$queryRawUnsafe<{ id: number; at: Date }[]>(
+    `SELECT l.release_id AS id, rl.imported_at AS at FROM release_language_index_snapshot l
+     JOIN release_index_snapshot s ON s.release_id = l.release_id
+     JOIN release_language rl ON rl.release_id = l.release_id AND rl.language = l.language
+     WHERE s.base_release_id = $1 AND l.language = $2 AND l.variant = $3 AND l.base_release_id IS DISTINCT FROM $1
+     ORDER BY l.base_release_id IS NULL, l.release_id`,
+    top.releaseId,
+    language,
+    variant,
+  );
+  if (!deps.length) return;
+  const topPrimary = top.language === undefined ? top : undefined;
+  const knownHere = (id: number) => (id === top.releaseId && topPrimary ? topPrimary : known?.(id));
+  for (const d of deps) {
+    const primary = (await loadStoredIndex(sdb, d.id, knownHere).catch(() => null))?.ix;
+    if (!primary) continue;
+    const lang = (await loadStoredLanguageIndex(sdb, primary, language, variant).catch(() => null))?.ix;
+    if (!lang) continue;
+    await storeLanguageOnce(sdb, lang, variant, { releaseId: d.id, language, variant, importedAt: new Date(d.at) }, knownHere);
+  }
+  await reclaim(sdb.db, 'release_language_index_snapshot');
+}
+
+/**
+ * The space of the whole snapshots just replaced by deltas made reusable at once: the next
+ * newest's whole snapshot takes it instead of growing the files. PGlite has no autovacuum, so
+ * without this the embedded store would keep a dead whole snapshot per import. Best effort
+ * (not possible inside a transaction; the next one, or autovacuum, reclaims it then).
+ */
+async function reclaim(db: Db, table: 'release_index_snapshot' | 'release_language_index_snapshot'): Promise<void> {
+  await db.$queryRawUnsafe(`VACUUM ${table}`).catch(() => undefined);
 }
 
 /**

@@ -84,6 +84,9 @@ export async function writeStored({ db, blobs }: SnapshotDb, releaseId: number, 
     // The copy is a convenience: without it (a full disk, say) the next load reads the row.
     const meta = await rowMeta(db, releaseId);
     if (meta) await keepFile(db, blobs.cacheDir, releaseId, meta, data).catch(() => {});
+  } else if (blobs.cacheDir) {
+    // A whole snapshot stored again as a delta (snapshotChain.ts's rebaseOnto): its copy goes now, not at the next whole write.
+    await prune(db, blobs.cacheDir).catch(() => {});
   }
 }
 
@@ -183,6 +186,11 @@ async function keepFile(db: Db, dir: string, releaseId: number, meta: RowMeta, d
   const temp = path.join(dir, `${name}.${process.pid}.tmp`);
   await writeFile(temp, data);
   await rename(temp, path.join(dir, name));
+  await prune(db, dir);
+}
+
+/** Removes copies no whole row names any more. */
+async function prune(db: Db, dir: string): Promise<void> {
   const live = new Set((await rowMetas(db)).filter((m) => m.base === null).map((m) => fileName(m.id, m)));
   for (const f of await readdir(dir)) {
     // Copies of rows gone or replaced, and temporaries a killed process left (one process owns the store).
