@@ -28,6 +28,9 @@
 // server would export a handful of spans at a time (session 13). Each server's idle instructions per
 // second (a window with no requests) times a window's wall time is taken off its count. The median
 // window is reported: one with a major GC, a burst of compilation or a batch export stands out.
+// Window w starts in the three servers at once (a barrier), so what the host does during it hits
+// all three alike; the ratios are also given window by window (off's window w over this server's),
+// with their median and range, and the ratio of the median windows with the range the windows allow.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
