@@ -28,6 +28,9 @@
 // server would export a handful of spans at a time (session 13). Each server's idle instructions per
 // second (a window with no requests) times a window's wall time is taken off its count. The median
 // window is reported: one with a major GC, a burst of compilation or a batch export stands out.
+// Window w starts in the three servers at once (a barrier), so what the host does during it hits
+// all three alike; the ratios are also given window by window (off's window w over this server's),
+// with their median and range, and the ratio of the median windows with the range the windows allow.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, request as httpRequest } from 'node:http';
@@ -53,10 +56,10 @@ export interface InstructionsOptions {
   log: (s: string) => void;
 }
 
-const PATH = '/codes/10047700';
-const CONNECTIONS = 8;
+export const PATH = '/codes/10047700';
+export const CONNECTIONS = 8;
 const IDLE_MS = 10_000;
-const HEAP_FLAG = '--max-old-space-size=512';
+export const HEAP_FLAG = '--max-old-space-size=512';
 
 /** A counted window: instructions per request, and its wall time. */
 interface Window {
@@ -73,7 +76,7 @@ interface Server {
 }
 
 /** The log line the server prints once it is ready to answer warm requests, waited for. */
-async function ready(proc: Tracked, name: string, timeoutMs: number): Promise<string> {
+export async function ready(proc: Tracked, name: string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const out = proc.stderr.toString();
@@ -84,13 +87,13 @@ async function ready(proc: Tracked, name: string, timeoutMs: number): Promise<st
   }
 }
 
-function baseEnv(port: number, databaseUrl: string, dir: string): Record<string, string> {
+export function baseEnv(port: number, databaseUrl: string, dir: string): Record<string, string> {
   return { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', TERMINOLOGY_DATA_DIR: dir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '1000000' };
 }
 
 /** One request over `agent`, its body read whole: the status. Sent again once when a kept-alive socket
  *  was closed under it (the server closes connections idle for 5 s, as between two phases). */
-async function request(url: string, agent: Agent, post?: string): Promise<number> {
+export async function request(url: string, agent: Agent, post?: string): Promise<number> {
   try {
     return await requestOnce(url, agent, post);
   } catch (e) {
@@ -112,7 +115,7 @@ function requestOnce(url: string, agent: Agent, post?: string): Promise<number> 
 }
 
 /** `n` warm answers over CONNECTIONS keep-alive connections, every one checked; a scrape of `metrics` every `scrapeEvery`. */
-async function drive(agent: Agent, base: string, n: number, metrics: string | undefined, scrapeEvery: number, sent = { n: 0 }): Promise<void> {
+export async function drive(agent: Agent, base: string, n: number, metrics: string | undefined, scrapeEvery: number, sent = { n: 0 }): Promise<void> {
   let next = 0;
   const one = async () => {
     for (;;) {
@@ -125,6 +128,21 @@ async function drive(agent: Agent, base: string, n: number, metrics: string | un
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, one));
+}
+
+/** Lets `parties` concurrent loops start each round together: wait() resolves once all of them called it. */
+class Barrier {
+  private waiting: (() => void)[] = [];
+  constructor(private readonly parties: number) {}
+  wait(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      if (this.waiting.length < this.parties) return;
+      const all = this.waiting;
+      this.waiting = [];
+      for (const r of all) r();
+    });
+  }
 }
 
 const perRequest = (c: ThreadInstructions, n: number) => ({ main: c.main / n, all: c.all / n });
@@ -162,6 +180,7 @@ export async function measureInstructions(o: InstructionsOptions): Promise<void>
     for (const s of servers) s.metrics = /"metricsUrl":"([^"]+)"/.exec(await ready(s.vg.proc, s.name, 900_000))?.[1];
     o.log(`three servers up under callgrind${o.calibrate ? ' (calibration: all three with metrics and traces off)' : ''}; warming up`);
     const results = new Map<ServerName, { windows: Window[]; idle: ThreadInstructions; idleMs: number; exports: number[] }>();
+    const together = new Barrier(servers.length);
     // Concurrently: instruction counts do not depend on the servers sharing the cores.
     await Promise.all(
       servers.map(async (s) => {
@@ -178,6 +197,8 @@ export async function measureInstructions(o: InstructionsOptions): Promise<void>
         const windows: Window[] = [];
         const exports: number[] = [];
         for (let w = 0; w < o.windows; w++) {
+          // Window w starts in the three servers at once: what the host does meanwhile hits all alike.
+          await together.wait();
           await s.vg.control('zero');
           const before = sink.exports;
           const t = Date.now();
@@ -214,6 +235,15 @@ export async function measureInstructions(o: InstructionsOptions): Promise<void>
       const idle = (r.idle.all / r.idleMs) * 1000;
       return `| ${label} | ${r.windows.map((w) => `${k(corrected(n, w).main)} / ${k(corrected(n, w).all)} (${(w.ms / 1000).toFixed(0)} s)`).join('; ')} | ${k(x.main)} / ${k(x.all)}${n === 'off' ? '' : `; **${pct(off.main / x.main)}** / **${pct(off.all / x.all)}**`} | ${k(idle)} instr/s${n === 'traces' && !o.calibrate ? `; ${r.exports.join(', ')} exports in the windows` : ''} |`;
     };
+    // Paired by window: window w of every server ran in the same seconds.
+    const mains = (n: ServerName) => results.get(n)!.windows.map((w) => corrected(n, w).main);
+    const paired = (n: ServerName, label: string) => {
+      const a = mains('off');
+      const b = mains(n);
+      const ratios = a.map((x, i) => x / b[i]!);
+      const range = (xs: number[]) => `${pct(Math.min(...xs))}–${pct(Math.max(...xs))}`;
+      return `| ${label} | ${ratios.map(pct).join(', ')} | **${pct(median(ratios))}** (${range(ratios)}) | ${pct(median(a) / median(b))} (${pct(Math.min(...a) / Math.max(...b))}–${pct(Math.max(...a) / Math.min(...b))}) |`;
+    };
     process.stdout.write(
       [
         `| server | instructions per warm answer less the idle rate, main thread / all threads (wall time), each window of ${o.requests.toLocaleString('en-US')} | median window; off / this (throughput bound): main / all | idle (all threads) |`,
@@ -221,6 +251,11 @@ export async function measureInstructions(o: InstructionsOptions): Promise<void>
         row('off', o.calibrate ? 'off (A)' : 'metrics off'),
         row('on', o.calibrate ? 'off (A2)' : 'metrics on'),
         row('traces', o.calibrate ? 'off (A3)' : `metrics + ${sampled}`),
+        '',
+        `| off / this, main thread | window by window (windows started together) | median of the windows' ratios (min–max) | ratio of the median windows (its range: off's min–max over this one's max–min) |`,
+        '|---|---|---|---|',
+        paired('on', o.calibrate ? 'off (A2)' : 'metrics on'),
+        paired('traces', o.calibrate ? 'off (A3)' : `metrics + ${sampled}`),
         '',
         `callgrind (valgrind), ${o.warmup.toLocaleString('en-US')} warm-up requests uninstrumented + ${Math.ceil(o.warmup / 4).toLocaleString('en-US')} instrumented, ${o.windows} windows; ${CONNECTIONS} connections; a scrape every ${o.scrapeEvery.toLocaleString('en-US')} requests; OTEL_BSP_SCHEDULE_DELAY=600000`,
         '',

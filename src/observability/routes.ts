@@ -9,11 +9,13 @@ export type Surface = 'rest' | 'graphql' | 'fhir' | 'explorer' | 'service';
 export interface RouteLabel {
   route: string;
   surface: Surface;
+  /** Small and dense within one classifier (0 … labelCount − 1): the HTTP metrics index their series by it. */
+  id: number;
 }
 
 /** A path no route matches (404s): one series, whatever was asked. */
-export const UNMATCHED: RouteLabel = { route: 'unmatched', surface: 'service' };
-const FHIR_UNMATCHED: RouteLabel = { route: 'unmatched', surface: 'fhir' };
+export const UNMATCHED: RouteLabel = { route: 'unmatched', surface: 'service', id: 0 };
+const FHIR_UNMATCHED: RouteLabel = { route: 'unmatched', surface: 'fhir', id: 1 };
 
 /** Service pages: health, API documentation, problem types. */
 const SERVICE = /^\/(?:health|docs|openapi\.json|problems|metrics)(?:\/|$)/;
@@ -31,14 +33,18 @@ export class RouteClassifier {
   /** Recent paths → label: a warm code page is classified once, not per request. Bounded. */
   private readonly recent = new Map<string, RouteLabel>();
 
+  /** Labels this classifier gives (ids 0 … labelCount − 1, the two unmatched ones included). */
+  readonly labelCount: number;
+
   constructor(routes: readonly { path: string }[]) {
     const seen = new Set<string>();
     for (const { path } of routes) {
       // Middleware is mounted on wildcards ('*', '/fhir/*'): not a route.
       if (path.endsWith('*') || seen.has(path)) continue;
       seen.add(path);
-      this.router.add('ALL', path, { route: path, surface: surfaceOf(path) });
+      this.router.add('ALL', path, { route: path, surface: surfaceOf(path), id: seen.size + 1 });
     }
+    this.labelCount = seen.size + 2;
   }
 
   /** The label of a request target (path and query; the query is ignored). */

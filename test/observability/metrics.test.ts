@@ -318,6 +318,12 @@ describe('label values are closed by construction', () => {
     const labels = new Set(targets.map((t) => classifier.classify(t).route));
     expect([...labels].filter((l) => !routes.some((r) => r.path === l) && l !== UNMATCHED.route)).toEqual([]);
     expect(labels).toEqual(new Set(['/codes', '/codes/:code', '/codes/:code/changes', 'unmatched']));
+    // The HTTP metrics index their series by a label's id: one id per (route, surface), dense.
+    const given = new Set([...targets, '/versions', '/graphql', '/fhir/metadata', '/'].map((t) => classifier.classify(t)));
+    const ids = new Map([...given].map((l) => [l.id, `${l.route} ${l.surface}`]));
+    expect(ids.size).toBe(given.size);
+    expect([...ids.keys()].sort((a, b) => a - b)).toEqual([...Array(classifier.labelCount).keys()]);
+    expect(classifier.labelCount).toBe(routes.length + 2); // and the two `unmatched` (service, fhir)
   });
 });
 
