@@ -14,6 +14,16 @@ const PANCREATITIS = ptByName('Pancreatitis');
 const codes = (r: LabelClassification) => r.codes.map((c) => c.ptCode);
 const excludedAs = (r: LabelClassification, pt: number) => r.excluded.find((e) => e.ptCode === pt)?.context;
 
+/** A release of just these PTs (codes 1…n in order) and LLTs [name, its PT's name] (codes 101…): its vocabulary, and a PT's code by name. */
+function namedVocabulary(names: readonly string[], llts: readonly (readonly [string, string])[] = []) {
+  const pt = (name: string) => names.indexOf(name) + 1;
+  const tiny = buildVocabulary([
+    ...names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })),
+    ...llts.map(([name, ptName], i) => ({ code: 101 + i, name, level: 'LLT' as const, ptCode: pt(ptName), current: true })),
+  ]);
+  return { tiny, pt };
+}
+
 describe('classifyLabel context layer', () => {
   it('an animal paragraph bounds its own sentences: the human reactions of the section are still coded', () => {
     const text = [
@@ -274,8 +284,7 @@ describe('round 4: pasted sections without a heading or type (issue 29)', () => 
 
 describe('round 5: context decisions that carry over to labels of other kinds (issue 29)', () => {
   const names = ['Asthma', 'Dermatitis contact', 'Serum sickness', 'Leukaemia', 'Lymphoma', 'Nephrotic syndrome', 'Hypertension', 'Hypothyroidism', 'Diverticulitis', 'Peptic ulcer', 'Hyperammonaemia', 'Brain injury', 'Death', 'Nausea'];
-  const tiny = buildVocabulary(names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })));
-  const pt = (name: string) => names.indexOf(name) + 1;
+  const { tiny, pt } = namedVocabulary(names);
   const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
 
   it('an old-format indications list is read as one without the word "indicated" (verbless purpose wording)', () => {
@@ -353,11 +362,7 @@ describe('round 5: history wording', () => {
 describe('round 6: wording of other section kinds, judged on eight labels (issue 29)', () => {
   const names = ['Sedation', 'Depressed level of consciousness', 'Sleep apnoea syndrome', 'Hypertension', 'Renal impairment', 'Foetal damage', 'Psychiatric disorder', 'Hypotension', 'Coronary artery disease', 'Cardiomyopathy', 'Weight decreased', 'Asthma', 'Death'];
   const llts = [['CNS depression', 'Depressed level of consciousness'], ['Sleep apnea', 'Sleep apnoea syndrome'], ['Fetal harm', 'Foetal damage'], ['Weight loss', 'Weight decreased']] as const;
-  const pt = (name: string) => names.indexOf(name) + 1;
-  const tiny = buildVocabulary([
-    ...names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })),
-    ...llts.map(([name, ptName], i) => ({ code: 101 + i, name, level: 'LLT' as const, ptCode: pt(ptName), current: true })),
-  ]);
+  const { tiny, pt } = namedVocabulary(names, llts);
   const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
   const coded = (text: string) => run(text).codes.map((c) => c.ptCode);
 
@@ -412,11 +417,7 @@ describe('round 6: wording of other section kinds, judged on eight labels (issue
 describe('round 7: wording of other section kinds, judged on fifteen labels (issue 29)', () => {
   const names = ['Hypertension', 'Nausea', 'Coma', 'Suicidal ideation', 'Completed suicide', 'Congenital anomaly', 'Myocardial infarction', 'Death', 'Premature delivery', 'Low birth weight baby', 'Diabetes mellitus', 'Hypothyroidism', 'Embolism', 'Infertility'];
   const llts = [['Suicide', 'Completed suicide'], ['Birth defect', 'Congenital anomaly'], ['Embolization', 'Embolism'], ['Low birth weight', 'Low birth weight baby']] as const;
-  const pt = (name: string) => names.indexOf(name) + 1;
-  const tiny = buildVocabulary([
-    ...names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })),
-    ...llts.map(([name, ptName], i) => ({ code: 101 + i, name, level: 'LLT' as const, ptCode: pt(ptName), current: true })),
-  ]);
+  const { tiny, pt } = namedVocabulary(names, llts);
   const run = (text: string, sectionType?: 'specific_populations') => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5, ...(sectionType ? { sectionType } : {}) });
   const coded = (text: string, sectionType?: 'specific_populations') => run(text, sectionType).codes.map((c) => c.ptCode);
 
@@ -469,11 +470,7 @@ describe('round 7: wording of other section kinds, judged on fifteen labels (iss
 describe('round 8: contraindication and drug-interaction text, judged on twenty-nine labels (issue 29)', () => {
   const names = ['Bradycardia', 'Shock', 'Cardiac failure', 'Hypersensitivity', 'Foetal damage', 'Congenital anomaly', 'Anaphylactoid reaction', 'Asthma', 'Hypertension', 'Myocardial infarction', 'Cerebrovascular accident', 'Toxicity to various agents', 'Renal impairment', 'Hypotension'];
   const llts = [['Heart failure', 'Cardiac failure'], ['High blood pressure', 'Hypertension'], ['Stroke', 'Cerebrovascular accident'], ['Congenital malformation', 'Congenital anomaly']] as const;
-  const pt = (name: string) => names.indexOf(name) + 1;
-  const tiny = buildVocabulary([
-    ...names.map((name, i) => ({ code: i + 1, name, level: 'PT' as const, ptCode: i + 1, current: true })),
-    ...llts.map(([name, ptName], i) => ({ code: 101 + i, name, level: 'LLT' as const, ptCode: pt(ptName), current: true })),
-  ]);
+  const { tiny, pt } = namedVocabulary(names, llts);
   type Typed = 'other' | 'warnings_precautions';
   const run = (text: string, sectionType?: Typed) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5, ...(sectionType ? { sectionType } : {}) });
   const coded = (text: string, sectionType?: Typed) => run(text, sectionType).codes.map((c) => c.ptCode);
