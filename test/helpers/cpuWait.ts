@@ -31,7 +31,14 @@ export interface Turn<T> {
   seenMs: number;
   /** seenMs less the longer of the two waits (server's serving thread, this process's main thread): they may overlap, so their sum could count one twice. */
   ownMs: number;
+  /** Milliseconds each thread (server's serving thread, this process's main thread) waited for a CPU meanwhile (0 where the kernel does not say). */
+  waitMs: [number, number];
+  /** Milliseconds each ran on a CPU meanwhile (NaN where the kernel does not say). */
+  runMs: [number, number];
 }
+
+/** `ms` less the longer of the two threads' waits (see Turn.ownMs). */
+export const lessWait = (ms: number, waitMs: readonly number[]) => Math.max(0, ms - Math.max(...waitMs));
 
 /**
  * Times `call` as a probe turn of the server whose serving thread is `serverPid`'s main thread,
@@ -46,6 +53,7 @@ export async function timedTurn<T>(serverPid: number, call: () => Promise<T>): P
   const value = await call();
   const seenMs = performance.now() - t0;
   const after = [threadCpu(serverPid), threadCpu(process.pid)];
-  const waits = [0, 1].map((k) => (before[k] && after[k] ? after[k].waitMs - before[k].waitMs : 0));
-  return { value, seenMs, ownMs: Math.max(0, seenMs - Math.max(...waits)) };
+  const waitMs = [0, 1].map((k) => (before[k] && after[k] ? after[k].waitMs - before[k].waitMs : 0)) as [number, number];
+  const runMs = [0, 1].map((k) => (before[k] && after[k] ? after[k].runMs - before[k].runMs : NaN)) as [number, number];
+  return { value, seenMs, ownMs: lessWait(seenMs, waitMs), waitMs, runMs };
 }

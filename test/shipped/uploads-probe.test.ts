@@ -20,7 +20,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { usingPostgres } from '../helpers/db.ts';
 import { clientAddresses, startShippedWithKey, type ShippedWithKey } from '../helpers/shippedWithKey.ts';
-import { threadCpu } from '../helpers/cpuWait.ts';
+import { lessWait, threadCpu, timedTurn } from '../helpers/cpuWait.ts';
 
 const CLIENTS = Number(process.env.UPLOADS_PROBE_CLIENTS ?? 20);
 const ROWS = Number(process.env.UPLOADS_PROBE_ROWS ?? 100_000);
@@ -105,24 +105,25 @@ async function probe(base: string, serverPid: number, done: () => boolean): Prom
   const turns: { own: number; text: string }[] = [];
   const first = threadCpu(serverPid);
   while (!done()) {
-    // process.pid: vitest runs each file in a forked process, whose main thread runs this probe.
-    const before = [threadCpu(serverPid), threadCpu(process.pid)];
-    let a = await send(base, '/versions', { agent, timeoutMs: 30_000 });
-    // A kept-alive connection the server closed as the request went out (its idle timer ran first
-    // after a stall): an HTTP client retries such a GET (RFC 9112 §9.3.1). The turn counts both tries.
-    if (a.status === -1 && a.reused) {
-      const again = await send(base, '/versions', { agent, timeoutMs: Math.max(1, 30_000 - a.ms) });
-      failed.push(`${a.error} after ${a.ms.toFixed(0)} ms on a kept-alive connection, retried: ${again.error ?? again.status} after ${again.ms.toFixed(0)} ms more`);
-      a = { ...again, ms: a.ms + again.ms };
-    } else if (a.status !== 200) failed.push(`${a.error ?? a.status} after ${a.ms.toFixed(0)} ms`);
-    const after = [threadCpu(serverPid), threadCpu(process.pid)];
+    const turn = await timedTurn(serverPid, async () => {
+      const a = await send(base, '/versions', { agent, timeoutMs: 30_000 });
+      // A kept-alive connection the server closed as the request went out (its idle timer ran first
+      // after a stall): an HTTP client retries such a GET (RFC 9112 §9.3.1). The turn counts both tries.
+      if (a.status === -1 && a.reused) {
+        const again = await send(base, '/versions', { agent, timeoutMs: Math.max(1, 30_000 - a.ms) });
+        failed.push(`${a.error} after ${a.ms.toFixed(0)} ms on a kept-alive connection, retried: ${again.error ?? again.status} after ${again.ms.toFixed(0)} ms more`);
+        return { ...again, ms: a.ms + again.ms };
+      }
+      if (a.status !== 200) failed.push(`${a.error ?? a.status} after ${a.ms.toFixed(0)} ms`);
+      return a;
+    });
+    const a = turn.value;
     const ms = a.status === 200 ? a.ms : 30_000;
     seen.push(ms);
-    // The larger of the two waits: they may overlap in time, so their sum could count one twice.
-    const waits = [0, 1].map((k) => (before[k] && after[k] ? after[k].waitMs - before[k].waitMs : 0));
-    const left = Math.max(0, ms - Math.max(...waits));
+    const waits = turn.waitMs;
+    const left = lessWait(ms, waits);
     own.push(left);
-    const ran = [0, 1].map((k) => (before[k] && after[k] ? after[k].runMs - before[k].runMs : NaN));
+    const ran = turn.runMs;
     turns.push({ own: left, text: `${left.toFixed(0)} (seen ${ms.toFixed(0)}: server ran ${ran[0]!.toFixed(0)}, waited ${waits[0]!.toFixed(0)}; client ran ${ran[1]!.toFixed(0)}, waited ${waits[1]!.toFixed(0)})` });
     await new Promise((r) => setTimeout(r, 100));
   }
