@@ -2,9 +2,10 @@
 // The `terminology` command. Runs the prebuilt bundle (dist/cli.mjs, `npm run build`) when it
 // is newer than every source file, else the TypeScript sources through tsx's loader — so an
 // edited checkout never runs stale code, and an installed one starts fast.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { restartWithHeapLimit } from './heap-limit.mjs';
+import { newestMtime } from './newest.mjs';
 
 // `serve` runs with V8's heap bounded by MEMORY_BUDGET_MB: Node is started again with the flag
 // (bin/heap-limit.mjs), and this process only waits for that one.
@@ -13,16 +14,7 @@ if (restartWithHeapLimit()) await new Promise(() => {});
 const bundle = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
 const src = fileURLToPath(new URL('../src', import.meta.url));
 
-function newest(dir) {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = `${dir}/${e.name}`;
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-const fresh = process.env.TERMINOLOGY_NO_BUNDLE !== '1' && existsSync(bundle) && statSync(bundle).mtimeMs >= newest(src);
+const fresh = process.env.TERMINOLOGY_NO_BUNDLE !== '1' && existsSync(bundle) && statSync(bundle).mtimeMs >= newestMtime(src);
 if (process.env.TERMINOLOGY_REPORT_LOADER === '1') process.stderr.write(`terminology: running ${fresh ? 'dist/cli.mjs' : 'src through tsx'}\n`);
 let main;
 if (fresh) {

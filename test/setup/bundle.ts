@@ -7,26 +7,17 @@
 // bin/terminology.mjs does not: `npm install` builds the bundle again whenever it changes them
 // (postinstall), and may write package-lock.json after its postinstall, so the lock's time would say nothing.
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { newestMtime } from '../../bin/newest.mjs';
 import { projectRoot } from '../../src/paths.ts';
-
-/** Newest modification time under `p` (a file or a folder), 0 when missing. */
-function newest(p: string): number {
-  if (!existsSync(p)) return 0;
-  const s = statSync(p);
-  if (!s.isDirectory()) return s.mtimeMs;
-  let t = 0;
-  for (const e of readdirSync(p)) t = Math.max(t, newest(path.join(p, e)));
-  return t;
-}
 
 /** Whether each output exists and is newer than every input (paths relative to the checkout). */
 export function builtFrom(outputs: string[], inputs: string[]): boolean {
   const at = (p: string) => path.join(projectRoot, p);
   if (!outputs.every((o) => existsSync(at(o)))) return false;
   const oldest = Math.min(...outputs.map((o) => statSync(at(o)).mtimeMs));
-  return inputs.every((i) => newest(at(i)) <= oldest);
+  return inputs.every((i) => newestMtime(at(i)) <= oldest);
 }
 
 /** What the web explorer's bundle is built from, and its last output (scripts/build-web.mjs writes index.html last). */
