@@ -60,7 +60,8 @@ describe('a non-primary language on two replicas', () => {
     servers.push(await startServerProcess(env(), 90_000));
     const [a] = servers;
     expect((await search(a!, '悪心'))[0]).toMatchObject({ code: '10028813', term: '悪心', match: { type: 'EXACT' } });
-    expect(a!.logs()).toMatch(/"source":"rows"[^\n]*"language":"ja"[^\n]*release index ready/);
+    // As for the second replica below: the answer may come before the build's log line (INDEX_WAIT_MS).
+    await expect.poll(() => a!.logs(), { timeout: 15_000 }).toMatch(/"source":"rows"[^\n]*"language":"ja"[^\n]*release index ready/);
     await until('the Japanese snapshot written', async () => (await query(`SELECT 1 FROM release_language_index_snapshot WHERE language = 'ja'`)).length === 1, 30_000);
     servers.push(await startServerProcess(env(), 90_000));
     const b = servers[1]!;
