@@ -1,6 +1,6 @@
 # Extract typed chunks for the seventh fresh held-out set (issue 29), with a fixed mix of section kinds.
 # Input: pages-excerpts.txt, passages of public web pages that republish US prescribing information (see README.md),
-# one record per passage ("### drug | field | label | url | section (extent)" then the text). Chunking is fresh6's
+# and repo-excerpts.txt, fields of openFDA records stored in a public GitHub repository; one record per passage ("### drug | field | label | url | section (extent)" then the text). Chunking is fresh6's
 # (extract-fresh6.py, itself fresh5's): sentences packed into chunks of at most 900 characters; a longer sentence is
 # cut at a space; chunks under 60 characters dropped. Whitespace (line breaks between paragraphs) collapsed to one space.
 #   python3 extract-fresh7.py > sections.json
@@ -47,17 +47,23 @@ def records(path):
       rec['lines'].append(line)
   if rec: yield rec
 
+# Two inputs, read in this order so the first 133 chunks keep their ids and places: web-page passages (the first
+# extraction and the pages added by the second helper, appended to the same file), then whole openFDA fields stored in
+# a public GitHub repository (repo-excerpts.txt, added by the second helper; fields the pages store cuts short).
+SOURCES = [('pages-excerpts.txt', 'passage of a public web page'),
+           ('repo-excerpts.txt', 'field of an openFDA drug/label record stored in a public GitHub repository')]
 out = []
-for r in records('pages-excerpts.txt'):
-  text = re.sub(r'\s+', ' ', ' '.join(r['lines'])).strip()
-  typ = TYPES[r['field']]
-  doc = f"{r['label']}: passage of a public web page ({r['section']})"
-  for i, ch in enumerate(chunks(text)):
-    if len(ch) < 60: continue
-    h = hashlib.sha1((r['drug'] + r['url'] + r['section'] + str(i) + ch).encode()).hexdigest()[:8]
-    out.append({'id': f"{r['drug']}-{h}", 'split': 'fresh7', 'sectionType': typ, 'heading': HEADINGS[r['field']],
-      'text': ch, 'source': {'url': r['url'], 'retrieved': RETRIEVED, 'document': doc, 'field': r['field'],
-      'section': r['section'], 'part': i}})
+for path, kind in SOURCES:
+  for r in records(path):
+    text = re.sub(r'\s+', ' ', ' '.join(r['lines'])).strip()
+    typ = TYPES[r['field']]
+    doc = f"{r['label']}: {kind} ({r['section']})"
+    for i, ch in enumerate(chunks(text)):
+      if len(ch) < 60: continue
+      h = hashlib.sha1((r['drug'] + r['url'] + r['section'] + str(i) + ch).encode()).hexdigest()[:8]
+      out.append({'id': f"{r['drug']}-{h}", 'split': 'fresh7', 'sectionType': typ, 'heading': HEADINGS[r['field']],
+        'text': ch, 'source': {'url': r['url'], 'retrieved': RETRIEVED, 'document': doc, 'field': r['field'],
+        'section': r['section'], 'part': i}})
 
 if '--mix' in sys.argv:
   by = defaultdict(Counter)
