@@ -1,0 +1,4 @@
+import type { Catalogue } from './catalogue.ts';
+import { en } from './en.ts';
+
+export const it: Catalogue = { ...en };
