@@ -3,8 +3,15 @@
 // actually translated; and the message functions pick forms and format numbers per language.
 // No browser, no database: the catalogues are plain modules.
 import { describe, expect, it } from 'vitest';
-import { CATALOGUES, formatDate, formatNumber, setUiLanguage, t, UI_LANGUAGES } from '../../web/src/i18n.ts';
+import { formatDate, formatNumber, loadCatalogue, setUiLanguage, t, UI_LANGUAGE_NAMES, UI_LANGUAGES } from '../../web/src/i18n.ts';
 import { en } from '../../web/src/messages/en.ts';
+import { de } from '../../web/src/messages/de.ts';
+import { fr } from '../../web/src/messages/fr.ts';
+import { es } from '../../web/src/messages/es.ts';
+import { it as itCatalogue } from '../../web/src/messages/it.ts';
+import { pt } from '../../web/src/messages/pt.ts';
+import { ja } from '../../web/src/messages/ja.ts';
+import { zh } from '../../web/src/messages/zh.ts';
 import { matchUi } from '../../web/src/uiChoice.ts';
 
 type Message = string | Record<string, string>;
@@ -13,18 +20,21 @@ const placeholders = (m: Message): string[] => [...new Set(forms(m).flatMap((f) 
 
 // Identical to English on purpose: codes, abbreviations, names of the product and formats.
 const SAME_AS_ENGLISH = 0.12;
+/** The catalogues other than English, as web/src/i18n.ts loads them (by tag). */
+const CATALOGUES = { de, fr, es, it: itCatalogue, 'pt-BR': pt, ja, 'zh-Hans': zh };
 
 describe('interface catalogues', () => {
   it('hosts English and the languages MedDRA users most often work in', () => {
     expect(UI_LANGUAGES[0]).toBe('en');
     for (const tag of ['de', 'fr', 'es', 'it', 'pt-BR', 'ja', 'zh-Hans']) expect(UI_LANGUAGES).toContain(tag);
     // Each names itself differently in the selector.
-    expect(new Set(UI_LANGUAGES.map((tag) => CATALOGUES[tag]!['language.self'])).size).toBe(UI_LANGUAGES.length);
+    expect(new Set(UI_LANGUAGES.map((tag) => UI_LANGUAGE_NAMES[tag])).size).toBe(UI_LANGUAGES.length);
+    expect(Object.keys(CATALOGUES).sort()).toEqual(UI_LANGUAGES.filter((x) => x !== 'en').sort());
   });
 
-  for (const tag of Object.keys(CATALOGUES).filter((x) => x !== 'en')) {
+  for (const [tag, catalogue] of Object.entries(CATALOGUES)) {
     it(`${tag}: exactly English's keys, the same placeholders, its own plural forms, translated`, () => {
-      const cat = CATALOGUES[tag] as unknown as Record<string, Message>;
+      const cat = catalogue as unknown as Record<string, Message>;
       const source = en as unknown as Record<string, Message>;
       expect(Object.keys(cat).filter((k) => !(k in source)), 'extra keys').toEqual([]);
       expect(Object.keys(source).filter((k) => !(k in cat)), 'missing keys').toEqual([]);
@@ -45,9 +55,13 @@ describe('interface catalogues', () => {
     });
   }
 
-  it('picks plural forms and formats numbers and dates per language', () => {
+  it('loads a catalogue when first wanted, then picks plural forms and formats numbers and dates per language', async () => {
     try {
-      setUiLanguage('de');
+      // Not loaded yet: the language stays English.
+      expect(setUiLanguage('de')).toBe(false);
+      expect(t('nav.browse')).toBe('Browse');
+      for (const tag of UI_LANGUAGES) await loadCatalogue(tag);
+      expect(setUiLanguage('de')).toBe(true);
       expect(t('search.count', { count: 1 })).toBe('1 Ergebnis');
       expect(t('search.count', { count: 12345 })).toBe('12.345 Ergebnisse');
       expect(formatDate('2024-03-01')).toBe('01.03.2024');
@@ -61,7 +75,7 @@ describe('interface catalogues', () => {
       expect(t('compare.countFiltered', { count: 17, added: 1, updated: 2, retired: 14 })).toBe('17 changes match the filters (added 1, updated 2, retired 14)');
       expect(formatDate('2024-03-01')).toBe('Mar 1, 2024');
       // An unknown tag leaves the language as it was.
-      setUiLanguage('xx');
+      expect(setUiLanguage('xx')).toBe(false);
       expect(t('nav.browse')).toBe('Browse');
     } finally {
       setUiLanguage('en');

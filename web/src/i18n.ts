@@ -6,18 +6,54 @@
 // (same placeholders).
 import type { ComponentChildren } from 'preact';
 import { en } from './messages/en.ts';
-import { de } from './messages/de.ts';
-import { fr } from './messages/fr.ts';
-import { es } from './messages/es.ts';
-import { it } from './messages/it.ts';
-import { pt } from './messages/pt.ts';
-import { ja } from './messages/ja.ts';
-import { zh } from './messages/zh.ts';
 import type { Catalogue, MessageKey, Plural } from './messages/catalogue.ts';
 
-/** The interface languages (BCP 47), English (the source) first; the selector lists them in this order. */
-export const CATALOGUES: Record<string, Catalogue> = { en, de, fr, es, it, 'pt-BR': pt, ja, 'zh-Hans': zh };
-export const UI_LANGUAGES = Object.keys(CATALOGUES);
+/**
+ * The interface languages (BCP 47), English (the source) first, each by its own name for the
+ * selector. English is in the bundle; every other catalogue is a chunk of its own (~6 KB
+ * gzipped), fetched from the same origin when that language is first wanted.
+ */
+export const UI_LANGUAGE_NAMES: Record<string, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+  it: 'Italiano',
+  'pt-BR': 'Português (Brasil)',
+  ja: '日本語',
+  'zh-Hans': '简体中文',
+};
+export const UI_LANGUAGES = Object.keys(UI_LANGUAGE_NAMES);
+
+const LOADERS: Record<string, () => Promise<Catalogue>> = {
+  en: async () => en,
+  de: async () => (await import('./messages/de.ts')).de,
+  fr: async () => (await import('./messages/fr.ts')).fr,
+  es: async () => (await import('./messages/es.ts')).es,
+  it: async () => (await import('./messages/it.ts')).it,
+  'pt-BR': async () => (await import('./messages/pt.ts')).pt,
+  ja: async () => (await import('./messages/ja.ts')).ja,
+  'zh-Hans': async () => (await import('./messages/zh.ts')).zh,
+};
+const loaded = new Map<string, Catalogue>([['en', en]]);
+const loading = new Map<string, Promise<void>>();
+
+/** Fetches a language's catalogue once (a rejected fetch may be tried again). */
+export function loadCatalogue(tag: string): Promise<void> {
+  if (loaded.has(tag) || !LOADERS[tag]) return Promise.resolve();
+  let p = loading.get(tag);
+  if (!p) {
+    p = LOADERS[tag]!().then(
+      (c) => void loaded.set(tag, c),
+      (e: unknown) => {
+        loading.delete(tag);
+        throw e;
+      },
+    );
+    loading.set(tag, p);
+  }
+  return p;
+}
 
 let current = 'en';
 let messages: Catalogue = en;
@@ -27,12 +63,16 @@ export function uiLanguage(): string {
   return current;
 }
 
-export function setUiLanguage(tag: string): void {
-  if (tag === current || !CATALOGUES[tag]) return;
+/** Puts `tag` in effect if its catalogue is loaded; false (the language unchanged) otherwise. */
+export function setUiLanguage(tag: string): boolean {
+  const cat = loaded.get(tag);
+  if (!cat) return false;
+  if (tag === current) return true;
   current = tag;
-  messages = CATALOGUES[tag]!;
+  messages = cat;
   numbers = new Intl.NumberFormat(tag);
   plurals = new Intl.PluralRules(tag);
+  return true;
 }
 
 let numbers = new Intl.NumberFormat('en');

@@ -1,6 +1,6 @@
 // The explorer's shell: header (views, release switcher) and the view the URL names.
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { ExplorerVersionsDocument } from './operations/generated.ts';
 import { navigate, useParams, viewOf } from './router.ts';
@@ -16,7 +16,7 @@ import type { Release } from './release.ts';
 import { setShellLanguage } from './api.ts';
 import { LanguageContext, resolveLanguages } from './language.ts';
 import { LanguageOptions } from './names.tsx';
-import { CATALOGUES, formatNumber, setUiLanguage, t, tx, UI_LANGUAGES } from './i18n.ts';
+import { formatNumber, loadCatalogue, setUiLanguage, t, tx, UI_LANGUAGE_NAMES, UI_LANGUAGES, uiLanguage } from './i18n.ts';
 import { rememberUi, resolveUi } from './uiChoice.ts';
 import type { MessageKey } from './messages/catalogue.ts';
 
@@ -31,11 +31,14 @@ function App() {
   const binSize = useBin().length;
   const hosted = releases.find((r) => r.version === selected)?.languages ?? [];
   const preferred = navigator.languages ?? [navigator.language];
-  // The interface language first, so the views below render in it.
-  const { ui, chosen } = resolveUi(params.get('ui'), preferred);
-  setUiLanguage(ui);
-  // Names default consistently: a chosen interface language is the first wish for them too.
-  const langs = resolveLanguages(params, hosted, chosen ? [ui, ...preferred] : preferred);
+  // The interface language first, so the views below render in it. It is independent of the
+  // names' language (lang=); both default from the browser's languages by the same matching.
+  const { ui: wanted, chosen } = resolveUi(params.get('ui'), preferred);
+  // A catalogue not loaded yet (Back to another ui=, say): the current words stay until it is.
+  const [, setLoaded] = useState(0);
+  if (!setUiLanguage(wanted)) void loadCatalogue(wanted).then(() => setLoaded((n) => n + 1), () => {});
+  const ui = uiLanguage();
+  const langs = resolveLanguages(params, hosted, preferred);
   // Views wait for the language (from the URL at once, else once the release list is known), so
   // every query they send names it; an unknown release still renders (its view shows the error).
   const ready = langs.language !== undefined || !versions.loading;
@@ -47,7 +50,7 @@ function App() {
   }, [ui]);
   // A remembered choice is put in the URL (replacing the entry), so a link copied from here shares it.
   useEffect(() => {
-    if (chosen && !params.get('ui')) navigate({ ui }, { replace: true });
+    if (chosen && !params.get('ui')) navigate({ ui: wanted }, { replace: true });
   });
   useEffect(() => {
     const names: Record<typeof view, MessageKey> = { browse: 'title.browse', compare: 'title.compare', workbench: 'title.workbench', smqs: 'title.smqs', impact: 'title.impact', bin: 'title.bin' };
@@ -207,12 +210,13 @@ function UiSwitcher({ ui }: { ui: string }) {
         onChange={(e) => {
           const next = (e.currentTarget as HTMLSelectElement).value;
           rememberUi(next);
-          navigate({ ui: next });
+          // The words change once their catalogue is here (a chunk of a few KB), in one render.
+          void loadCatalogue(next).then(() => navigate({ ui: next }), () => navigate({ ui: next }));
         }}
       >
         {UI_LANGUAGES.map((tag) => (
           <option key={tag} value={tag} lang={tag}>
-            {CATALOGUES[tag]!['language.self']}
+            {UI_LANGUAGE_NAMES[tag]}
           </option>
         ))}
       </select>
@@ -221,6 +225,12 @@ function UiSwitcher({ ui }: { ui: string }) {
 }
 
 const root = document.getElementById('app')!;
-// The boot message is static HTML (shown until the bundle runs); the app replaces it.
-root.textContent = '';
-render(<App />, root);
+// The boot message is static HTML (shown until the bundle runs); the app replaces it once the
+// interface language's catalogue is loaded (at once for English; a failed fetch falls back to it).
+const first = resolveUi(new URLSearchParams(location.search).get('ui'), navigator.languages ?? [navigator.language]).ui;
+void loadCatalogue(first)
+  .catch(() => {})
+  .then(() => {
+    root.textContent = '';
+    render(<App />, root);
+  });

@@ -2,7 +2,6 @@
 import type { Catalogue } from './catalogue.ts';
 
 export const de: Catalogue = {
-  'language.self': 'Deutsch',
   'title.page': '{page} — Terminology Explorer',
   'title.browse': 'Durchsuchen und Suche',
   'title.compare': 'Versionen vergleichen',

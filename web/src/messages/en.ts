@@ -3,8 +3,6 @@
 // placeholders). MedDRA's level names (SOC, HLGT, HLT, PT, LLT) are kept as they are in every
 // language. A message with count-dependent wording is an object of Intl.PluralRules forms.
 export const en = {
-  // The language's own name, for the interface-language selector.
-  'language.self': 'English',
   'title.page': '{page} — Terminology Explorer',
   'title.browse': 'Browse and search',
   'title.compare': 'Compare releases',

@@ -2,7 +2,6 @@
 import type { Catalogue } from './catalogue.ts';
 
 export const es: Catalogue = {
-  'language.self': 'Español',
   'title.page': '{page} — Terminology Explorer',
   'title.browse': 'Explorar y buscar',
   'title.compare': 'Comparar versiones',

@@ -2,7 +2,6 @@
 import type { Catalogue } from './catalogue.ts';
 
 export const fr: Catalogue = {
-  'language.self': 'Français',
   'title.page': '{page} — Terminology Explorer',
   'title.browse': 'Parcourir et rechercher',
   'title.compare': 'Comparer des versions',

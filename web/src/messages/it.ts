@@ -2,7 +2,6 @@
 import type { Catalogue } from './catalogue.ts';
 
 export const it: Catalogue = {
-  'language.self': 'Italiano',
   'title.page': '{page} — Terminology Explorer',
   'title.browse': 'Consulta e ricerca',
   'title.compare': 'Confronto tra versioni',

@@ -3,7 +3,6 @@
 import type { Catalogue } from './catalogue.ts';
 
 export const ja: Catalogue = {
-  'language.self': '日本語',
   'title.page': '{page} — Terminology Explorer',
   'title.browse': '閲覧と検索',
   'title.compare': 'バージョンの比較',

@@ -2,7 +2,6 @@
 import type { Catalogue } from './catalogue.ts';
 
 export const pt: Catalogue = {
-  'language.self': 'Português (Brasil)',
   'title.page': '{page} — Terminology Explorer',
   'title.browse': 'Navegar e pesquisar',
   'title.compare': 'Comparar versões',

@@ -3,7 +3,6 @@
 import type { Catalogue } from './catalogue.ts';
 
 export const zh: Catalogue = {
-  'language.self': '简体中文',
   'title.page': '{page} — Terminology Explorer',
   'title.browse': '浏览与搜索',
   'title.compare': '比较版本',
