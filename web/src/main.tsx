@@ -52,10 +52,13 @@ function App() {
   useEffect(() => {
     if (chosen && !params.get('ui')) navigate({ ui: wanted }, { replace: true });
   });
+  // A code's or an SMQ's page titles itself (its name); the other views by their name, in the interface language.
+  const ownTitle = (view === 'browse' && params.has('code')) || (view === 'smqs' && params.has('smq'));
   useEffect(() => {
+    if (ownTitle) return;
     const names: Record<typeof view, MessageKey> = { browse: 'title.browse', compare: 'title.compare', workbench: 'title.workbench', smqs: 'title.smqs', impact: 'title.impact', bin: 'title.bin' };
     document.title = t('title.page', { page: t(names[view]) });
-  }, [view, ui]);
+  }, [view, ui, ownTitle]);
 
   return (
     <>
