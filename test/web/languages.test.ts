@@ -180,6 +180,10 @@ describe('explorer in several languages', () => {
     await page.getByRole('button', { name: 'In den Recherchekorb' }).waitFor();
     // Counts in German number style, plural by German rules (one tree heading, German "Synonyme").
     expect(await page.locator('#synonyms-heading').textContent()).toMatch(/^Synonyme \(LLTs: \d+\)$/);
+    // German's longer words still fit a 360 px screen without scrolling sideways.
+    await page.setViewportSize({ width: 360, height: 800 });
+    await poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // The selector lists every interface language by its own name.
     const options = await ui.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent, o.getAttribute('lang')]));
