@@ -158,11 +158,77 @@ describe('explorer in several languages', () => {
     await page.context().close();
   });
 
-  it('defaults to the browser’s language when the release hosts it', async () => {
+  it('defaults to the browser’s language when the release hosts it; the interface follows it too, and its own selector switches it, kept across reloads', async () => {
     const { page, problems } = await open('/?code=10019211', 1280, 'light', 'de-DE');
     await page.getByRole('heading', { level: 1, name: 'Kopfschmerzen' }).waitFor();
     expect(await page.locator('#language-switcher').inputValue()).toBe('de');
     expect(param(page, 'lang')).toBeNull();
+
+    // The interface in German, from the browser's language alone (nothing chosen: no ui= in the URL).
+    const ui = page.locator('#ui-switcher');
+    expect(await ui.inputValue()).toBe('de');
+    expect(param(page, 'ui')).toBeNull();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+    const german = async () => ({
+      placeholder: await page.locator('#search-input').getAttribute('placeholder'),
+      tree: await page.locator('#tree-heading').textContent(),
+      copy: await page.locator('.code-head button.copy').first().textContent(),
+      nav: await page.locator('header.top nav').getAttribute('aria-label'),
+    });
+    await poll(german).toEqual({ placeholder: 'z. B. Erbrechen, Kopfschmerzen, 10028813', tree: 'Hierarchie', copy: 'Code kopieren', nav: 'Ansichten' });
+    expect(await page.getByRole('combobox', { name: 'Begriff, Synonym oder Code' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'In den Recherchekorb' }).waitFor();
+    // Counts in German number style, plural by German rules (one tree heading, German "Synonyme").
+    expect(await page.locator('#synonyms-heading').textContent()).toMatch(/^Synonyme \(LLTs: \d+\)$/);
+    // German's longer words still fit a 360 px screen without scrolling sideways.
+    await page.setViewportSize({ width: 360, height: 800 });
+    await poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The selector lists every interface language by its own name.
+    const options = await ui.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent, o.getAttribute('lang')]));
+    expect(options).toEqual([
+      ['en', 'English', 'en'],
+      ['de', 'Deutsch', 'de'],
+      ['fr', 'Français', 'fr'],
+      ['es', 'Español', 'es'],
+      ['it', 'Italiano', 'it'],
+      ['pt-BR', 'Português (Brasil)', 'pt-BR'],
+      ['ja', '日本語', 'ja'],
+      ['zh-Hans', '简体中文', 'zh-Hans'],
+    ]);
+
+    // Japanese interface: the words change, the names keep their own language (lang= is independent).
+    await ui.selectOption('ja');
+    await poll(() => param(page, 'ui')).toBe('ja');
+    await poll(() => page.locator('#tree-heading').textContent()).toBe('階層構造');
+    expect(await page.locator('#search-input').getAttribute('placeholder')).toBe('例：嘔吐、頭痛、10028813');
+    expect(await page.locator('.code-head button.copy').first().textContent()).toBe('コードをコピー');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    expect(await page.evaluate(() => localStorage.getItem('terminology-explorer.ui'))).toBe('ja');
+    expect(await page.locator('#code-title').textContent()).toBe('Kopfschmerzen');
+    expect(await page.locator('#code-title').getAttribute('lang')).toBe('de');
+    expect(await page.locator('#language-switcher').inputValue()).toBe('de');
+    await page.waitForLoadState('networkidle');
+    await axe(page, 'code page, Japanese interface, German names');
+    await shoot(page, 'ui-ja-names-de');
+
+    // A reload keeps it (ui= in the URL) …
+    await page.reload({ waitUntil: 'load' });
+    await poll(() => page.locator('#tree-heading').textContent()).toBe('階層構造');
+    expect(await page.locator('#ui-switcher').inputValue()).toBe('ja');
+    // … and so does a fresh page of the same browser without ui= (localStorage), which puts it in the URL to share.
+    const fresh = await page.context().newPage();
+    await fresh.goto(page.url().replace(/[?&]ui=ja/, '').replace(/\/&/, '/?'), { waitUntil: 'load' });
+    await poll(() => fresh.locator('#tree-heading').textContent()).toBe('階層構造');
+    await poll(() => param(fresh, 'ui')).toBe('ja');
+    await fresh.close();
+
+    // Back to German: the words, <html lang> and the remembered choice.
+    await ui.selectOption('de');
+    await poll(() => page.locator('#tree-heading').textContent()).toBe('Hierarchie');
+    expect(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('terminology-explorer.ui')])).toEqual(['de', 'de']);
+    expect(param(page, 'ui')).toBe('de');
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -50,9 +50,12 @@ export function explorerSession(keyName: string, ready: (s: { t: TestApp; base: 
     await t?.cleanup();
   });
 
-  /** `locale` sets the browser's language (navigator.languages, Accept-Language); Chromium's default otherwise. */
-  async function open(url: string, width = 1280, colorScheme: 'light' | 'dark' = 'light', locale?: string): Promise<Watched> {
-    const context = await browser!.newContext({ viewport: { width, height: width < 600 ? 800 : 900 }, acceptDownloads: true, colorScheme, ...(locale ? { locale } : {}) });
+  /**
+   * `locale` sets the browser's language (navigator.languages, Accept-Language); en-US unless
+   * given, so the interface's words the tests read are English whatever the machine's locale.
+   */
+  async function open(url: string, width = 1280, colorScheme: 'light' | 'dark' = 'light', locale = 'en-US'): Promise<Watched> {
+    const context = await browser!.newContext({ viewport: { width, height: width < 600 ? 800 : 900 }, acceptDownloads: true, colorScheme, locale });
     contexts.push(context);
     const page = await context.newPage();
     const problems: string[] = [];

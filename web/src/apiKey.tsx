@@ -1,6 +1,7 @@
 // The API key of the pages that send client data (workbench, upgrade impact): typed by the user,
 // kept only in this tab's sessionStorage (one key for both pages) and sent as X-API-Key.
 import { useState } from 'preact/hooks';
+import { t, tx } from './i18n.ts';
 
 const KEY_STORAGE = 'terminology-explorer.apiKey';
 
@@ -32,9 +33,9 @@ export function KeyBox({ apiKey, onChange }: { apiKey: string; onChange: (k: str
     <div class="key-box">
       {apiKey ? (
         <p>
-          API key set for this tab (<code>{apiKey.slice(0, 6)}…</code>).{' '}
+          {tx('key.set', { key: <code>{apiKey.slice(0, 6)}…</code> })}{' '}
           <button type="button" onClick={() => onChange('')}>
-            Forget key
+            {t('key.forget')}
           </button>
         </p>
       ) : (
@@ -47,10 +48,10 @@ export function KeyBox({ apiKey, onChange }: { apiKey: string; onChange: (k: str
           }}
         >
           <div class="field grow">
-            <label for="api-key">API key</label>
+            <label for="api-key">{t('key.label')}</label>
             <input id="api-key" type="password" autocomplete="off" spellcheck={false} value={draft} onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)} aria-describedby="api-key-help" />
             <p id="api-key-help" class="help">
-              An <code>sk-…</code> key from <code>terminology keys create</code>. Kept only in this tab's session storage and sent as the X-API-Key header.
+              {tx('key.help', { sk: <code>sk-…</code>, command: <code>terminology keys create</code> })}
             </p>
           </div>
           <div class="field">
@@ -58,7 +59,7 @@ export function KeyBox({ apiKey, onChange }: { apiKey: string; onChange: (k: str
               &nbsp;
             </span>
             <button type="submit" disabled={!draft.trim()}>
-              Use key
+              {t('key.use')}
             </button>
           </div>
         </form>

@@ -4,6 +4,7 @@
 // from either (or from any CSV with a `code` column).
 import { useEffect, useState } from 'preact/hooks';
 import { csvRecords, csvText } from './csv.ts';
+import { t } from './i18n.ts';
 
 export interface BinItem {
   code: string;
@@ -119,7 +120,7 @@ const ALIASES: Record<string, keyof BinItem> = {
 
 /** Items from an exported bin (JSON or CSV), or any CSV whose header names `code`; without a header: code[,term]. */
 export function parseBinList(text: string): { items: BinItem[]; skipped: number } {
-  const t = text.replace(/^\uFEFF/, '').trim();
+  const src = text.replace(/^\uFEFF/, '').trim();
   const items: BinItem[] = [];
   let skipped = 0;
   const push = (raw: Partial<Record<keyof BinItem, unknown>>) => {
@@ -128,18 +129,18 @@ export function parseBinList(text: string): { items: BinItem[]; skipped: number 
     const str = (v: unknown) => (v === undefined || v === null || String(v).trim() === '' ? undefined : String(v).trim());
     items.push({ code, term: str(raw.term) ?? '', level: str(raw.level)?.toUpperCase() ?? '', release: str(raw.release), ptCode: str(raw.ptCode), primarySocCode: str(raw.primarySocCode) });
   };
-  if (t.startsWith('{') || t.startsWith('[')) {
-    const v = JSON.parse(t) as unknown;
+  if (src.startsWith('{') || src.startsWith('[')) {
+    const v = JSON.parse(src) as unknown;
     const list = Array.isArray(v) ? v : v && typeof v === 'object' && Array.isArray((v as { researchBin?: unknown }).researchBin) ? (v as { researchBin: unknown[] }).researchBin : null;
-    if (!list) throw new Error('a JSON list, or an object with a researchBin list, expected');
+    if (!list) throw new Error(t('binPage.jsonExpected'));
     for (const x of list) push(typeof x === 'object' && x !== null ? (x as Record<string, unknown>) : { code: x });
   } else {
-    const recs = csvRecords(t);
+    const recs = csvRecords(src);
     const head = (recs[0] ?? []).map((h) => ALIASES[h.trim().toLowerCase()] ?? null);
     const hasHeader = head.includes('code');
     const cols: (keyof BinItem | null)[] = hasHeader ? head : ['code', 'term'];
     for (const r of hasHeader ? recs.slice(1) : recs) push(Object.fromEntries(cols.map((c, k) => [c, r[k]]).filter(([c]) => c)));
   }
-  if (items.length > MAX_BIN) throw new Error(`more than ${MAX_BIN.toLocaleString('en')} terms`);
+  if (items.length > MAX_BIN) throw new Error(t('binPage.tooMany', { max: MAX_BIN }));
   return { items, skipped };
 }

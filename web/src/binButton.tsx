@@ -1,5 +1,6 @@
 // "Add to research bin" on a code's page: one button that adds or removes the term.
 import { bin, useBin, type BinItem } from './bin.ts';
+import { t } from './i18n.ts';
 
 export function BinButton({ item }: { item: BinItem }) {
   useBin();
@@ -7,10 +8,10 @@ export function BinButton({ item }: { item: BinItem }) {
   return (
     <span>
       <button type="button" class="copy" onClick={() => (inBin ? bin.remove(item) : bin.add(item))}>
-        {inBin ? 'Remove from research bin' : 'Add to research bin'}
+        {inBin ? t('bin.remove') : t('bin.add')}
       </button>
       <span class="sr-only" role="status">
-        {inBin ? `${item.term} is in the research bin` : ''}
+        {inBin ? t('bin.isIn', { term: item.term }) : ''}
       </span>
     </span>
   );

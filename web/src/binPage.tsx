@@ -10,6 +10,7 @@ import { ExplorerCheckCodesDocument, type ExplorerCheckCodesQuery } from './oper
 import { navigate } from './router.ts';
 import { JobStatus, LevelBadge, Link, toApiError } from './ui.tsx';
 import type { Release } from './release.ts';
+import { t, tx } from './i18n.ts';
 
 type Checked = ExplorerCheckCodesQuery['validateCodes']['items'][number];
 export type CheckStatus = 'current' | 'non-current' | 'moved' | 'missing';
@@ -25,25 +26,25 @@ const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
 
 /** Where the term stands in the release, against where it stood when collected (when that is known). */
 export function checkOne(item: BinItem, c: Checked): CheckRow {
-  if (!c.exists) return { item, status: 'missing', notes: ['not in the release'], found: c };
+  if (!c.exists) return { item, status: 'missing', notes: [t('check.notInRelease')], found: c };
   const notes: string[] = [];
   let moved = false;
   const soc = c.primaryPath[0];
   if (item.level && c.level && item.level !== c.level) {
     moved = true;
-    notes.push(`now a${c.level === 'LLT' ? 'n' : ''} ${c.level} (was ${item.level})`);
+    notes.push(t('check.nowLevel', { level: c.level, was: item.level }));
   }
   if (item.ptCode && c.level === 'LLT' && c.pt && c.pt.code !== item.ptCode) {
     moved = true;
-    notes.push(`now under PT ${c.pt.term} (${c.pt.code}), was ${item.ptCode}`);
+    notes.push(t('check.nowPt', { term: c.pt.term, code: c.pt.code, was: item.ptCode }));
   }
   if (item.primarySocCode && soc && soc.code !== item.primarySocCode) {
     moved = true;
-    notes.push(`primary SOC now ${soc.term} (${soc.code}), was ${item.primarySocCode}`);
+    notes.push(t('check.nowSoc', { term: soc.term, code: soc.code, was: item.primarySocCode }));
   }
-  if (item.term && c.term && norm(item.term) !== norm(c.term)) notes.push(`named “${c.term}” here`);
+  if (item.term && c.term && norm(item.term) !== norm(c.term)) notes.push(t('check.named', { term: c.term }));
   const status: CheckStatus = c.current === false ? 'non-current' : moved ? 'moved' : 'current';
-  if (status === 'non-current') notes.unshift('non-current');
+  if (status === 'non-current') notes.unshift(t('status.nonCurrent'));
   return { item, status, notes, found: c };
 }
 
@@ -53,7 +54,7 @@ function BinList({ items }: { items: BinItem[] }) {
   if (!items.length)
     return (
       <p class="empty">
-        The bin is empty. Open a term (search or the hierarchy) and choose “Add to research bin” on its page; or import a list below.
+        {t('binPage.empty', { add: t('bin.add') })}
       </p>
     );
   return (
@@ -65,10 +66,10 @@ function BinList({ items }: { items: BinItem[] }) {
             <Link to={{ view: 'browse', code: i.code, lvl: i.level === 'LLT' ? 'LLT' : undefined, v: i.release, q: undefined, path: undefined, tab: undefined }}>{i.term || i.code}</Link>{' '}
             <span class="muted">
               {i.code}
-              {i.release ? ` · collected in ${i.release}` : ''}
+              {i.release ? ` · ${t('binPage.collectedIn', { version: i.release })}` : ''}
             </span>{' '}
             <button type="button" class="copy" onClick={() => bin.remove(i)}>
-              Remove<span class="sr-only"> {i.term || i.code}</span>
+              {t('binPage.remove')}<span class="sr-only"> {i.term || i.code}</span>
             </button>
           </li>
         ))}
@@ -76,14 +77,14 @@ function BinList({ items }: { items: BinItem[] }) {
       <p class="list-head">
         <span>
           <button type="button" onClick={() => downloadText('research-bin.csv', binCsv(items))}>
-            Download CSV
+            {t('common.downloadCsv')}
           </button>{' '}
           <button type="button" onClick={() => downloadText('research-bin.json', binJson(items), 'application/json')}>
-            Download JSON
+            {t('wb.downloadJson')}
           </button>
         </span>
         <button type="button" onClick={() => bin.clear()}>
-          Empty the bin
+          {t('binPage.clear')}
         </button>
       </p>
     </>
@@ -100,23 +101,23 @@ function CheckTable({ rows, version, source }: { rows: CheckRow[]; version: stri
   return (
     <div class="bin-check">
       <h3>
-        {source} against release {version}
+        {t('binPage.checkHeading', { source, version })}
       </h3>
       <p role="status" class="bin-counts">
-        {counts.map(([s, n]) => `${n} ${s}`).join(' · ')}
+        {counts.map(([s, n]) => t('binPage.countOf', { count: n, status: statusName(s) })).join(' · ')}
       </p>
       <p>
         <button type="button" onClick={() => downloadText(`research-bin-check-${version}.csv`, csv())}>
-          Download the check (CSV)
+          {t('binPage.downloadCheck')}
         </button>
       </p>
-      <div class="table-scroll" tabIndex={0} role="region" aria-label={`Check against ${version}`}>
+      <div class="table-scroll" tabIndex={0} role="region" aria-label={t('binPage.checkRegion', { version })}>
         <table class="bin-table">
           <thead>
             <tr>
-              <th scope="col">Term</th>
-              <th scope="col">Status in {version}</th>
-              <th scope="col">Details</th>
+              <th scope="col">{t('common.term')}</th>
+              <th scope="col">{t('binPage.statusIn', { version })}</th>
+              <th scope="col">{t('binPage.details')}</th>
             </tr>
           </thead>
           <tbody>
@@ -126,11 +127,11 @@ function CheckTable({ rows, version, source }: { rows: CheckRow[]; version: stri
                   {r.item.level ? <LevelBadge level={r.item.level} /> : null} {r.item.term || r.found.term || r.item.code} <span class="muted">{r.item.code}</span>
                 </td>
                 <td>
-                  <strong>{r.status}</strong>
+                  <strong>{statusName(r.status)}</strong>
                 </td>
                 <td>
                   {r.status !== 'missing' ? (
-                    <Link to={{ view: 'browse', code: r.item.code, lvl: r.found.level === 'LLT' ? 'LLT' : undefined, v: version, q: undefined, path: undefined, tab: undefined }}>open in {version}</Link>
+                    <Link to={{ view: 'browse', code: r.item.code, lvl: r.found.level === 'LLT' ? 'LLT' : undefined, v: version, q: undefined, path: undefined, tab: undefined }}>{t('binPage.openIn', { version })}</Link>
                   ) : null}
                   {r.notes.length ? <span class="muted block">{r.notes.join('; ')}</span> : null}
                 </td>
@@ -154,14 +155,14 @@ export function BinPage({ params, releases }: { params: URLSearchParams; release
   const [error, setError] = useState<ApiError>();
   const [check, setCheck] = useState<{ rows: CheckRow[]; version: string; source: string }>();
 
-  function read(t: string, source: string) {
+  function read(input: string, source: string) {
     try {
-      const r = parseBinList(t);
-      if (!r.items.length) throw new Error('no codes found (a header naming “code”, or one code per line)');
+      const r = parseBinList(input);
+      if (!r.items.length) throw new Error(t('binPage.noCodes'));
       setReadError(undefined);
       return { source, ...r };
     } catch (e) {
-      setReadError(`${source} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+      setReadError(t('rows.unreadable', { source, reason: e instanceof Error ? e.message : String(e) }));
       return undefined;
     }
   }
@@ -182,21 +183,19 @@ export function BinPage({ params, releases }: { params: URLSearchParams; release
 
   return (
     <section class="research-bin" aria-labelledby="bin-heading">
-      <h1 id="bin-heading">Research bin</h1>
-      <p class="muted">
-        Terms collected while browsing, kept in this browser (local storage) until you remove them. Export them, or check them — or a list you import — against any release.
-      </p>
-      <h2>In the bin ({items.length})</h2>
+      <h1 id="bin-heading">{t('title.bin')}</h1>
+      <p class="muted">{t('binPage.intro')}</p>
+      <h2>{t('binPage.inBin', { count: items.length })}</h2>
       <BinList items={items} />
-      <h2>Check against a release</h2>
+      <h2>{t('binPage.checkAgainst')}</h2>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
-          <label for="bin-against">Release</label>
+          <label for="bin-against">{t('shell.release')}</label>
           <select id="bin-against" value={against} onChange={(e) => navigate({ against: (e.currentTarget as HTMLSelectElement).value === latest ? undefined : (e.currentTarget as HTMLSelectElement).value }, { replace: true })}>
             {releases.map((r) => (
               <option key={r.version} value={r.version}>
                 {r.version}
-                {r.isLatest ? ' (latest)' : ''}
+                {r.isLatest ? ` ${t('shell.latest')}` : ''}
               </option>
             ))}
           </select>
@@ -205,8 +204,8 @@ export function BinPage({ params, releases }: { params: URLSearchParams; release
           <span class="label-spacer" aria-hidden="true">
             &nbsp;
           </span>
-          <button type="button" class="primary" disabled={busy || !items.length} onClick={() => void run(items, 'The bin')}>
-            Check the bin
+          <button type="button" class="primary" disabled={busy || !items.length} onClick={() => void run(items, t('binPage.theBin'))}>
+            {t('binPage.checkBin')}
           </button>
         </div>
       </form>
@@ -214,12 +213,12 @@ export function BinPage({ params, releases }: { params: URLSearchParams; release
         class="impact-form"
         onSubmit={(e) => {
           e.preventDefault();
-          const src = imported ?? (text.trim() ? read(text, 'The pasted list') : undefined);
+          const src = imported ?? (text.trim() ? read(text, t('binPage.pastedList')) : undefined);
           if (src) void run(src.items, src.source);
         }}
       >
         <div class="field">
-          <label for="bin-file">Import a list (CSV or JSON)</label>
+          <label for="bin-file">{t('binPage.import')}</label>
           <input
             id="bin-file"
             type="file"
@@ -231,21 +230,21 @@ export function BinPage({ params, releases }: { params: URLSearchParams; release
               if (!f) return setImported(undefined);
               if (f.size > 2 * 1024 * 1024) {
                 setImported(undefined);
-                return setReadError(`${f.name} is over 2 MB: the bin holds at most ${MAX_BIN.toLocaleString('en')} terms.`);
+                return setReadError(t('binPage.tooLarge', { name: f.name, max: MAX_BIN }));
               }
               setImported(read(await f.text(), f.name));
             }}
           />
           <p id="bin-file-help" class="help">
-            A bin exported here (CSV or JSON), or any CSV whose header names <code>code</code> (and optionally <code>term</code>, <code>level</code>, <code>release</code>,{' '}
-            <code>ptCode</code>, <code>primarySocCode</code>: where the term stood, to tell if it moved).
+            {tx('binPage.importHelp', { code: <code>code</code>, optional: <><code>term</code>, <code>level</code>, <code>release</code>, <code>ptCode</code>, <code>primarySocCode</code></> })}
           </p>
         </div>
-        <label for="bin-text">…or paste codes</label>
+        <label for="bin-text">{t('binPage.paste')}</label>
         <textarea id="bin-text" rows={3} value={text} disabled={!!imported} placeholder={'code,term\n10047700,Vomiting'} onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
         {imported ? (
           <p class="muted" role="status">
-            {imported.source}: {imported.items.length} {imported.items.length === 1 ? 'term' : 'terms'} read{imported.skipped ? `, ${imported.skipped} lines without a code skipped` : ''}.
+            {t('binPage.read', { source: imported.source, count: imported.items.length })}
+            {imported.skipped ? t('binPage.skipped', { count: imported.skipped }) : ''}.
           </p>
         ) : null}
         {readError ? (
@@ -255,17 +254,22 @@ export function BinPage({ params, releases }: { params: URLSearchParams; release
         ) : null}
         <p>
           <button type="submit" disabled={busy || (!imported && !text.trim())}>
-            Check the list
+            {t('binPage.checkList')}
           </button>{' '}
           {imported ? (
             <button type="button" onClick={() => bin.addAll(imported.items)}>
-              Add the list to the bin
+              {t('binPage.addList')}
             </button>
           ) : null}
         </p>
       </form>
-      <JobStatus busy={busy} busyText="Checking…" error={error} errorTitle="The check failed" />
+      <JobStatus busy={busy} busyText={t('binPage.checking')} error={error} errorTitle={t('binPage.failed')} />
       {check ? <CheckTable rows={check.rows} version={check.version} source={check.source} /> : null}
     </section>
   );
+}
+
+/** A check status as a word of the interface's language (the CSV keeps the status code). */
+function statusName(s: CheckStatus): string {
+  return t(s === 'non-current' ? 'check.status.nonCurrent' : `check.status.${s}`);
 }

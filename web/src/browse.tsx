@@ -6,6 +6,7 @@ import { ownName, useLanguages } from './language.ts';
 import { Search } from './search.tsx';
 import { Tree } from './tree.tsx';
 import { CodePage } from './code.tsx';
+import { formatDate, formatNumber, t } from './i18n.ts';
 
 export function Browse({ params, version }: { params: URLSearchParams; version?: string }) {
   const { language } = useLanguages();
@@ -22,7 +23,7 @@ export function Browse({ params, version }: { params: URLSearchParams; version?:
         )}
       </div>
       <aside class="tree-panel" aria-labelledby="tree-heading">
-        <h2 id="tree-heading">Hierarchy</h2>
+        <h2 id="tree-heading">{t('browse.hierarchy')}</h2>
         <Tree key={language} version={version} selected={code} selectedLevel={params.get('lvl') ?? undefined} path={path} showNonCurrent={params.get('nc') !== '0'} />
       </aside>
     </div>
@@ -39,15 +40,15 @@ export function ReleaseSummary({ version }: { version?: string }) {
   return (
     <section class="summary" aria-labelledby="summary-heading">
       <h2 id="summary-heading">
-        Release {r.version}
-        {r.releaseDate ? <span class="muted"> · {r.releaseDate}</span> : null}
+        {t('common.release', { version: r.version })}
+        {r.releaseDate ? <span class="muted"> · {formatDate(r.releaseDate)}</span> : null}
       </h2>
       <p>
-        {c.soc} SOCs · {c.hlgt} HLGTs · {c.hlt} HLTs · {c.pt} PTs · {c.llt} LLTs
+        {formatNumber(c.soc)} SOCs · {formatNumber(c.hlgt)} HLGTs · {formatNumber(c.hlt)} HLTs · {formatNumber(c.pt)} PTs · {formatNumber(c.llt)} LLTs
       </p>
       {r.languages.length > 1 ? (
         <p class="languages">
-          In {r.languages.length} languages:{' '}
+          {t('browse.inLanguages', { count: r.languages.length })}{' '}
           {r.languages.map((tag, i) => (
             <span key={tag}>
               {i ? ', ' : ''}
@@ -58,11 +59,11 @@ export function ReleaseSummary({ version }: { version?: string }) {
       ) : null}
       {r.previous && r.changeCounts ? (
         <p>
-          Since {r.previous.version}: {r.changeCounts.added} added, {r.changeCounts.updated} updated, {r.changeCounts.retired} retired ·{' '}
-          <Link to={{ view: 'compare', from: r.previous.version, to: r.version }}>compare the releases</Link>
+          {t('browse.since', { version: r.previous.version, added: r.changeCounts.added, updated: r.changeCounts.updated, retired: r.changeCounts.retired })} ·{' '}
+          <Link to={{ view: 'compare', from: r.previous.version, to: r.version }}>{t('browse.compareLink')}</Link>
         </p>
       ) : null}
-      <p class="muted">Search above, or browse the hierarchy: expand a SOC with → or a click, open a term with Enter or a click.</p>
+      <p class="muted">{t('browse.hint')}</p>
     </section>
   );
 }

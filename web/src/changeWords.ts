@@ -3,6 +3,7 @@
 // or strings; their names come from the release each side belongs to (before: from, after: to).
 import { gql } from './api.ts';
 import { ExplorerCodeNamesDocument } from './operations/generated.ts';
+import { t } from './i18n.ts';
 
 export interface Meta {
   before?: Record<string, unknown>;
@@ -26,6 +27,11 @@ export function codesOf(side: Record<string, unknown> | undefined): string[] {
   });
 }
 
+/** A change type (ADDED, UPDATED, RETIRED) as a word of the interface's language. */
+export function changeTypeName(type: string): string {
+  return type === 'ADDED' || type === 'UPDATED' || type === 'RETIRED' ? t(`change.${type}`) : type.toLowerCase();
+}
+
 const named = (code: unknown, names: Names) => {
   const c = String(code);
   const n = names.get(c);
@@ -42,31 +48,32 @@ export function describeSide(side: Record<string, unknown> | undefined, level: s
     if (v === null || v === undefined) continue;
     switch (k) {
       case 'level':
-        parts.push(`level: ${String(v)}`);
+        parts.push(t('words.level', { value: String(v) }));
         break;
       case 'term':
-        parts.push(`term: “${String(v)}”`);
+        parts.push(t('words.term', { value: String(v) }));
         break;
       case 'status':
-        parts.push(`status: ${String(v)}`);
+        parts.push(t('words.status', { value: String(v) }));
         break;
       case 'ptCode':
-        parts.push(`PT: ${named(v, names)}`);
+        parts.push(t('words.pt', { value: named(v, names) }));
         break;
       case 'primarySocCode':
-        parts.push(`primary SOC: ${named(v, names)}`);
+        parts.push(t('words.primarySoc', { value: named(v, names) }));
         break;
       case 'parents': {
         const list = Array.isArray(v) ? v : [v];
-        const pl = PARENTS[level] ?? 'parent';
-        parts.push(list.length ? `${pl}${list.length === 1 ? '' : 's'}: ${list.map((c) => named(c, names)).join('; ')}` : `${pl}s: none`);
+        const pl = PARENTS[level];
+        const value = list.length ? list.map((c) => named(c, names)).join('; ') : t('words.none');
+        parts.push(pl ? t('words.parentsOf', { count: list.length || 2, level: pl, value }) : t('words.parents', { count: list.length || 2, value }));
         break;
       }
       case 'abbreviation':
-        parts.push(`SOC abbreviation: ${String(v)}`);
+        parts.push(t('words.abbreviation', { value: String(v) }));
         break;
       case 'internationalOrder':
-        parts.push(`international order: ${String(v)}`);
+        parts.push(t('words.order', { value: String(v) }));
         break;
       default:
         // A field this page does not know yet: its name in words, the value as given.

@@ -8,6 +8,8 @@ import { BinButton } from './binButton.tsx';
 import { CopyButton, ErrorBox, Link, LevelBadge, Loading, StatusBadge, useQuery } from './ui.tsx';
 import { useLanguages, ownName } from './language.ts';
 import { Name, SecondLanguageChooser, SecondName } from './names.tsx';
+import { formatDate, t, tx } from './i18n.ts';
+import { changeTypeName } from './changeWords.ts';
 
 type Node = { code: string; term: string; language?: string; second?: string | null; level: string; status?: string };
 
@@ -37,7 +39,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
   const c = q.data?.code;
   useLayoutEffect(() => {
     if (!c) return;
-    document.title = `${c.term} (${c.code}) — Terminology Explorer`;
+    document.title = t('title.code', { term: c.term, code: c.code });
     // The first meaningful paint of a code page, for the performance test and for anyone profiling.
     performance.mark('explorer:code-page');
     if (focusRequest.heading) {
@@ -46,8 +48,8 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
     }
   }, [c]);
 
-  if (q.error) return <ErrorBox error={q.error} title={`Code ${code} could not be shown in release ${version ?? '(latest)'}`} />;
-  if (!c) return <Loading label={`Loading code ${code}…`} />;
+  if (q.error) return <ErrorBox error={q.error} title={version ? t('code.failed', { code, version }) : t('code.failedLatest', { code })} />;
+  if (!c) return <Loading label={t('code.loading', { code })} />;
   const synonyms = c.synonyms.edges.map((e) => e.node);
   const shownSynonyms = hideNonCurrent ? synonyms.filter((s) => s.status !== 'NON_CURRENT') : synonyms;
   const nonCurrent = synonyms.filter((s) => s.status === 'NON_CURRENT').length;
@@ -76,18 +78,18 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
         <p class="facts">
           <LevelBadge level={c.level} />
           <span>
-            Code <code>{c.code}</code> <CopyButton text={c.code} label="Copy code" />
+            {tx('code.code', { code: <code>{c.code}</code> })} <CopyButton text={c.code} label={t('code.copyCode')} />
           </span>
           <span>
-            <CopyButton text={c.term} label="Copy term" />
+            <CopyButton text={c.term} label={t('code.copyTerm')} />
           </span>
-          <span class="status">Status: {c.status === 'NON_CURRENT' ? 'non-current' : 'current'}</span>
-          <span>Release {c.release.version}</span>
+          <span class="status">{t('code.status', { status: c.status === 'NON_CURRENT' ? t('status.nonCurrent') : t('status.current') })}</span>
+          <span>{t('common.release', { version: c.release.version })}</span>
           <BinButton item={{ code: c.code, term: c.term, level: c.level, release: c.release.version, ptCode: c.level === 'LLT' ? c.pt?.code : undefined, primarySocCode: c.primarySoc?.code }} />
         </p>
         {c.names.length > 1 ? (
           <details class="all-names">
-            <summary>Names in {c.names.length} languages</summary>
+            <summary>{t('code.namesIn', { count: c.names.length })}</summary>
             <dl>
               {c.names.map((n) => (
                 <div key={n.language}>
@@ -101,56 +103,56 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
         <SecondLanguageChooser id="code-lang2" />
         {c.primarySoc ? (
           <p>
-            Primary SOC: <CodeLinks n={c.primarySoc} />
+            {tx('code.primarySoc', { soc: <CodeLinks n={c.primarySoc} /> })}
             {c.socAbbreviation ? ` (${c.socAbbreviation})` : ''}
           </p>
         ) : null}
         {c.pt ? (
           <p>
-            Preferred term: <CodeLinks n={c.pt} />
+            {tx('code.pt', { pt: <CodeLinks n={c.pt} /> })}
           </p>
         ) : null}
         {c.change ? (
           <p class="change-note">
-            Changed in this release ({c.change.changeType.toLowerCase()}): {c.change.details}
+            {t('code.changed', { type: changeTypeName(c.change.changeType) })} {c.change.details}
           </p>
         ) : null}
       </header>
-      <nav class="tabs" aria-label="Code sections">
+      <nav class="tabs" aria-label={t('code.sections')}>
         <Link to={{ tab: undefined }} aria-current={tab !== 'history' ? 'page' : undefined}>
-          Overview
+          {t('code.overview')}
         </Link>
         <Link to={{ tab: 'history' }} aria-current={tab === 'history' ? 'page' : undefined}>
-          History ({c.history.length} releases)
+          {t('code.historyTab', { count: c.history.length })}
         </Link>
       </nav>
       {tab === 'history' ? (
         <section aria-labelledby="history-heading">
-          <h2 id="history-heading">History across releases</h2>
+          <h2 id="history-heading">{t('code.historyHeading')}</h2>
           <ol class="timeline">
             {c.history.map((h) => (
               <li key={h.version.version} class={h.snapshot.exists ? '' : 'absent'}>
                 <h3>
-                  Release {h.version.version}
-                  {h.version.releaseDate ? <span class="date"> · {h.version.releaseDate}</span> : null}
+                  {t('common.release', { version: h.version.version })}
+                  {h.version.releaseDate ? <span class="date"> · {formatDate(h.version.releaseDate)}</span> : null}
                 </h3>
                 {h.snapshot.exists ? (
                   <p>
                     {h.snapshot.level ? <LevelBadge level={h.snapshot.level} /> : null} {h.snapshot.term != null ? <Name text={h.snapshot.term} /> : null} <StatusBadge status={h.snapshot.status} />
                   </p>
                 ) : (
-                  <p>Not in this release.</p>
+                  <p>{t('code.notInRelease')}</p>
                 )}
                 {h.changes.length ? (
                   <ul class="changes">
                     {h.changes.map((ch, i) => (
                       <li key={i}>
-                        <span class={`badge ct-${ch.changeType.toLowerCase()}`}>{ch.changeType.toLowerCase()}</span> {ch.details}
+                        <span class={`badge ct-${ch.changeType.toLowerCase()}`}>{changeTypeName(ch.changeType)}</span> {ch.details}
                       </li>
                     ))}
                   </ul>
                 ) : (
-                  <p class="muted">{h === c.history[0] ? 'Oldest hosted release.' : 'Unchanged.'}</p>
+                  <p class="muted">{h === c.history[0] ? t('code.oldest') : t('code.unchanged')}</p>
                 )}
               </li>
             ))}
@@ -159,11 +161,11 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
       ) : (
         <>
           <section aria-labelledby="paths-heading">
-            <h2 id="paths-heading">Paths ({c.paths.length})</h2>
+            <h2 id="paths-heading">{t('code.paths', { count: c.paths.length })}</h2>
             <ul class="paths">
               {c.paths.map((p, i) => (
                 <li key={i}>
-                  {p.isPrimary ? <span class="badge primary">primary</span> : <span class="badge secondary">secondary</span>}
+                  {p.isPrimary ? <span class="badge primary">{t('common.primary')}</span> : <span class="badge secondary">{t('common.secondary')}</span>}
                   <ol class="trail">
                     {p.nodes.map((n) => (
                       <li key={n.code + n.level}>
@@ -172,7 +174,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
                     ))}
                   </ol>
                   <Link to={{ path: p.nodes.map((n) => n.code).join('.') }} class="small">
-                    Show in tree<span class="sr-only"> ({p.isPrimary ? 'primary' : 'secondary'} path {i + 1})</span>
+                    {t('code.showInTree')}<span class="sr-only"> ({p.isPrimary ? t('code.primaryPathN', { n: i + 1 }) : t('code.secondaryPathN', { n: i + 1 })})</span>
                   </Link>
                 </li>
               ))}
@@ -180,12 +182,12 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
           </section>
           {parents.length ? (
             <section aria-labelledby="parents-heading">
-              <h2 id="parents-heading">Parents ({parents.length})</h2>
+              <h2 id="parents-heading">{t('code.parents', { count: parents.length })}</h2>
               <ul class="links">
                 {parents.map((p) => (
                   <li key={p.code.code + p.relationshipType}>
                     <LevelBadge level={p.code.level} /> <CodeLinks n={p.code} /> <span class="muted">{p.code.code}</span>
-                    {p.isPrimary ? <span class="badge primary">primary</span> : null}
+                    {p.isPrimary ? <span class="badge primary">{t('common.primary')}</span> : null}
                   </li>
                 ))}
               </ul>
@@ -193,12 +195,12 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
           ) : null}
           {c.level !== 'PT' && c.children.length ? (
             <section aria-labelledby="children-heading">
-              <h2 id="children-heading">Children ({c.children.length})</h2>
+              <h2 id="children-heading">{t('code.children', { count: c.children.length })}</h2>
               <ul class="links">
                 {c.children.map((p) => (
                   <li key={p.code.code + p.code.level}>
                     <LevelBadge level={p.code.level} /> <CodeLinks n={p.code} /> <span class="muted">{p.code.code}</span>
-                    {p.isPrimary ? null : <span class="badge secondary">secondary</span>}
+                    {p.isPrimary ? null : <span class="badge secondary">{t('common.secondary')}</span>}
                     <StatusBadge status={p.code.status} />
                   </li>
                 ))}
@@ -207,10 +209,10 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
           ) : null}
           {synonyms.length ? (
             <section aria-labelledby="synonyms-heading">
-              <h2 id="synonyms-heading">Synonyms (LLTs: {c.synonyms.totalCount})</h2>
+              <h2 id="synonyms-heading">{t('code.synonyms', { count: c.synonyms.totalCount })}</h2>
               {nonCurrent ? (
                 <label class="check">
-                  <input type="checkbox" checked={hideNonCurrent} onChange={(e) => setHideNonCurrent((e.currentTarget as HTMLInputElement).checked)} /> Hide {nonCurrent} non-current
+                  <input type="checkbox" checked={hideNonCurrent} onChange={(e) => setHideNonCurrent((e.currentTarget as HTMLInputElement).checked)} /> {t('code.hideNonCurrent', { count: nonCurrent })}
                 </label>
               ) : null}
               <ul class="links">
@@ -220,7 +222,7 @@ export function CodePage({ code, level, tab, version }: { code: string; level?: 
                       <Name text={s.term} lang={s.language} />
                     </Link>
                     <SecondName text={s.second} /> <span class="muted">{s.code}</span>
-                    {s.isPrimary ? <span class="badge primary">own LLT</span> : null}
+                    {s.isPrimary ? <span class="badge primary">{t('code.ownLlt')}</span> : null}
                     <StatusBadge status={s.status} />
                   </li>
                 ))}

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ExplorerSearchDocument } from './operations/generated.ts';
 import type { PickedCode } from './codingExport.ts';
 import { ErrorBox, LevelBadge, useQuery } from './ui.tsx';
+import { t } from './i18n.ts';
 
 export function CodePicker({ id, label, version, onPick }: { id: string; label: string; version?: string; onPick: (c: PickedCode) => void }) {
   const [open, setOpen] = useState(false);
@@ -13,8 +14,8 @@ export function CodePicker({ id, label, version, onPick }: { id: string; label: 
   const opener = useRef<HTMLButtonElement>(null);
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    const t = setTimeout(() => setQ(text.trim()), 200);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setQ(text.trim()), 200);
+    return () => clearTimeout(timer);
   }, [text]);
   useEffect(() => {
     if (open) field.current?.focus();
@@ -29,20 +30,20 @@ export function CodePicker({ id, label, version, onPick }: { id: string; label: 
   if (!open)
     return (
       <button type="button" ref={opener} onClick={() => setOpen(true)}>
-        Choose another code<span class="sr-only"> for {label}</span>
+        {t('picker.open')}<span class="sr-only"> {t('picker.for', { label })}</span>
       </button>
     );
   const hits = results.data?.codes.edges.map((e) => e.node.code) ?? [];
   return (
     <div class="picker" onKeyDown={(e) => e.key === 'Escape' && close()}>
       <div class="field">
-        <label for={`${id}-q`}>Search a PT for {label}</label>
+        <label for={`${id}-q`}>{t('picker.label', { label })}</label>
         <input id={`${id}-q`} ref={field} type="search" autocomplete="off" spellcheck={false} value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} />
       </div>
       <p class="muted small" role="status">
-        {q.length < 2 ? 'Type two letters or more.' : results.loading ? 'Searching…' : results.data ? `${results.data.codes.totalCount} PTs` : ''}
+        {q.length < 2 ? t('picker.typeMore') : results.loading ? t('search.searching') : results.data ? t('picker.count', { count: results.data.codes.totalCount }) : ''}
       </p>
-      {results.error ? <ErrorBox error={results.error} title="Search failed" /> : null}
+      {results.error ? <ErrorBox error={results.error} title={t('search.failed')} /> : null}
       {hits.length ? (
         <ul class="picker-hits">
           {hits.map((c) => (
@@ -55,14 +56,14 @@ export function CodePicker({ id, label, version, onPick }: { id: string; label: 
                 }}
               >
                 <LevelBadge level={c.level} /> {c.term} <span class="muted">{c.code}</span>
-                <span class="sr-only"> — use for {label}</span>
+                <span class="sr-only"> — {t('picker.useFor', { label })}</span>
               </button>
             </li>
           ))}
         </ul>
       ) : null}
       <button type="button" onClick={close}>
-        Cancel
+        {t('picker.cancel')}
       </button>
     </div>
   );

@@ -5,11 +5,12 @@ import { gql } from './api.ts';
 import { ExplorerChangesDocument, type ChangeType, type Level } from './operations/generated.ts';
 import { navigate } from './router.ts';
 import { csvText, downloadText } from './csv.ts';
-import { codesOf, describeSide, namesIn, type Meta, type Names } from './changeWords.ts';
+import { changeTypeName, codesOf, describeSide, namesIn, type Meta, type Names } from './changeWords.ts';
 import { useLanguages } from './language.ts';
 import { ErrorBox, LevelBadge, Link, Loading, toApiError, useQuery } from './ui.tsx';
 import type { ApiError } from './api.ts';
 import type { Release } from './release.ts';
+import { formatDate, formatNumber, t } from './i18n.ts';
 
 const PAGE = 25;
 const LEVELS = ['SOC', 'HLGT', 'HLT', 'PT', 'LLT'] as const;
@@ -74,7 +75,7 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
       }
       const name = `changes-${from}-to-${to}${level ? `-${level}` : ''}${ct ? `-${ct.toLowerCase()}` : ''}.csv`;
       downloadText(name, csvText(rows));
-      setCsv({ busy: false, done: `${name}: ${rows.length - 1} changes` });
+      setCsv({ busy: false, done: t('compare.downloaded', { name, count: rows.length - 1 }) });
     } catch (e) {
       setCsv({ busy: false, error: toApiError(e) });
     }
@@ -92,49 +93,49 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
       </select>
     </div>
   );
-  const versions: [string, string][] = releases.map((r) => [r.version, `${r.version}${r.releaseDate ? ` (${r.releaseDate})` : ''}`]);
+  const versions: [string, string][] = releases.map((r) => [r.version, `${r.version}${r.releaseDate ? ` (${formatDate(r.releaseDate)})` : ''}`]);
 
   return (
     <section class="compare" aria-labelledby="compare-heading">
-      <h1 id="compare-heading">Compare releases</h1>
+      <h1 id="compare-heading">{t('title.compare')}</h1>
       {valid ? (
         <p class="small">
-          <Link to={{ view: 'impact', from, to }}>Impact of this upgrade on coded data</Link>
+          <Link to={{ view: 'impact', from, to }}>{t('compare.impactLink')}</Link>
         </p>
       ) : null}
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        {select('compare-from', 'From (baseline)', from, (x) => set({ from: x }), versions)}
-        {select('compare-to', 'To', to, (x) => set({ to: x }), versions)}
+        {select('compare-from', t('compare.from'), from, (x) => set({ from: x }), versions)}
+        {select('compare-to', t('compare.to'), to, (x) => set({ to: x }), versions)}
         <div class="field">
           <span class="label-spacer" aria-hidden="true">
             &nbsp;
           </span>
           <button type="button" onClick={() => set({ from: to, to: from })}>
-            Swap
+            {t('compare.swap')}
           </button>
         </div>
-        {select('compare-type', 'Change type', ct ?? '', (x) => set({ ct: x || undefined }), [['', 'All types'], ...TYPES.map((t) => [t, t.toLowerCase()] as [string, string])])}
-        {select('compare-level', 'Level', level ?? '', (x) => set({ level: x || undefined }), [['', 'All levels'], ...LEVELS.map((l) => [l, l] as [string, string])])}
+        {select('compare-type', t('compare.changeType'), ct ?? '', (x) => set({ ct: x || undefined }), [['', t('compare.allTypes')], ...TYPES.map((ty) => [ty, changeTypeName(ty)] as [string, string])])}
+        {select('compare-level', t('common.level'), level ?? '', (x) => set({ level: x || undefined }), [['', t('common.allLevels')], ...LEVELS.map((l) => [l, l] as [string, string])])}
       </form>
-      {!valid ? <p class="empty">Choose two different releases.</p> : null}
-      {q.error ? <ErrorBox error={q.error} title="The comparison failed" /> : null}
-      {q.loading && !v ? <Loading label="Comparing…" /> : null}
+      {!valid ? <p class="empty">{t('common.chooseTwo')}</p> : null}
+      {q.error ? <ErrorBox error={q.error} title={t('compare.failed')} /> : null}
+      {q.loading && !v ? <Loading label={t('compare.comparing')} /> : null}
       {v && conn ? (
         <>
-          <div class="counts-scroll" tabIndex={0} role="region" aria-label="Counts by level and type">
+          <div class="counts-scroll" tabIndex={0} role="region" aria-label={t('compare.countsRegion')}>
           <table class="counts">
             <caption>
-              Changes from {conn.from.version} to {conn.to.version}, by level and type
+              {t('compare.caption', { from: conn.from.version, to: conn.to.version })}
             </caption>
             <thead>
               <tr>
-                <th scope="col">Level</th>
-                {TYPES.map((t) => (
-                  <th scope="col" key={t}>
-                    {t.toLowerCase()}
+                <th scope="col">{t('common.level')}</th>
+                {TYPES.map((ty) => (
+                  <th scope="col" key={ty}>
+                    {changeTypeName(ty)}
                   </th>
                 ))}
-                <th scope="col">total</th>
+                <th scope="col">{t('compare.total')}</th>
               </tr>
             </thead>
             <tbody>
@@ -145,10 +146,10 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
                     <th scope="row">
                       <LevelBadge level={l} />
                     </th>
-                    <td>{c.counts.added}</td>
-                    <td>{c.counts.updated}</td>
-                    <td>{c.counts.retired}</td>
-                    <td>{c.totalCount}</td>
+                    <td>{formatNumber(c.counts.added)}</td>
+                    <td>{formatNumber(c.counts.updated)}</td>
+                    <td>{formatNumber(c.counts.retired)}</td>
+                    <td>{formatNumber(c.totalCount)}</td>
                   </tr>
                 );
               })}
@@ -157,29 +158,28 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
           </div>
           <div class="list-head">
             <p role="status">
-              {conn.totalCount} {conn.totalCount === 1 ? 'change' : 'changes'}
-              {level || ct ? ' match the filters' : ''} (added {conn.counts.added}, updated {conn.counts.updated}, retired {conn.counts.retired})
+              {t(level || ct ? 'compare.countFiltered' : 'compare.count', { count: conn.totalCount, added: conn.counts.added, updated: conn.counts.updated, retired: conn.counts.retired })}
             </p>
             <button type="button" onClick={download} disabled={csv.busy || !conn.totalCount}>
-              {csv.busy ? 'Preparing CSV…' : 'Download CSV'}
+              {csv.busy ? t('common.preparingCsv') : t('common.downloadCsv')}
             </button>
           </div>
-          {csv.error ? <ErrorBox error={csv.error} title="The CSV could not be prepared" /> : null}
+          {csv.error ? <ErrorBox error={csv.error} title={t('common.csvFailed')} /> : null}
           {csv.done ? (
             <p class="muted" role="status">
-              Downloaded {csv.done}
+              {t('common.downloadedFile', { file: csv.done })}
             </p>
           ) : null}
           {conn.edges.length ? (
-            <div class="table-scroll" tabIndex={0} role="region" aria-label="Changes">
+            <div class="table-scroll" tabIndex={0} role="region" aria-label={t('compare.changesRegion')}>
               <table class="changes-table">
                 <thead>
                   <tr>
-                    <th scope="col">Code</th>
-                    <th scope="col">Level</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Term</th>
-                    <th scope="col">Before → after</th>
+                    <th scope="col">{t('common.code')}</th>
+                    <th scope="col">{t('common.level')}</th>
+                    <th scope="col">{t('compare.type')}</th>
+                    <th scope="col">{t('common.term')}</th>
+                    <th scope="col">{t('compare.beforeAfter')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -195,7 +195,7 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
                           <LevelBadge level={n.level} />
                         </td>
                         <td>
-                          <span class={`badge ct-${n.changeType.toLowerCase()}`}>{n.changeType.toLowerCase()}</span>
+                          <span class={`badge ct-${n.changeType.toLowerCase()}`}>{changeTypeName(n.changeType)}</span>
                           <span class="kinds">{n.kinds.join(', ')}</span>
                         </td>
                         <td lang={n.language ?? language}>
@@ -210,9 +210,9 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
                         <td>
                           {m.before || m.after ? (
                             <dl class="ba">
-                              <dt>before</dt>
+                              <dt>{t('compare.before')}</dt>
                               <dd>{describeSide(m.before, n.level, names.before) || '—'}</dd>
-                              <dt>after</dt>
+                              <dt>{t('compare.after')}</dt>
                               <dd>{describeSide(m.after, n.level, names.after) || '—'}</dd>
                             </dl>
                           ) : null}
@@ -225,15 +225,15 @@ export function Compare({ params, releases }: { params: URLSearchParams; release
               </table>
             </div>
           ) : (
-            <p class="empty">No changes match.</p>
+            <p class="empty">{t('compare.none')}</p>
           )}
           {conn.pageInfo.hasNextPage || conn.pageInfo.hasPreviousPage ? (
-            <nav class="pager" aria-label="Change pages">
+            <nav class="pager" aria-label={t('compare.pages')}>
               <button type="button" disabled={!conn.pageInfo.hasPreviousPage} onClick={() => navigate({ before: conn.pageInfo.startCursor ?? undefined, after: undefined })}>
-                Previous changes
+                {t('compare.previous')}
               </button>
               <button type="button" disabled={!conn.pageInfo.hasNextPage} onClick={() => navigate({ after: conn.pageInfo.endCursor ?? undefined, before: undefined })}>
-                Next changes
+                {t('compare.next')}
               </button>
             </nav>
           ) : null}

@@ -12,6 +12,7 @@ import type { Release } from './release.ts';
 import { ImpactForm } from './impactForm.tsx';
 import { useImpactJob } from './impactJob.ts';
 import { ImpactResult } from './impactResult.tsx';
+import { t, tx } from './i18n.ts';
 
 /** The release pair from the URL: `to` defaults to the latest, `from` to the release before it. */
 function releasePair(params: URLSearchParams, releases: Release[]): { from: string; to: string } {
@@ -36,11 +37,8 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
 
   return (
     <section class="impact" aria-labelledby="impact-heading">
-      <h1 id="impact-heading">Upgrade impact</h1>
-      <p class="muted">
-        What moving coded data from one release to another does to it: each row's impacts, new values and a suggested recode. The rows stay in this page; they are sent only to the
-        API's <code>impact</code> operation, with your API key, and never put in the address bar.
-      </p>
+      <h1 id="impact-heading">{t('title.impact')}</h1>
+      <p class="muted">{tx('impact.intro', { impact: <code>impact</code> })}</p>
       <KeyBox apiKey={key} onChange={saveKey} />
       <ImpactForm
         releases={releases}
@@ -57,7 +55,7 @@ export function ImpactPage({ params, releases }: { params: URLSearchParams; rele
         busy={job.busy}
         onRun={() => void job.run()}
       />
-      <JobStatus busy={job.busy} busyText="Analysing…" error={job.error} errorTitle="The impact analysis failed" />
+      <JobStatus busy={job.busy} busyText={t('impact.analysing')} error={job.error} errorTitle={t('impact.failed')} />
       {job.result ? (
         <ImpactResult
           result={job.result}

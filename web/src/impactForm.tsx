@@ -4,6 +4,7 @@ import { useRef } from 'preact/hooks';
 import { navigate } from './router.ts';
 import type { Release } from './release.ts';
 import { MAX_ROWS, type Input } from './impactJob.ts';
+import { formatDate, t, tx } from './i18n.ts';
 
 export function ImpactForm(props: {
   releases: Release[];
@@ -25,7 +26,7 @@ export function ImpactForm(props: {
   const versions = props.releases.map((r) => (
     <option key={r.version} value={r.version}>
       {r.version}
-      {r.releaseDate ? ` (${r.releaseDate})` : ''}
+      {r.releaseDate ? ` (${formatDate(r.releaseDate)})` : ''}
     </option>
   ));
   return (
@@ -38,28 +39,27 @@ export function ImpactForm(props: {
     >
       <div class="filters">
         <div class="field">
-          <label for="impact-from">From (coded with)</label>
+          <label for="impact-from">{t('impact.from')}</label>
           <select id="impact-from" value={from} onChange={(e) => navigate({ from: (e.currentTarget as HTMLSelectElement).value }, { replace: true })}>
             {versions}
           </select>
         </div>
         <div class="field">
-          <label for="impact-to">To (upgrade to)</label>
+          <label for="impact-to">{t('impact.to')}</label>
           <select id="impact-to" value={to} onChange={(e) => navigate({ to: (e.currentTarget as HTMLSelectElement).value }, { replace: true })}>
             {versions}
           </select>
         </div>
       </div>
-      {!valid ? <p class="empty">Choose two different releases.</p> : null}
+      {!valid ? <p class="empty">{t('common.chooseTwo')}</p> : null}
       <div class="field">
-        <label for="impact-file">CSV file (columns rowId,code,term)</label>
+        <label for="impact-file">{t('impact.file', { columns: 'rowId,code,term' })}</label>
         <input id="impact-file" ref={fileInput} type="file" accept=".csv,text/csv,text/plain" aria-describedby="impact-file-help" onChange={(e) => props.onFile((e.currentTarget as HTMLInputElement).files?.[0])} />
         <p id="impact-file-help" class="help">
-          A header line naming <code>rowId</code>, <code>code</code> and optionally <code>term</code> (the term as recorded), then one row per line; LLT or PT codes. At most{' '}
-          {MAX_ROWS.toLocaleString('en')} rows.
+          {tx('impact.fileHelp', { rowId: <code>rowId</code>, code: <code>code</code>, term: <code>term</code>, max: MAX_ROWS })}
         </p>
       </div>
-      <label for="impact-text">…or paste rows</label>
+      <label for="impact-text">{t('rows.paste')}</label>
       <textarea
         id="impact-text"
         rows={5}
@@ -70,8 +70,8 @@ export function ImpactForm(props: {
       />
       {input ? (
         <p class="muted" role="status">
-          {input.source}: {input.rows.length} {input.rows.length === 1 ? 'row' : 'rows'} read
-          {input.problems.length ? `, ${input.problems.length} unreadable` : ''}. The pasted text is ignored while a file is chosen.{' '}
+          {t('rows.read', { source: input.source, count: input.rows.length })}
+          {input.problems.length ? t('rows.unreadableCount', { count: input.problems.length }) : ''}. {t('rows.fileWins')}{' '}
           <button
             type="button"
             onClick={() => {
@@ -79,7 +79,7 @@ export function ImpactForm(props: {
               props.onClearFile();
             }}
           >
-            Clear the file
+            {t('rows.clearFile')}
           </button>
         </p>
       ) : null}
@@ -90,9 +90,9 @@ export function ImpactForm(props: {
       ) : null}
       <p>
         <button type="submit" class="primary" disabled={busy || !props.apiKey || !valid || (!input && !text.trim())}>
-          {busy ? 'Analysing…' : 'Analyse the upgrade'}
+          {busy ? t('impact.analysing') : t('impact.run')}
         </button>{' '}
-        {!props.apiKey ? <span class="muted">Enter an API key first.</span> : null}
+        {!props.apiKey ? <span class="muted">{t('key.first')}</span> : null}
       </p>
     </form>
   );

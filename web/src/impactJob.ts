@@ -8,6 +8,7 @@ import { parseCodedRows, TooManyRows, type CodedRow, type ParseProblem } from '.
 import { ExplorerImpactDocument } from './operations/generated.ts';
 import { toApiError } from './ui.tsx';
 import type { BadRow, Report } from './impactReport.ts';
+import { megabytes, t } from './i18n.ts';
 
 /**
  * At most this many rows here: `/graphql` keeps its 1 MB body limit (some 15,000 rows), so the
@@ -46,7 +47,7 @@ export function useImpactJob(from: string, to: string, key: string | undefined, 
     try {
       const { rows, problems } = parseCodedRows(textIn, MAX_ROWS);
       if (!rows.length && !problems.length) {
-        setReadError(`${source}: no rows. The first line names the columns (rowId,code,term), then one coded row per line.`);
+        setReadError(t('rows.none', { source, columns: 'rowId,code,term' }));
         return undefined;
       }
       setReadError(undefined);
@@ -54,8 +55,8 @@ export function useImpactJob(from: string, to: string, key: string | undefined, 
     } catch (e) {
       setReadError(
         e instanceof TooManyRows
-          ? `${source} has more than ${MAX_ROWS.toLocaleString('en')} rows: the explorer takes at most ${MAX_ROWS.toLocaleString('en')}. Split the file, or send it to POST /impact (up to 100,000 rows) or run “terminology impact”.`
-          : `${source} could not be read: ${e instanceof Error ? e.message : String(e)}`,
+          ? t('impact.tooMany', { source, max: MAX_ROWS, restMax: 100_000 })
+          : t('rows.unreadable', { source, reason: e instanceof Error ? e.message : String(e) }),
       );
       return undefined;
     }
@@ -67,19 +68,19 @@ export function useImpactJob(from: string, to: string, key: string | undefined, 
     if (!file) return setInput(undefined);
     if (file.size > MAX_FILE_BYTES) {
       setInput(undefined);
-      setReadError(`${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB: the explorer reads files up to ${MAX_FILE_BYTES / 1024 / 1024} MB and ${MAX_ROWS.toLocaleString('en')} rows. Use POST /impact or “terminology impact” for larger ones.`);
+      setReadError(t('impact.tooLarge', { name: file.name, size: megabytes(file.size), limit: MAX_FILE_BYTES / 1024 / 1024, max: MAX_ROWS }));
       return;
     }
     setInput(read(await file.text(), file.name));
   }
 
   async function run() {
-    const src = input ?? (text.trim() ? read(text, 'The pasted rows') : undefined);
+    const src = input ?? (text.trim() ? read(text, t('rows.pasted')) : undefined);
     if (!src || !key || !valid) return;
     const body = JSON.stringify({ from, to, rows: src.rows.map((r) => ({ rowId: r.rowId, code: r.code, term: r.term, line: r.line })) });
     const bytes = new TextEncoder().encode(body).length;
     if (bytes > MAX_REQUEST_BYTES) {
-      setReadError(`These rows make a request of ${(bytes / 1024 / 1024).toFixed(1)} MB, over the 1 MB limit of the GraphQL endpoint. Split them, or use POST /impact or “terminology impact”.`);
+      setReadError(t('impact.requestTooLarge', { size: megabytes(bytes) }));
       return;
     }
     setBusy(true);

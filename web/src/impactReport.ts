@@ -1,22 +1,15 @@
 // What an impact analysis answers, as the explorer shows and downloads it: the report's types,
 // a label per impact kind, and the report as the lines of POST /impact?format=csv.
 import type { ExplorerImpactQuery, ImpactKind } from './operations/generated.ts';
+import { t } from './i18n.ts';
 
 export type Report = ExplorerImpactQuery['impact'];
 export type Row = Report['rows'][number];
 
-export const KIND_LABELS: Record<ImpactKind, string> = {
-  LLT_NON_CURRENT: 'LLT made non-current',
-  LLT_MOVED: 'LLT moved to another PT',
-  PT_DEMOTED: 'PT demoted to an LLT',
-  LLT_PROMOTED: 'LLT promoted to a PT',
-  RENAMED: 'Term renamed',
-  CODE_RETIRED: 'Code retired',
-  PRIMARY_SOC_CHANGED: 'Primary SOC changed',
-  HIERARCHY_CHANGED: 'HLT or HLGT changed',
-  TERM_MISMATCH: 'Recorded term does not match',
-  TRANSLATION_CHANGED: 'Name changed in this language only',
-};
+/** An impact kind in words of the interface's language (the CSV keeps the kind's code). */
+export function kindLabel(kind: ImpactKind): string {
+  return t(`kind.${kind}`);
+}
 
 const CSV_HEADER = [
   'rowId', 'line', 'code', 'recordedTerm', 'status', 'impact', 'details', 'before', 'after', 'suggestedAction', 'suggestedCode', 'suggestedTerm', 'suggestionReason',

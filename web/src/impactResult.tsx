@@ -6,8 +6,9 @@ import type { Ref } from 'preact';
 import { csvText, downloadText } from './csv.ts';
 import { LevelBadge, Link } from './ui.tsx';
 import { Name } from './names.tsx';
-import { impactCsvLines, KIND_LABELS, type BadRow, type Report, type Row } from './impactReport.ts';
+import { impactCsvLines, kindLabel, type BadRow, type Report, type Row } from './impactReport.ts';
 import type { ImpactResultData } from './impactJob.ts';
+import { formatNumber, t, uiLanguage } from './i18n.ts';
 
 const PAGE = 25;
 
@@ -43,17 +44,17 @@ export function ImpactResult(props: {
     <div class="impact-result">
       {report.from !== from || report.to !== to ? (
         <p class="change-note" role="status">
-          These results are for {report.from} → {report.to}; analyse again for {from} → {to}.
+          {t('impact.stale', { from: report.from, to: report.to, nowFrom: from, nowTo: to })}
         </p>
       ) : null}
       <h2 id="impact-summary-heading" tabIndex={-1} ref={props.headingRef}>
-        Summary: {result.source}, {report.from} → {report.to}
+        {t('impact.summary', { source: result.source, from: report.from, to: report.to })}
       </h2>
       <ImpactSummary s={s} />
       <ImpactCounts report={report} allDeltas={props.allDeltas} onAllDeltas={props.onAllDeltas} />
       <div class="list-head">
         <div class="field">
-          <label for="impact-filter">Show rows</label>
+          <label for="impact-filter">{t('impact.showRows')}</label>
           <select
             id="impact-filter"
             value={filter}
@@ -61,14 +62,14 @@ export function ImpactResult(props: {
               props.onFilter((e.currentTarget as HTMLSelectElement).value);
             }}
           >
-            <option value="all">All valid rows ({report.rows.length})</option>
-            <option value="impacted">Impacted rows ({s.rowsImpacted})</option>
-            <option value="unchanged">Unchanged rows ({s.rowsValid - s.rowsImpacted})</option>
+            <option value="all">{t('impact.allRows', { count: report.rows.length })}</option>
+            <option value="impacted">{t('impact.impactedRows', { count: s.rowsImpacted })}</option>
+            <option value="unchanged">{t('impact.unchangedRows', { count: s.rowsValid - s.rowsImpacted })}</option>
             {s.byKind
               .filter((k) => k.rows)
               .map((k) => (
                 <option key={k.kind} value={k.kind}>
-                  {KIND_LABELS[k.kind]} ({k.rows})
+                  {kindLabel(k.kind)} ({formatNumber(k.rows)})
                 </option>
               ))}
           </select>
@@ -79,29 +80,29 @@ export function ImpactResult(props: {
             const name = `impact-${report.from}-to-${report.to}.csv`;
             const lines = impactCsvLines(report, result.bad);
             downloadText(name, csvText(lines));
-            props.onDownloaded(`${name}: ${lines.length - 1} lines`);
+            props.onDownloaded(t('impact.downloaded', { name, count: lines.length - 1 }));
           }}
         >
-          Download CSV
+          {t('common.downloadCsv')}
         </button>
       </div>
       {downloaded ? (
         <p class="muted" role="status">
-          Downloaded {downloaded}
+          {t('common.downloadedFile', { file: downloaded })}
         </p>
       ) : null}
       <p role="status" class="count">
-        {shown.length} {shown.length === 1 ? 'row' : 'rows'}
-        {shown.length > PAGE ? ` · page ${page + 1} of ${pages}` : ''}
+        {t('impact.rowCount', { count: shown.length })}
+        {shown.length > PAGE ? ` · ${t('common.pageOf', { page: page + 1, pages })}` : ''}
       </p>
-      {pageRows.length ? <ImpactRows report={report} rows={pageRows} /> : <p class="empty">No row matches.</p>}
+      {pageRows.length ? <ImpactRows report={report} rows={pageRows} /> : <p class="empty">{t('impact.noRow')}</p>}
       {pages > 1 ? (
-        <nav class="pager" aria-label="Row pages">
+        <nav class="pager" aria-label={t('impact.rowPages')}>
           <button type="button" disabled={page === 0} onClick={() => props.onPage(page - 1)}>
-            Previous rows
+            {t('impact.previous')}
           </button>
           <button type="button" disabled={page >= pages - 1} onClick={() => props.onPage(page + 1)}>
-            Next rows
+            {t('impact.next')}
           </button>
         </nav>
       ) : null}
@@ -114,21 +115,21 @@ function ImpactSummary({ s }: { s: Report['summary'] }) {
   return (
     <dl class="impact-summary" aria-labelledby="impact-summary-heading">
       <div>
-        <dt>Rows uploaded</dt>
-        <dd data-k="uploaded">{s.rowsUploaded}</dd>
+        <dt>{t('impact.uploaded')}</dt>
+        <dd data-k="uploaded">{formatNumber(s.rowsUploaded)}</dd>
       </div>
       <div>
-        <dt>Valid</dt>
-        <dd data-k="valid">{s.rowsValid}</dd>
+        <dt>{t('impact.valid')}</dt>
+        <dd data-k="valid">{formatNumber(s.rowsValid)}</dd>
       </div>
       <div>
-        <dt>Bad rows</dt>
-        <dd data-k="invalid">{s.rowsInvalid}</dd>
+        <dt>{t('impact.bad')}</dt>
+        <dd data-k="invalid">{formatNumber(s.rowsInvalid)}</dd>
       </div>
       <div>
-        <dt>Impacted</dt>
+        <dt>{t('impact.impacted')}</dt>
         <dd data-k="impacted">
-          {s.rowsImpacted} <span class="muted">({s.impactedPercent.toFixed(1)} % of valid rows)</span>
+          {formatNumber(s.rowsImpacted)} <span class="muted">({t('impact.percentOfValid', { value: oneDecimal(s.impactedPercent) })})</span>
         </dd>
       </div>
     </dl>
@@ -141,35 +142,35 @@ function ImpactCounts({ report, allDeltas, onAllDeltas }: { report: Report; allD
   const deltas = allDeltas ? s.ptDeltas : s.ptDeltas.slice(0, 20);
   return (
     <div class="impact-tables">
-      <div class="counts-scroll" tabIndex={0} role="region" aria-label="Rows per impact kind">
+      <div class="counts-scroll" tabIndex={0} role="region" aria-label={t('impact.perKind')}>
         <table class="counts by-kind">
-          <caption>Rows per impact kind</caption>
+          <caption>{t('impact.perKind')}</caption>
           <thead>
             <tr>
-              <th scope="col">Impact</th>
-              <th scope="col">Rows</th>
+              <th scope="col">{t('impact.impact')}</th>
+              <th scope="col">{t('impact.rows')}</th>
             </tr>
           </thead>
           <tbody>
             {s.byKind.map((k) => (
               <tr key={k.kind} data-kind={k.kind}>
                 <th scope="row">
-                  {KIND_LABELS[k.kind]} <code class="muted">{k.kind}</code>
+                  {kindLabel(k.kind)} <code class="muted">{k.kind}</code>
                 </th>
-                <td>{k.rows}</td>
+                <td>{formatNumber(k.rows)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-      <div class="counts-scroll" tabIndex={0} role="region" aria-label="SOC-to-SOC movements">
+      <div class="counts-scroll" tabIndex={0} role="region" aria-label={t('impact.socMoves')}>
         <table class="counts soc-moves">
-          <caption>Rows moving from one primary SOC to another</caption>
+          <caption>{t('impact.socMovesCaption')}</caption>
           <thead>
             <tr>
-              <th scope="col">From SOC</th>
-              <th scope="col">To SOC</th>
-              <th scope="col">Rows</th>
+              <th scope="col">{t('impact.fromSoc')}</th>
+              <th scope="col">{t('impact.toSoc')}</th>
+              <th scope="col">{t('impact.rows')}</th>
             </tr>
           </thead>
           <tbody>
@@ -182,26 +183,26 @@ function ImpactCounts({ report, allDeltas, onAllDeltas }: { report: Report; allD
                   <td>
                     <Name text={m.to.term} />
                   </td>
-                  <td>{m.rows}</td>
+                  <td>{formatNumber(m.rows)}</td>
                 </tr>
               ))
             ) : (
               <tr>
-                <td colSpan={3}>No row changes primary SOC.</td>
+                <td colSpan={3}>{t('impact.noSocMove')}</td>
               </tr>
             )}
           </tbody>
         </table>
       </div>
-      <div class="counts-scroll" tabIndex={0} role="region" aria-label="Row counts by PT">
+      <div class="counts-scroll" tabIndex={0} role="region" aria-label={t('impact.ptRegion')}>
         <table class="counts pt-deltas">
-          <caption>Row counts by PT that change ({s.ptDeltas.length})</caption>
+          <caption>{t('impact.ptCaption', { count: s.ptDeltas.length })}</caption>
           <thead>
             <tr>
               <th scope="col">PT</th>
               <th scope="col">{report.from}</th>
               <th scope="col">{report.to}</th>
-              <th scope="col">Change</th>
+              <th scope="col">{t('impact.change')}</th>
             </tr>
           </thead>
           <tbody>
@@ -211,21 +212,21 @@ function ImpactCounts({ report, allDeltas, onAllDeltas }: { report: Report; allD
                   <td>
                     <Name text={d.pt.term} /> <span class="muted">{d.pt.code}</span>
                   </td>
-                  <td>{d.before}</td>
-                  <td>{d.after}</td>
-                  <td>{d.delta > 0 ? `+${d.delta}` : d.delta}</td>
+                  <td>{formatNumber(d.before)}</td>
+                  <td>{formatNumber(d.after)}</td>
+                  <td>{d.delta > 0 ? `+${formatNumber(d.delta)}` : formatNumber(d.delta)}</td>
                 </tr>
               ))
             ) : (
               <tr>
-                <td colSpan={4}>No PT count changes.</td>
+                <td colSpan={4}>{t('impact.noPtChange')}</td>
               </tr>
             )}
           </tbody>
         </table>
         {s.ptDeltas.length > 20 ? (
           <button type="button" onClick={() => onAllDeltas(!allDeltas)}>
-            {allDeltas ? 'Show the first 20 PTs' : `Show all ${s.ptDeltas.length} PTs`}
+            {allDeltas ? t('impact.first20', { count: 20 }) : t('impact.allPts', { count: s.ptDeltas.length })}
           </button>
         ) : null}
       </div>
@@ -236,34 +237,34 @@ function ImpactCounts({ report, allDeltas, onAllDeltas }: { report: Report; allD
 /** One page of rows: each row as coded, as it is in both releases, its impacts and suggested recodes. */
 function ImpactRows({ report, rows }: { report: Report; rows: Row[] }) {
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-label="Rows and their impacts">
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={t('impact.rowsRegion')}>
       <table class="impact-rows">
         <thead>
           <tr>
-            <th scope="col">Row</th>
-            <th scope="col">In {report.from}</th>
-            <th scope="col">In {report.to}</th>
-            <th scope="col">Impacts and suggested recode</th>
+            <th scope="col">{t('impact.row')}</th>
+            <th scope="col">{t('impact.inRelease', { version: report.from })}</th>
+            <th scope="col">{t('impact.inRelease', { version: report.to })}</th>
+            <th scope="col">{t('impact.impactsRecode')}</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.rowId}>
-              <td data-label="Row">
+              <td data-label={t('impact.row')}>
                 <strong>{r.rowId}</strong>
                 <span class="muted block">
-                  code{' '}
+                  {t('impact.codeWord')}{' '}
                   <Link to={{ view: 'browse', v: report.from, code: r.code, lvl: r.before.level === 'LLT' ? 'LLT' : undefined }}>{r.code}</Link>
                 </span>
-                {r.recordedTerm ? <span class="muted block">recorded “{r.recordedTerm}”</span> : null}
+                {r.recordedTerm ? <span class="muted block">{t('impact.recorded', { term: r.recordedTerm })}</span> : null}
               </td>
-              <td data-label={`In ${report.from}`}>
+              <td data-label={t('impact.inRelease', { version: report.from })}>
                 <StateCell s={r.before} />
               </td>
-              <td data-label={`In ${report.to}`}>
+              <td data-label={t('impact.inRelease', { version: report.to })}>
                 <StateCell s={r.after} />
               </td>
-              <td data-label="Impacts">
+              <td data-label={t('impact.impacts')}>
                 {r.impacts.length ? (
                   <ul class="impacts">
                     {r.impacts.map((i) => (
@@ -275,11 +276,11 @@ function ImpactRows({ report, rows }: { report: Report; rows: Row[] }) {
                           </span>
                         ) : null}
                         <span class="suggestion block">
-                          <strong>{i.suggestion.action.toLowerCase()}</strong>
+                          <strong>{actionName(i.suggestion.action)}</strong>
                           {i.suggestion.code && i.suggestion.action !== 'KEEP' ? (
                             <>
                               {' '}
-                              to{' '}
+                              {t('impact.toWord')}{' '}
                               <Link to={{ view: 'browse', v: report.to, code: i.suggestion.code, lvl: i.suggestion.level === 'LLT' ? 'LLT' : undefined }}>
                                 {i.suggestion.term ? <Name text={i.suggestion.term} /> : i.suggestion.code}
                               </Link>{' '}
@@ -292,7 +293,7 @@ function ImpactRows({ report, rows }: { report: Report; rows: Row[] }) {
                     ))}
                   </ul>
                 ) : (
-                  <span class="muted">Not affected: keep.</span>
+                  <span class="muted">{t('impact.notAffected')}</span>
                 )}
               </td>
             </tr>
@@ -307,23 +308,23 @@ function ImpactRows({ report, rows }: { report: Report; rows: Row[] }) {
 function BadRows({ bad }: { bad: BadRow[] }) {
   return (
     <>
-      <h2 id="impact-bad-heading">Bad rows ({bad.length})</h2>
+      <h2 id="impact-bad-heading">{t('impact.badHeading', { count: bad.length })}</h2>
       {bad.length ? (
         <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="impact-bad-heading">
           <table class="bad-rows">
             <thead>
               <tr>
-                <th scope="col">Row id</th>
-                <th scope="col">Line</th>
-                <th scope="col">Field</th>
-                <th scope="col">Reason</th>
+                <th scope="col">{t('impact.rowId')}</th>
+                <th scope="col">{t('impact.line')}</th>
+                <th scope="col">{t('impact.field')}</th>
+                <th scope="col">{t('impact.reason')}</th>
               </tr>
             </thead>
             <tbody>
               {bad.map((e) => (
                 <tr key={`${e.position}-${e.field}`}>
-                  <td>{e.rowId ?? <span class="muted">(none)</span>}</td>
-                  <td>{e.line ?? `row ${e.position}`}</td>
+                  <td>{e.rowId ?? <span class="muted">{t('impact.noneId')}</span>}</td>
+                  <td>{e.line ?? t('impact.rowN', { n: e.position })}</td>
                   <td>{e.field}</td>
                   <td>{e.reason}</td>
                 </tr>
@@ -332,18 +333,18 @@ function BadRows({ bad }: { bad: BadRow[] }) {
           </table>
         </div>
       ) : (
-        <p class="muted">Every row could be analysed.</p>
+        <p class="muted">{t('impact.allAnalysed')}</p>
       )}
     </>
   );
 }
 
 function StateCell({ s }: { s: Row['before'] | null }) {
-  if (!s) return <span class="muted">not in the release</span>;
+  if (!s) return <span class="muted">{t('impact.notInRelease')}</span>;
   return (
     <>
       <LevelBadge level={s.level} /> {s.term ? <Name text={s.term} /> : null}
-      {s.current ? null : <span class="badge noncurrent">non-current</span>}
+      {s.current ? null : <span class="badge noncurrent">{t('status.nonCurrent')}</span>}
       {s.pt && s.level !== 'PT' ? <span class="muted block">
           PT <Name text={s.pt.term} />
         </span> : null}
@@ -352,4 +353,14 @@ function StateCell({ s }: { s: Row['before'] | null }) {
         </span> : null}
     </>
   );
+}
+
+/** A suggested action (KEEP, RECODE, …) as a word of the interface's language; an unknown one as given. */
+function actionName(action: string): string {
+  const known = ['KEEP', 'RECODE', 'REVIEW'];
+  return known.includes(action) ? t(`action.${action as 'KEEP'}`) : action.toLowerCase();
+}
+
+function oneDecimal(x: number): string {
+  return new Intl.NumberFormat(uiLanguage(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
 }

@@ -2,6 +2,7 @@
 // in (`lang=`), the optional second one beside them (`lang2=`), and each language's own name.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import { uiLanguage } from './i18n.ts';
 
 /** The languages in effect below the shell; `language` undefined until the release list is known. */
 export interface Languages {
@@ -24,9 +25,9 @@ export function ownName(tag: string): string {
   return displayName(tag, tag);
 }
 
-/** A language's name in the UI's language (English), e.g. for "matched in Japanese". */
-export function englishName(tag: string): string {
-  return displayName(tag, 'en');
+/** A language's name in the interface's language ("Japanese", "Japanisch"), e.g. for "matched in Japanese". */
+export function localName(tag: string): string {
+  return displayName(tag, uiLanguage());
 }
 
 function displayName(tag: string, inLanguage: string): string {

@@ -1,6 +1,6 @@
 // The explorer's shell: header (views, release switcher) and the view the URL names.
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { ExplorerVersionsDocument } from './operations/generated.ts';
 import { navigate, useParams, viewOf } from './router.ts';
@@ -16,6 +16,9 @@ import type { Release } from './release.ts';
 import { setShellLanguage } from './api.ts';
 import { LanguageContext, resolveLanguages } from './language.ts';
 import { LanguageOptions } from './names.tsx';
+import { formatNumber, loadCatalogue, setUiLanguage, t, tx, UI_LANGUAGE_NAMES, UI_LANGUAGES, uiLanguage } from './i18n.ts';
+import { rememberUi, resolveUi } from './uiChoice.ts';
+import type { MessageKey } from './messages/catalogue.ts';
 
 
 function App() {
@@ -27,7 +30,15 @@ function App() {
   const selected = params.get('v') ?? latest;
   const binSize = useBin().length;
   const hosted = releases.find((r) => r.version === selected)?.languages ?? [];
-  const langs = resolveLanguages(params, hosted, navigator.languages ?? [navigator.language]);
+  const preferred = navigator.languages ?? [navigator.language];
+  // The interface language first, so the views below render in it. It is independent of the
+  // names' language (lang=); both default from the browser's languages by the same matching.
+  const { ui: wanted, chosen } = resolveUi(params.get('ui'), preferred);
+  // A catalogue not loaded yet (Back to another ui=, say): the current words stay until it is.
+  const [, setLoaded] = useState(0);
+  if (!setUiLanguage(wanted)) void loadCatalogue(wanted).then(() => setLoaded((n) => n + 1), () => {});
+  const ui = uiLanguage();
+  const langs = resolveLanguages(params, hosted, preferred);
   // Views wait for the language (from the URL at once, else once the release list is known), so
   // every query they send names it; an unknown release still renders (its view shows the error).
   const ready = langs.language !== undefined || !versions.loading;
@@ -35,55 +46,65 @@ function App() {
   setShellLanguage(langs.language);
 
   useEffect(() => {
-    const names = { browse: 'Browse and search', compare: 'Compare releases', workbench: 'Coding workbench', smqs: 'SMQs', impact: 'Upgrade impact', bin: 'Research bin' };
-    document.title = `${names[view]} — Terminology Explorer`;
-  }, [view]);
+    document.documentElement.lang = ui;
+  }, [ui]);
+  // A remembered choice is put in the URL (replacing the entry), so a link copied from here shares it.
+  useEffect(() => {
+    if (chosen && !params.get('ui')) navigate({ ui: wanted }, { replace: true });
+  });
+  // A code's or an SMQ's page titles itself (its name); the other views by their name, in the interface language.
+  const ownTitle = (view === 'browse' && params.has('code')) || (view === 'smqs' && params.has('smq'));
+  useEffect(() => {
+    if (ownTitle) return;
+    const names: Record<typeof view, MessageKey> = { browse: 'title.browse', compare: 'title.compare', workbench: 'title.workbench', smqs: 'title.smqs', impact: 'title.impact', bin: 'title.bin' };
+    document.title = t('title.page', { page: t(names[view]) });
+  }, [view, ui, ownTitle]);
 
   return (
     <>
       <a class="skip" href="#main">
-        Skip to content
+        {t('shell.skip')}
       </a>
       <header class="top">
         <p class="brand">
-          <Link to={{ view: 'browse', q: undefined, code: undefined, path: undefined, tab: undefined }}>Terminology Explorer</Link>
+          <Link to={{ view: 'browse', q: undefined, code: undefined, path: undefined, tab: undefined }}>{t('shell.brand')}</Link>
         </p>
-        <nav aria-label="Views">
+        <nav aria-label={t('shell.views')}>
           <ul>
             <li>
               <Link to={{ view: 'browse' }} aria-current={view === 'browse' ? 'page' : undefined}>
-                Browse
+                {t('nav.browse')}
               </Link>
             </li>
             <li>
               <Link to={{ view: 'compare' }} aria-current={view === 'compare' ? 'page' : undefined}>
-                Compare
+                {t('nav.compare')}
               </Link>
             </li>
             <li>
               <Link to={{ view: 'workbench' }} aria-current={view === 'workbench' ? 'page' : undefined}>
-                Workbench
+                {t('nav.workbench')}
               </Link>
             </li>
             <li>
               <Link to={{ view: 'smqs', smq: undefined, scope: undefined, after: undefined, before: undefined }} aria-current={view === 'smqs' ? 'page' : undefined}>
-                SMQs
+                {t('nav.smqs')}
               </Link>
             </li>
             <li>
               <Link to={{ view: 'impact' }} aria-current={view === 'impact' ? 'page' : undefined}>
-                Upgrade impact
+                {t('nav.impact')}
               </Link>
             </li>
             <li>
               <Link to={{ view: 'bin' }} aria-current={view === 'bin' ? 'page' : undefined}>
-                Research bin <span class="bin-count">({binSize})</span>
+                {tx('nav.bin', { count: <span class="bin-count">({formatNumber(binSize)})</span> })}
               </Link>
             </li>
           </ul>
         </nav>
         <div class="release">
-          <label for="release-switcher">Release</label>
+          <label for="release-switcher">{t('shell.release')}</label>
           <select
             id="release-switcher"
             value={selected ?? ''}
@@ -103,26 +124,27 @@ function App() {
             {releases.map((r) => (
               <option key={r.version} value={r.version}>
                 {r.version}
-                {r.isLatest ? ' (latest)' : ''}
+                {r.isLatest ? ` ${t('shell.latest')}` : ''}
               </option>
             ))}
           </select>
         </div>
         <LanguageSwitcher hosted={hosted} language={langs.language} />
+        <UiSwitcher ui={ui} />
       </header>
-      {versions.error ? <ErrorBox error={versions.error} title="The releases could not be loaded" /> : null}
+      {versions.error ? <ErrorBox error={versions.error} title={t('shell.releasesFailed')} /> : null}
       <LanguageContext.Provider value={langs}>
       <main id="main" tabIndex={-1}>
         {!ready ? (
           <p class="loading" role="status">
-            Loading releases…
+            {t('shell.loadingReleases')}
           </p>
         ) : view === 'compare' ? (
           releases.length ? (
             <Compare params={params} releases={releases} />
           ) : versions.loading ? (
             <p class="loading" role="status">
-              Loading releases…
+              {t('shell.loadingReleases')}
             </p>
           ) : null
         ) : view === 'impact' ? (
@@ -130,7 +152,7 @@ function App() {
             <ImpactPage params={params} releases={releases} />
           ) : versions.loading ? (
             <p class="loading" role="status">
-              Loading releases…
+              {t('shell.loadingReleases')}
             </p>
           ) : null
         ) : view === 'bin' ? (
@@ -138,7 +160,7 @@ function App() {
             <BinPage params={params} releases={releases} />
           ) : versions.loading ? (
             <p class="loading" role="status">
-              Loading releases…
+              {t('shell.loadingReleases')}
             </p>
           ) : null
         ) : view === 'smqs' ? (
@@ -152,9 +174,7 @@ function App() {
       </main>
       </LanguageContext.Provider>
       <footer class="foot">
-        <p>
-          Reads only the public API: <a href="/graphql">GraphQL</a> · <a href="/docs">REST reference</a>
-        </p>
+        <p>{tx('shell.footer', { graphql: <a href="/graphql">GraphQL</a>, rest: <a href="/docs">{t('shell.restReference')}</a> })}</p>
       </footer>
     </>
   );
@@ -165,7 +185,7 @@ function LanguageSwitcher({ hosted, language }: { hosted: string[]; language?: s
   if (hosted.length < 2) return null;
   return (
     <div class="release language">
-      <label for="language-switcher">Language</label>
+      <label for="language-switcher">{t('shell.namesLanguage')}</label>
       <select
         id="language-switcher"
         value={language ?? ''}
@@ -182,7 +202,38 @@ function LanguageSwitcher({ hosted, language }: { hosted: string[]; language?: s
   );
 }
 
+/** The interface's language (every catalogue, each by its own name); kept in the URL as ui= and in localStorage. */
+function UiSwitcher({ ui }: { ui: string }) {
+  return (
+    <div class="release language">
+      <label for="ui-switcher">{t('shell.uiLanguage')}</label>
+      <select
+        id="ui-switcher"
+        value={ui}
+        onChange={(e) => {
+          const next = (e.currentTarget as HTMLSelectElement).value;
+          rememberUi(next);
+          // The words change once their catalogue is here (a chunk of a few KB), in one render.
+          void loadCatalogue(next).then(() => navigate({ ui: next }), () => navigate({ ui: next }));
+        }}
+      >
+        {UI_LANGUAGES.map((tag) => (
+          <option key={tag} value={tag} lang={tag}>
+            {UI_LANGUAGE_NAMES[tag]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 const root = document.getElementById('app')!;
-// The boot message is static HTML (shown until the bundle runs); the app replaces it.
-root.textContent = '';
-render(<App />, root);
+// The boot message is static HTML (shown until the bundle runs); the app replaces it once the
+// interface language's catalogue is loaded (at once for English; a failed fetch falls back to it).
+const first = resolveUi(new URLSearchParams(location.search).get('ui'), navigator.languages ?? [navigator.language]).ui;
+void loadCatalogue(first)
+  .catch(() => {})
+  .then(() => {
+    root.textContent = '';
+    render(<App />, root);
+  });

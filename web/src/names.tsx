@@ -2,7 +2,8 @@
 // pronounce it right; CJK text gets the system's CJK fonts), the second language beside it, and
 // the control that chooses that second language (lang2=).
 import { navigate } from './router.ts';
-import { englishName, ownName, useLanguages } from './language.ts';
+import { localName, ownName, useLanguages } from './language.ts';
+import { t } from './i18n.ts';
 
 /** A name in its language; `lang` defaults to the explorer's language. */
 export function Name({ text, lang }: { text: string; lang?: string | null }) {
@@ -16,7 +17,7 @@ export function SecondName({ text }: { text: string | null | undefined }) {
   if (!second || text == null) return null;
   return (
     <span class="name2">
-      <span class="sr-only">{` (${englishName(second)}: `}</span>
+      <span class="sr-only">{` (${localName(second)}: `}</span>
       <span lang={second}>{text}</span>
       <span class="sr-only">)</span>
     </span>
@@ -30,9 +31,9 @@ export function SecondLanguageChooser({ id }: { id: string }) {
   if (!others.length) return null;
   return (
     <div class="field second-language">
-      <label for={id}>Show also</label>
+      <label for={id}>{t('names.showAlso')}</label>
       <select id={id} value={second ?? ''} onChange={(e) => navigate({ lang2: (e.currentTarget as HTMLSelectElement).value || undefined }, { replace: false })}>
-        <option value="">No second language</option>
+        <option value="">{t('names.noSecond')}</option>
         <LanguageOptions tags={others} />
       </select>
     </div>

@@ -4,6 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { parseCodedRows, TooManyRows, type CodedRow, type ParseProblem } from './csv.ts';
+import { megabytes, t } from './i18n.ts';
 
 export const MAX_ROWS = 10_000;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -18,12 +19,12 @@ export interface RowsRead {
 export function readRows(text: string, source: string, columns: string): RowsRead | string {
   try {
     const { rows, problems } = parseCodedRows(text, MAX_ROWS);
-    if (!rows.length && !problems.length) return `${source}: no rows. The first line names the columns (${columns}), then one row per line.`;
+    if (!rows.length && !problems.length) return t('rows.none', { source, columns });
     return { source, rows, problems };
   } catch (e) {
     return e instanceof TooManyRows
-      ? `${source} has more than ${MAX_ROWS.toLocaleString('en')} rows: the explorer takes at most ${MAX_ROWS.toLocaleString('en')}. Split the file, or use the REST API.`
-      : `${source} could not be read: ${e instanceof Error ? e.message : String(e)}`;
+      ? t('rows.tooMany', { source, max: MAX_ROWS })
+      : t('rows.unreadable', { source, reason: e instanceof Error ? e.message : String(e) });
   }
 }
 
@@ -52,7 +53,7 @@ export function RowsInput(props: {
     if (!file) return props.onFile(undefined);
     if (file.size > MAX_FILE_BYTES) {
       props.onFile(undefined);
-      props.onError(`${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB: the explorer reads files up to ${MAX_FILE_BYTES / 1024 / 1024} MB and ${MAX_ROWS.toLocaleString('en')} rows.`);
+      props.onError(t('rows.tooLarge', { name: file.name, size: megabytes(file.size), limit: MAX_FILE_BYTES / 1024 / 1024, max: MAX_ROWS }));
       return;
     }
     setReading(true);
@@ -93,13 +94,13 @@ export function RowsInput(props: {
       />
       {reading ? (
         <p class="muted" role="status">
-          Reading…
+          {t('rows.reading')}
         </p>
       ) : null}
       {props.file ? (
         <p class="muted" role="status">
-          {props.file.source}: {props.file.rows.length} {props.file.rows.length === 1 ? 'row' : 'rows'} read
-          {props.file.problems.length ? `, ${props.file.problems.length} unreadable` : ''}. The pasted text is ignored while a file is chosen.{' '}
+          {t('rows.read', { source: props.file.source, count: props.file.rows.length })}
+          {props.file.problems.length ? t('rows.unreadableCount', { count: props.file.problems.length }) : ''}. {t('rows.fileWins')}{' '}
           <button
             type="button"
             onClick={() => {
@@ -107,7 +108,7 @@ export function RowsInput(props: {
               props.onFile(undefined);
             }}
           >
-            Clear the file
+            {t('rows.clearFile')}
           </button>
         </p>
       ) : null}

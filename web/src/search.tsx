@@ -4,12 +4,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ExplorerSearchDocument, ExplorerSocsDocument, type Level } from './operations/generated.ts';
 import { current, focusRequest, navigate } from './router.ts';
 import { ErrorBox, Highlighted, LevelBadge, Loading, StatusBadge, findAll, useQuery } from './ui.tsx';
-import { englishName, ownName, useLanguages } from './language.ts';
+import { localName, ownName, useLanguages } from './language.ts';
 import { SecondLanguageChooser, SecondName } from './names.tsx';
+import { t, tx } from './i18n.ts';
+import type { MessageKey } from './messages/catalogue.ts';
 
 const PAGE = 20;
 const LEVELS: Level[] = ['SOC', 'HLGT', 'HLT', 'PT', 'LLT'];
-const MATCH_NAMES: Record<string, string> = { EXACT: 'exact', PREFIX: 'prefix', WORD_PREFIX: 'word prefix', FUZZY: 'typo-tolerant' };
+const MATCH_NAMES: Record<string, MessageKey> = { EXACT: 'search.match.EXACT', PREFIX: 'search.match.PREFIX', WORD_PREFIX: 'search.match.WORD_PREFIX', FUZZY: 'search.match.FUZZY' };
 
 export function Search({ params, version, compact }: { params: URLSearchParams; version?: string; compact: boolean }) {
   const q = params.get('q') ?? '';
@@ -102,11 +104,11 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
   return (
     <section class="search" aria-labelledby="search-heading">
       <h2 id="search-heading" class={compact ? 'sr-only' : undefined}>
-        Search {version ? `release ${version}` : 'the latest release'}
+        {version ? t('search.headingRelease', { version }) : t('search.headingLatest')}
       </h2>
       <form role="search" onSubmit={(e) => e.preventDefault()} class="search-form">
         <div class="field grow">
-          <label for="search-input">Term, synonym or code</label>
+          <label for="search-input">{t('search.label')}</label>
           <input
             id="search-input"
             type="search"
@@ -118,7 +120,7 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
             aria-controls="search-results"
             aria-activedescendant={expanded && active >= 0 ? `hit-${active}` : undefined}
             aria-describedby="search-help"
-            placeholder="e.g. throwing up, headache, 10028813"
+            placeholder={t('search.placeholder')}
             value={text}
             onInput={(e) => {
               const v = (e.currentTarget as HTMLInputElement).value;
@@ -129,23 +131,23 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
             onKeyDown={onKeyDown}
           />
           <p id="search-help" class="help">
-            Results appear as you type; ↑ ↓ choose, Enter opens (a lone result opens at once).
+            {t('search.help')}
           </p>
         </div>
         {hosted.length > 1 ? (
           <div class="field">
-            <label for="search-language">Search in</label>
+            <label for="search-language">{t('search.in')}</label>
             <select id="search-language" value={all ? '*' : ''} onChange={(e) => navigate({ ql: (e.currentTarget as HTMLSelectElement).value || undefined, after: undefined, before: undefined })}>
-              <option value="">{language ? `${englishName(language)} (${ownName(language)})` : 'This language'}</option>
-              <option value="*">All languages</option>
+              <option value="">{language ? `${localName(language)} (${ownName(language)})` : t('search.thisLanguage')}</option>
+              <option value="*">{t('search.allLanguages')}</option>
             </select>
           </div>
         ) : null}
         <SecondLanguageChooser id="search-lang2" />
         <div class="field">
-          <label for="search-level">Level</label>
+          <label for="search-level">{t('common.level')}</label>
           <select id="search-level" value={level ?? ''} onChange={(e) => navigate({ level: (e.currentTarget as HTMLSelectElement).value || undefined, after: undefined, before: undefined })}>
-            <option value="">All levels</option>
+            <option value="">{t('common.allLevels')}</option>
             {LEVELS.map((l) => (
               <option key={l} value={l}>
                 {l}
@@ -154,9 +156,9 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
           </select>
         </div>
         <div class="field">
-          <label for="search-soc">System organ class</label>
+          <label for="search-soc">{t('level.SOC')}</label>
           <select id="search-soc" value={soc ?? ''} onChange={(e) => navigate({ soc: (e.currentTarget as HTMLSelectElement).value || undefined, after: undefined, before: undefined })}>
-            <option value="">All SOCs</option>
+            <option value="">{t('search.allSocs')}</option>
             {[...(socs.data?.codes.edges ?? [])]
               .map((e) => e.node.code)
               .sort((a, b) => (a.internationalOrder ?? 0) - (b.internationalOrder ?? 0))
@@ -170,17 +172,17 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
       </form>
       <div class="results" hidden={!expanded}>
         <p class="count" role="status">
-          {results.loading ? 'Searching…' : results.data ? `${results.data.codes.totalCount} ${results.data.codes.totalCount === 1 ? 'result' : 'results'}` : ''}
+          {results.loading ? t('search.searching') : results.data ? t('search.count', { count: results.data.codes.totalCount }) : ''}
         </p>
-        {results.error ? <ErrorBox error={results.error} title="Search failed" /> : null}
-        {results.data && !hits.length && !codeLike ? <p class="empty">No term matches “{q}” in {version ? `release ${version}` : 'the latest release'}. Try fewer letters or another release.</p> : null}
-        <ul id="search-results" role="listbox" aria-label={`Results for ${q}`} class="hits">
+        {results.error ? <ErrorBox error={results.error} title={t('search.failed')} /> : null}
+        {results.data && !hits.length && !codeLike ? <p class="empty">{version ? t('search.noneRelease', { q, version }) : t('search.noneLatest', { q })}</p> : null}
+        <ul id="search-results" role="listbox" aria-label={t('search.resultsFor', { q })} class="hits">
           {expanded && codeLike ? (
             <li id="hit-0" role="option" aria-selected={active === 0} class={active === 0 ? 'hit active' : 'hit'} onClick={() => open(0)} onMouseMove={() => active !== 0 && setActive(0)}>
               <span class="hit-head">
-                <span class="term">Open code {q.trim()}</span>
+                <span class="term">{t('search.openCode', { code: q.trim() })}</span>
               </span>
-              <span class="how">code lookup</span>
+              <span class="how">{t('search.codeLookup')}</span>
             </li>
           ) : null}
           {expanded &&
@@ -212,15 +214,15 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
                     <span class="how">
                       {m.isSynonym ? (
                         <>
-                          synonym LLT “<Highlighted text={m.term} ranges={ranges} lang={m.language ?? hit.code.language} />” ·{' '}
+                          {tx('search.synonym', { name: <Highlighted text={m.term} ranges={ranges} lang={m.language ?? hit.code.language} /> })} ·{' '}
                         </>
                       ) : m.language && m.language !== hit.code.language ? (
                         <>
-                          name “<Highlighted text={m.term} ranges={ranges} lang={m.language} />” ·{' '}
+                          {tx('search.name', { name: <Highlighted text={m.term} ranges={ranges} lang={m.language} /> })} ·{' '}
                         </>
                       ) : null}
-                      {m.language && all ? <span class="matched-language">in {englishName(m.language)} · </span> : null}
-                      {MATCH_NAMES[m.type] ?? m.type} match
+                      {m.language && all ? <span class="matched-language">{t('search.matchedIn', { language: localName(m.language) })} · </span> : null}
+                      {MATCH_NAMES[m.type] ? t(MATCH_NAMES[m.type]!) : t('search.match.other', { type: m.type })}
                     </span>
                   ) : null}
                   {hit.code.primaryPath ? <span class="path" lang={hit.code.primaryPath.nodes[0]?.language ?? hit.code.language}>{hit.code.primaryPath.nodes.map((n) => n.term).join(' › ')}</span> : null}
@@ -228,14 +230,14 @@ export function Search({ params, version, compact }: { params: URLSearchParams; 
               );
             })}
         </ul>
-        {results.loading && !results.data ? <Loading label="Searching…" /> : null}
+        {results.loading && !results.data ? <Loading label={t('search.searching')} /> : null}
         {results.data && (results.data.codes.pageInfo.hasPreviousPage || results.data.codes.pageInfo.hasNextPage) ? (
-          <nav class="pager" aria-label="Result pages">
+          <nav class="pager" aria-label={t('search.pages')}>
             <button type="button" disabled={!results.data.codes.pageInfo.hasPreviousPage} onClick={() => navigate({ before: results.data!.codes.pageInfo.startCursor ?? undefined, after: undefined })}>
-              Previous results
+              {t('search.previous')}
             </button>
             <button type="button" disabled={!results.data.codes.pageInfo.hasNextPage} onClick={() => navigate({ after: results.data!.codes.pageInfo.endCursor ?? undefined, before: undefined })}>
-              Next results
+              {t('search.next')}
             </button>
           </nav>
         ) : null}

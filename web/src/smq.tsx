@@ -8,6 +8,7 @@ import { navigate } from './router.ts';
 import { ErrorBox, LevelBadge, Link, Loading, useQuery } from './ui.tsx';
 import { SmqApply } from './smqApply.tsx';
 import { Name } from './names.tsx';
+import { t, tx } from './i18n.ts';
 
 const LIST_PAGE = 25;
 const TERM_PAGE = 25;
@@ -19,15 +20,15 @@ interface PageInfo {
   endCursor: string | null;
 }
 
-function Pager({ info, label, noun }: { info: PageInfo; label: string; noun: string }) {
+function Pager({ info, label, previous, next }: { info: PageInfo; label: string; previous: string; next: string }) {
   if (!info.hasNextPage && !info.hasPreviousPage) return null;
   return (
     <nav class="pager" aria-label={label}>
       <button type="button" disabled={!info.hasPreviousPage} onClick={() => navigate({ before: info.startCursor ?? undefined, after: undefined })}>
-        Previous {noun}
+        {previous}
       </button>
       <button type="button" disabled={!info.hasNextPage} onClick={() => navigate({ after: info.endCursor ?? undefined, before: undefined })}>
-        Next {noun}
+        {next}
       </button>
     </nav>
   );
@@ -52,45 +53,44 @@ function SmqList({ params, version }: { params: URLSearchParams; version?: strin
   // The URL follows the field 200 ms after the last keystroke (replacing the history entry).
   useEffect(() => {
     if (draft === sq) return;
-    const t = setTimeout(() => navigate({ sq: draft.trim() ? draft : undefined, after: undefined, before: undefined }, { replace: true }), 200);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => navigate({ sq: draft.trim() ? draft : undefined, after: undefined, before: undefined }, { replace: true }), 200);
+    return () => clearTimeout(timer);
   }, [draft]);
   const q = useQuery(ExplorerSmqsDocument, { q: sq.trim() || undefined, version, ...paging(params, LIST_PAGE) });
   const conn = q.data?.smqs;
   return (
     <section class="smqs" aria-labelledby="smqs-heading">
-      <h1 id="smqs-heading">SMQs</h1>
-      <p class="muted">Standardised queries of release {version ?? '(latest)'}: groups of PTs and LLTs with a narrow and a broad scope.</p>
+      <h1 id="smqs-heading">{t('title.smqs')}</h1>
+      <p class="muted">{version ? t('smq.intro', { version }) : t('smq.introLatest')}</p>
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <div class="field grow">
-          <label for="smq-search">SMQ name contains</label>
+          <label for="smq-search">{t('smq.search')}</label>
           <input id="smq-search" type="search" value={draft} autocomplete="off" onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)} />
         </div>
       </form>
-      {q.error ? <ErrorBox error={q.error} title="The SMQs could not be loaded" /> : null}
+      {q.error ? <ErrorBox error={q.error} title={t('smq.listFailed')} /> : null}
       {!conn ? (
-        q.loading ? <Loading label="Loading SMQs…" /> : null
+        q.loading ? <Loading label={t('smq.loadingList')} /> : null
       ) : (
         <>
           <p role="status" class="count">
-            {conn.totalCount} {conn.totalCount === 1 ? 'SMQ' : 'SMQs'}
-            {sq.trim() ? ` with “${sq.trim()}” in the name` : ''}
+            {sq.trim() ? t('smq.countNamed', { count: conn.totalCount, q: sq.trim() }) : t('smq.count', { count: conn.totalCount })}
           </p>
           {conn.edges.length ? (
             <ul class="smq-list links">
               {conn.edges.map(({ node: s }) => (
                 <li key={s.code}>
-                  <Link to={smqLink(s.code)}>{s.name}</Link> <span class="muted">{s.code}</span> <span class="badge">level {s.level}</span>
-                  {s.isAlgorithmic ? <span class="badge">algorithmic</span> : null}
-                  {s.status === 'INACTIVE' ? <span class="badge noncurrent">inactive</span> : null}
-                  {s.parent ? <span class="muted"> · sub-SMQ of {s.parent.name}</span> : null}
+                  <Link to={smqLink(s.code)}>{s.name}</Link> <span class="muted">{s.code}</span> <span class="badge">{t('smq.levelN', { level: s.level })}</span>
+                  {s.isAlgorithmic ? <span class="badge">{t('smq.algorithmic')}</span> : null}
+                  {s.status === 'INACTIVE' ? <span class="badge noncurrent">{t('smq.inactive')}</span> : null}
+                  {s.parent ? <span class="muted"> · {t('smq.subOf', { name: s.parent.name })}</span> : null}
                 </li>
               ))}
             </ul>
           ) : (
-            <p class="empty">No SMQ matches.</p>
+            <p class="empty">{t('smq.none')}</p>
           )}
-          <Pager info={conn.pageInfo} label="SMQ pages" noun="SMQs" />
+          <Pager info={conn.pageInfo} label={t('smq.pages')} previous={t('smq.previous')} next={t('smq.next')} />
         </>
       )}
     </section>
@@ -103,120 +103,119 @@ function SmqPage({ code, params, version }: { code: string; params: URLSearchPar
   const q = useQuery(ExplorerSmqDocument, { code, version, scope, ...paging(params, TERM_PAGE) });
   const s = q.data?.smq;
   useLayoutEffect(() => {
-    if (s) document.title = `${s.name} (SMQ ${s.code}) — Terminology Explorer`;
+    if (s) document.title = t('title.smq', { name: s.name, code: s.code });
   }, [s]);
-  if (q.error) return <ErrorBox error={q.error} title={`SMQ ${code} could not be shown in release ${version ?? '(latest)'}`} />;
-  if (!s) return <Loading label={`Loading SMQ ${code}…`} />;
+  if (q.error) return <ErrorBox error={q.error} title={version ? t('smq.failed', { code, version }) : t('smq.failedLatest', { code })} />;
+  if (!s) return <Loading label={t('smq.loading', { code })} />;
   const terms = s.terms;
   const scopeOptions: [string, string][] = [
-    ['', `Narrow and broad (${terms.counts.narrow + terms.counts.broad})`],
-    ['narrow', `Narrow (${terms.counts.narrow})`],
-    ['broad', `Broad (${terms.counts.broad})`],
+    ['', t('smq.scopeBoth', { count: terms.counts.narrow + terms.counts.broad })],
+    ['narrow', t('smq.scopeNarrow', { count: terms.counts.narrow })],
+    ['broad', t('smq.scopeBroad', { count: terms.counts.broad })],
   ];
   return (
     <article class="smq-page" aria-labelledby="smq-title">
       <p class="small">
-        <Link to={{ view: 'smqs', smq: undefined, scope: undefined, after: undefined, before: undefined }}>All SMQs</Link>
+        <Link to={{ view: 'smqs', smq: undefined, scope: undefined, after: undefined, before: undefined }}>{t('smq.all')}</Link>
       </p>
       <header class="code-head">
         <h1 id="smq-title">{s.name}</h1>
         <p class="facts">
           <span>
-            SMQ <code>{s.code}</code>
+            {tx('smq.code', { code: <code>{s.code}</code> })}
           </span>
-          <span>Level {s.level}</span>
-          <span>Status: {s.status === 'INACTIVE' ? 'inactive' : 'active'}</span>
-          <span>Release {s.release.version}</span>
-          <span>Definition last changed in {s.definitionVersion}</span>
+          <span>{t('smq.levelCap', { level: s.level })}</span>
+          <span>{t('code.status', { status: s.status === 'INACTIVE' ? t('smq.inactive') : t('smq.active') })}</span>
+          <span>{t('common.release', { version: s.release.version })}</span>
+          <span>{t('smq.definitionChanged', { version: s.definitionVersion })}</span>
         </p>
         {s.parent ? (
           <p>
-            Sub-SMQ of <Link to={smqLink(s.parent.code)}>{s.parent.name}</Link>
+            {tx('smq.subOfCap', { name: <Link to={smqLink(s.parent.code)}>{s.parent.name}</Link> })}
           </p>
         ) : null}
       </header>
       <section aria-labelledby="smq-def-heading">
-        <h2 id="smq-def-heading">Definition</h2>
+        <h2 id="smq-def-heading">{t('smq.definition')}</h2>
         <p class="smq-description">{s.description || '—'}</p>
-        {s.source ? <p class="muted">Source: {s.source}</p> : null}
-        {s.note ? <p class="muted">Note: {s.note}</p> : null}
+        {s.source ? <p class="muted">{t('smq.source', { source: s.source })}</p> : null}
+        {s.note ? <p class="muted">{t('smq.note', { note: s.note })}</p> : null}
         {s.isAlgorithmic ? (
           <p>
-            Algorithm: <code class="algorithm">{s.algorithm}</code> <span class="muted">(categories of the terms below)</span>
+            {tx('smq.algorithm', { algorithm: <code class="algorithm">{s.algorithm}</code> })} <span class="muted">{t('smq.algorithmNote')}</span>
           </p>
         ) : null}
       </section>
       {s.children.length ? (
         <section aria-labelledby="smq-children-heading">
-          <h2 id="smq-children-heading">Sub-SMQs ({s.children.length})</h2>
+          <h2 id="smq-children-heading">{t('smq.children', { count: s.children.length })}</h2>
           <ul class="links">
             {s.children.map((c) => (
               <li key={c.code}>
-                <Link to={smqLink(c.code)}>{c.name}</Link> <span class="muted">{c.code} · level {c.level}</span>
+                <Link to={smqLink(c.code)}>{c.name}</Link> <span class="muted">{c.code} · {t('smq.levelN', { level: c.level })}</span>
               </li>
             ))}
           </ul>
         </section>
       ) : null}
       <section aria-labelledby="smq-terms-heading">
-        <h2 id="smq-terms-heading">Terms</h2>
+        <h2 id="smq-terms-heading">{t('smq.terms')}</h2>
         <form class="filters" onSubmit={(e) => e.preventDefault()}>
           <div class="field">
-            <label for="smq-scope">Scope</label>
+            <label for="smq-scope">{t('smq.scope')}</label>
             <select id="smq-scope" value={scopeParam ?? ''} onChange={(e) => navigate({ scope: (e.currentTarget as HTMLSelectElement).value || undefined, after: undefined, before: undefined })}>
-              {scopeOptions.map(([v, t]) => (
+              {scopeOptions.map(([v, text]) => (
                 <option key={v} value={v}>
-                  {t}
+                  {text}
                 </option>
               ))}
             </select>
           </div>
         </form>
         <p role="status" class="count">
-          {terms.totalCount} {terms.totalCount === 1 ? 'term' : 'terms'} ({terms.counts.narrow} narrow, {terms.counts.broad} broad
-          {s.children.length ? ', sub-SMQs’ included' : ''})
+          {t(s.children.length ? 'smq.termCountSub' : 'smq.termCount', { count: terms.totalCount, narrow: terms.counts.narrow, broad: terms.counts.broad })}
         </p>
         {terms.edges.length ? (
-          <div class="table-scroll" tabIndex={0} role="region" aria-label="SMQ terms">
+          <div class="table-scroll" tabIndex={0} role="region" aria-label={t('smq.termsRegion')}>
             <table class="smq-terms">
               <thead>
                 <tr>
-                  <th scope="col">Term</th>
-                  <th scope="col">Level</th>
-                  <th scope="col">Scope</th>
-                  {s.isAlgorithmic ? <th scope="col">Category (weight)</th> : null}
-                  <th scope="col">Status</th>
-                  {s.children.length ? <th scope="col">Listed by</th> : null}
+                  <th scope="col">{t('common.term')}</th>
+                  <th scope="col">{t('common.level')}</th>
+                  <th scope="col">{t('smq.scope')}</th>
+                  {s.isAlgorithmic ? <th scope="col">{t('smq.category')}</th> : null}
+                  <th scope="col">{t('smq.status')}</th>
+                  {s.children.length ? <th scope="col">{t('smq.listedBy')}</th> : null}
                 </tr>
               </thead>
               <tbody>
-                {terms.edges.map(({ node: t }) => (
-                  <tr key={`${t.code}-${t.level}-${t.smq?.code ?? ''}`}>
+                {terms.edges.map(({ node: term }) => (
+                  <tr key={`${term.code}-${term.level}-${term.smq?.code ?? ''}`}>
                     <td>
-                      <Link to={{ view: 'browse', code: t.code, lvl: t.level === 'LLT' ? 'LLT' : undefined, path: undefined, tab: undefined, q: undefined }}>{t.term ? <Name text={t.term} /> : t.code}</Link>{' '}
-                      <span class="muted">{t.code}</span>
+                      <Link to={{ view: 'browse', code: term.code, lvl: term.level === 'LLT' ? 'LLT' : undefined, path: undefined, tab: undefined, q: undefined }}>{term.term ? <Name text={term.term} /> : term.code}</Link>{' '}
+                      <span class="muted">{term.code}</span>
                     </td>
                     <td>
-                      <LevelBadge level={t.level} />
+                      <LevelBadge level={term.level} />
                     </td>
-                    <td>{t.scope ? t.scope.toLowerCase() : '—'}</td>
+                    <td>{term.scope ? scopeName(term.scope) : '—'}</td>
                     {s.isAlgorithmic ? (
                       <td>
-                        {t.category}
-                        {t.weight ? ` (${t.weight})` : ''}
+                        {term.category}
+                        {term.weight ? ` (${term.weight})` : ''}
                       </td>
                     ) : null}
-                    <td>{t.status === 'INACTIVE' ? 'inactive' : 'active'}</td>
-                    {s.children.length ? <td>{t.smq && t.smq.code !== s.code ? <Link to={smqLink(t.smq.code)}>{t.smq.name}</Link> : 'this SMQ'}</td> : null}
+                    <td>{term.status === 'INACTIVE' ? t('smq.inactive') : t('smq.active')}</td>
+                    {s.children.length ? <td>{term.smq && term.smq.code !== s.code ? <Link to={smqLink(term.smq.code)}>{term.smq.name}</Link> : t('smq.thisSmq')}</td> : null}
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         ) : (
-          <p class="empty">No terms in this scope.</p>
+          <p class="empty">{t('smq.noTerms')}</p>
         )}
-        <Pager info={terms.pageInfo} label="Term pages" noun="terms" />
+        <Pager info={terms.pageInfo} label={t('smq.termPages')} previous={t('smq.previousTerms')} next={t('smq.nextTerms')} />
       </section>
       <SmqApply code={s.code} name={s.name} version={version} isAlgorithmic={s.isAlgorithmic} />
     </article>
@@ -231,24 +230,29 @@ export function CodeSmqs({ code, level, version }: { code: string; level: string
   const smqs = q.data?.code.smqs;
   return (
     <section aria-labelledby="code-smqs-heading" class="code-smqs">
-      <h2 id="code-smqs-heading">In SMQs{smqs ? ` (${smqs.length})` : ''}</h2>
-      {q.error ? <ErrorBox error={q.error} title="The SMQs of this code could not be loaded" /> : null}
+      <h2 id="code-smqs-heading">{smqs ? t('smq.inSmqsN', { count: smqs.length }) : t('smq.inSmqs')}</h2>
+      {q.error ? <ErrorBox error={q.error} title={t('smq.codeFailed')} /> : null}
       {!smqs ? (
-        q.loading ? <Loading label="Loading SMQs…" /> : null
+        q.loading ? <Loading label={t('smq.loadingList')} /> : null
       ) : smqs.length ? (
         <ul class="links">
           {smqs.map((m, i) => (
             <li key={`${m.smq.code}-${m.termCode}-${i}`}>
-              <Link to={smqLink(m.smq.code)}>{m.smq.name}</Link> <span class="muted">{m.smq.code}</span> <span class="badge">{m.scope ? m.scope.toLowerCase() : 'no scope'}</span>
-              {m.status === 'INACTIVE' ? <span class="badge noncurrent">inactive</span> : null}
-              {m.direct ? null : <span class="muted"> · through its PT {m.termCode}</span>}
-              {m.smq.parent ? <span class="muted"> · sub-SMQ of {m.smq.parent.name}</span> : null}
+              <Link to={smqLink(m.smq.code)}>{m.smq.name}</Link> <span class="muted">{m.smq.code}</span> <span class="badge">{m.scope ? scopeName(m.scope) : t('smq.noScope')}</span>
+              {m.status === 'INACTIVE' ? <span class="badge noncurrent">{t('smq.inactive')}</span> : null}
+              {m.direct ? null : <span class="muted"> · {t('smq.throughPt', { code: m.termCode })}</span>}
+              {m.smq.parent ? <span class="muted"> · {t('smq.subOf', { name: m.smq.parent.name })}</span> : null}
             </li>
           ))}
         </ul>
       ) : (
-        <p class="muted">No SMQ of this release lists this term.</p>
+        <p class="muted">{t('smq.notListed')}</p>
       )}
     </section>
   );
+}
+
+/** An SMQ scope (NARROW, BROAD) as a word of the interface's language. */
+export function scopeName(scope: string): string {
+  return scope === 'NARROW' ? t('smq.narrow') : scope === 'BROAD' ? t('smq.broad') : scope.toLowerCase();
 }

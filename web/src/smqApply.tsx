@@ -9,6 +9,7 @@ import { csvText, downloadText } from './csv.ts';
 import { ExplorerApplySmqDocument, type ExplorerApplySmqQuery } from './operations/generated.ts';
 import { readRows, RowsInput, MAX_ROWS, type RowsRead } from './rowsInput.tsx';
 import { JobStatus, LevelBadge, toApiError } from './ui.tsx';
+import { formatNumber, t, tx } from './i18n.ts';
 
 type Application = ExplorerApplySmqQuery['applySmq'];
 type Match = Application['narrow'][number];
@@ -39,16 +40,15 @@ function Matches({ list, caption }: { list: Match[]; caption: string }) {
     <div class="table-scroll" tabIndex={0} role="region" aria-label={caption}>
       <table class="smq-matches">
         <caption>
-          {caption} ({list.length}
-          {list.length > SHOWN ? `, the first ${SHOWN} shown` : ''})
+          {list.length > SHOWN ? t('apply.captionShown', { caption, count: list.length, shown: SHOWN }) : t('apply.caption', { caption, count: list.length })}
         </caption>
         <thead>
           <tr>
-            <th scope="col">Row</th>
-            <th scope="col">Case</th>
-            <th scope="col">Code</th>
-            <th scope="col">Matched term</th>
-            <th scope="col">Category (weight)</th>
+            <th scope="col">{t('impact.row')}</th>
+            <th scope="col">{t('apply.case')}</th>
+            <th scope="col">{t('common.code')}</th>
+            <th scope="col">{t('apply.matchedTerm')}</th>
+            <th scope="col">{t('smq.category')}</th>
           </tr>
         </thead>
         <tbody>
@@ -61,7 +61,7 @@ function Matches({ list, caption }: { list: Match[]; caption: string }) {
               </td>
               <td>
                 {m.matchedTerm ?? m.matchedCode} <span class="muted">{m.matchedCode}</span>
-                {m.matchedCode !== m.code ? <span class="muted block">through its PT</span> : null}
+                {m.matchedCode !== m.code ? <span class="muted block">{t('apply.throughPt')}</span> : null}
               </td>
               <td>
                 {m.category} ({m.weight})
@@ -84,7 +84,7 @@ export function SmqApply({ code, name, version, isAlgorithmic }: { code: string;
   const [result, setResult] = useState<{ a: Application; rows: RowsRead['rows']; source: string }>();
 
   async function run() {
-    const src = file ?? (text.trim() ? readRows(text, 'The pasted rows', COLUMNS) : undefined);
+    const src = file ?? (text.trim() ? readRows(text, t('rows.pasted'), COLUMNS) : undefined);
     if (typeof src === 'string') return setReadError(src);
     if (!src || !key) return;
     setBusy(true);
@@ -104,11 +104,8 @@ export function SmqApply({ code, name, version, isAlgorithmic }: { code: string;
   const a = result?.a;
   return (
     <section aria-labelledby="smq-apply-heading" class="smq-apply">
-      <h2 id="smq-apply-heading">Apply to coded rows</h2>
-      <p class="muted">
-        Which of your coded rows this SMQ finds (narrow, or broad only){isAlgorithmic ? ', and which cases its algorithm selects' : ''}. The rows stay in this page; they are sent
-        only to the API's <code>applySmq</code>, with your API key.
-      </p>
+      <h2 id="smq-apply-heading">{t('apply.heading')}</h2>
+      <p class="muted">{tx(isAlgorithmic ? 'apply.introAlgorithmic' : 'apply.intro', { op: <code>applySmq</code> })}</p>
       <KeyBox apiKey={key} onChange={saveKey} />
       <form
         class="impact-form"
@@ -119,14 +116,11 @@ export function SmqApply({ code, name, version, isAlgorithmic }: { code: string;
       >
         <RowsInput
           id="smq-rows"
-          fileLabel={`CSV file (columns ${COLUMNS})`}
-          pasteLabel="…or paste rows"
+          fileLabel={t('impact.file', { columns: COLUMNS })}
+          pasteLabel={t('rows.paste')}
           columns={COLUMNS}
           help={
-            <>
-              A header line naming <code>rowId</code>, <code>code</code> and optionally <code>caseId</code> (rows of one case are judged together by an algorithmic SMQ), then one
-              row per line; PT or LLT codes. At most {MAX_ROWS.toLocaleString('en')} rows.
-            </>
+            <>{tx('apply.fileHelp', { rowId: <code>rowId</code>, code: <code>code</code>, caseId: <code>caseId</code>, max: MAX_ROWS })}</>
           }
           placeholder={'rowId,code,caseId\n1,10006482,A'}
           text={text}
@@ -141,50 +135,50 @@ export function SmqApply({ code, name, version, isAlgorithmic }: { code: string;
         />
         <p>
           <button type="submit" class="primary" disabled={busy || !key || (!file && !text.trim())}>
-            {busy ? 'Applying…' : 'Apply the SMQ'}
+            {busy ? t('apply.applying') : t('apply.run')}
           </button>{' '}
-          {!key ? <span class="muted">Enter an API key first.</span> : null}
+          {!key ? <span class="muted">{t('key.first')}</span> : null}
         </p>
       </form>
-      <JobStatus busy={busy} busyText="Applying…" error={error} errorTitle="The SMQ could not be applied" />
+      <JobStatus busy={busy} busyText={t('apply.applying')} error={error} errorTitle={t('apply.failed')} />
       {a && result ? (
         <div class="smq-apply-result">
           <h3>
-            {result.source}: {name} in release {a.version.version}
+            {t('apply.resultHeading', { source: result.source, name, version: a.version.version })}
           </h3>
           <dl class="impact-summary">
             {(
               [
-                ['Rows', a.counts.rows, 'rows'],
-                ['Narrow', a.counts.narrow, 'narrow'],
-                ['Broad only', a.counts.broad, 'broad'],
-                ['Broad search', a.counts.broadSearch, 'broadSearch'],
-                ['Unmatched', a.counts.unmatched, 'unmatched'],
-                ['Problems', a.counts.problems, 'problems'],
+                [t('impact.rows'), a.counts.rows, 'rows'],
+                [t('apply.narrow'), a.counts.narrow, 'narrow'],
+                [t('apply.broadOnly'), a.counts.broad, 'broad'],
+                [t('apply.broadSearch'), a.counts.broadSearch, 'broadSearch'],
+                [t('apply.unmatched'), a.counts.unmatched, 'unmatched'],
+                [t('apply.problems'), a.counts.problems, 'problems'],
               ] as const
             ).map(([label, n, k]) => (
               <div key={k}>
                 <dt>{label}</dt>
-                <dd data-k={k}>{n}</dd>
+                <dd data-k={k}>{formatNumber(n)}</dd>
               </div>
             ))}
           </dl>
           <p>
             <button type="button" onClick={() => downloadText(`smq-${code}-${a.version.version}.csv`, csvText(smqCsvLines(result.rows, a, code)))}>
-              Download CSV
+              {t('common.downloadCsv')}
             </button>
           </p>
-          <Matches list={a.narrow} caption="Narrow matches" />
-          <Matches list={a.broad} caption="Broad-only matches" />
+          <Matches list={a.narrow} caption={t('apply.narrowMatches')} />
+          <Matches list={a.broad} caption={t('apply.broadMatches')} />
           {a.problems.length ? (
-            <div class="table-scroll" tabIndex={0} role="region" aria-label="Rows that could not be matched">
+            <div class="table-scroll" tabIndex={0} role="region" aria-label={t('apply.problemsRegion')}>
               <table class="bad-rows">
-                <caption>Rows that could not be matched ({a.problems.length})</caption>
+                <caption>{t('apply.problemsCaption', { count: a.problems.length })}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">Code</th>
-                    <th scope="col">Reason</th>
+                    <th scope="col">{t('impact.row')}</th>
+                    <th scope="col">{t('common.code')}</th>
+                    <th scope="col">{t('impact.reason')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -192,7 +186,7 @@ export function SmqApply({ code, name, version, isAlgorithmic }: { code: string;
                     <tr key={p.rowId}>
                       <td>{p.rowId}</td>
                       <td>{p.code}</td>
-                      <td>{p.reason === 'UNKNOWN_CODE' ? `not in release ${a.version.version}` : 'a SOC, HLGT or HLT code: rows hold PT or LLT codes'}</td>
+                      <td>{p.reason === 'UNKNOWN_CODE' ? t('apply.unknownCode', { version: a.version.version }) : t('apply.wrongLevel')}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -201,20 +195,20 @@ export function SmqApply({ code, name, version, isAlgorithmic }: { code: string;
           ) : null}
           {a.algorithm ? (
             <div class="smq-cases">
-              <h3>Algorithm: {a.algorithm.expression}</h3>
+              <h3>{t('apply.algorithm', { expression: a.algorithm.expression })}</h3>
               {a.algorithm.error ? (
-                <p class="error">The rule could not be evaluated: {a.algorithm.error}</p>
+                <p class="error">{t('apply.ruleError', { error: a.algorithm.error })}</p>
               ) : (
                 <p role="status">
-                  {a.algorithm.matchedCases ?? 0} of {a.algorithm.cases.length} cases with a matching row meet the rule.
+                  {t('apply.casesMatched', { matched: a.algorithm.matchedCases ?? 0, count: a.algorithm.cases.length })}
                 </p>
               )}
               {a.algorithm.cases.length ? (
                 <ul class="links">
                   {a.algorithm.cases.slice(0, SHOWN).map((c, i) => (
                     <li key={c.caseId ?? `row-${i}`}>
-                      Case {c.caseId ?? `(row ${c.rowIds.join(', ')})`}: {c.categories.map((k) => `${k.category} (${k.weight})`).join(', ')} · weight {c.weight} ·{' '}
-                      <strong>{c.matched === null ? 'not evaluated' : c.matched ? 'meets the rule' : 'does not meet the rule'}</strong>
+                      {t('apply.caseLine', { case: c.caseId ?? t('apply.caseRows', { rows: c.rowIds.join(', ') }), categories: c.categories.map((k) => `${k.category} (${k.weight})`).join(', '), weight: c.weight })} ·{' '}
+                      <strong>{c.matched === null ? t('apply.notEvaluated') : c.matched ? t('apply.meets') : t('apply.doesNotMeet')}</strong>
                     </li>
                   ))}
                 </ul>

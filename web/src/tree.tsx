@@ -9,6 +9,7 @@ import { focusRequest, navigate } from './router.ts';
 import { ErrorBox, LevelBadge, Loading, StatusBadge, toApiError, useQuery } from './ui.tsx';
 import { useLanguages } from './language.ts';
 import type { ApiError } from './api.ts';
+import { t } from './i18n.ts';
 
 const SLICE = 100;
 
@@ -134,10 +135,10 @@ export function Tree({ version, selected, selectedLevel, path, showNonCurrent }:
   return (
     <div class="tree-wrap">
       <label class="check">
-        <input type="checkbox" checked={showNonCurrent} onChange={(e) => navigate({ nc: (e.currentTarget as HTMLInputElement).checked ? undefined : '0' }, { replace: true })} /> Show non-current LLTs
+        <input type="checkbox" checked={showNonCurrent} onChange={(e) => navigate({ nc: (e.currentTarget as HTMLInputElement).checked ? undefined : '0' }, { replace: true })} /> {t('tree.showNonCurrent')}
       </label>
-      {socs.error ? <ErrorBox error={socs.error} title="The hierarchy could not be loaded" /> : null}
-      {socs.loading && !roots.length ? <Loading label="Loading SOCs…" /> : null}
+      {socs.error ? <ErrorBox error={socs.error} title={t('tree.failed')} /> : null}
+      {socs.loading && !roots.length ? <Loading label={t('tree.loadingSocs')} /> : null}
       <ul role="tree" aria-labelledby="tree-heading" class="tree" onKeyDown={onKeyDown}>
         {renderList(rows, roots)}
       </ul>
@@ -245,7 +246,7 @@ function visibleNodes(roots: TNode[], st: { expanded: Set<string>; children: Chi
       const limit = st.shown.get(n.key) ?? SLICE;
       walk(all.slice(0, limit));
       if (all.length > limit) {
-        const more: TNode = { key: `${n.key}.#more`, code: '', term: `Show ${Math.min(SLICE, all.length - limit)} more of ${all.length - limit}`, level: n.level, status: 'CURRENT', primary: false, depth: n.depth + 1, parent: n.key, more: limit };
+        const more: TNode = { key: `${n.key}.#more`, code: '', term: t('tree.more', { count: Math.min(SLICE, all.length - limit), rest: all.length - limit }), level: n.level, status: 'CURRENT', primary: false, depth: n.depth + 1, parent: n.key, more: limit };
         visible.push(more);
         byKey.set(more.key, more);
       }
@@ -374,17 +375,17 @@ function renderNode(ctx: RowContext, n: TNode, pos: number, size: number) {
           {leaf ? '' : open ? '▾' : '▸'}
         </span>
         {n.more === undefined ? <LevelBadge level={n.level} /> : null}
-        <span class="label" lang={ctx.language}>
+        <span class="label" lang={n.more === undefined ? ctx.language : undefined}>
           {n.term}
         </span>
-        {n.more === undefined && !n.primary && n.level === 'PT' ? <span class="badge secondary">secondary</span> : null}
+        {n.more === undefined && !n.primary && n.level === 'PT' ? <span class="badge secondary">{t('common.secondary')}</span> : null}
         <StatusBadge status={n.status} />
-        {kids === 'loading' ? <span class="sr-only"> loading</span> : null}
+        {kids === 'loading' ? <span class="sr-only"> {t('tree.loading')}</span> : null}
       </span>
       {open && Array.isArray(kids) ? <ul role="group">{renderList(ctx, kids, n.key)}</ul> : null}
       {open && kids && !Array.isArray(kids) && kids !== 'loading' ? (
         <div role="none">
-          <ErrorBox error={kids} title="Children could not be loaded" />
+          <ErrorBox error={kids} title={t('tree.childrenFailed')} />
         </div>
       ) : null}
     </li>

@@ -5,6 +5,8 @@ import { ApiError, gql, type QueryOptions } from './api.ts';
 import type { TypedDocumentString } from './operations/generated.ts';
 import { hrefWith, onLinkClick, type Params } from './router.ts';
 import { useLanguages } from './language.ts';
+import { t, tx } from './i18n.ts';
+import type { MessageKey } from './messages/catalogue.ts';
 
 export interface QueryState<R> {
   data?: R;
@@ -50,28 +52,34 @@ export function Link(props: { to: Params; children: ComponentChildren; class?: s
   );
 }
 
-const LEVEL_NAMES: Record<string, string> = {
-  SOC: 'System organ class',
-  HLGT: 'High level group term',
-  HLT: 'High level term',
-  PT: 'Preferred term',
-  LLT: 'Lowest level term',
+const LEVEL_NAMES: Record<string, MessageKey> = {
+  SOC: 'level.SOC',
+  HLGT: 'level.HLGT',
+  HLT: 'level.HLT',
+  PT: 'level.PT',
+  LLT: 'level.LLT',
 };
+
+/** A level's full name in the interface's language ("Preferred term"); the abbreviation stays MedDRA's. */
+export function levelName(level: string): string {
+  const key = LEVEL_NAMES[level];
+  return key ? t(key) : level;
+}
 
 /** The level as text (readable without colour); the colour only repeats it. */
 export function LevelBadge({ level }: { level: string }) {
   return (
-    <abbr class={`badge level-${level.toLowerCase()}`} title={LEVEL_NAMES[level] ?? level}>
+    <abbr class={`badge level-${level.toLowerCase()}`} title={levelName(level)}>
       {level}
     </abbr>
   );
 }
 
 export function StatusBadge({ status }: { status: string | null | undefined }) {
-  return status === 'NON_CURRENT' || status === 'non-current' ? <span class="badge noncurrent">non-current</span> : null;
+  return status === 'NON_CURRENT' || status === 'non-current' ? <span class="badge noncurrent">{t('status.nonCurrent')}</span> : null;
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label = t('common.loading') }: { label?: string }) {
   return (
     <p class="loading" role="status">
       {label}
@@ -97,18 +105,18 @@ export function JobStatus({ busy, busyText, error, errorTitle, children }: { bus
   );
 }
 
-export function ErrorBox({ error, title = 'The request failed' }: { error: ApiError; title?: string }) {
+export function ErrorBox({ error, title = t('error.requestFailed') }: { error: ApiError; title?: string }) {
   return (
     <div class="error" role="alert">
       <p>
-        <strong>{title}:</strong> {error.message}
+        {tx('error.title', { title: <strong>{title}</strong> })} {errorMessage(error)}
       </p>
       <p class="meta">
-        Code <code>{error.code}</code>
+        {tx('error.code', { code: <code>{error.code}</code> })}
         {error.requestId ? (
           <>
             {' '}
-            · request id <code class="request-id">{error.requestId}</code>
+            · {tx('error.requestId', { id: <code class="request-id">{error.requestId}</code> })}
           </>
         ) : null}
       </p>
@@ -134,7 +142,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     >
       {label}
       <span class="sr-only" role="status">
-        {done ? ' — copied' : ''}
+        {done ? ` — ${t('common.copied')}` : ''}
       </span>
     </button>
   );
@@ -210,5 +218,15 @@ export function PathTrail({ nodes, version }: { nodes: { code: string; term: str
 }
 
 export function pct(x: number): string {
-  return `${Math.round(x * 100)} %`;
+  return t('common.percent', { value: Math.round(x * 100) });
+}
+
+/**
+ * The error's sentence: the API's own message as it gave it (the API answers in English), the
+ * explorer's own failures (no connection, an unreadable answer) in the interface's language.
+ */
+export function errorMessage(error: ApiError): string {
+  if (error.code === 'NETWORK_ERROR') return t('error.network');
+  if (error.code === 'BAD_RESPONSE') return t('error.badResponse', { status: String(error.status) });
+  return error.message;
 }

@@ -20,6 +20,8 @@ import { CodePicker } from './codePicker.tsx';
 import { codedEventsCsv, codedEventsJson, stateOf, type Decision, type ExportEvent, type PickedCode } from './codingExport.ts';
 import { downloadText } from './csv.ts';
 import { Name } from './names.tsx';
+import { t, tx } from './i18n.ts';
+import type { MessageKey } from './messages/catalogue.ts';
 
 type Classified = ExplorerClassifyQuery['classify'];
 type Prediction = Classified['terminologyCodes'][number];
@@ -38,13 +40,13 @@ type Result =
   | { mode: 'narrative'; text: string; identify: ExplorerIdentifyQuery['identify']; events: EventResult[]; overall?: Classified; overallError?: ApiError }
   | { mode: 'label'; text: string; label: ExplorerClassifyLabelQuery['classifyLabel'] };
 
-const CRITERIA: [keyof NonNullable<Classified['seriousness']>['criteria'], string][] = [
-  ['death', 'death'],
-  ['life_threatening', 'life-threatening'],
-  ['hospitalization', 'hospitalisation'],
-  ['disability', 'disability'],
-  ['congenital_anomaly', 'congenital anomaly'],
-  ['medically_important', 'medically important'],
+const CRITERIA: [keyof NonNullable<Classified['seriousness']>['criteria'], MessageKey][] = [
+  ['death', 'wb.criterion.death'],
+  ['life_threatening', 'wb.criterion.lifeThreatening'],
+  ['hospitalization', 'wb.criterion.hospitalisation'],
+  ['disability', 'wb.criterion.disability'],
+  ['congenital_anomaly', 'wb.criterion.congenitalAnomaly'],
+  ['medically_important', 'wb.criterion.medicallyImportant'],
 ];
 
 type Listed = Prediction & { supportingSnippets?: { start: number; end: number; text: string; section: string; confidence: number }[] | null };
@@ -57,7 +59,7 @@ interface Review {
 }
 
 function Predictions({ list, text, floor, review }: { list: Listed[]; text?: string; floor: Floor; review?: Review }) {
-  if (!list.length) return <p class="empty">No code reaches the confidence threshold.</p>;
+  if (!list.length) return <p class="empty">{t('wb.noCode')}</p>;
   const shown = floor.showAll ? list : list.filter((p) => p.confidence * 100 >= floor.percent);
   const hidden = list.length - shown.length;
   return (
@@ -74,22 +76,22 @@ function Predictions({ list, text, floor, review }: { list: Listed[]; text?: str
                   <Name text={p.code.term} />
                 </Link> <span class="muted">{p.code.code}</span>{' '}
                 <span class="confidence">
-                  confidence <strong>{pct(p.confidence)}</strong>
+                  {tx('wb.confidence', { value: <strong>{pct(p.confidence)}</strong> })}
                 </span>
-                <meter min={0} max={1} value={p.confidence} aria-label={`Confidence ${pct(p.confidence)}`} />
-                {accepted ? <span class="badge decision">accepted</span> : rejected ? <span class="badge decision">rejected</span> : null}
+                <meter min={0} max={1} value={p.confidence} aria-label={t('wb.confidenceLabel', { value: pct(p.confidence) })} />
+                {accepted ? <span class="badge decision">{t('wb.accepted')}</span> : rejected ? <span class="badge decision">{t('wb.rejected')}</span> : null}
               </p>
               {review ? (
                 <p class="decide">
                   <button type="button" aria-pressed={accepted} onClick={() => review.onAccept(p)}>
-                    Accept<span class="sr-only"> {p.code.term} for {review.label}</span>
+                    {t('wb.accept')}<span class="sr-only"> {t('wb.termFor', { term: p.code.term, label: review.label })}</span>
                   </button>{' '}
                   <button type="button" aria-pressed={rejected} onClick={() => review.onReject(p)}>
-                    Reject<span class="sr-only"> {p.code.term} for {review.label}</span>
+                    {t('wb.reject')}<span class="sr-only"> {t('wb.termFor', { term: p.code.term, label: review.label })}</span>
                   </button>
                 </p>
               ) : null}
-              {p.matchedTerm && p.matchedTerm.term !== p.code.term ? <p class="muted">via LLT “<Name text={p.matchedTerm.term} />”</p> : null}
+              {p.matchedTerm && p.matchedTerm.term !== p.code.term ? <p class="muted">{tx('wb.viaLlt', { term: <Name text={p.matchedTerm.term} /> })}</p> : null}
               {p.code.primaryPath ? <p class="path">
                   <Name text={p.code.primaryPath.nodes.map((n) => n.term).join(' › ')} />
                 </p> : null}
@@ -120,10 +122,10 @@ function Predictions({ list, text, floor, review }: { list: Listed[]; text?: str
       </ol>
       {hidden ? (
         <p class="muted small below-floor">
-          {hidden} {hidden === 1 ? 'candidate' : 'candidates'} below {floor.percent} % hidden.
+          {t('wb.hidden', { count: hidden, floor: t('common.percent', { value: floor.percent }) })}
         </p>
       ) : null}
-      {!shown.length ? <p class="empty">No candidate reaches {floor.percent} %.</p> : null}
+      {!shown.length ? <p class="empty">{t('wb.noneAbove', { floor: t('common.percent', { value: floor.percent }) })}</p> : null}
     </>
   );
 }
@@ -138,7 +140,7 @@ function FloorControl({ floor }: { floor: Floor }) {
   return (
     <div class="filters floor">
       <div class="field">
-        <label for="wb-floor">Hide candidates below (%)</label>
+        <label for="wb-floor">{t('wb.floor')}</label>
         <input
           id="wb-floor"
           type="number"
@@ -153,7 +155,7 @@ function FloorControl({ floor }: { floor: Floor }) {
         />
       </div>
       <label class="check">
-        <input type="checkbox" checked={floor.showAll} onChange={(e) => navigate({ all: (e.currentTarget as HTMLInputElement).checked ? '1' : undefined }, { replace: true })} /> Show candidates below the floor
+        <input type="checkbox" checked={floor.showAll} onChange={(e) => navigate({ all: (e.currentTarget as HTMLInputElement).checked ? '1' : undefined }, { replace: true })} /> {t('wb.showBelow')}
       </label>
     </div>
   );
@@ -161,12 +163,12 @@ function FloorControl({ floor }: { floor: Floor }) {
 
 function Notice({ a }: { a: { notice: string; provider: string; requestId: string; version: string; fallbackReason: string | null } }) {
   return (
-    <div class="notice" role="note" aria-label="AI notice">
+    <div class="notice" role="note" aria-label={t('wb.aiNotice')}>
       <p>
-        <strong>AI-generated assessment.</strong> {a.notice}
+        <strong>{t('wb.aiGenerated')}</strong> {a.notice}
       </p>
       <p class="meta">
-        Provider {a.provider} · release {a.version} · request id <code class="request-id">{a.requestId}</code>
+        {t('wb.provider', { provider: a.provider })} · {t('wb.release', { version: a.version })} · {tx('error.requestId', { id: <code class="request-id">{a.requestId}</code> })}
         {a.fallbackReason ? ` · ${a.fallbackReason}` : ''}
       </p>
     </div>
@@ -180,16 +182,16 @@ function Assessments({ c }: { c: Classified }) {
     <div class="assessments">
       {s ? (
         <div>
-          <h3>Seriousness (ICH E2A)</h3>
+          <h3>{t('wb.seriousness')}</h3>
           <p>
-            <strong>{s.serious ? 'Serious' : 'Not serious'}</strong> · confidence {pct(s.confidence)}
+            <strong>{s.serious ? t('wb.serious') : t('wb.notSerious')}</strong> · {t('wb.confidence', { value: pct(s.confidence) })}
           </p>
           <ul class="criteria">
-            {CRITERIA.map(([k, name]) => {
+            {CRITERIA.map(([k, nameKey]) => {
               const cr = s.criteria[k];
               return (
                 <li key={k} class={cr.met ? 'met' : ''}>
-                  {cr.met ? '✔ met' : '✘ not met'}: {name}
+                  {cr.met ? `✔ ${t('wb.met')}` : `✘ ${t('wb.notMet')}`}: {t(nameKey)}
                   {cr.met && cr.reasons.length ? <span class="muted"> — {cr.reasons.join('; ')}</span> : null}
                 </li>
               );
@@ -199,16 +201,16 @@ function Assessments({ c }: { c: Classified }) {
       ) : null}
       {sev?.simple || sev?.ctcae ? (
         <div>
-          <h3>Severity</h3>
+          <h3>{t('wb.severity')}</h3>
           {sev.simple ? (
             <p>
-              Three-level: <strong>{sev.simple.grade}</strong> · {pct(sev.simple.confidence)}
+              {tx('wb.threeLevel', { grade: <strong>{sev.simple.grade}</strong> })} · {pct(sev.simple.confidence)}
               {sev.simple.reasons.length ? <span class="muted"> — {sev.simple.reasons.join('; ')}</span> : null}
             </p>
           ) : null}
           {sev.ctcae ? (
             <p>
-              CTCAE: <strong>grade {sev.ctcae.grade}</strong> ({sev.ctcae.label}) · {pct(sev.ctcae.confidence)}
+              CTCAE: <strong>{t('wb.grade', { grade: sev.ctcae.grade })}</strong> ({sev.ctcae.label}) · {pct(sev.ctcae.confidence)}
             </p>
           ) : null}
         </div>
@@ -219,7 +221,7 @@ function Assessments({ c }: { c: Classified }) {
 
 /** One identified event: its evidence, its proposed codes to accept or reject, another code to pick. */
 function EventCard({ ev, n, floor, decision, version, onDecide }: { ev: EventResult; n: number; floor: Floor; decision: Decision; version?: string; onDecide: (d: Decision) => void }) {
-  const label = `event ${n}`;
+  const label = t('wb.eventLabel', { n });
   const proposals = ev.coding?.terminologyCodes ?? [];
   const state = stateOf(decision, proposals.map((p) => ({ code: p.code.code })));
   const accept = (p: Prediction) => {
@@ -240,21 +242,21 @@ function EventCard({ ev, n, floor, decision, version, onDecide }: { ev: EventRes
   return (
     <li class="event">
       <h3>
-        Event {n}: {ev.description} <span class="muted">· {pct(ev.confidence)}</span>
+        {t('wb.event', { n, description: ev.description })} <span class="muted">· {pct(ev.confidence)}</span>
       </h3>
       {ev.mentions.length || ev.reasons.length ? (
         <p>
-          Evidence:{' '}
+          {t('wb.evidence')}{' '}
           {(ev.mentions.length ? ev.mentions.map((m) => m.text) : ev.reasons.slice(0, 1)).map((r, j) => (
             <q key={j}>
               <mark>{r}</mark>
             </q>
           ))}
-          {ev.mentions.length ? <span class="muted small"> (characters {ev.mentions.map((m) => `${m.start}–${m.end}`).join(', ')})</span> : null}
+          {ev.mentions.length ? <span class="muted small"> ({t('wb.characters', { ranges: ev.mentions.map((m) => `${m.start}–${m.end}`).join(', ') })})</span> : null}
           {ev.reasons.length > 1 ? (
             <span class="muted small">
               {' '}
-              in <q>{ev.reasons[ev.reasons.length - 1]}</q>
+              {tx('wb.in', { quote: <q>{ev.reasons[ev.reasons.length - 1]}</q> })}
             </span>
           ) : null}
         </p>
@@ -262,23 +264,23 @@ function EventCard({ ev, n, floor, decision, version, onDecide }: { ev: EventRes
       <p class={`coded coded-${state}`} role="status">
         {decision.chosen ? (
           <>
-            Coded: <strong>{decision.chosen.term}</strong> <span class="muted">{decision.chosen.code}</span> ({state === 'edited' ? 'chosen by you' : 'proposal accepted'})
+            {tx('wb.coded', { term: <strong>{decision.chosen.term}</strong> })} <span class="muted">{decision.chosen.code}</span> ({state === 'edited' ? t('wb.chosenByYou') : t('wb.proposalAccepted')})
             {state === 'edited' ? (
               <>
                 {' '}
                 <button type="button" onClick={() => onDecide({ ...decision, chosen: undefined })}>
-                  Clear<span class="sr-only"> the code of {label}</span>
+                  {t('wb.clear')}<span class="sr-only"> {t('wb.codeOf', { label })}</span>
                 </button>
               </>
             ) : null}
           </>
         ) : state === 'rejected' ? (
-          'Not coded: every proposal rejected.'
+          t('wb.allRejected')
         ) : (
-          'Not coded yet.'
+          t('wb.notYet')
         )}
       </p>
-      {ev.error ? <ErrorBox error={ev.error} title="This event could not be coded" /> : null}
+      {ev.error ? <ErrorBox error={ev.error} title={t('wb.eventFailed')} /> : null}
       {ev.coding ? <Predictions list={ev.coding.terminologyCodes} floor={floor} review={{ decision, label, onAccept: accept, onReject: reject }} /> : null}
       <CodePicker id={`pick-${n}`} label={label} version={version} onPick={pick} />
     </li>
@@ -298,14 +300,14 @@ function CodedEventsExport({ events, decisions, meta }: { events: EventResult[];
   return (
     <div class="list-head export">
       <p role="status">
-        {coded} of {list.length} {list.length === 1 ? 'event' : 'events'} coded
+        {t('wb.codedCount', { coded, count: list.length })}
       </p>
       <p>
         <button type="button" onClick={() => downloadText(`${base}.csv`, codedEventsCsv(list, meta))}>
-          Download CSV
+          {t('common.downloadCsv')}
         </button>{' '}
         <button type="button" onClick={() => downloadText(`${base}.json`, codedEventsJson(list, meta), 'application/json')}>
-          Download JSON
+          {t('wb.downloadJson')}
         </button>
       </p>
     </div>
@@ -369,7 +371,7 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
   const evidence: Range[] =
     result?.mode === 'narrative'
       ? result.events.flatMap((e, i) =>
-          e.mentions.length ? e.mentions.map((m) => ({ start: m.start, end: m.end, label: `event ${i + 1}` })) : findAll(result.text, e.reasons.slice(0, 1), `event ${i + 1}`),
+          e.mentions.length ? e.mentions.map((m) => ({ start: m.start, end: m.end, label: t('wb.eventLabel', { n: i + 1 }) })) : findAll(result.text, e.reasons.slice(0, 1), t('wb.eventLabel', { n: i + 1 })),
         )
       : result?.mode === 'label'
         ? result.label.terminologyCodes.flatMap((p) => (p.supportingSnippets ?? []).map((s) => ({ start: s.start, end: s.end, label: p.code.term })))
@@ -377,7 +379,7 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
 
   return (
     <section class="workbench" aria-labelledby="wb-heading">
-      <h1 id="wb-heading">Coding workbench</h1>
+      <h1 id="wb-heading">{t('title.workbench')}</h1>
       <KeyBox apiKey={key} onChange={saveKey} />
       <form
         class="wb-form"
@@ -387,41 +389,41 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
         }}
       >
         <fieldset class="modes">
-          <legend>Text</legend>
+          <legend>{t('wb.text')}</legend>
           <label>
-            <input type="radio" name="mode" value="narrative" checked={mode === 'narrative'} onChange={() => navigate({ mode: undefined }, { replace: true })} /> Case narrative
+            <input type="radio" name="mode" value="narrative" checked={mode === 'narrative'} onChange={() => navigate({ mode: undefined }, { replace: true })} /> {t('wb.narrative')}
           </label>
           <label>
-            <input type="radio" name="mode" value="label" checked={mode === 'label'} onChange={() => navigate({ mode: 'label' }, { replace: true })} /> Label section
+            <input type="radio" name="mode" value="label" checked={mode === 'label'} onChange={() => navigate({ mode: 'label' }, { replace: true })} /> {t('wb.label')}
           </label>
         </fieldset>
-        <label for="wb-text">{mode === 'label' ? 'Label text (e.g. the Adverse Reactions section)' : 'Narrative text'}</label>
+        <label for="wb-text">{mode === 'label' ? t('wb.labelText') : t('wb.narrativeText')}</label>
         <textarea id="wb-text" rows={7} value={text} onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
         <p>
           <button type="submit" class="primary" disabled={busy || !key || !text.trim()}>
-            {busy ? 'Coding…' : mode === 'label' ? 'Code the label' : 'Code the narrative'}
+            {busy ? t('wb.coding') : mode === 'label' ? t('wb.codeLabel') : t('wb.codeNarrative')}
           </button>{' '}
-          {!key ? <span class="muted">Enter an API key first.</span> : null}
+          {!key ? <span class="muted">{t('key.first')}</span> : null}
         </p>
       </form>
-      <JobStatus busy={busy} busyText="Coding…" error={error} errorTitle="Coding failed">
+      <JobStatus busy={busy} busyText={t('wb.coding')} error={error} errorTitle={t('wb.failed')}>
         {result ? (
           <div class="wb-result">
             <Notice a={result.mode === 'label' ? result.label : result.identify} />
-            <h2>Evidence in the text</h2>
+            <h2>{t('wb.evidenceHeading')}</h2>
             <p class="evidence">
               <Highlighted text={result.text} ranges={evidence} />
             </p>
             {result.mode === 'narrative' ? (
               <>
                 {result.overall ? <Assessments c={result.overall} /> : null}
-                {result.overallError ? <ErrorBox error={result.overallError} title="Seriousness and severity could not be assessed" /> : null}
-                <h2>Events ({result.events.length})</h2>
-                {!result.events.length ? <p class="empty">No adverse event was identified.</p> : null}
+                {result.overallError ? <ErrorBox error={result.overallError} title={t('wb.assessFailed')} /> : null}
+                <h2>{t('wb.events', { count: result.events.length })}</h2>
+                {!result.events.length ? <p class="empty">{t('wb.noEvents')}</p> : null}
                 {result.events.length ? (
                   <>
                     <FloorControl floor={floor} />
-                    <p class="muted small">Accept or reject each proposed code, or choose another; then download the coded events with their evidence offsets.</p>
+                    <p class="muted small">{t('wb.reviewHelp')}</p>
                     <ol class="events">
                       {result.events.map((ev, i) => (
                         <EventCard
@@ -441,7 +443,7 @@ export function Workbench({ params, version }: { params: URLSearchParams; versio
               </>
             ) : (
               <>
-                <h2>Adverse reactions ({result.label.terminologyCodes.length})</h2>
+                <h2>{t('wb.reactions', { count: result.label.terminologyCodes.length })}</h2>
                 {result.label.terminologyCodes.length ? <FloorControl floor={floor} /> : null}
                 <Predictions list={result.label.terminologyCodes} text={result.text} floor={floor} />
               </>
