@@ -1,7 +1,7 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
@@ -14,7 +14,8 @@
  * enter the release only for that run; --split dev8: dev7 and fresh5, the twenty-nine development labels of round 8,
  * one release with all their gold names — dev7's and fresh5's own figures do not move, as fresh5's names were already
  * in fresh5's run and dev7's in dev7's); --split fresh6: data/label-sections-fresh6, round 8's held-out set, annotated
- * blind, scored once at round 8's end — its gold names enter the release only for that run).
+ * blind, scored once at round 8's end — its gold names enter the release only for that run; --split dev9: dev8 and
+ * fresh6, the forty-five development labels of round 9, one release with every set's gold names).
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
@@ -44,29 +45,43 @@ const VARIANTS: Record<string, LabelOptions> = {
   'with-hypothetical': { contexts: ['adverse_event', 'hypothetical'] },
 };
 const threshold = values.threshold ? Number(values.threshold) : LABEL_THRESHOLD;
-const sets = { base: readSections(), fresh: readSections(FRESH_DIR), fresh2: readSections(FRESH2_DIR), fresh3: readSections(FRESH3_DIR), fresh4: readSections(FRESH4_DIR), fresh5: readSections(FRESH5_DIR), fresh6: readSections(FRESH6_DIR) };
+type SetName = 'base' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6';
+const sets: Record<SetName, ReturnType<typeof readSections>> = { base: readSections(), fresh: readSections(FRESH_DIR), fresh2: readSections(FRESH2_DIR), fresh3: readSections(FRESH3_DIR), fresh4: readSections(FRESH4_DIR), fresh5: readSections(FRESH5_DIR), fresh6: readSections(FRESH6_DIR) };
+/**
+ * One row per split: which sets it scores (`only`: just the chunks whose own `split` field is the split's name),
+ * whose gold it scores against, whose gold names enter the release (a set's names enter only from the round its set
+ * was scored: a held-out set's terms stay out of development until then), the labels of the per-label table, and the
+ * drugs of the older per-drug fold lines.
+ */
+interface Split { sets: SetName[]; only?: boolean; gold: SetName[]; names: SetName[]; labels?: readonly string[]; folds: readonly string[] }
+const DEV: SetName[] = ['base', 'fresh', 'fresh2', 'fresh3'];
+const SEEN: SetName[] = ['base', 'fresh'];
+const SPLITS: Record<string, Split> = {
+  dev: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
+  heldout: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
+  fresh: { sets: ['fresh'], only: true, gold: DEV, names: SEEN, folds: ['viagra', 'haloperidol'] },
+  seen: { sets: SEEN, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury', 'viagra', 'haloperidol'] },
+  fresh2: { sets: ['fresh2'], only: true, gold: DEV, names: ['base', 'fresh', 'fresh2'], folds: ['dexamethasone'] },
+  fresh3: { sets: ['fresh3'], only: true, gold: DEV, names: DEV, labels: ['vyvanse', 'ambien'], folds: ['vyvanse', 'ambien'] },
+  all: { sets: DEV, gold: DEV, names: DEV, labels: DRUGS, folds: [] },
+  fresh4: { sets: ['fresh4'], only: true, gold: [...DEV, 'fresh4'], names: [...DEV, 'fresh4'], labels: FRESH4_LABELS, folds: [] },
+  dev7: { sets: [...DEV, 'fresh4'], gold: [...DEV, 'fresh4'], names: [...DEV, 'fresh4'], labels: [...DRUGS, ...FRESH4_LABELS], folds: [] },
+  fresh5: { sets: ['fresh5'], only: true, gold: [...DEV, 'fresh4', 'fresh5'], names: [...DEV, 'fresh4', 'fresh5'], labels: FRESH5_LABELS, folds: [] },
+  dev8: { sets: [...DEV, 'fresh4', 'fresh5'], gold: [...DEV, 'fresh4', 'fresh5'], names: [...DEV, 'fresh4', 'fresh5'], labels: [...DRUGS, ...FRESH4_LABELS, ...FRESH5_LABELS], folds: [] },
+  fresh6: { sets: ['fresh6'], only: true, gold: [...DEV, 'fresh4', 'fresh5', 'fresh6'], names: [...DEV, 'fresh4', 'fresh5', 'fresh6'], labels: FRESH6_LABELS, folds: [] },
+  // Round 9: fresh6 (scored once at round 8's end) is development data: dev8 and fresh6, forty-five labels.
+  dev9: { sets: [...DEV, 'fresh4', 'fresh5', 'fresh6'], gold: [...DEV, 'fresh4', 'fresh5', 'fresh6'], names: [...DEV, 'fresh4', 'fresh5', 'fresh6'], labels: [...DRUGS, ...FRESH4_LABELS, ...FRESH5_LABELS, ...FRESH6_LABELS], folds: [] },
+};
 const split = values.split!;
-const part =
-  split === 'dev8'
-    ? [...sets.base.sections, ...sets.fresh.sections, ...sets.fresh2.sections, ...sets.fresh3.sections, ...sets.fresh4.sections, ...sets.fresh5.sections]
-    : split === 'dev7'
-    ? [...sets.base.sections, ...sets.fresh.sections, ...sets.fresh2.sections, ...sets.fresh3.sections, ...sets.fresh4.sections]
-    : split === 'all'
-    ? [...sets.base.sections, ...sets.fresh.sections, ...sets.fresh2.sections, ...sets.fresh3.sections]
-    : split === 'seen'
-    ? [...sets.base.sections, ...sets.fresh.sections]
-    : (split === 'fresh' ? sets.fresh : split === 'fresh2' ? sets.fresh2 : split === 'fresh3' ? sets.fresh3 : split === 'fresh4' ? sets.fresh4 : split === 'fresh5' ? sets.fresh5 : split === 'fresh6' ? sets.fresh6 : sets.base).sections.filter((s) => s.split === split);
-const developmentGold = { ...sets.base.gold, ...sets.fresh.gold, ...sets.fresh2.gold, ...sets.fresh3.gold };
-const gold =
-  split === 'fresh6' ? { ...developmentGold, ...sets.fresh4.gold, ...sets.fresh5.gold, ...sets.fresh6.gold }
-  : split === 'fresh5' || split === 'dev8' ? { ...developmentGold, ...sets.fresh4.gold, ...sets.fresh5.gold } : split === 'fresh4' || split === 'dev7' ? { ...developmentGold, ...sets.fresh4.gold } : developmentGold;
-// One release for the development runs: it adds the gold names of the sets already seen, so their figures do not
-// move; fresh2's names are added only when fresh2 itself is scored, fresh3's only when fresh3 is (their terms stay
-// out of development, and fresh3's out of every other run).
-// Round 6 (--split all): every set, fresh3 included (scored at round 5's end), is development data: one release
-// with all their gold names.
-const seenGold = { ...sets.base.gold, ...sets.fresh.gold, ...sets.fresh2.gold };
-const names = split === 'fresh3' || split === 'all' || split === 'fresh4' || split === 'dev7' || split === 'fresh5' || split === 'dev8' || split === 'fresh6' ? gold : split === 'fresh2' ? seenGold : { ...sets.base.gold, ...sets.fresh.gold };
+const chosen = SPLITS[split];
+if (!chosen) {
+  console.error(`unknown --split ${split}; one of ${Object.keys(SPLITS).join(', ')}`);
+  process.exit(2);
+}
+const part = chosen.sets.flatMap((n) => sets[n].sections).filter((s) => !chosen.only || s.split === split);
+const goldOf = (names: SetName[]) => Object.assign({}, ...names.map((n) => sets[n].gold)) as Record<string, string[]>;
+const gold = goldOf(chosen.gold);
+const names = goldOf(chosen.names);
 const { content, codeOf, added, addedCodes } = sectionsRelease(readTac(defaultTacPath()), defaultCtcaeDir(), names);
 const [{ vocab }] = (await loadEvaluationVocabularies([content])) as unknown as [{ vocab: import('../src/nlp/vocabulary.ts').Vocabulary }];
 console.log(`${part.length} sections (${split}); release ${content.pts.size} PTs, ${added} gold names added as PTs; threshold ${threshold}`);
@@ -75,7 +90,7 @@ for (const mode of (values.mode ?? ['text', 'heading', 'typed']) as InputMode[])
   console.log(`\n### input: ${mode}\n`);
   console.log(formatTypeRows(scoreByType(runs, threshold)));
   // Per drug (the folds of this data: a change inspired by one drug's errors must help the others).
-  const labels = split === 'all' ? DRUGS : split === 'dev7' ? [...DRUGS, ...FRESH4_LABELS] : split === 'dev8' ? [...DRUGS, ...FRESH4_LABELS, ...FRESH5_LABELS] : split === 'fresh3' ? ['vyvanse', 'ambien'] : split === 'fresh4' ? FRESH4_LABELS : split === 'fresh5' ? FRESH5_LABELS : split === 'fresh6' ? FRESH6_LABELS : undefined;
+  const labels = chosen.labels;
   if (labels) {
     // Per label (round 5's leave-one-label-out view), and the same without the gold names the
     // release lacked (added as bare PTs only for this run: an artefact of the evaluation release, not of the engine).
@@ -83,7 +98,7 @@ for (const mode of (values.mode ?? ['text', 'heading', 'typed']) as InputMode[])
     console.log('\nwithout the gold names the release lacked (added as bare PTs):\n');
     console.log(formatLabelRows(scoreByLabel(withoutCodes(runs, addedCodes), threshold, labels)));
   }
-  for (const drug of split === 'all' || split === 'dev7' || split === 'dev8' || split === 'fresh4' || split === 'fresh5' || split === 'fresh6' ? [] : split === 'fresh3' ? ['vyvanse', 'ambien'] : split === 'fresh2' ? ['dexamethasone'] : split === 'fresh' ? ['viagra', 'haloperidol'] : split === 'seen' ? ['humira', 'lipitor', 'veklury', 'viagra', 'haloperidol'] : ['humira', 'lipitor', 'veklury']) {
+  for (const drug of chosen.folds) {
     const rows = scoreByType(runs.filter((r) => r.id.startsWith(`${drug}-`)), threshold).filter((x) => x.type === 'all');
     for (const x of rows) console.log(`fold ${drug}: tp ${x.counts.tp} fp ${x.counts.fp} fn ${x.counts.fn} P ${x.p.toFixed(3)} R ${x.r.toFixed(3)} F1 ${x.f1.toFixed(3)} lost-all ${x.lostAll}`);
   }

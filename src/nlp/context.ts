@@ -123,6 +123,19 @@ const TRIGGERS: Trigger[] = [
   ...['drugs for', 'treatments for', 'therapies for', 'medications for', 'agents for', 'products for'].map((p) => t(p, 'indication', 'pre', 6)),
   // "the consequence of an unrecognized psychiatric or physical disorder": a condition of the patient, not of the drug.
   ...['unrecognized', 'unrecognised', 'undiagnosed', 'presenting manifestation of'].map((p) => t(p, 'historical', 'pre', 8)),
+  // Round 9, population prose. PLLR's background-risk sentence, also in the plural ("The background risks in the U.S.
+  // general population of major birth defects …": "U.S." does not end the clause, see latinDot).
+  ...['background risks of', 'background risks'].map((p) => t(p, 'population', 'pre', 12)),
+  t('general population', 'population', 'post', 12),
+  // "insufficient to identify / evaluate a drug-associated risk for major birth defects, miscarriage …" and "have not
+  // reported a clear association with X and major birth defects": statements that no event was established.
+  ...['drug-associated risk', 'drug-associated risks', 'drug associated risk', 'drug associated risks'].map((p) => t(p, 'uncertain', 'pre', 14)),
+  ...['no clear association', 'not reported a clear association', 'not shown a clear association', 'not identified a clear association',
+    'not reported an association'].map((p) => t(p, 'negated', 'pre', 14)),
+  // "There are risks to the mother and fetus associated with chronic kidney disease in pregnancy", "Poorly controlled
+  // diabetes … increases the maternal risk for diabetic ketoacidosis": the treated disease's own risks.
+  ...['risks to the mother', 'risk to the mother', 'poorly controlled', 'poorly-controlled', 'maternal risk', 'maternal risks', 'fetal risk',
+    'fetal risks', 'disease-associated'].map((p) => t(p, 'population', 'pre', 14)),
   // Animal findings.
   ...['rat', 'rats', 'mice', 'mouse', 'rabbit', 'rabbits', 'dog', 'dogs', 'monkey', 'monkeys', 'animal', 'animals',
     'nonclinical', 'non-clinical', 'primates', 'primate', 'hamsters', 'in vitro', 'minipigs', 'carcinogenicity',
@@ -151,13 +164,15 @@ const TERMINATORS = new Set([
 // Sentence punctuation or a table gap closes a scope; commas and brackets do not (lists).
 const SCOPE_BREAK = /[.;:!?\n\t]/;
 
-/** The gap before token k is only the dot of "e.g." or "i.e." (it introduces examples; the scope goes on). */
+/** The gap before token k is only the dot of "e.g.", "i.e." or "U.S." (an abbreviation; the scope goes on). */
 function latinDot(tokens: readonly Token[], k: number): boolean {
   const gap = tokens[k]!.gapBefore;
   if (!/^\.[\s,]*$/.test(gap)) return false;
   const a = tokens[k - 1]?.lower;
   const b = tokens[k]!.lower;
   const c = tokens[k - 2]?.lower;
+  // "U.S." ("the U.S. general population") is an abbreviation too.
+  if ((a === 'u' && b === 's') || (a === 's' && c === 'u')) return true;
   return (a === 'e' && b === 'g') || (a === 'i' && b === 'e') || (a === 'g' && c === 'e') || (a === 'e' && c === 'i');
 }
 const breaksScope = (tokens: readonly Token[], k: number) => (SCOPE_BREAK.test(tokens[k]!.gapBefore) && !latinDot(tokens, k)) || afterSectionRef(tokens, k);

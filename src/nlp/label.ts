@@ -203,7 +203,7 @@ export function weighMention(
   // A population section weighs its mentions down (most name the population), except in a sentence that reports
   // what the product did to it ("the frequency of serious infection … was higher", "may cause fetal harm").
   const sw =
-    (unit.section === 'USE IN SPECIFIC POPULATIONS' && REPORTS_EVENT.test(unit.text)) || (INTERACTION_SECTIONS.has(unit.section) && (CAUSES.test(unit.text) || COMBINATION_EVENT.test(unit.text)))
+    (unit.section === 'USE IN SPECIFIC POPULATIONS' && (REPORTS_EVENT.test(unit.text) || POPULATION_EVENT.test(unit.text))) || (INTERACTION_SECTIONS.has(unit.section) && (CAUSES.test(unit.text) || COMBINATION_EVENT.test(unit.text)))
       ? 1
       : SECTION_WEIGHT[unit.section] ?? 0.6;
   l *= sw;
@@ -233,6 +233,14 @@ export function weighMention(
 // born to …", "congenital anomalies were observed") and "has also / infrequently been reported" report events too.
 const REPORTS_EVENT =
   /\b(?:adverse (?:reactions?|events?|experiences?|effects?)|side effects?|cases? of|reports? of|(?:has|have|was|were) (?:also )?(?:been )?(?:\w+ly )?reported|(?:has|have) (?:also )?been (?:seen|observed)|(?:was|were) observed|may cause|can cause|(?:frequency|incidence|rate) of|(?:increased|higher|greater) risks? of|(?:has|have) been associated with)\b/i;
+
+/**
+ * Round 9: more wording of a population sentence that states an outcome of the product or a risk of it ("may result
+ * in", "greater risk for", "risk of … lactic acidosis increases", "maternal NSAID use … associated with fetal renal
+ * dysfunction", "the prevalence of tardive dyskinesia", "a predisposing factor for myopathy", "patients receiving
+ * zolpidem reported confusion"). Not a bare "associated with" ("insomnia associated with ADHD" names the population).
+ */
+const POPULATION_EVENT = /\b(?:may |can |will )?(?:result|results|resulted) in\b|\b(?:may |can )?leads? to\b|\b(?:increased|higher|greater) risks? for\b|\brisks? of\b|\b(?:use|exposure|treatment)\b[^.;]{0,80}?\bassociated with\b|\bprevalence of\b|\bpredisposing factors? for\b|\b(?:receiving|taking|treated with) \S+ reported\b/i;
 
 /** What the product does, as a contraindication states it ("can cause fetal harm", "causes … congenital malformations"). */
 const CAUSES = /\b(?:can |may |will )?(?:cause|causes|caused|result in|results in|lead to|leads to)\b/i;
@@ -398,6 +406,12 @@ function describesPeople(m: TermMatch, tokens: readonly Token[]): boolean {
   return !!next && !next.breakBefore && PERSON_NOUNS.has(next.lower);
 }
 
+/**
+ * Round 9: the mention is the title of a PLR "8.x" subsection ("8.6 Renal Impairment Metformin is …", "(8.5) Hepatic
+ * Impairment: Avoid use …"): section 8 is Use in Specific Populations, so its titles name populations.
+ */
+const SUBSECTION_8 = /^\s*(?:\(8\.\d{1,2}\)|8\.\d{1,2})\s*$/;
+
 /** The mention sits in a bracketed cross-reference ("(see WARNINGS, Infections)", "[see Warnings and Precautions (5.1)]"). */
 function inCrossReference(text: string, unitStart: number, at: number): boolean {
   const before = text.slice(Math.max(unitStart, at - 80), at);
@@ -489,6 +503,11 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
         ev.context = 'population';
         ev.likelihood *= CONTEXT_WEIGHT.population!;
         ev.explanations.push('in a contraindications text: the patients the product must not be given to, not an event');
+      }
+      if (ev.context === 'adverse_event' && SUBSECTION_8.test(text.slice(unit.start, m.start))) {
+        ev.context = 'population';
+        ev.likelihood *= CONTEXT_WEIGHT.population!;
+        ev.explanations.push('the title of a use-in-specific-populations subsection (8.x): the population, not an event');
       }
       if (ev.context === 'adverse_event' && namesTherapy(m, tokens, vocab)) {
         ev.context = 'indication';

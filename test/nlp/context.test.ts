@@ -514,3 +514,54 @@ describe('round 8: contraindication and drug-interaction text, judged on twenty-
     expect(coded('DRUGX combined with ACE inhibitors may lead to severe hypotension and deterioration in renal function.')).toEqual(expect.arrayContaining([pt('Hypotension'), pt('Renal impairment')]));
   });
 });
+
+describe('round 9: population prose, judged on forty-five labels (issue 29)', () => {
+  const names = ['Congenital anomaly', 'Abortion spontaneous', 'Diabetes mellitus', 'Diabetic ketoacidosis', 'Chronic kidney disease', 'Liver disorder', 'Renal impairment', 'Lactic acidosis', 'Myopathy', 'Confusional state', 'Nausea'];
+  const llts = [['Birth defect', 'Congenital anomaly'], ['Miscarriage', 'Abortion spontaneous'], ['Hepatic impairment', 'Liver disorder'], ['Confusion', 'Confusional state']] as const;
+  const { tiny, pt } = namedVocabulary(names, llts);
+  const run = (text: string, sectionType?: 'specific_populations') => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5, ...(sectionType ? { sectionType } : {}) });
+  const coded = (text: string, sectionType?: 'specific_populations') => run(text, sectionType).codes.map((c) => c.ptCode);
+
+  it('a background risk is the population\'s, also written in the plural or with "U.S." inside its clause', () => {
+    for (const text of [
+      'The background risks in the U.S. general population of major birth defects and miscarriage are 2 to 4% and 15 to 20%.',
+      'The background risks of major birth defects and miscarriage for the indicated population are unknown.',
+    ]) {
+      const r = run(text);
+      expect(r.codes).toEqual([]);
+      expect(excludedAs(r, pt('Congenital anomaly'))).toBe('population');
+    }
+    // The cue bounds its own sentence: a reaction reported in the next one is coded.
+    expect(coded('The background risks in the U.S. general population of major birth defects are 2 to 4%. In trials, nausea was reported in 12% of pregnant women treated with DRUGX.')).toEqual([pt('Nausea')]);
+  });
+
+  it('"insufficient to identify a drug-associated risk" and "no clear association" report no event', () => {
+    for (const text of [
+      'The available data with DRUGX in pregnant women are insufficient to identify a drug-associated risk for major birth defects, miscarriage or adverse maternal or fetal outcomes.',
+      'Published studies with DRUGX use during pregnancy have not reported a clear association with DRUGX and major birth defects or miscarriage risk.',
+    ]) expect(coded(text)).toEqual([]);
+  });
+
+  it('the risks of the treated disease in pregnancy are the disease\'s, not the product\'s', () => {
+    const r = run('There are risks to the mother and fetus associated with poorly controlled diabetes mellitus in pregnancy. Poorly controlled diabetes mellitus in pregnancy increases the maternal risk for diabetic ketoacidosis and miscarriage. There are risks to the mother and fetus associated with chronic kidney disease in pregnancy.');
+    expect(r.codes).toEqual([]);
+    for (const name of ['Diabetes mellitus', 'Diabetic ketoacidosis', 'Abortion spontaneous', 'Chronic kidney disease']) expect(excludedAs(r, pt(name))).toBe('population');
+  });
+
+  it('the title of a section-8 subsection names the population; the event its sentence reports is coded', () => {
+    const r = run('8.7 Hepatic Impairment Use of DRUGX in patients with hepatic impairment has been associated with some cases of lactic acidosis.');
+    expect(r.codes.map((c) => c.ptCode)).toEqual([pt('Lactic acidosis')]);
+    expect(excludedAs(r, pt('Liver disorder'))).toBe('population');
+    // A number that is not a section-8 subsection leaves the finding alone ("5.3 Hepatic impairment" in warnings).
+    expect(coded('5.3 Hepatic Impairment Hepatic impairment has been reported in patients treated with DRUGX.')).toContain(pt('Liver disorder'));
+  });
+
+  it('typed as a population section, a sentence stating a risk, a predisposition or what treated patients reported weighs fully', () => {
+    const sp = 'specific_populations' as const;
+    expect(coded('Since advanced age is a predisposing factor for myopathy, DRUGX should be prescribed with caution in the elderly.', sp)).toEqual([pt('Myopathy')]);
+    expect(coded('A total of 24 patients receiving DRUGX reported confusion, including 18 who were 70 years of age or older.', sp)).toEqual([pt('Confusional state')]);
+    expect(coded('DRUGX use in the third trimester may result in lactic acidosis in the newborn.', sp)).toEqual([pt('Lactic acidosis')]);
+    // Without such wording the section weight still holds: the population dosed is not coded.
+    expect(coded('In patients with renal impairment, reduce the dose of DRUGX by half.', sp)).toEqual([]);
+  });
+});
