@@ -54,6 +54,8 @@ const ACTIVITIES = [
   ['yoga creation', (f) => f === 'createYoga'],
   ['graphql execution (graphql, graphql-jit)', (f, u) => /node_modules\/(graphql|graphql-jit)\//.test(u)],
   ['importRelease (importer)', (f) => f === 'importRelease'],
+  ['release index: snapshot load', (f) => /^(unpackIndex|deserializeIndex|deserializeLanguageIndex|deserializeDelta|materialise)$/.test(f)],
+  ['release index: build (from rows, languages)', (f) => /^(build|forLanguage|buildLanguageIndex)$/.test(f)],
   ['buildVocabulary (NLP)', (f) => f === 'buildVocabulary'],
   ['JS compile (module loading)', (f) => /^(compileSourceTextModule|wrapSafe|compileForInternalLoader|compileFunction)$/.test(f)],
   ['vite module runner / transforms (vitest)', (f, u) => /node_modules\/(vite|vitest|rolldown|@vitest)\//.test(u)],
