@@ -55,9 +55,9 @@ function runTempDir(): void {
 
 /**
  * TE_CPU_PROF=DIR: a V8 CPU profile of every Node process of the run, for
- * scripts/cpu-profile-summary.mjs (README › Testing › Profile). The workers get --cpu-prof from
- * vitest.config.ts; what starts after this (the template builder, CLI and server processes, tsx
- * scripts) preloads cpu-prof.mjs through NODE_OPTIONS, which the workers and their children inherit.
+ * scripts/cpu-profile-summary.mjs (README › Testing › Profile). Each test file is profiled in its
+ * worker (file-profile.ts); what starts after this (the template builder, CLI and server processes,
+ * tsx scripts) preloads cpu-prof.mjs through NODE_OPTIONS, which the workers' children inherit.
  */
 function profileProcesses(): void {
   const dir = process.env.TE_CPU_PROF;
