@@ -79,7 +79,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
     globalSetup: ['test/setup/global.ts'],
-    setupFiles: ['test/setup/wait-templates.ts', 'test/setup/file-cpu.ts'],
+    setupFiles: ['test/setup/wait-templates.ts', 'test/setup/file-cpu.ts', 'test/setup/file-profile.ts'],
     // The files that need no store template first (the templates build meanwhile), then the
     // longest first, so that no long file runs alone at the end (test/setup/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },

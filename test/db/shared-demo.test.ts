@@ -1,7 +1,7 @@
 // The worker's shared demo store (test/helpers/db.ts sharedDemoDatabase), which the files that only
 // read the demo releases take instead of a store each: a file that writes to it fails at cleanup,
 // and the next file gets a clean copy. PGlite only: on PostgreSQL each file has a database of its own.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { sharedDemoDatabase, usingPostgres } from '../helpers/db.ts';
 
 const releases = async (db: Awaited<ReturnType<typeof sharedDemoDatabase>>) => (await db.prisma.release.findMany({ select: { version: true }, orderBy: { version: 'asc' } })).map((r) => r.version);
@@ -46,5 +46,18 @@ describe.skipIf(usingPostgres)('the shared demo store', () => {
     const c = await sharedDemoDatabase();
     await releases(c);
     await c.cleanup();
+  });
+
+  it('left held by an earlier file (its hook timed out while taking it), the next file gets a clean copy, not a failure', async () => {
+    const a = await sharedDemoDatabase(); // never cleaned up, as by a file whose beforeAll timed out
+    const spy = vi.spyOn(expect, 'getState').mockReturnValue({ ...expect.getState(), testPath: '/the/next/file.test.ts' });
+    try {
+      const b = await sharedDemoDatabase();
+      expect(b.prisma).not.toBe(a.prisma);
+      expect(await releases(b)).toEqual(['4.03', '5.0', '5.0.1']);
+      await b.cleanup();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

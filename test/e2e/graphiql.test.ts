@@ -12,7 +12,7 @@ let close: () => Promise<void>;
 let browser: Browser;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ readOnly: true });
   ({ url: base, close } = await listen(t.app));
   browser = await launchBrowser();
 });

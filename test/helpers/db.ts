@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { templatesReady, type TemplateName } from '../setup/templates.ts';
 import { openDatabase, type Database, type OpenOptions } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
@@ -117,6 +117,8 @@ interface SharedDemo {
   db: Database;
   listener: QueryListener | undefined;
   holder: boolean;
+  /** The test file holding it (vitest's current file when it was taken). */
+  holderFile?: string;
 }
 let sharedDemo: Promise<SharedDemo> | undefined;
 
@@ -131,9 +133,18 @@ export async function sharedDemoDatabase(opts: { onQuery?: QueryListener } = {})
     return state;
   })();
   const state = await sharedDemo;
+  const file = expect.getState().testPath;
+  if (state.holder && state.holderFile !== file) {
+    // An earlier file of the worker never released it (its hook timed out while taking it, on a loaded
+    // host): its store is left to that file's stray work, not closed under it, and this file gets a
+    // clean copy instead of failing for another file's timeout.
+    sharedDemo = undefined;
+    return sharedDemoDatabase(opts);
+  }
   if (state.holder) throw new Error('sharedDemoDatabase: the shared demo store is held (cleanup() before taking it again)');
   const before = await nextXid(state.db);
   state.holder = true;
+  state.holderFile = file;
   state.listener = opts.onQuery;
   return Object.assign(Object.create(state.db) as Database, {
     url: undefined,

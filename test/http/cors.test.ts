@@ -8,7 +8,7 @@ import { serveTestApp } from '../helpers/app.ts';
 let base: string;
 serveTestApp((_t, url) => {
   base = url;
-});
+}, { readOnly: true });
 
 const preflight = (origin: string, path = '/identify') =>
   fetch(`${base}${path}`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-api-key, content-type' } });

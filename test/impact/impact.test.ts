@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/http.ts';
-import { freshStore, run, type Store } from '../helpers/cli.ts';
+import { freshStore, runHere, type Store } from '../helpers/cli.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
 import { IMPACT_CSV_HEADER } from '../../src/domain/impact/csv.ts';
 
@@ -333,7 +333,9 @@ describe('CLI', () => {
   it('terminology impact <file.csv> --from --to --format json', async () => {
     const file = path.join(dir, 'coded.csv');
     writeFileSync(file, 'rowId,code,term\nr1,10047848,Watering eyes\nr2,90300310,Runs\nr3,oops,\n');
-    const r = await run(['impact', file, '--from', '5.0', '--to', '5.0.1', '--format', 'json'], store.env, 60_000);
+    // The command in this process (runHere): the same entry point and store a process would open, less
+    // a process start; `terminology impact` as a process is test/shipped/readme.test.ts's (the README's blocks).
+    const r = await runHere(['impact', file, '--from', '5.0', '--to', '5.0.1', '--format', 'json'], store.env);
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body.summary).toMatchObject({ rowsUploaded: 3, rowsValid: 2, rowsInvalid: 1, rowsImpacted: 2 });

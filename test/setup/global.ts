@@ -11,9 +11,10 @@
 // last of them is done.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { projectRoot } from '../../src/paths.ts';
 import buildBundle from './bundle.ts';
@@ -52,6 +53,19 @@ function runTempDir(): void {
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 }
 
+/**
+ * TE_CPU_PROF=DIR: a V8 CPU profile of every Node process of the run, for
+ * scripts/cpu-profile-summary.mjs (README › Testing › Profile). Each test file is profiled in its
+ * worker (file-profile.ts); what starts after this (the template builder, CLI and server processes,
+ * tsx scripts) preloads cpu-prof.mjs through NODE_OPTIONS, which the workers' children inherit.
+ */
+function profileProcesses(): void {
+  const dir = process.env.TE_CPU_PROF;
+  if (!dir || process.env.NODE_OPTIONS?.includes('cpu-prof.mjs')) return;
+  mkdirSync(dir, { recursive: true });
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(path.join(projectRoot, 'test', 'setup', 'cpu-prof.mjs')).href}`.trim();
+}
+
 /** Starts test/setup/build-templates.ts; a builder that dies without a word still marks its parts failed. */
 function buildTemplates(job: { embedded: string; postgres?: { adminUrl: string; templates: Templates } }, readyFiles: string[]): Promise<void> {
   return new Promise((resolve) => {
@@ -78,6 +92,7 @@ const onPostgres = (p: TestProject) => p.config.env?.TEST_DB === 'postgres';
 
 function startBuilds(project: TestProject): void {
   runTempDir();
+  profileProcesses();
   shared.__teBundle ??= buildBundle();
   // The browser tests' Chromium, extracted once into the run's directory before any browser test
   // starts (they wait for it): two browser test files extracting it at once ran a half-written

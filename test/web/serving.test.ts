@@ -14,7 +14,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   buildExplorer();
-  t = await createTestApp();
+  t = await createTestApp({ readOnly: true });
 });
 afterAll(async () => {
   await t?.cleanup();
