@@ -13,7 +13,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -41,6 +41,11 @@ export const FRESH5_LABELS = ['metformin', 'omeprazole', 'furosemide', 'azithrom
 export const FRESH6_DIR = path.join(projectRoot, 'data', 'label-sections-fresh6');
 /** fresh6's labels (chunk ids start with them). */
 export const FRESH6_LABELS = ['solosec', 'clopidogrel', 'montelukast', 'rivaroxaban', 'liraglutide', 'clindamycin', 'hydroxychloroquine', 'allopurinol', 'sacubitril', 'trazodone', 'tofacitinib', 'varenicline', 'palbociclib', 'doxercalciferol', 'pregabalin', 'celecoxib'] as const;
+
+/** Round 9's held-out set, annotated blind to a fixed mix of section kinds (data/label-sections-fresh7/README.md): scored once, at round 9's end. */
+export const FRESH7_DIR = path.join(projectRoot, 'data', 'label-sections-fresh7');
+/** fresh7's labels (chunk ids start with them). */
+export const FRESH7_LABELS = ['alprazolam', 'dalteparin', 'dofetilide', 'duloxetine', 'eletriptan', 'encorafenib', 'eplerenone', 'glasdegib', 'glipizide', 'linezolid', 'lorlatinib', 'medroxyprogesterone', 'nirmatrelvir', 'norgestimate', 'palonosetron', 'sunitinib', 'talazoparib', 'vecuronium', 'voriconazole', 'ziprasidone'] as const;
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
@@ -144,6 +149,40 @@ export function bootstrapF1(runs: readonly SectionRun[], threshold: number, reps
   return [vals[Math.floor(reps * 0.025)]!, vals[Math.floor(reps * 0.975)]!];
 }
 
+/**
+ * 95% percentile bootstrap intervals of micro precision and F1 resampling whole labels (a chunk's label: its id
+ * up to the first '-'), seeded. Chunks of one label share its wording and its annotator's calls, so they are not
+ * independent: the per-section intervals above are too narrow to compare two sets of different labels, and this
+ * one is the interval to compare them by.
+ */
+export function labelBootstrap(runs: readonly SectionRun[], threshold: number, reps = 1000, seed = 29): { p: [number, number]; f1: [number, number]; labels: number } {
+  const byLabel = new Map<string, Counts>();
+  for (const r of runs) {
+    const label = r.id.split('-')[0]!;
+    const c = byLabel.get(label) ?? { tp: 0, fp: 0, fn: 0 };
+    const x = count([r], threshold);
+    c.tp += x.tp; c.fp += x.fp; c.fn += x.fn;
+    byLabel.set(label, c);
+  }
+  const per = [...byLabel.values()];
+  if (per.length === 0) return { p: [0, 0], f1: [0, 0], labels: 0 };
+  let s = seed >>> 0;
+  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const ps: number[] = [];
+  const fs: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const c = { tp: 0, fp: 0, fn: 0 };
+    for (let j = 0; j < per.length; j++) {
+      const x = per[Math.floor(rnd() * per.length)]!;
+      c.tp += x.tp; c.fp += x.fp; c.fn += x.fn;
+    }
+    ps.push(c.tp + c.fp === 0 ? 1 : c.tp / (c.tp + c.fp));
+    fs.push(f1(c));
+  }
+  const at = (l: number[], q: number) => l.sort((a, b) => a - b)[Math.floor(reps * q)]!;
+  return { p: [at(ps, 0.025), at(ps, 0.975)], f1: [at(fs, 0.025), at(fs, 0.975)], labels: per.length };
+}
+
 export interface TypeRow {
   type: string;
   sections: number;
@@ -151,6 +190,8 @@ export interface TypeRow {
   counts: Counts;
   p: number; r: number; f1: number;
   pInterval: [number, number]; rInterval: [number, number]; f1Interval: [number, number];
+  /** Intervals with whole labels resampled (labelBootstrap), and how many labels the row has. */
+  byLabel: { p: [number, number]; f1: [number, number]; labels: number };
   /** Sections with gold codes that got none of them right. */
   lostAll: number;
   /** False codes per section without any gold code. */
@@ -178,6 +219,7 @@ export function scoreByType(runs: readonly SectionRun[], threshold: number): Typ
       pInterval: wilson(c.tp, c.tp + c.fp),
       rInterval: wilson(c.tp, c.tp + c.fn),
       f1Interval: bootstrapF1(rs, threshold),
+      byLabel: labelBootstrap(rs, threshold),
       lostAll: rs.filter((r) => r.gold.size > 0 && count([r], threshold).tp === 0).length,
       fpPerEmptySection: empty.length === 0 ? 0 : count(empty, threshold).fp / empty.length,
     };
@@ -186,10 +228,13 @@ export function scoreByType(runs: readonly SectionRun[], threshold: number): Typ
 
 export function formatTypeRows(rows: readonly TypeRow[]): string {
   const f = (x: number) => x.toFixed(3);
-  const lines = ['| section type | sections | gold | tp / fp / fn | P [95%] | R [95%] | F1 [95%] | lost all | FP per empty section |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| section type | sections | gold | tp / fp / fn | P [95%] | R [95%] | F1 [95%] | labels: P, F1 [95%, labels resampled] | lost all | FP per empty section |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const r of rows)
     lines.push(
-      `| ${r.type} | ${r.sections} | ${r.gold} | ${r.counts.tp} / ${r.counts.fp} / ${r.counts.fn} | ${f(r.p)} [${f(r.pInterval[0])}, ${f(r.pInterval[1])}] | ${f(r.r)} [${f(r.rInterval[0])}, ${f(r.rInterval[1])}] | ${f(r.f1)} [${f(r.f1Interval[0])}, ${f(r.f1Interval[1])}] | ${r.lostAll} | ${r.fpPerEmptySection.toFixed(2)} |`,
+      `| ${r.type} | ${r.sections} | ${r.gold} | ${r.counts.tp} / ${r.counts.fp} / ${r.counts.fn} | ${f(r.p)} [${f(r.pInterval[0])}, ${f(r.pInterval[1])}] | ${f(r.r)} [${f(r.rInterval[0])}, ${f(r.rInterval[1])}] | ${f(r.f1)} [${f(r.f1Interval[0])}, ${f(r.f1Interval[1])}] | ${r.byLabel.labels}: [${f(r.byLabel.p[0])}, ${f(r.byLabel.p[1])}], [${f(r.byLabel.f1[0])}, ${f(r.byLabel.f1[1])}] | ${r.lostAll} | ${r.fpPerEmptySection.toFixed(2)} |`,
     );
   return lines.join('\n');
 }
