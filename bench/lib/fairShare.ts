@@ -18,8 +18,8 @@ export interface FairGroup {
   remove(): void;
 }
 
-/** `count` sibling groups with equal shares, or the reason none can be made (needs root and cgroup v1's cpu and cpuacct). */
-export function fairGroups(prefix: string, count: number): FairGroup[] | string {
+/** `count` sibling groups with `shares` each, or the reason none can be made (needs root and cgroup v1's cpu and cpuacct). */
+export function fairGroups(prefix: string, count: number, shares = 1024): FairGroup[] | string {
   if (!existsSync(path.join(CPU, 'cpu.shares'))) return `no cgroup v1 cpu controller at ${CPU}`;
   // cpuacct is its own hierarchy on some hosts (this one), co-mounted with cpu ("cpu,cpuacct") on others.
   const acct = existsSync(path.join(CPUACCT, 'cpuacct.usage')) ? CPUACCT : existsSync(path.join(CPU, 'cpuacct.usage')) ? CPU : undefined;
@@ -32,7 +32,7 @@ export function fairGroups(prefix: string, count: number): FairGroup[] | string 
       const acctDir = path.join(acct, name);
       mkdirSync(cpuDir);
       if (acctDir !== cpuDir) mkdirSync(acctDir);
-      writeFileSync(path.join(cpuDir, 'cpu.shares'), '1024');
+      writeFileSync(path.join(cpuDir, 'cpu.shares'), String(shares));
       made.push({
         name,
         add: (pid) => {
@@ -41,6 +41,17 @@ export function fairGroups(prefix: string, count: number): FairGroup[] | string 
         },
         usageNs: () => Number(readFileSync(path.join(acctDir, 'cpuacct.usage'), 'utf8')),
         remove: () => {
+          // Whatever is still in the group (this process, when it was the load's group) goes back to the root first.
+          for (const [dir, root] of [[cpuDir, CPU], [acctDir, acct]] as const) {
+            if (!existsSync(dir)) continue;
+            for (const pid of readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+              try {
+                writeFileSync(path.join(root, 'cgroup.procs'), pid);
+              } catch {
+                // exited meanwhile
+              }
+            }
+          }
           for (const d of new Set([cpuDir, acctDir])) if (existsSync(d)) rmdirSync(d);
         },
       });

@@ -92,9 +92,9 @@ export async function mixedWarmUp(base: string): Promise<void> {
   }
 }
 
-/** A scraper like Prometheus's (every second) of a metrics URL; returns its stop. */
-export function scraping(url: string | undefined): () => void {
+/** A scraper like Prometheus's (every second by default) of a metrics URL; returns its stop. */
+export function scraping(url: string | undefined, everyMs = 1_000): () => void {
   if (!url) return () => {};
-  const t = setInterval(() => void fetch(url).then((r) => r.arrayBuffer()).catch(() => undefined), 1_000);
+  const t = setInterval(() => void fetch(url).then((r) => r.arrayBuffer()).catch(() => undefined), everyMs);
   return () => clearInterval(t);
 }
