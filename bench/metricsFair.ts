@@ -18,8 +18,9 @@
 //   - serving thread: requests per CPU-second of Node's main thread over off's (where the request path's
 //     cost sits; the rest, GC helpers, compiler and the export worker, is reported per request apart).
 // Servers change groups and wrk's start order rotates from round to round. Reported: the median of the
-// per-round ratios with a percentile-bootstrap 95 % interval, and each group's CPU share over off's
-// (the fairness check: ~100 %).
+// per-round ratios with a percentile-bootstrap 95 % interval, and each group's CPU share over the baseline's
+// (the fairness check: ~100 %). The interval is over rounds of the same processes: a process's own luck
+// (A/A a few per cent off 100 % for a whole run) shows only across runs, so repeat runs and read them together.
 //
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]
 //
@@ -166,14 +167,19 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
   }
 }
 
-/** Per-round ratios of a server to "off" of the same round. */
+/**
+ * Per-round ratios of a server to the same round's baseline: "off" for the A/A server itself (the noise floor),
+ * the geometric mean of the two "off" servers for the others — two processes, so that one server's own luck (its
+ * JIT's choices, its memory layout: the A/A ratio stays a few per cent off 100 % for a whole run) weighs half.
+ */
 export function fairRatios(rounds: readonly FairRound[], n: Name): Record<'throughput' | 'process' | 'main' | 'share', number[]> {
-  const per = (s: FairSample, ns: number) => s.requests / ns;
+  const base = (r: FairRound, f: (s: FairSample) => number) => (n === 'offAgain' ? f(r.servers.off) : Math.sqrt(f(r.servers.off) * f(r.servers.offAgain)));
+  const ratio = (f: (s: FairSample) => number) => rounds.map((r) => f(r.servers[n]) / base(r, f));
   return {
-    throughput: rounds.map((r) => r.servers[n].rps / r.servers.off.rps),
-    process: rounds.map((r) => per(r.servers[n], r.servers[n].groupNs) / per(r.servers.off, r.servers.off.groupNs)),
-    main: rounds.map((r) => per(r.servers[n], r.servers[n].mainNs) / per(r.servers.off, r.servers.off.mainNs)),
-    share: rounds.map((r) => r.servers[n].groupNs / r.servers.off.groupNs),
+    throughput: ratio((s) => s.rps),
+    process: ratio((s) => s.requests / s.groupNs),
+    main: ratio((s) => s.requests / s.mainNs),
+    share: ratio((s) => s.groupNs),
   };
 }
 
@@ -189,7 +195,7 @@ function report(rounds: readonly FairRound[], o: FairOptions, exports: number): 
     : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: `metrics + traces ${Math.round(o.ratio * 1000) / 10} %` };
   const loads = rounds.map((r) => r.load1);
   const out = [
-    `| server | req/s / off's | req per CPU-second of the process / off's | req per CPU-second of the main thread / off's | CPU share / off's | CPU per request: process, main thread, other threads |`,
+    `| server (baseline: off's for the A/A server, the two off servers' geometric mean for the others) | req/s / baseline | req per CPU-second of the process / baseline | req per CPU-second of the main thread / baseline | CPU share / baseline | CPU per request: process, main thread, other threads |`,
     `|---|---|---|---|---|---|`,
     `| off | – | – | – | – | ${us(rounds, 'off', 'groupNs')}, ${us(rounds, 'off', 'mainNs')}, ${us(rounds, 'off', 'otherNs')} µs |`,
     ...NAMES.filter((n) => n !== 'off').map((n) => {
