@@ -13,6 +13,7 @@
 //   DATABASE_URL=postgres://… npm run bench:metrics -- --instructions [--warmup 12000 --requests 4000 --windows 5 --out DIR --node-flags=--perf-basic-prof]
 //
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]   (as root)
+//   npm run bench:metrics -- --fair --pool A.json,B.json,…   (runs of --json read together)
 //
 // --fair runs the servers at the same time on one core, each process in a cgroup of equal CPU shares,
 // with an A/A control server in every run: ratios measured in the same seconds (bench/metricsFair.ts).
@@ -26,7 +27,7 @@
 import { parseArgs } from 'node:util';
 import { runWrk, type LoadResult } from './lib/load.ts';
 import { cpuSeconds, ensureTool, pinPlan, pinned } from './lib/pinning.ts';
-import { measureFair } from './metricsFair.ts';
+import { measureFair, poolFair } from './metricsFair.ts';
 import { measureInstructions } from './metricsInstructions.ts';
 import { mixedWarmUp, observedEnvs, scraping, startObserved, startOtlpSink } from './lib/observedServers.ts';
 import { cleanupAll, stopChild } from './lib/procs.ts';
@@ -44,6 +45,7 @@ const { values: args } = parseArgs({
     instructions: { type: 'boolean', default: false },
     fair: { type: 'boolean', default: false },
     json: { type: 'string' },
+    pool: { type: 'string' },
     warmup: { type: 'string', default: '12000' },
     requests: { type: 'string', default: '4000' },
     windows: { type: 'string', default: '5' },
@@ -71,6 +73,10 @@ if (args.instructions) {
     nodeFlags: args['node-flags'].split(/\s+/).filter(Boolean),
     log,
   });
+  process.exit(0);
+}
+if (args.fair && args.pool) {
+  poolFair(args.pool.split(','));
   process.exit(0);
 }
 if (args.fair) {

@@ -23,10 +23,12 @@
 // (A/A a few per cent off 100 % for a whole run) shows only across runs, so repeat runs and read them together.
 //
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]
+//   npm run bench:metrics -- --fair --pool A.json,B.json,…   (runs written by --json, read together)
 //
 // Needs root (cgroup v1 cpu and cpuacct controllers), taskset, 2+ cores and wrk.
 import { writeFileSync } from 'node:fs';
-import { fairGroups, coreJiffies, loadAverage, medianWithInterval, threadCpuNs, type FairGroup } from './lib/fairShare.ts';
+import { readFileSync } from 'node:fs';
+import { fairGroups, coreJiffies, loadAverage, medianWithInterval, pooledMedianWithInterval, threadCpuNs, type FairGroup } from './lib/fairShare.ts';
 import { runWrk, type LoadResult } from './lib/load.ts';
 import { mixedWarmUp, observedEnvs, scraping, startObserved, startOtlpSink, type ObservedServer } from './lib/observedServers.ts';
 import { ensureTool, pinPlan, which } from './lib/pinning.ts';
@@ -205,6 +207,31 @@ function report(rounds: readonly FairRound[], o: FairOptions, exports: number): 
     '',
     `${rounds.length} simultaneous rounds of ${o.durationS} s (medians of the per-round ratios, bootstrap 95 % intervals), wrk 1 thread × ${o.connections} connections per server; ` +
       `load average ${Math.min(...loads)}–${Math.max(...loads)}; the servers' core busy ${pct(median(rounds.map((r) => r.coreBusy)))}, stolen ${pct(median(rounds.map((r) => r.coreSteal)))} (medians); the sink received ${exports} exports`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** Runs written by --json, read together: each run's medians, and the pooled median with a two-level bootstrap interval (runs, then rounds). */
+export function poolFair(files: readonly string[]): void {
+  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number }; rounds: FairRound[]; sinkExports: number });
+  const calibrate = runs.every((r) => r.options.calibrate);
+  if (!calibrate && runs.some((r) => r.options.calibrate)) throw new Error('--pool: A/A runs (--calibrate) and real runs are pooled apart');
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const label: Record<Name, string> = calibrate
+    ? { off: 'off', offAgain: 'off again (A/A)', on: 'off ("metrics" slot)', traces: 'off ("traces" slot)' }
+    : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: `metrics + traces ${Math.round(runs[0]!.options.ratio * 1000) / 10} %` };
+  const cell = (n: Name, k: 'throughput' | 'process' | 'main') => {
+    const per = runs.map((r) => fairRatios(r.rounds, n)[k]);
+    const m = pooledMedianWithInterval(per, median);
+    return `**${pct(m.median)}** (${pct(m.low)}–${pct(m.high)}); runs ${per.map((xs) => pct(median(xs))).join(', ')}`;
+  };
+  const loads = runs.flatMap((r) => r.rounds.map((x) => x.load1));
+  const out = [
+    `| server | req/s / baseline | req per CPU-second of the process / baseline | req per CPU-second of the main thread / baseline |`,
+    `|---|---|---|---|`,
+    ...NAMES.filter((n) => n !== 'off').map((n) => `| ${label[n]} | ${cell(n, 'throughput')} | ${cell(n, 'process')} | ${cell(n, 'main')} |`),
+    '',
+    `${runs.length} runs (fresh processes each) of ${runs.map((r) => r.rounds.length).join(', ')} simultaneous rounds; pooled median of the per-round ratios, two-level bootstrap 95 % interval (runs, then rounds); load average ${Math.min(...loads)}–${Math.max(...loads)}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -121,3 +121,23 @@ export function medianWithInterval(xs: readonly number[], median: (v: readonly n
   meds.sort((a, b) => a - b);
   return { median: median(xs), low: meds[Math.floor(reps * 0.025)]!, high: meds[Math.ceil(reps * 0.975) - 1]! };
 }
+
+/**
+ * A two-level (hierarchical) percentile-bootstrap 95 % interval of the median of values grouped by run: runs
+ * resampled with replacement, then each chosen run's values. Where runs differ more than their values do
+ * (each run has its own processes, and a process's own luck lasts the run), the runs, not the values, set the width.
+ */
+export function pooledMedianWithInterval(runs: readonly (readonly number[])[], median: (v: readonly number[]) => number, reps = 4000, seed = 30): { median: number; low: number; high: number } {
+  const next = random(seed);
+  const meds: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const sample: number[] = [];
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[Math.floor(next() * runs.length)]!;
+      for (let j = 0; j < run.length; j++) sample.push(run[Math.floor(next() * run.length)]!);
+    }
+    meds.push(median(sample));
+  }
+  meds.sort((a, b) => a - b);
+  return { median: median(runs.flat()), low: meds[Math.floor(reps * 0.025)]!, high: meds[Math.ceil(reps * 0.975) - 1]! };
+}
