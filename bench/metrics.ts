@@ -13,7 +13,7 @@
 //   DATABASE_URL=postgres://… npm run bench:metrics -- --instructions [--warmup 12000 --requests 4000 --windows 5 --out DIR --node-flags=--perf-basic-prof]
 //
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]   (as root)
-//   npm run bench:metrics -- --fair --pool A.json,B.json,…   (runs of --json read together)
+//   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs of --json read together, each one's first N rounds left out)
 //
 // --fair runs the servers at the same time on one core, each process in a cgroup of equal CPU shares,
 // with an A/A control server in every run: ratios measured in the same seconds (bench/metricsFair.ts).
@@ -46,6 +46,7 @@ const { values: args } = parseArgs({
     fair: { type: 'boolean', default: false },
     json: { type: 'string' },
     pool: { type: 'string' },
+    skip: { type: 'string', default: '0' },
     warmup: { type: 'string', default: '12000' },
     requests: { type: 'string', default: '4000' },
     windows: { type: 'string', default: '5' },
@@ -76,7 +77,7 @@ if (args.instructions) {
   process.exit(0);
 }
 if (args.fair && args.pool) {
-  poolFair(args.pool.split(','));
+  poolFair(args.pool.split(','), Number(args.skip));
   process.exit(0);
 }
 if (args.fair) {

@@ -23,7 +23,7 @@
 // (A/A a few per cent off 100 % for a whole run) shows only across runs, so repeat runs and read them together.
 //
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]
-//   npm run bench:metrics -- --fair --pool A.json,B.json,…   (runs written by --json, read together)
+//   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs written by --json, read together)
 //
 // Needs root (cgroup v1 cpu and cpuacct controllers), taskset, 2+ cores and wrk.
 import { writeFileSync } from 'node:fs';
@@ -212,8 +212,10 @@ function report(rounds: readonly FairRound[], o: FairOptions, exports: number): 
 }
 
 /** Runs written by --json, read together: each run's medians, and the pooled median with a two-level bootstrap interval (runs, then rounds). */
-export function poolFair(files: readonly string[]): void {
+export function poolFair(files: readonly string[], skip = 0): void {
   const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number }; rounds: FairRound[]; sinkExports: number });
+  // --skip N: each run's first N rounds left out (the servers' code still warming up under the shared load).
+  for (const r of runs) r.rounds = r.rounds.slice(skip);
   const calibrate = runs.every((r) => r.options.calibrate);
   if (!calibrate && runs.some((r) => r.options.calibrate)) throw new Error('--pool: A/A runs (--calibrate) and real runs are pooled apart');
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -231,7 +233,7 @@ export function poolFair(files: readonly string[]): void {
     `|---|---|---|---|`,
     ...NAMES.filter((n) => n !== 'off').map((n) => `| ${label[n]} | ${cell(n, 'throughput')} | ${cell(n, 'process')} | ${cell(n, 'main')} |`),
     '',
-    `${runs.length} runs (fresh processes each) of ${runs.map((r) => r.rounds.length).join(', ')} simultaneous rounds; pooled median of the per-round ratios, two-level bootstrap 95 % interval (runs, then rounds); load average ${Math.min(...loads)}–${Math.max(...loads)}`,
+    `${runs.length} runs (fresh processes each) of ${runs.map((r) => r.rounds.length).join(', ')} simultaneous rounds${skip ? ` (the first ${skip} of each left out)` : ''}; pooled median of the per-round ratios, two-level bootstrap 95 % interval (runs, then rounds); load average ${Math.min(...loads)}–${Math.max(...loads)}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }
