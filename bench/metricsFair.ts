@@ -157,7 +157,7 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
       o.log(`round ${r}${r === 0 ? ' (warm-up)' : ''}: load ${load1}, core ${Math.round(round.coreBusy * 100)} % busy, steal ${Math.round(round.coreSteal * 100)} %; ${NAMES.map(f).join('; ')}`);
       if (r > 0) rounds.push(round);
     }
-    if (o.json) writeFileSync(o.json, JSON.stringify({ options: { ...o, log: undefined }, sinkExports: sink.exports, rounds }, null, 1));
+    if (o.json) writeFileSync(o.json, JSON.stringify({ options: { ...o, log: undefined }, startedFirst: NAMES[first], sinkExports: sink.exports, rounds }, null, 1));
     report(rounds, o, sink.exports);
     for (const n of NAMES) await stopChild(servers[n].proc.child);
     return rounds;
