@@ -48,6 +48,7 @@ export interface FairOptions {
 }
 
 const PATH = '/codes/10047700';
+const IDLE_MS = 8_000;
 type Name = 'off' | 'offAgain' | 'on' | 'traces';
 const NAMES: readonly Name[] = ['off', 'offAgain', 'on', 'traces'];
 
@@ -67,6 +68,8 @@ export interface FairSample {
 
 export interface FairRound {
   load1: number;
+  /** From the first wrk's start to the last one's end, s. */
+  wallS?: number;
   /** Share of the servers' core that was busy and that the hypervisor stole, over the round. */
   coreBusy: number;
   coreSteal: number;
@@ -105,8 +108,11 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
       servers[n] = await startObserved(n, envOf[n], pin.server);
     }
     // Group g holds server (g + round) % n: a group that the kernel favoured would favour each server in turn.
+    let placed = {} as Record<Name, FairGroup>;
+    const groupOf = (n: Name) => placed[n];
     const place = (round: number) => {
       const at = {} as Record<Name, FairGroup>;
+      placed = at;
       NAMES.forEach((n, k) => {
         at[n] = groups[(k + round) % groups.length]!;
         at[n].add(servers[n].pid);
@@ -121,6 +127,18 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
     // Scraped every NAMES.length seconds: each server runs on 1/NAMES.length of a core, so per request this is
     // what a server on a whole core scraped every second (Prometheus's usual interval is 15 s: conservative) pays.
     for (const n of NAMES) stops.push(scraping(servers[n].metrics, NAMES.length * 1000));
+    // What each server uses per second with no requests (timers: the event-loop-delay monitor; the scrapes), ns/s.
+    // Each server here has 1/NAMES.length of a core, so such per-second costs weigh NAMES.length times more per
+    // request than on a core of its own; the report also gives the ratios with this rate taken off each round.
+    const idleNsPerS = {} as Record<Name, number>;
+    {
+      const g0 = NAMES.map((n) => groupOf(n).usageNs());
+      const w0 = performance.now();
+      await new Promise((r) => setTimeout(r, IDLE_MS));
+      const wall = (performance.now() - w0) / 1000;
+      NAMES.forEach((n, k) => (idleNsPerS[n] = (groupOf(n).usageNs() - g0[k]!) / wall));
+      o.log(`idle: ${NAMES.map((n) => `${n} ${(idleNsPerS[n] / 1e6).toFixed(2)} ms/s`).join(', ')}`);
+    }
     const rounds: FairRound[] = [];
     // Round 0 is a warm-up (the four loaded together for the first time), not reported.
     for (let r = 0; r <= o.rounds; r++) {
@@ -130,8 +148,10 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
       const core0 = coreJiffies(serverCore);
       const g0 = Object.fromEntries(NAMES.map((n) => [n, at[n].usageNs()])) as Record<Name, number>;
       const t0 = Object.fromEntries(NAMES.map((n) => [n, threadCpuNs(servers[n].pid)])) as Record<Name, Map<number, number>>;
+      const w0 = performance.now();
       const runs = order.map((n) => runWrk(wrk, { url: `${servers[n].base}${PATH}`, connections: o.connections, durationS: o.durationS }, pin.load).then((res) => [n, res] as const));
       const results = Object.fromEntries(await Promise.all(runs)) as Record<Name, LoadResult>;
+      const wallS = (performance.now() - w0) / 1000;
       const core1 = coreJiffies(serverCore);
       const sample = {} as Record<Name, FairSample>;
       for (const n of NAMES) {
@@ -149,6 +169,7 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
       const total = core1 && core0 ? core1.total - core0.total : 0;
       const round: FairRound = {
         load1,
+        wallS,
         coreBusy: total ? (core1!.busy - core0!.busy) / total : Number.NaN,
         coreSteal: total ? (core1!.steal - core0!.steal) / total : Number.NaN,
         servers: sample,
@@ -157,8 +178,8 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
       o.log(`round ${r}${r === 0 ? ' (warm-up)' : ''}: load ${load1}, core ${Math.round(round.coreBusy * 100)} % busy, steal ${Math.round(round.coreSteal * 100)} %; ${NAMES.map(f).join('; ')}`);
       if (r > 0) rounds.push(round);
     }
-    if (o.json) writeFileSync(o.json, JSON.stringify({ options: { ...o, log: undefined }, startedFirst: NAMES[first], sinkExports: sink.exports, rounds }, null, 1));
-    report(rounds, o, sink.exports);
+    if (o.json) writeFileSync(o.json, JSON.stringify({ options: { ...o, log: undefined }, startedFirst: NAMES[first], idleNsPerS, sinkExports: sink.exports, rounds }, null, 1));
+    report(rounds, o, sink.exports, idleNsPerS);
     for (const n of NAMES) await stopChild(servers[n].proc.child);
     return rounds;
   } finally {
@@ -180,7 +201,9 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
  * the geometric mean of the two "off" servers for the others — two processes, so that one server's own luck (its
  * JIT's choices, its memory layout: the A/A ratio stays a few per cent off 100 % for a whole run) weighs half.
  */
-export function fairRatios(rounds: readonly FairRound[], n: Name): Record<'throughput' | 'process' | 'main' | 'share', number[]> {
+export function fairRatios(rounds: readonly FairRound[], n: Name, idleNsPerS?: Record<Name, number>): Record<'throughput' | 'process' | 'main' | 'share' | 'busy', number[]> {
+  // Requests per CPU-second less the server's idle rate over the round: what a request costs itself.
+  const busy = (r: FairRound, m: Name) => r.servers[m].requests / (r.servers[m].groupNs - (idleNsPerS?.[m] ?? 0) * (r.wallS ?? 0));
   const base = (r: FairRound, f: (s: FairSample) => number) => (n === 'offAgain' ? f(r.servers.off) : Math.sqrt(f(r.servers.off) * f(r.servers.offAgain)));
   const ratio = (f: (s: FairSample) => number) => rounds.map((r) => f(r.servers[n]) / base(r, f));
   return {
@@ -188,10 +211,11 @@ export function fairRatios(rounds: readonly FairRound[], n: Name): Record<'throu
     process: ratio((s) => s.requests / s.groupNs),
     main: ratio((s) => s.requests / s.mainNs),
     share: ratio((s) => s.groupNs),
+    busy: rounds.map((r) => busy(r, n) / (n === 'offAgain' ? busy(r, 'off') : Math.sqrt(busy(r, 'off') * busy(r, 'offAgain')))),
   };
 }
 
-function report(rounds: readonly FairRound[], o: FairOptions, exports: number): void {
+function report(rounds: readonly FairRound[], o: FairOptions, exports: number, idle: Record<Name, number>): void {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const ci = (xs: number[]) => {
     const m = medianWithInterval(xs, median);
@@ -203,23 +227,23 @@ function report(rounds: readonly FairRound[], o: FairOptions, exports: number): 
     : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: `metrics + traces ${Math.round(o.ratio * 1000) / 10} %` };
   const loads = rounds.map((r) => r.load1);
   const out = [
-    `| server (baseline: off's for the A/A server, the two off servers' geometric mean for the others) | req/s / baseline | req per CPU-second of the process / baseline | req per CPU-second of the main thread / baseline | CPU share / baseline | CPU per request: process, main thread, other threads |`,
-    `|---|---|---|---|---|---|`,
-    `| off | – | – | – | – | ${us(rounds, 'off', 'groupNs')}, ${us(rounds, 'off', 'mainNs')}, ${us(rounds, 'off', 'otherNs')} µs |`,
+    `| server (baseline: off's for the A/A server, the two off servers' geometric mean for the others) | req/s / baseline | req per CPU-second of the process / baseline | req per CPU-second of the main thread / baseline | the process's, less its idle rate | CPU share / baseline | CPU per request: process, main thread, other threads |`,
+    `|---|---|---|---|---|---|---|`,
+    `| off | – | – | – | – | – | ${us(rounds, 'off', 'groupNs')}, ${us(rounds, 'off', 'mainNs')}, ${us(rounds, 'off', 'otherNs')} µs |`,
     ...NAMES.filter((n) => n !== 'off').map((n) => {
-      const r = fairRatios(rounds, n);
-      return `| ${label[n]} | ${ci(r.throughput)} | ${ci(r.process)} | ${ci(r.main)} | ${pct(median(r.share))} | ${us(rounds, n, 'groupNs')}, ${us(rounds, n, 'mainNs')}, ${us(rounds, n, 'otherNs')} µs |`;
+      const r = fairRatios(rounds, n, idle);
+      return `| ${label[n]} | ${ci(r.throughput)} | ${ci(r.process)} | ${ci(r.main)} | ${ci(r.busy)} | ${pct(median(r.share))} | ${us(rounds, n, 'groupNs')}, ${us(rounds, n, 'mainNs')}, ${us(rounds, n, 'otherNs')} µs |`;
     }),
     '',
     `${rounds.length} simultaneous rounds of ${o.durationS} s (medians of the per-round ratios, bootstrap 95 % intervals), wrk 1 thread × ${o.connections} connections per server; ` +
-      `load average ${Math.min(...loads)}–${Math.max(...loads)}; the servers' core busy ${pct(median(rounds.map((r) => r.coreBusy)))}, stolen ${pct(median(rounds.map((r) => r.coreSteal)))} (medians); the sink received ${exports} exports`,
+      `load average ${Math.min(...loads)}–${Math.max(...loads)}; the servers' core busy ${pct(median(rounds.map((r) => r.coreBusy)))}, stolen ${pct(median(rounds.map((r) => r.coreSteal)))} (medians); the sink received ${exports} exports; idle ${NAMES.map((n) => `${n} ${(idle[n] / 1e6).toFixed(2)}`).join(', ')} ms of CPU a second`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
 /** Runs written by --json, read together: each run's medians, and the pooled median with a two-level bootstrap interval (runs, then rounds). */
 export function poolFair(files: readonly string[], skip = 0): void {
-  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number }; rounds: FairRound[]; sinkExports: number });
+  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number }; rounds: FairRound[]; sinkExports: number; idleNsPerS?: Record<Name, number> });
   // --skip N: each run's first N rounds left out (the servers' code still warming up under the shared load).
   for (const r of runs) r.rounds = r.rounds.slice(skip);
   const calibrate = runs.every((r) => r.options.calibrate);
@@ -228,16 +252,17 @@ export function poolFair(files: readonly string[], skip = 0): void {
   const label: Record<Name, string> = calibrate
     ? { off: 'off', offAgain: 'off again (A/A)', on: 'off ("metrics" slot)', traces: 'off ("traces" slot)' }
     : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: `metrics + traces ${Math.round(runs[0]!.options.ratio * 1000) / 10} %` };
-  const cell = (n: Name, k: 'throughput' | 'process' | 'main') => {
-    const per = runs.map((r) => fairRatios(r.rounds, n)[k]);
+  const cell = (n: Name, k: 'throughput' | 'process' | 'main' | 'busy') => {
+    const per = runs.filter((r) => k !== 'busy' || r.idleNsPerS).map((r) => fairRatios(r.rounds, n, r.idleNsPerS)[k]);
+    if (!per.length) return '–';
     const m = pooledMedianWithInterval(per, median);
     return `**${pct(m.median)}** (${pct(m.low)}–${pct(m.high)}); runs ${per.map((xs) => pct(median(xs))).join(', ')}`;
   };
   const loads = runs.flatMap((r) => r.rounds.map((x) => x.load1));
   const out = [
-    `| server | req/s / baseline | req per CPU-second of the process / baseline | req per CPU-second of the main thread / baseline |`,
-    `|---|---|---|---|`,
-    ...NAMES.filter((n) => n !== 'off').map((n) => `| ${label[n]} | ${cell(n, 'throughput')} | ${cell(n, 'process')} | ${cell(n, 'main')} |`),
+    `| server | req/s / baseline | req per CPU-second of the process / baseline | req per CPU-second of the main thread / baseline | the process's, less its idle rate (runs that measured it) |`,
+    `|---|---|---|---|---|`,
+    ...NAMES.filter((n) => n !== 'off').map((n) => `| ${label[n]} | ${cell(n, 'throughput')} | ${cell(n, 'process')} | ${cell(n, 'main')} | ${cell(n, 'busy')} |`),
     '',
     `${runs.length} runs (fresh processes each) of ${runs.map((r) => r.rounds.length).join(', ')} simultaneous rounds${skip ? ` (the first ${skip} of each left out)` : ''}; pooled median of the per-round ratios, two-level bootstrap 95 % interval (runs, then rounds); load average ${Math.min(...loads)}–${Math.max(...loads)}`,
   ];

@@ -68,6 +68,9 @@ describe('fair-share ratios', () => {
     const traces = fairRatios([round], 'traces');
     expect(traces.process[0]).toBeCloseTo(400 / 500, 6);
     expect(traces.share[0]).toBeCloseTo(500 / 400, 6);
+    // Less the idle rate: 20 ms a second over a 5 s round taken off "on"'s 400 ms of CPU.
+    const idle = fairRatios([{ ...round, wallS: 5 }], 'on', { off: 0, offAgain: 0, on: 20e6, traces: 0 });
+    expect(idle.busy[0]).toBeCloseTo(400 / 300, 6);
   });
 
   it('gives a seeded interval around the median, wider for runs that differ than for the same values as one run', () => {
