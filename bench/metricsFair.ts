@@ -100,8 +100,8 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
     const envs = await observedEnvs(sink.url, o.ratio, o.calibrate);
     const envOf: Record<Name, Record<string, string>> = { off: envs.off, offAgain: envs.off, on: envs.on, traces: envs.traces };
     const servers = {} as Record<Name, ObservedServer>;
-    // The start order rotates from run to run: the first server started idles longest before the rounds, and
-    // measured 1–3 % slower in A/A runs (V8 shrinking an idle heap is the likely cause); pooled runs spread that.
+    // The start order rotates from run to run, a precaution: the first server started idles longest before the
+    // rounds (V8 may shrink an idle heap); in the runs so far it was not consistently the slower one.
     const first = process.pid % NAMES.length;
     for (let k = 0; k < NAMES.length; k++) {
       const n = NAMES[(first + k) % NAMES.length]!;
