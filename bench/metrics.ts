@@ -12,6 +12,11 @@
 //   npm run bench:metrics [-- --rounds 5 --duration 5 --connections 32 --ratio 0.1]
 //   DATABASE_URL=postgres://… npm run bench:metrics -- --instructions [--warmup 12000 --requests 4000 --windows 5 --out DIR --node-flags=--perf-basic-prof]
 //
+//   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]   (as root)
+//   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs of --json read together, each one's first N rounds left out)
+//
+// --fair runs the servers at the same time on one core, each process in a cgroup of equal CPU shares,
+// with an A/A control server in every run: ratios measured in the same seconds (bench/metricsFair.ts).
 // --instructions counts instructions per warm answer under valgrind's callgrind instead of running
 // wrk: a measure the machine's load does not move (bench/metricsInstructions.ts says how).
 //
@@ -20,25 +25,28 @@
 // the first alone and `--ratio 1` the second ten times larger than at 0.1, so two runs split the
 // cost where noise would hide a tenth of it (bench/results.md › Cost of traces, session 13).
 import { parseArgs } from 'node:util';
-import path from 'node:path';
-import { projectRoot } from '../src/paths.ts';
 import { runWrk, type LoadResult } from './lib/load.ts';
 import { cpuSeconds, ensureTool, pinPlan, pinned } from './lib/pinning.ts';
+import { measureFair, poolFair } from './metricsFair.ts';
 import { measureInstructions } from './metricsInstructions.ts';
-import { observedEnvs, startOtlpSink } from './lib/observedServers.ts';
-import { cleanupAll, freePort, makeTempDir, spawnTracked, stopChild, type Tracked } from './lib/procs.ts';
+import { mixedWarmUp, observedEnvs, scraping, startObserved, startOtlpSink } from './lib/observedServers.ts';
+import { cleanupAll, stopChild } from './lib/procs.ts';
 import { median } from './lib/stats.ts';
 
 // --calibrate: all three servers start with metrics and traces off (an A/A run), so the ratios show
 // how far apart identical servers measure on this machine now: the noise floor of the real run.
 const { values: args } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string' },
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
     ratio: { type: 'string', default: '0.1' },
     calibrate: { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
+    fair: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    pool: { type: 'string' },
+    skip: { type: 'string', default: '0' },
     warmup: { type: 'string', default: '12000' },
     requests: { type: 'string', default: '4000' },
     windows: { type: 'string', default: '5' },
@@ -47,7 +55,7 @@ const { values: args } = parseArgs({
     'node-flags': { type: 'string', default: '' },
   },
 });
-const rounds = Number(args.rounds);
+const rounds = Number(args.rounds ?? (args.fair ? 30 : 5));
 const durationS = Number(args.duration);
 const connections = Number(args.connections);
 const ratio = Number(args.ratio);
@@ -68,39 +76,25 @@ if (args.instructions) {
   });
   process.exit(0);
 }
+if (args.fair && args.pool) {
+  poolFair(args.pool.split(','), Number(args.skip));
+  process.exit(0);
+}
+if (args.fair) {
+  await measureFair({ ratio, calibrate: args.calibrate, rounds, durationS, connections, json: args.json, log });
+  process.exit(0);
+}
 const pin = pinPlan();
 const wrk = await ensureTool('wrk', log);
 const PATH = '/codes/10047700';
-
-async function start(name: string, env: Record<string, string>): Promise<{ base: string; proc: Tracked; metrics?: string; pid?: number }> {
-  const port = await freePort();
-  const dir = makeTempDir(`bench-metrics-${name}-`);
-  const [cmd, argv] = pinned(process.execPath, [path.join(projectRoot, 'bin/terminology.mjs'), 'serve'], pin.server);
-  const proc = spawnTracked(cmd, argv, {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', TERMINOLOGY_DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
-  });
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    const out = proc.stderr.toString();
-    if (/warmed the latest release/.test(out)) {
-      const metrics = /"metricsUrl":"([^"]+)"/.exec(out)?.[1];
-      // The serving process (on Node 20 `terminology serve` runs it as a child: bin/heap-limit.mjs), whose CPU is measured.
-      const pid = Number(/"pid":(\d+)[^\n]*is listening/.exec(out)?.[1] ?? proc.child.pid);
-      return { base: `http://127.0.0.1:${port}`, proc, metrics, pid };
-    }
-    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 
 const sink = await startOtlpSink();
 
 try {
   const envs = await observedEnvs(sink.url, ratio, args.calibrate);
-  const off = await start('off', envs.off);
-  const on = await start('on', envs.on);
-  const traced = await start('traces', envs.traces);
+  const off = await startObserved('off', envs.off, pin.server);
+  const on = await startObserved('on', envs.on, pin.server);
+  const traced = await startObserved('traces', envs.traces, pin.server);
   if (args.calibrate) log('calibration (A/A): the "metrics" and "traces" servers run with both off');
   const run = async (base: string, s: number): Promise<LoadResult> => runWrk(wrk, { url: `${base}${PATH}`, connections, durationS: s }, pin.load);
   /** A measured run, with the server's CPU microseconds per answered request over it. */
@@ -110,19 +104,9 @@ try {
     const after = cpuSeconds(server.pid);
     return { ...r, cpuUs: before === undefined || after === undefined || r.requests === 0 ? Number.NaN : ((after - before) * 1e6) / r.requests };
   };
-  // A scraper like Prometheus's (every second) while the "on" server is loaded.
-  const scraping = (url: string | undefined) => {
-    if (!url) return () => {};
-    const t = setInterval(() => void fetch(url).then((r) => r.arrayBuffer()).catch(() => undefined), 1_000);
-    return () => clearInterval(t);
-  };
   for (const s of [off, on, traced]) {
     await run(s.base, 2); // warm-up (the answer is kept after the first)
-    // Requests that are not warm answers, as a real server also gets: the traced server samples some of them,
-    // which turns Node's async hooks on (AsyncLocalStorage) for the rest of the run, as in production.
-    for (let i = 0; i < 100; i++) {
-      await fetch(`${s.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ code(code: "10047700") { name } q${i}: __typename }` }) }).then((r) => r.arrayBuffer());
-    }
+    await mixedWarmUp(s.base);
   }
   type Measured = LoadResult & { cpuUs: number };
   const results = { off: [] as Measured[], on: [] as Measured[], traces: [] as Measured[] };
