@@ -142,7 +142,7 @@ function inputs(data: ManyData, loop: number): Inputs {
   return { codes: shuffle(both, 11), queries };
 }
 
-async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: number }): Promise<ModeResult> {
+async function runMode(mode: Mode, all: ManyData, work: string, opts: { loop: number; importUntil?: number }): Promise<ModeResult> {
   const res: ModeResult = { mode, rows: [], errors: [], notes: [], raw: {} };
   const row = (x: Row) => {
     res.rows.push(x);
@@ -150,8 +150,12 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
   };
   const noise = new NoiseSampler();
   noise.start();
-  const n = data.versions.length;
-  const [first, last] = [data.versions[0]!, data.versions[n - 1]!];
+  // With --import-until, fewer releases may be imported than generated: everything after the
+  // imports runs on those hosted (`data`, `n`, `last` narrowed then).
+  let data = all;
+  let n = data.versions.length;
+  const first = data.versions[0]!;
+  let last = data.versions[n - 1]!;
   let pgdb: Awaited<ReturnType<typeof createFreshPostgres>> | undefined;
   let unregister: (() => void) | undefined;
   let server: Server | undefined;
@@ -171,6 +175,14 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
     const imports: { version: string; primaryS: number; secondS?: number; wallS: number; storageBytes: number; phases: Record<string, number>; secondPhases?: Record<string, number> }[] = [];
     for (const d of data.dirs) {
       const t0 = performance.now();
+      const prev = imports[imports.length - 1];
+      // Stop when the next import (as long as the last) would end after --import-until: the
+      // server's measurements still need their time. At least two releases are imported.
+      if (opts.importUntil !== undefined && prev && imports.length >= 2 && Date.now() + prev.wallS * 1000 > opts.importUntil) {
+        res.notes.push(`Imports stopped by --import-until after ${imports.length} of ${data.dirs.length} generated releases (the next would have ended after ${new Date(opts.importUntil).toISOString().slice(11, 16)} UTC); everything below is on the ${imports.length} releases hosted.`);
+        log(`${mode}: stopping imports after ${imports.length} releases (--import-until)`);
+        break;
+      }
       const a = await importTimed(d.en, env);
       if (a.code !== 0) throw new Error(`import ${d.version} failed (${a.timedOut ? 'timed out' : `exit ${a.code}`}): ${a.stderr.slice(-2000)}${a.stdout.slice(-500)}`);
       let secondS: number | undefined;
@@ -186,6 +198,11 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
       log(`${mode}: imported ${d.version}: ${imp.primaryS} s${secondS !== undefined ? ` + ${secondS} s (de)` : ''}; store ${mb(imp.storageBytes)} MB; phases ${JSON.stringify(a.phases)}`);
     }
     res.raw.imports = imports;
+    if (imports.length < n) {
+      n = imports.length;
+      data = { ...data, versions: data.versions.slice(0, n), dirs: data.dirs.slice(0, n) };
+      last = data.versions[n - 1]!;
+    }
     const one = imports[0]!.storageBytes;
     const all = imports[n - 1]!.storageBytes;
     const further = n > 1 ? (all - one) / (n - 1) : NaN;
@@ -376,6 +393,7 @@ export async function runManyReleases(argv: string[]): Promise<number> {
         loop: { type: 'string', default: '200' },
         out: { type: 'string' },
         json: { type: 'string' },
+        'import-until': { type: 'string' },
       },
     }));
   } catch (e) {
@@ -392,6 +410,14 @@ export async function runManyReleases(argv: string[]): Promise<number> {
   if (!(scale > 0 && scale <= 1)) return usage('--scale: more than 0, at most 1');
   if (languages !== 1 && languages !== 2) return usage('--languages: 1 or 2');
   if (!Number.isInteger(loop) || loop < 20) return usage('--loop: an integer ≥ 20');
+  // --import-until HH:MM (UTC, today): stop importing once the next import would end after it.
+  let importUntil: number | undefined;
+  if (values['import-until'] !== undefined) {
+    const m = /^(\d{1,2}):(\d{2})$/.exec(values['import-until']);
+    if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return usage('--import-until: HH:MM (UTC)');
+    const d = new Date();
+    importUntil = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), Number(m[1]), Number(m[2]));
+  }
   const modes = (values.modes ?? (process.env.DATABASE_URL ? 'embedded,postgresql' : 'embedded')).split(',').map((s) => s.trim()) as Mode[];
   for (const m of modes) if (m !== 'embedded' && m !== 'postgresql') return usage(`--modes: unknown mode '${m}'`);
   if (modes.includes('postgresql') && !process.env.DATABASE_URL) return usage('--modes postgresql needs DATABASE_URL');
@@ -431,7 +457,7 @@ export async function runManyReleases(argv: string[]): Promise<number> {
     };
     for (const mode of modes) {
       log(`== ${mode} ==`);
-      results.push(await runMode(mode, data, work, { loop }));
+      results.push(await runMode(mode, data, work, { loop, importUntil }));
       report();
     }
     process.stdout.write(`\n${report()}\n`);
