@@ -227,6 +227,21 @@ async function runMode(mode: Mode, all: ManyData, work: string, opts: { loop: nu
       values: imports.map((x) => ({ version: x.version, primaryS: x.primaryS, secondS: x.secondS, phases: x.phases, secondPhases: x.secondPhases })),
     });
 
+    // The import's last phase: the release's index built from rows and stored as a snapshot;
+    // since round 6 that also stores again the open group's older snapshots over the new newest
+    // (docs/storage.md: up to KEYFRAME_EVERY − 1 of them), so it grows within a group of 8
+    // and drops when a group closes. The first import's (nothing to rebase) is the baseline.
+    const snap = imports.map((x) => x.phases['index snapshot'] ?? NaN);
+    const snapRest = snap.slice(1).filter((x) => Number.isFinite(x));
+    row({
+      id: 'index-snapshot',
+      scenario: `the import's index phase (build from rows, store the snapshot, rebase the open group onto it), release by release, against the first import's (nothing to rebase)`,
+      measured: `first ${r1(snap[0]!)} s; further: median ${r1(median(snapRest))} s = ${r2(median(snapRest) / snap[0]!)}×, max ${r1(Math.max(...snapRest))} s = ${r2(Math.max(...snapRest) / snap[0]!)}×; all: ${snap.map(r1).join(', ')} s`,
+      target: 'not a target of its own (part of the import time)',
+      met: null,
+      values: snap,
+    });
+
     // -- the server on N releases, the default configuration
     const input = inputs(data, opts.loop);
     const half = Math.floor(input.codes.length / 2);
