@@ -10,6 +10,7 @@
 //
 //   npm run bench -- --scenario many-releases [--releases 24] [--scale 1] [--languages 2]
 //                    [--modes embedded,postgresql] [--loop 200] [--out bench/results.md] [--json out.json]
+//                    [--import-until HH:MM]   (UTC: stop importing in time, measure the releases hosted)
 // PostgreSQL runs when DATABASE_URL is set (a fresh database beside it, dropped afterwards).
 // The results replace the "Many releases" section of bench/results.md (--out none: print only).
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
