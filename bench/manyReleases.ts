@@ -10,6 +10,7 @@
 //
 //   npm run bench -- --scenario many-releases [--releases 24] [--scale 1] [--languages 2]
 //                    [--modes embedded,postgresql] [--loop 200] [--out bench/results.md] [--json out.json]
+//                    [--import-until HH:MM]   (UTC: stop importing in time, measure the releases hosted)
 // PostgreSQL runs when DATABASE_URL is set (a fresh database beside it, dropped afterwards).
 // The results replace the "Many releases" section of bench/results.md (--out none: print only).
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -94,6 +95,45 @@ function modeEnv(dataDir: string, databaseUrl: string | undefined): NodeJS.Proce
 /** `terminology serve` (the built bundle); cold start = spawn → first 200 on GET /versions. */
 const startServer = (env: NodeJS.ProcessEnv): Promise<Server> => startServe(env, { timeoutMs: 180_000 });
 
+/**
+ * The serving process's memory. On Node 20 (no process.execve) `terminology serve` is a ~40 MB
+ * wrapper that starts the server again as its child with --max-old-space-size (bin/heap-limit.mjs):
+ * the wrapper's own RSS says nothing about the server's, so its child is measured when it has one.
+ */
+function serverMemoryMb(pid: number | undefined) {
+  if (pid === undefined) return undefined;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = (() => {
+      try {
+        return readFileSync(`/proc/${name}/stat`, 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    // Fields after the command's closing parenthesis: state, ppid, …
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === pid) return processMemoryMb(Number(name));
+  }
+  return processMemoryMb(pid);
+}
+
+/**
+ * A first search may answer 503 (PostgreSQL: the SQL search of a release not indexed yet
+ * cancelled by DATABASE_QUERY_TIMEOUT_MS on a loaded machine): recorded, then asked again
+ * after its Retry-After, so one refusal does not end the mode's measurements.
+ */
+async function captureRetrying(base: string, r: Req, timeoutMs: number, refused: string[]) {
+  const t0 = performance.now();
+  for (let attempt = 1; ; attempt++) {
+    const x = await request(base, r, { timeoutMs });
+    if (x.status >= 200 && x.status <= 299) return { ...x, ms: performance.now() - t0 };
+    if (x.status !== 503 || attempt >= 3) throw new Error(`GET ${r.path.slice(0, 120)} answered ${x.status}: ${x.body.toString('utf8').slice(0, 300)}`);
+    refused.push(`GET ${r.path.slice(0, 100)} answered 503 after ${Math.round(x.ms)} ms (attempt ${attempt}): ${x.body.toString('utf8').slice(0, 160)}`);
+    await new Promise((ok) => setTimeout(ok, 5_000));
+  }
+}
+
 const parseSeconds = (stdout: string) => Number(/ in ([\d.]+) s/.exec(stdout)?.[1] ?? NaN);
 
 /**
@@ -142,7 +182,7 @@ function inputs(data: ManyData, loop: number): Inputs {
   return { codes: shuffle(both, 11), queries };
 }
 
-async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: number }): Promise<ModeResult> {
+async function runMode(mode: Mode, all: ManyData, work: string, opts: { loop: number; importUntil?: number }): Promise<ModeResult> {
   const res: ModeResult = { mode, rows: [], errors: [], notes: [], raw: {} };
   const row = (x: Row) => {
     res.rows.push(x);
@@ -150,8 +190,12 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
   };
   const noise = new NoiseSampler();
   noise.start();
-  const n = data.versions.length;
-  const [first, last] = [data.versions[0]!, data.versions[n - 1]!];
+  // With --import-until, fewer releases may be imported than generated: everything after the
+  // imports runs on those hosted (`data`, `n`, `last` narrowed then).
+  let data = all;
+  let n = data.versions.length;
+  const first = data.versions[0]!;
+  let last = data.versions[n - 1]!;
   let pgdb: Awaited<ReturnType<typeof createFreshPostgres>> | undefined;
   let unregister: (() => void) | undefined;
   let server: Server | undefined;
@@ -171,6 +215,14 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
     const imports: { version: string; primaryS: number; secondS?: number; wallS: number; storageBytes: number; phases: Record<string, number>; secondPhases?: Record<string, number> }[] = [];
     for (const d of data.dirs) {
       const t0 = performance.now();
+      const prev = imports[imports.length - 1];
+      // Stop when the next import (as long as the last) would end after --import-until: the
+      // server's measurements still need their time. At least two releases are imported.
+      if (opts.importUntil !== undefined && prev && imports.length >= 2 && Date.now() + prev.wallS * 1000 > opts.importUntil) {
+        res.notes.push(`Imports stopped by --import-until after ${imports.length} of ${data.dirs.length} generated releases (the next would have ended after ${new Date(opts.importUntil).toISOString().slice(11, 16)} UTC); everything below is on the ${imports.length} releases hosted.`);
+        log(`${mode}: stopping imports after ${imports.length} releases (--import-until)`);
+        break;
+      }
       const a = await importTimed(d.en, env);
       if (a.code !== 0) throw new Error(`import ${d.version} failed (${a.timedOut ? 'timed out' : `exit ${a.code}`}): ${a.stderr.slice(-2000)}${a.stdout.slice(-500)}`);
       let secondS: number | undefined;
@@ -186,6 +238,11 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
       log(`${mode}: imported ${d.version}: ${imp.primaryS} s${secondS !== undefined ? ` + ${secondS} s (de)` : ''}; store ${mb(imp.storageBytes)} MB; phases ${JSON.stringify(a.phases)}`);
     }
     res.raw.imports = imports;
+    if (imports.length < n) {
+      n = imports.length;
+      data = { ...data, versions: data.versions.slice(0, n), dirs: data.dirs.slice(0, n) };
+      last = data.versions[n - 1]!;
+    }
     const one = imports[0]!.storageBytes;
     const all = imports[n - 1]!.storageBytes;
     const further = n > 1 ? (all - one) / (n - 1) : NaN;
@@ -210,13 +267,28 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
       values: imports.map((x) => ({ version: x.version, primaryS: x.primaryS, secondS: x.secondS, phases: x.phases, secondPhases: x.secondPhases })),
     });
 
+    // The import's last phase: the release's index built from rows and stored as a snapshot;
+    // since round 6 that also stores again the open group's older snapshots over the new newest
+    // (docs/storage.md: up to KEYFRAME_EVERY − 1 of them), so it grows within a group of 8
+    // and drops when a group closes. The first import's (nothing to rebase) is the baseline.
+    const snap = imports.map((x) => x.phases['index snapshot'] ?? NaN);
+    const snapRest = snap.slice(1).filter((x) => Number.isFinite(x));
+    row({
+      id: 'index-snapshot',
+      scenario: `the import's index phase (build from rows, store the snapshot, rebase the open group onto it), release by release, against the first import's (nothing to rebase)`,
+      measured: `first ${r1(snap[0]!)} s; further: median ${r1(median(snapRest))} s = ${r2(median(snapRest) / snap[0]!)}×, max ${r1(Math.max(...snapRest))} s = ${r2(Math.max(...snapRest) / snap[0]!)}×; all: ${snap.map(r1).join(', ')} s`,
+      target: 'not a target of its own (part of the import time)',
+      met: null,
+      values: snap,
+    });
+
     // -- the server on N releases, the default configuration
     const input = inputs(data, opts.loop);
     const half = Math.floor(input.codes.length / 2);
     const lookupCodes = input.codes.slice(0, Math.min(opts.loop + 10, half));
     const spareCodes = input.codes.slice(half);
     server = await startServer(env);
-    const startRss = processMemoryMb(server.proc.child.pid)?.rssMb ?? NaN;
+    const startRss = serverMemoryMb(server.proc.child.pid)?.rssMb ?? NaN;
     const firstOld = await capture(server.base, { path: `/codes/${spareCodes[0]}?version=${first}` }, 60_000);
     const firstNew = await capture(server.base, { path: `/codes/${spareCodes[1]}?version=${last}` }, 60_000);
     row({
@@ -245,8 +317,9 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
 
     // Search: first query on each (the oldest builds its index now), then distinct queries interleaved.
     const qp = (q: string) => `/codes?q=${encodeURIComponent(q)}`;
-    const sFirstOld = await capture(server.base, { path: `${qp(`${input.queries[0]} x`)}&version=${first}` }, 120_000);
-    const sFirstNew = await capture(server.base, { path: `${qp(`${input.queries[0]} x`)}&version=${last}` }, 120_000);
+    const refused: string[] = [];
+    const sFirstOld = await captureRetrying(server.base, { path: `${qp(`${input.queries[0]} x`)}&version=${first}` }, 120_000, refused);
+    const sFirstNew = await captureRetrying(server.base, { path: `${qp(`${input.queries[0]} x`)}&version=${last}` }, 120_000, refused);
     const searches = pairs(first, last, input.queries.map(qp));
     const [so, sl] = await interleavedLatencyLoops(server.base, searches.slice(5), { warmupPairs: searches.slice(0, 5), maxMs: 60_000 });
     res.raw.search = { firstOldestMs: sFirstOld.ms, firstLatestMs: sFirstNew.ms, oldest: so, latest: sl };
@@ -280,12 +353,12 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
       const firstSearch: number[] = [];
       for (const [i, v] of data.versions.entries()) {
         await capture(s.base, { path: `/codes/${spareCodes[2 + i]}?version=${v}` }, 60_000);
-        firstSearch.push((await capture(s.base, { path: `${qp(input.queries[i % input.queries.length]!)}&version=${v}` }, 120_000)).ms);
+        firstSearch.push((await captureRetrying(s.base, { path: `${qp(input.queries[i % input.queries.length]!)}&version=${v}` }, 120_000, refused)).ms);
       }
       return firstSearch;
     };
     await touch(server);
-    const rssAll = processMemoryMb(server.proc.child.pid);
+    const rssAll = serverMemoryMb(server.proc.child.pid);
     row({
       id: 'rss',
       scenario: `server RSS after a lookup and a search on every one of the ${n} releases (default: ${2} indexes kept) against RSS at start`,
@@ -299,9 +372,9 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
 
     // A second server keeping every release's index: today's cost of "every release fast".
     server = await startServer({ ...env, SEARCH_INDEX_RELEASES: String(n) });
-    const start2 = processMemoryMb(server.proc.child.pid)?.rssMb ?? NaN;
+    const start2 = serverMemoryMb(server.proc.child.pid)?.rssMb ?? NaN;
     const loads = await touch(server);
-    const rssIx = processMemoryMb(server.proc.child.pid);
+    const rssIx = serverMemoryMb(server.proc.child.pid);
     const lookups2 = pairs(first, last, spareCodes.slice(n + 2, n + 2 + opts.loop + 10).map((c) => `/codes/${c}`));
     const [io, il] = await interleavedLatencyLoops(server.base, lookups2.slice(10), { warmupPairs: lookups2.slice(0, 10), maxMs: 60_000 });
     res.raw.allIndexed = { startRss: start2, rss: rssIx, firstSearchMs: loads, oldest: io, latest: il };
@@ -313,6 +386,7 @@ async function runMode(mode: Mode, data: ManyData, work: string, opts: { loop: n
       met: (rssIx?.rssMb ?? Infinity) <= (mode === 'embedded' ? 1024 : 700) && Math.max(...loads) <= 150 && io.p50 <= 1 && io.p50 / il.p50 <= 1.2,
       values: res.raw.allIndexed,
     });
+    if (refused.length) res.notes.push(`Refused with 503 and asked again: ${refused.join('; ')}.`);
   } catch (e) {
     const msg = (e as Error).stack ?? String(e);
     res.errors.push(msg.slice(0, 2000));
@@ -376,6 +450,7 @@ export async function runManyReleases(argv: string[]): Promise<number> {
         loop: { type: 'string', default: '200' },
         out: { type: 'string' },
         json: { type: 'string' },
+        'import-until': { type: 'string' },
       },
     }));
   } catch (e) {
@@ -392,6 +467,14 @@ export async function runManyReleases(argv: string[]): Promise<number> {
   if (!(scale > 0 && scale <= 1)) return usage('--scale: more than 0, at most 1');
   if (languages !== 1 && languages !== 2) return usage('--languages: 1 or 2');
   if (!Number.isInteger(loop) || loop < 20) return usage('--loop: an integer ≥ 20');
+  // --import-until HH:MM (UTC, today): stop importing once the next import would end after it.
+  let importUntil: number | undefined;
+  if (values['import-until'] !== undefined) {
+    const m = /^(\d{1,2}):(\d{2})$/.exec(values['import-until']);
+    if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return usage('--import-until: HH:MM (UTC)');
+    const d = new Date();
+    importUntil = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), Number(m[1]), Number(m[2]));
+  }
   const modes = (values.modes ?? (process.env.DATABASE_URL ? 'embedded,postgresql' : 'embedded')).split(',').map((s) => s.trim()) as Mode[];
   for (const m of modes) if (m !== 'embedded' && m !== 'postgresql') return usage(`--modes: unknown mode '${m}'`);
   if (modes.includes('postgresql') && !process.env.DATABASE_URL) return usage('--modes postgresql needs DATABASE_URL');
@@ -431,7 +514,7 @@ export async function runManyReleases(argv: string[]): Promise<number> {
     };
     for (const mode of modes) {
       log(`== ${mode} ==`);
-      results.push(await runMode(mode, data, work, { loop }));
+      results.push(await runMode(mode, data, work, { loop, importUntil }));
       report();
     }
     process.stdout.write(`\n${report()}\n`);
