@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -187,6 +187,39 @@ describe('data/label-sections-fresh6 (round 8 held-out set, annotated blind)', (
     for (const type of ['warnings_precautions', 'specific_populations', 'overdosage', 'clinical_studies', 'indications', 'boxed_warning', 'adverse_reactions', 'other'])
       expect(sections.some((s) => s.sectionType === type), type).toBe(true);
     expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH6_LABELS));
+    const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
+    for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
+    const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
+    for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
+  });
+});
+
+describe('data/label-sections-fresh7 (round 9 held-out set, annotated blind to a fixed mix of section kinds)', () => {
+  const { sections, gold } = readSections(FRESH7_DIR);
+  const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR), readSections(FRESH5_DIR), readSections(FRESH6_DIR)];
+  // The mix it was built to (data/label-sections-fresh7/README.md), each kind within ±20 %: sets built to one mix
+  // can be compared kind by kind and as a whole.
+  const MIX: Record<string, number> = { specific_populations: 40, warnings_precautions: 40, other: 30, overdosage: 15, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 10 };
+
+  it('is sourced (a stored public page or a repository file at a commit), typed to its fixed mix and annotated, from labels no earlier set used', () => {
+    expect(sections.length).toBeGreaterThanOrEqual(160);
+    expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
+    for (const s of sections) {
+      expect(s.split, s.id).toBe('fresh7');
+      expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
+      expect(s.text.length, s.id).toBeGreaterThanOrEqual(60);
+      expect(s.text.length, s.id).toBeLessThanOrEqual(900);
+      expect((s.source as { url?: string }).url, s.id).toMatch(/^https?:\/\//);
+      expect(Array.isArray(gold[s.id]), s.id).toBe(true);
+      for (const name of gold[s.id]!) expect(name.trim().length, s.id).toBeGreaterThan(0);
+    }
+    expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
+    for (const [type, target] of Object.entries(MIX)) {
+      const of = sections.filter((s) => s.sectionType === type);
+      expect(of.length, type).toBeGreaterThanOrEqual(Math.floor(target * 0.8));
+      expect(of.length, type).toBeLessThanOrEqual(Math.ceil(target * 1.2));
+    }
+    expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH7_LABELS));
     const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
     for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
     const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
