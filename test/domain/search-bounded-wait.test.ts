@@ -124,6 +124,33 @@ describe('search before the index is loaded', () => {
     expect(queries).toEqual([]);
   }, 60_000);
 
+  it('a search statement that fails (on a large release, past the statement timeout) gives way to the load: the index answers, not the error', async () => {
+    const { read, open } = held();
+    const waiting = new SearchIndexCache();
+    void waiting.get(releaseId, read);
+    const want = JSON.stringify(await searchConcepts({ db: db.prisma, indexes: indexed }, releaseId, 'hedache', {}, 0, 10));
+    // The candidates' scan fails as PostgreSQL cancels a statement past statement_timeout; every other statement runs.
+    const timeout = new Error('canceling statement due to statement timeout');
+    let refused = 0;
+    const failing = {
+      $queryRawUnsafe: (async (sql: string, ...args: unknown[]) => {
+        if (/word_similarity/.test(sql)) {
+          refused++;
+          throw timeout;
+        }
+        return db.prisma.$queryRawUnsafe(sql, ...args);
+      }) as TestDatabase['prisma']['$queryRawUnsafe'],
+    } as unknown as TestDatabase['prisma'];
+    const searching = searchConcepts({ db: failing, indexes: waiting, waitMs: 0 }, releaseId, 'hedache', {}, 0, 10);
+    for (let i = 0; i < 2_000 && refused === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(refused).toBe(1);
+    open();
+    expect(JSON.stringify(await searching)).toBe(want);
+    // Both failing (every statement refused, the load's too): the statement's error, as before.
+    const refusing = { $queryRawUnsafe: (async () => { throw timeout; }) as TestDatabase['prisma']['$queryRawUnsafe'] } as unknown as TestDatabase['prisma'];
+    await expect(searchConcepts({ db: refusing, indexes: new SearchIndexCache(), waitMs: 0 }, releaseId, 'hedache', {}, 0, 10)).rejects.toBe(timeout);
+  }, 60_000);
+
   it('a snapshot read still in flight past the wait is waited for (SQL would scan the release): the index answers', async () => {
     // The release's snapshot, written once.
     const writer = new SearchIndexCache(2, db.prisma, db.blobs);

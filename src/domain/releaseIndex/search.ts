@@ -133,22 +133,48 @@ export async function searchConcepts(
  * A page while the release's index loads: the listing's statement, or the candidate names
  * ranked like the whole index — as one search by SQL per release at a time on the embedded store
  * (SearchIndexCache.fallback): a later one shares it when it is the same statement, else waits for
- * the index. A load that fails leaves the statement to run anyway.
+ * the index. The statement and the load race: the first to answer gives the page, and a statement
+ * that fails — on a large release a scan of its names can run past DATABASE_QUERY_TIMEOUT_MS, seen
+ * at full size on PostgreSQL — gives way to the load (a client's search is not refused as "database
+ * unavailable" while the index it needs is being built); a load that fails leaves the statement.
  */
 async function bySql(src: SearchSource, releaseId: number, nq: string, filters: SearchFilters, offset: number, limit: number, language: SearchLanguage | undefined): Promise<SearchPage> {
   const collapse = filters.level !== 'LLT';
   const list = () => listConceptsSql(src.db, releaseId, filters, offset, limit);
   const candidates = () => sqlCandidates(src.db, releaseId, nq, collapse);
-  if (nq === '') {
-    const page = src.indexes.fallback(releaseId, `list ${JSON.stringify([filters, offset, limit])}`, list);
-    if (page) return page;
-  } else {
-    const names = src.indexes.fallback(releaseId, `names ${collapse} ${nq}`, candidates);
-    if (names) return searchIn(src.db, await names, nq, filters, offset, limit, language);
+  const viaIndex = (wanted: () => boolean) =>
+    src.indexes.get(releaseId, src.db).then((index) => (wanted() ? searchIn(src.db, index, nq, filters, offset, limit, language) : undefined));
+  const statement = nq === '' ? src.indexes.fallback(releaseId, `list ${JSON.stringify([filters, offset, limit])}`, list) : src.indexes.fallback(releaseId, `names ${collapse} ${nq}`, candidates);
+  if (statement) {
+    const viaSql = nq === '' ? (statement as Promise<SearchPage>) : (statement as Promise<ReleaseIndex>).then((names) => searchIn(src.db, names, nq, filters, offset, limit, language));
+    return firstAnswer(viaSql, viaIndex);
   }
   const index = await src.indexes.get(releaseId, src.db).catch(() => undefined);
   if (index) return searchIn(src.db, index, nq, filters, offset, limit, language);
   return nq === '' ? list() : searchIn(src.db, await candidates(), nq, filters, offset, limit, language);
+}
+
+/**
+ * The SQL page, or the index's when the load ends first or the statement fails; the statement's
+ * error when both fail. The index's page is computed only while no page is given (`wanted`).
+ */
+function firstAnswer(viaSql: Promise<SearchPage>, viaIndex: (wanted: () => boolean) => Promise<SearchPage | undefined>): Promise<SearchPage> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    let sqlError: unknown;
+    let failures = 0;
+    const give = (page: SearchPage | undefined) => {
+      if (!page || answered) return;
+      answered = true;
+      resolve(page);
+    };
+    const fail = (e: unknown, fromSql: boolean) => {
+      if (fromSql) sqlError = e;
+      if (++failures === 2 && !answered) reject(fromSql ? e : sqlError);
+    };
+    viaSql.then(give, (e: unknown) => fail(e, true));
+    viaIndex(() => !answered).then(give, (e: unknown) => fail(e, false));
+  });
 }
 
 /** One page of `searchConcepts` on an index: the whole release's, or its candidates' (sqlCandidates). */
