@@ -91,6 +91,8 @@ export class SearchIndexCache {
    */
   private readonly viewReads = new Map<number, { read: Promise<OverlayView | undefined>; at: number }>();
   private readonly views = new Map<number, OverlayView>();
+  /** Whether code pages may be answered through views (bench/overlayView.ts turns it off for its same-run baseline). */
+  useViews = true;
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
   onWarning: IndexWarning;
   /** Told of each index made ready, where it came from and how long it took (compose() logs it). */
@@ -344,7 +346,7 @@ export class SearchIndexCache {
     const ready = this.peekView(releaseId);
     if (ready) return Promise.resolve(ready);
     // No index kept nor being read: no base a view could be over (and no statement spent finding out).
-    if (!this.blobs || (this.built.size === 0 && this.reading.size === 0)) return Promise.resolve(undefined);
+    if (!this.useViews || !this.blobs || (this.built.size === 0 && this.reading.size === 0)) return Promise.resolve(undefined);
     const known = this.viewReads.get(releaseId);
     if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return known.read;
     const entry = { read: this.readView(releaseId, db), at: -1 };
