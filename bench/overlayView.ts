@@ -52,6 +52,10 @@ interface Result {
   mode: Mode;
   rssWarmMb: number;
   rssAllMb: number;
+  heapWarmMb: number;
+  heapAllMb: number;
+  /** The process's first code page (on the latest), before the first on the oldest. */
+  firstLatest: { wall: number; cpu: number };
   cacheMb: number;
   viewCount: number;
   first: { wall: number; cpu: number };
@@ -59,9 +63,11 @@ interface Result {
   p50New: number;
 }
 
-const rssMb = () => {
+/** After a full collection: RSS, and the JavaScript heap plus typed arrays' memory (what the indexes hold; PGlite's WebAssembly memory is in RSS only). */
+const memory = () => {
   (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().rss / 2 ** 20;
+  const m = process.memoryUsage();
+  return { rss: m.rss / 2 ** 20, heap: (m.heapUsed + m.external) / 2 ** 20 };
 };
 
 async function child(mode: Mode, store: string, plan: Plan): Promise<Result> {
@@ -73,11 +79,11 @@ async function child(mode: Mode, store: string, plan: Plan): Promise<Result> {
   const composed = compose(loadConfig(env), db, createLogger('silent'), { catalogTtlMs: 600_000 });
   const app = createApp(composed.services, { ...composed.appOptions, responseCache: false, graphql: { ...composed.appOptions.graphql, resultCache: false } });
   const indexes = composed.services.catalog.searchIndexes;
-  indexes.useViews = mode !== 'sql';
+  indexes.useViews = mode === 'views';
   await composed.services.catalog.releases();
   // The server's warm-up: the newest release's index from its snapshot.
   await indexes.loadSnapshot(latest.id, db.prisma);
-  const rssWarmMb = rssMb();
+  const warm = memory();
   let next = 0;
   const page = async (version: string) => {
     const code = plan.codes[next++ % plan.codes.length]!;
@@ -85,16 +91,21 @@ async function child(mode: Mode, store: string, plan: Plan): Promise<Result> {
     const body = await res.text();
     if (res.status !== 200) throw new Error(`${res.status} ${body.slice(0, 200)}`);
   };
-  const c0 = cpuMs();
-  const t0 = performance.now();
-  await page(oldest.version);
-  const first = { wall: performance.now() - t0, cpu: cpuMs() - c0 };
+  const firstOf = async (version: string) => {
+    const c0 = cpuMs();
+    const t0 = performance.now();
+    await page(version);
+    return { wall: performance.now() - t0, cpu: cpuMs() - c0 };
+  };
+  // The request path's own first-time costs fall on the latest's page; then the oldest's first.
+  const firstLatest = await firstOf(latest.version);
+  const first = await firstOf(oldest.version);
   // Every release serving code pages: through views, or (whole) each release's index loaded.
   for (const r of plan.releases) {
     if (mode === 'whole') await indexes.get(r.id, db.prisma);
     await page(r.version);
   }
-  const rssAllMb = rssMb();
+  const all = memory();
   const cacheMb = indexes.bytes() / 2 ** 20;
   const old: number[] = [];
   const cur: number[] = [];
@@ -113,7 +124,7 @@ async function child(mode: Mode, store: string, plan: Plan): Promise<Result> {
       await timed(oldest.version, old);
     }
   }
-  const result: Result = { mode, rssWarmMb, rssAllMb, cacheMb, viewCount: indexes.viewCount(), first, p50Old: median(old), p50New: median(cur) };
+  const result: Result = { mode, rssWarmMb: warm.rss, rssAllMb: all.rss, heapWarmMb: warm.heap, heapAllMb: all.heap, firstLatest, cacheMb, viewCount: indexes.viewCount(), first, p50Old: median(old), p50New: median(cur) };
   await composed.close();
   await db.close();
   return result;
@@ -168,15 +179,22 @@ async function main() {
     const results: Record<Mode, Result[]> = { views: [], whole: [], sql: [] };
     const order: Mode[] = ['views', 'whole', 'sql'];
     for (let round = 0; round < Number(values.rounds); round++) {
-      for (const mode of round % 2 ? [...order].reverse() : order) results[mode].push(await runChild(mode, store, planFile));
+      for (const mode of round % 2 ? [...order].reverse() : order) {
+        const r = await runChild(mode, store, planFile);
+        results[mode].push(r);
+        process.stdout.write(
+          `    round ${round + 1} ${mode}: heap+arrays +${(r.heapAllMb - r.heapWarmMb).toFixed(1)} MB, RSS +${(r.rssAllMb - r.rssWarmMb).toFixed(0)} MB, first oldest ${r.first.wall.toFixed(0)} ms (CPU ${r.first.cpu.toFixed(0)}), p50 oldest ${r.p50Old.toFixed(2)} latest ${r.p50New.toFixed(2)} ms\n`,
+        );
+      }
     }
     const m = (xs: Result[], f: (r: Result) => number) => median(xs.map(f));
     for (const mode of order) {
       const r = results[mode];
       process.stdout.write(
         `  ${mode.padEnd(5)}: RSS warm ${m(r, (x) => x.rssWarmMb).toFixed(0)} MB, every release served ${m(r, (x) => x.rssAllMb).toFixed(0)} MB ` +
-          `(+${m(r, (x) => x.rssAllMb - x.rssWarmMb).toFixed(0)} MB; cache ${m(r, (x) => x.cacheMb).toFixed(1)} MB estimated, ${r[0]!.viewCount} views); ` +
-          `first code page on the oldest: wall ${m(r, (x) => x.first.wall).toFixed(1)} ms, CPU ${m(r, (x) => x.first.cpu).toFixed(1)} ms; ` +
+          `(+${m(r, (x) => x.rssAllMb - x.rssWarmMb).toFixed(0)} MB), heap + arrays +${m(r, (x) => x.heapAllMb - x.heapWarmMb).toFixed(1)} MB ` +
+          `(cache ${m(r, (x) => x.cacheMb).toFixed(1)} MB estimated, ${r[0]!.viewCount} views); ` +
+          `first code page (latest) wall ${m(r, (x) => x.firstLatest.wall).toFixed(1)} ms, CPU ${m(r, (x) => x.firstLatest.cpu).toFixed(1)} ms, then the oldest's: wall ${m(r, (x) => x.first.wall).toFixed(1)} ms, CPU ${m(r, (x) => x.first.cpu).toFixed(1)} ms; ` +
           `p50 oldest ${m(r, (x) => x.p50Old).toFixed(2)} ms, latest ${m(r, (x) => x.p50New).toFixed(2)} ms = ${m(r, (x) => x.p50Old / x.p50New).toFixed(2)}×\n`,
       );
     }
@@ -185,6 +203,7 @@ async function main() {
     const s = results.sql;
     process.stdout.write(
       `  views / whole: RSS added ${(m(v, (x) => x.rssAllMb - x.rssWarmMb) / m(w, (x) => x.rssAllMb - x.rssWarmMb)).toFixed(2)}×, ` +
+        `heap + arrays added ${(m(v, (x) => x.heapAllMb - x.heapWarmMb) / m(w, (x) => x.heapAllMb - x.heapWarmMb)).toFixed(2)}×, ` +
         `oldest p50 ${(m(v, (x) => x.p50Old) / m(w, (x) => x.p50Old)).toFixed(2)}×; views / sql: oldest p50 ${(m(v, (x) => x.p50Old) / m(s, (x) => x.p50Old)).toFixed(2)}×, ` +
         `first page wall ${(m(v, (x) => x.first.wall) / m(s, (x) => x.first.wall)).toFixed(2)}×, CPU ${(m(v, (x) => x.first.cpu) / m(s, (x) => x.first.cpu)).toFixed(2)}×\n`,
     );

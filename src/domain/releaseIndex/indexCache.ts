@@ -89,7 +89,7 @@ export class SearchIndexCache {
    * when it found none usable (retried after VIEW_RETRY_MS); the views made, valid while their
    * base is this very index (dropped with it).
    */
-  private readonly viewReads = new Map<number, { read: Promise<OverlayView | undefined>; at: number }>();
+  private readonly viewReads = new Map<number, { read: Promise<OverlayView | undefined>; at: number; started: number }>();
   private readonly views = new Map<number, OverlayView>();
   /** Whether code pages may be answered through views (bench/overlayView.ts turns it off for its same-run baseline). */
   useViews = true;
@@ -347,9 +347,11 @@ export class SearchIndexCache {
     if (ready) return Promise.resolve(ready);
     // No index kept nor being read: no base a view could be over (and no statement spent finding out).
     if (!this.useViews || !this.blobs || (this.built.size === 0 && this.reading.size === 0)) return Promise.resolve(undefined);
+    // Its own snapshot being read: that read is the way (whenLoading), and a stalled one is not joined by another.
+    if (this.reading.has(releaseId)) return Promise.resolve(undefined);
     const known = this.viewReads.get(releaseId);
-    if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return known.read;
-    const entry = { read: this.readView(releaseId, db), at: -1 };
+    if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return this.bounded(known);
+    const entry = { read: this.readView(releaseId, db), at: -1, started: performance.now() };
     this.viewReads.set(releaseId, entry);
     void entry.read.then((v) => {
       if (this.viewReads.get(releaseId) !== entry) return;
@@ -358,7 +360,17 @@ export class SearchIndexCache {
       this.views.set(releaseId, v);
       this.trimOverlays();
     });
-    return entry.read;
+    return this.bounded(entry);
+  }
+
+  /** A view read waited for at most waitMs from its start (as whenLoading): past that the caller answers by SQL while it goes on. */
+  private bounded(entry: { read: Promise<OverlayView | undefined>; at: number; started: number }): Promise<OverlayView | undefined> {
+    if (entry.at >= 0) return entry.read;
+    const left = entry.started + this.waitMs - performance.now();
+    if (left <= 0) return Promise.resolve(undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), left)));
+    return Promise.race([entry.read, late]).finally(() => clearTimeout(timer));
   }
 
   /** Views made (tests, bench). */
