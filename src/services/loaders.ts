@@ -8,7 +8,7 @@ import type { ChangeSetMemory, PairChanges } from '../domain/changes/memory.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { codeKey, conceptKey, conceptsByCodes, conceptsByKeys, type CodeKey, type Concept, type ConceptKey } from '../domain/concepts.ts';
 import type { SearchIndexCache } from '../domain/releaseIndex/indexCache.ts';
-import type { ReleaseIndex } from '../domain/releaseIndex/releaseIndex.ts';
+import type { CodePageIndex } from '../domain/releaseIndex/overlayView.ts';
 import type { Level } from '../domain/levels.ts';
 import { nameKey, namesByKeys, otherNamesByKeys, type NameKey } from '../domain/conceptNames.ts';
 import {
@@ -35,27 +35,30 @@ function loader<K, V>(batch: (keys: readonly K[]) => Promise<Map<string, V>>, ke
  * latest release's at start; search builds others): a code page and a whole tree then
  * issue no SQL. Keys of a release whose index is being read from its snapshot (the first
  * requests after a start) wait for it, bounded: the read takes a fraction of a second and a
- * whole tree by SQL about as long again. Keys of releases not indexed yet (or being built
- * from rows) go to the database in one statement.
+ * whole tree by SQL about as long again. Then a release whose index is not built but whose
+ * snapshot is a delta over one that is (every release but the newest, as stored) answers through
+ * its overlay view (overlayView.ts: its delta row read once, nothing materialised). Keys of
+ * releases not indexed yet (or being built from rows) go to the database in one statement.
  */
 function fromIndex<K extends { releaseId: number }, V>(
   indexes: SearchIndexCache | undefined,
+  read: PrismaClient,
   keyOf: (k: K) => string,
   fromDb: (keys: K[]) => Promise<Map<string, V>>,
-  answer: (ix: ReleaseIndex, k: K) => V,
+  answer: (ix: CodePageIndex, k: K) => V,
   needsHierarchy = true,
 ): (keys: readonly K[]) => Promise<Map<string, V>> {
-  const usable = (ix: ReleaseIndex | undefined): ix is ReleaseIndex => !!ix && (!needsHierarchy || ix.hasHierarchy);
+  const usable = (ix: CodePageIndex | undefined): ix is CodePageIndex => !!ix && (!needsHierarchy || ix.hasHierarchy);
   return async (keys) => {
     const out = new Map<string, V>();
     let rest: K[] = [];
     for (const k of keys) {
-      const ix = indexes?.peek(k.releaseId);
+      const ix = indexes?.peek(k.releaseId) ?? indexes?.peekView(k.releaseId);
       if (usable(ix)) out.set(keyOf(k), answer(ix, k));
       else rest.push(k);
     }
     if (rest.length && indexes) {
-      const waits = new Map<number, Promise<ReleaseIndex | undefined>>();
+      const waits = new Map<number, Promise<CodePageIndex | undefined>>();
       for (const id of new Set(rest.map((k) => k.releaseId))) {
         // After the read started, at most the cache's waitMs (INDEX_WAIT_MS: 150 ms): the longest a read holds a request.
         const w = indexes.whenLoading(id, indexes.waitMs);
@@ -71,6 +74,16 @@ function fromIndex<K extends { releaseId: number }, V>(
         });
       }
     }
+    // Not loaded nor being read: through the release's overlay view when its snapshot is a delta over a kept index.
+    if (rest.length && indexes) {
+      const views = new Map(await Promise.all([...new Set(rest.map((k) => k.releaseId))].map(async (id) => [id, await indexes.view(id, read)] as const)));
+      rest = rest.filter((k) => {
+        const v = views.get(k.releaseId);
+        if (!usable(v)) return true;
+        out.set(keyOf(k), answer(v, k));
+        return false;
+      });
+    }
     if (rest.length) for (const [key, v] of await fromDb(rest)) out.set(key, v);
     return out;
   };
@@ -79,13 +92,14 @@ function fromIndex<K extends { releaseId: number }, V>(
 /** A loader answered from the release index when it is built or being read (fromIndex), otherwise by `fromDb`. */
 function indexedLoader<K extends { releaseId: number }, V>(
   indexes: SearchIndexCache | undefined,
+  read: PrismaClient,
   key: (k: K) => string,
   fromDb: (keys: K[]) => Promise<Map<string, V>>,
-  answer: (ix: ReleaseIndex, k: K) => V,
+  answer: (ix: CodePageIndex, k: K) => V,
   empty: () => V,
   needsHierarchy = true,
 ) {
-  return loader(fromIndex(indexes, key, fromDb, answer, needsHierarchy), key, empty);
+  return loader(fromIndex(indexes, read, key, fromDb, answer, needsHierarchy), key, empty);
 }
 
 /**
@@ -187,6 +201,7 @@ const withRelease = <T extends { level: Level; code: number }>(releaseId: number
 export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma, indexes?: SearchIndexCache, changeSets?: ChangeSetMemory) {
   const paths = indexedLoader<ConceptKey, PathCodes[]>(
     indexes,
+    read,
     conceptKey,
     (k) => pathsByKeys(read, k),
     (ix, k) => ix.allPaths(k.level, k.code).map((p) => ({ isPrimary: p.isPrimary, nodes: withRelease(k.releaseId, p.nodes) })),
@@ -205,6 +220,7 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
     }),
     concept: indexedLoader<ConceptKey, Concept | null>(
       indexes,
+      read,
       conceptKey,
       (k) => conceptsByKeys(read, k),
       (ix, k) => {
@@ -217,6 +233,7 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
     /** The primary path of a code (from the index when built; otherwise among all its paths, by SQL). */
     primaryPath: indexedLoader<ConceptKey, PathCodes | null>(
       indexes,
+      read,
       conceptKey,
       async (keys) => {
         const all = await paths.loadMany(keys);
@@ -235,17 +252,19 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
     ),
     conceptsByCode: indexedLoader<CodeKey, Concept[]>(
       indexes,
+      read,
       codeKey,
       (k) => conceptsByCodes(read, k),
       (ix, k) => ix.byCodeAll(k.code).map((i) => ix.concept(i)),
       () => [],
       false,
     ),
-    children: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, conceptKey, (k) => childrenByKeys(read, k), (ix, k) => ix.children(k.level, k.code), () => []),
-    parents: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, conceptKey, (k) => parentsByKeys(read, k), (ix, k) => ix.parents(k.level, k.code), () => []),
+    children: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, read, conceptKey, (k) => childrenByKeys(read, k), (ix, k) => ix.children(k.level, k.code), () => []),
+    parents: indexedLoader<ConceptKey, HierarchyItem[]>(indexes, read, conceptKey, (k) => parentsByKeys(read, k), (ix, k) => ix.parents(k.level, k.code), () => []),
     paths,
     synonymPage: indexedLoader<SynonymPageKey, Concept[]>(
       indexes,
+      read,
       synonymPageKey,
       (k) => synonymPages(read, k),
       (ix, k) => ix.synonyms(k.ptCode).slice(k.offset, k.offset + k.limit).map((i) => ix.concept(i)),
@@ -253,6 +272,7 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
     ),
     synonymCount: indexedLoader<{ releaseId: number; ptCode: number }, number>(
       indexes,
+      read,
       (k) => `${k.releaseId}:${k.ptCode}`,
       (k) => synonymCounts(read, k),
       (ix, k) => ix.synonyms(k.ptCode).length,

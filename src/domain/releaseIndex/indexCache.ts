@@ -17,7 +17,10 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import { materialise, overlayBytes, overlayOf, type IndexOverlay } from './overlay.ts';
 import { buildLanguageIndex } from './languageIndex.ts';
-import { CorruptSnapshotError } from './snapshot.ts';
+import { CorruptSnapshotError, snapshotChecksum } from './snapshot.ts';
+import { deserializeDelta } from './snapshotDelta.ts';
+import { readDeltaSnapshot } from './snapshotStore.ts';
+import { OverlayView } from './overlayView.ts';
 import { loadStoredIndex, loadStoredLanguageIndex, storeIndex, storeLanguageIndex, type Loaded } from './snapshotChain.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
 import type { ReleaseInfo } from '../releases.ts';
@@ -43,6 +46,9 @@ export const INDEX_WAIT_MS = 150;
 
 /** The longest a search waits for a snapshot read in flight, from the read's start (a stalled read holds it no longer). */
 export const READ_WAIT_MS = 1_500;
+
+/** How long a release found without a usable delta (whole snapshot, none, base not kept) is not asked again for a view. */
+const VIEW_RETRY_MS = 5_000;
 
 /** The largest overlay kept, as a share of its whole index's bytes. */
 const OVERLAY_MAX_SHARE = 0.25;
@@ -76,6 +82,17 @@ export class SearchIndexCache {
    * still read first: 1.5–2.8× cheaper than materialising.
    */
   private readonly overlays = new Map<number, { overlay: IndexOverlay; base: ReleaseIndex; bytes: number }>();
+  /**
+   * Code-page views (overlayView.ts) of releases whose snapshot is a delta over an index built
+   * here (the newest release's, under the round-6 policy): a release's code pages are answered
+   * through its overlay without materialising its index. The read of each (its delta row), and
+   * when it found none usable (retried after VIEW_RETRY_MS); the views made, valid while their
+   * base is this very index (dropped with it).
+   */
+  private readonly viewReads = new Map<number, { read: Promise<OverlayView | undefined>; at: number; started: number }>();
+  private readonly views = new Map<number, OverlayView>();
+  /** Whether code pages may be answered through views (bench/overlayView.ts turns it off for its same-run baseline). */
+  useViews = true;
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
   onWarning: IndexWarning;
   /** Told of each index made ready, where it came from and how long it took (compose() logs it). */
@@ -114,6 +131,11 @@ export class SearchIndexCache {
         if (reason === 'evict') this.keepOverlay(releaseId);
         // Overlays over this index are of no use without it (another load is another object).
         for (const [id, o] of [...this.overlays]) if (o.base === this.built.get(releaseId)) this.overlays.delete(id);
+        for (const [id, v] of [...this.views]) {
+          if (v.baseIndex !== this.built.get(releaseId)) continue;
+          this.views.delete(id);
+          this.viewReads.delete(id);
+        }
         this.built.delete(releaseId);
         this.sizes.delete(releaseId);
         this.loadedStamps.delete(String(releaseId));
@@ -135,6 +157,7 @@ export class SearchIndexCache {
     let total = 0;
     for (const m of this.sizes.values()) for (const b of m.values()) total += b;
     for (const o of this.overlays.values()) total += o.bytes;
+    for (const v of this.views.values()) total += v.bytes;
     return total;
   }
 
@@ -278,6 +301,8 @@ export class SearchIndexCache {
           // The primary's names changed: the release's index and every language index over it (dispose).
           this.unusable.delete(r.id);
           this.overlays.delete(r.id);
+          this.views.delete(r.id);
+          this.viewReads.delete(r.id);
           this.cache.delete(r.id);
           return;
         }
@@ -302,6 +327,70 @@ export class SearchIndexCache {
     if (ix) counts.indexHits++;
     else counts.indexMisses++;
     return ix;
+  }
+
+  /** The release's code-page view if one is made over an index still kept, without reading or waiting. */
+  peekView(releaseId: number): OverlayView | undefined {
+    const v = this.views.get(releaseId);
+    return v && this.built.get(v.baseIndex.releaseId) === v.baseIndex ? v : undefined;
+  }
+
+  /**
+   * The release's code-page view (overlayView.ts): made on first use from its delta snapshot (one
+   * row read) over its base's index when that is kept here (or being read: waited for as
+   * whenLoading); undefined when the release has no delta snapshot, its base is not kept or is
+   * not that snapshot's exact content: the caller answers as before (its index, or SQL). Never
+   * materialises the release's index; never rejects (a problem is warned of).
+   */
+  view(releaseId: number, db: Db): Promise<OverlayView | undefined> {
+    const ready = this.peekView(releaseId);
+    if (ready) return Promise.resolve(ready);
+    // No index kept nor being read: no base a view could be over (and no statement spent finding out).
+    if (!this.useViews || !this.blobs || (this.built.size === 0 && this.reading.size === 0)) return Promise.resolve(undefined);
+    // Its own snapshot being read: that read is the way (whenLoading), and a stalled one is not joined by another.
+    if (this.reading.has(releaseId)) return Promise.resolve(undefined);
+    const known = this.viewReads.get(releaseId);
+    if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return this.bounded(known);
+    const entry = { read: this.readView(releaseId, db), at: -1, started: performance.now() };
+    this.viewReads.set(releaseId, entry);
+    void entry.read.then((v) => {
+      if (this.viewReads.get(releaseId) !== entry) return;
+      entry.at = performance.now();
+      if (!v || this.built.get(v.baseIndex.releaseId) !== v.baseIndex) return;
+      this.views.set(releaseId, v);
+      this.trimOverlays();
+    });
+    return this.bounded(entry);
+  }
+
+  /** A view read waited for at most waitMs from its start (as whenLoading): past that the caller answers by SQL while it goes on. */
+  private bounded(entry: { read: Promise<OverlayView | undefined>; at: number; started: number }): Promise<OverlayView | undefined> {
+    if (entry.at >= 0) return entry.read;
+    const left = entry.started + this.waitMs - performance.now();
+    if (left <= 0) return Promise.resolve(undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), left)));
+    return Promise.race([entry.read, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** Views made (tests, bench). */
+  viewCount(): number {
+    return this.views.size;
+  }
+
+  private async readView(releaseId: number, db: Db): Promise<OverlayView | undefined> {
+    if (!this.blobs) return undefined;
+    try {
+      const data = await readDeltaSnapshot({ db, blobs: this.blobs }, releaseId);
+      if (!data) return undefined;
+      const { overlay, base } = deserializeDelta(data, releaseId);
+      const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs));
+      if (!b || b.size !== base.size || snapshotChecksum(b) !== base.checksum) return undefined;
+      return OverlayView.of(b, overlay);
+    } catch (e) {
+      this.warn(releaseId, 'release index delta not usable for code pages; answered without it', e);
+      return undefined;
+    }
   }
 
   /**

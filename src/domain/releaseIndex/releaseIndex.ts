@@ -281,6 +281,32 @@ export class ReleaseIndex {
     };
   }
 
+  /**
+   * The arrays a code page reads, as they are (no copy, unlike parts(): no trigram list made): what
+   * an overlay view (overlayView.ts) answers through for the base entries it takes.
+   */
+  codePageParts(): {
+    columns: EntryColumns;
+    socAbbrev: ReadonlyMap<number, string>;
+    down: Csr;
+    up: Csr;
+    ptPaths: PtPaths;
+    llts: { at: ReadonlyMap<number, number>; start: Int32Array; entries: Int32Array };
+  } {
+    return {
+      columns: {
+        level: this.level, code: this.code, ptCode: this.ptCode, current: this.current, primarySoc: this.primarySoc,
+        intlOrder: this.intlOrder, nameRank: this.nameRank, trigramCount: this.trigramCount, name: this.name, norm: this.norm, seqStart: this.seqStart,
+        pathHlt: this.pathHlt, pathHlgt: this.pathHlgt, pathSoc: this.pathSoc,
+      },
+      socAbbrev: this.socAbbrev,
+      down: this.down,
+      up: this.up,
+      ptPaths: this.ptPaths,
+      llts: this.llts,
+    };
+  }
+
   /** The index from parts() output (snapshot.ts); typed arrays are used as given, not copied. */
   static fromParts(p: ReleaseIndexParts): ReleaseIndex {
     const ix = new ReleaseIndex(p.releaseId, p.size, p.columns);

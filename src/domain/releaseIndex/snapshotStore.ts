@@ -42,6 +42,19 @@ export async function readSnapshot({ db, blobs }: SnapshotDb, releaseId: number)
 }
 
 /**
+ * The release's snapshot when it is a delta (snapshotDelta.ts) of the current format; null when it
+ * is whole, of another format, or absent. One statement, and a whole snapshot's bytes are not read:
+ * the cache's overlay views (overlayView.ts) read deltas only.
+ */
+export async function readDeltaSnapshot({ blobs }: SnapshotDb, releaseId: number): Promise<Uint8Array | null> {
+  return firstField(
+    await blobs.copyOut(
+      `SELECT data FROM release_index_snapshot WHERE release_id = ${int(releaseId)} AND base_release_id IS NOT NULL AND format = ${int(SNAPSHOT_FORMAT)}`,
+    ),
+  );
+}
+
+/**
  * The latest release's id (highest ordinal, as listReleases() orders them), or undefined with
  * none. Through the binary channel, not Prisma: at start Prisma's first query also instantiates
  * its query compiler (~0.15 s of this thread), and the snapshot read can start meanwhile.
