@@ -11,6 +11,12 @@ import type { BlobChannel } from '../db/blobs.ts';
 
 /** How long a failed read of the release list is answered with its error without reading again. */
 const FAILURE_MEMORY_MS = 1_000;
+/**
+ * Past this share of its TTL, a use of the release list reads it again in the background, so a list in
+ * steady use is replaced before it expires and no request waits for that read (on PostgreSQL, every 5 s
+ * one request did, behind whatever held the pool). The list is never older than the TTL either way.
+ */
+const REFRESH_AHEAD = 0.75;
 
 export interface ReleaseSelection {
   release: ReleaseInfo;
@@ -35,7 +41,12 @@ export class ReleaseCatalog {
     this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma, opts.blobs, opts.indexEvents, opts.searchIndexBytes);
   }
 
+  /** Bumped by invalidate(): a read begun before it (a read ahead among them) does not store its older list. */
+  private generation = 0;
+
   invalidate(): void {
+    this.generation++;
+    this.reading = undefined;
     this.cache = undefined;
     this.failed = undefined;
     this.counts.clear();
@@ -43,7 +54,12 @@ export class ReleaseCatalog {
 
   /** The release list if it is cached and fresh, without waiting (the warm answers' hot path); undefined when it must be read. */
   releasesNow(): ReleaseInfo[] | undefined {
-    return this.cache && Date.now() - this.cache.at < this.ttlMs ? this.cache.list : undefined;
+    const c = this.cache;
+    if (!c) return undefined;
+    const age = Date.now() - c.at;
+    if (age >= this.ttlMs) return undefined;
+    if (age >= this.ttlMs * REFRESH_AHEAD && !this.reading) this.read().catch(() => undefined);
+    return c.list;
   }
 
   async releases(): Promise<ReleaseInfo[]> {
@@ -53,10 +69,17 @@ export class ReleaseCatalog {
     // once for a moment, instead of each waiting out the query timeout again: one request
     // reads the list up to three times (warm answers, replay layer, the operation).
     if (this.failed && Date.now() - this.failed.at < FAILURE_MEMORY_MS) throw this.failed.error;
-    // Concurrent callers share one read.
-    this.reading ??= listReleases(this.prisma)
+    return this.read();
+  }
+
+  /** Reads the release list; concurrent callers (and a read ahead in the background) share one read. */
+  private read(): Promise<ReleaseInfo[]> {
+    if (this.reading) return this.reading;
+    const generation = this.generation;
+    const reading: Promise<ReleaseInfo[]> = listReleases(this.prisma)
       .then(
         (list) => {
+          if (generation !== this.generation) return list;
           this.cache = { at: Date.now(), list };
           this.failed = undefined;
           // A language's names imported again (same release id): its indexes follow this list.
@@ -64,12 +87,15 @@ export class ReleaseCatalog {
           return list;
         },
         (error: unknown) => {
-          this.failed = { at: Date.now(), error };
+          if (generation === this.generation) this.failed = { at: Date.now(), error };
           throw error;
         },
       )
-      .finally(() => (this.reading = undefined));
-    return this.reading;
+      .finally(() => {
+        if (this.reading === reading) this.reading = undefined;
+      });
+    this.reading = reading;
+    return reading;
   }
 
   async latest(): Promise<ReleaseInfo | undefined> {
