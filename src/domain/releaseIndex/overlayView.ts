@@ -13,6 +13,7 @@ import { LEVELS, type Level } from '../levels.ts';
 import type { Csr, PtPaths } from './hierarchyIndex.ts';
 import type { IndexOverlay } from './overlay.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
+import { allPathsOf, type PathNodes } from './allPaths.ts';
 
 const NONE = -2147483648;
 const LLT = LEVELS.indexOf('LLT');
@@ -28,7 +29,7 @@ export interface CodePageIndex {
   primaryPath(level: Level, code: number): { level: Level; code: number }[] | null;
   children(level: Level, code: number): HierarchyItem[];
   parents(level: Level, code: number): HierarchyItem[];
-  allPaths(level: Level, code: number): { isPrimary: boolean; nodes: { level: Level; code: number }[] }[];
+  allPaths(level: Level, code: number): PathNodes[];
   synonyms(ptCode: number): number[];
 }
 
@@ -289,34 +290,19 @@ export class OverlayView implements CodePageIndex {
   }
 
   /** As ReleaseIndex.allPaths (the same derivation over the view's lists and PT paths). */
-  allPaths(level: Level, code: number): { isPrimary: boolean; nodes: { level: Level; code: number }[] }[] {
-    type P = { soc: number; hlgt: number | null; hlt: number | null; pt: number | null; isPrimary: boolean };
-    let raw: P[] = [];
-    const self = this.find(level, code);
-    if (level === 'SOC') raw = [{ soc: code, hlgt: null, hlt: null, pt: null, isPrimary: true }];
-    else if (level === 'PT' || level === 'LLT') {
-      const pt = level === 'PT' ? code : self < 0 ? NONE : this.int('ptCode', self);
-      if (pt !== NONE) raw = this.ptPathsOf(pt).map((p) => ({ ...p, pt }));
-    } else if (self >= 0) {
-      const ups = (h: number) => this.list(h, this.up, this.b.up).map((e) => ({ i: e.to, p: e.primary }));
-      if (level === 'HLGT') raw = ups(self).map((s) => ({ soc: this.int('code', s.i), hlgt: code, hlt: null, pt: null, isPrimary: s.p }));
-      else {
-        for (const g of ups(self)) {
-          for (const s of ups(g.i)) raw.push({ soc: this.int('code', s.i), hlgt: this.int('code', g.i), hlt: code, pt: null, isPrimary: g.p && s.p });
-        }
-      }
-      raw.sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || a.soc - b.soc || (a.hlgt ?? 0) - (b.hlgt ?? 0));
-    }
-    const out: { isPrimary: boolean; nodes: { level: Level; code: number }[] }[] = [];
-    for (const r of raw) {
-      const nodes: { level: Level; code: number }[] = [{ level: 'SOC', code: r.soc }];
-      if (r.hlgt !== null) nodes.push({ level: 'HLGT', code: r.hlgt });
-      if (r.hlt !== null) nodes.push({ level: 'HLT', code: r.hlt });
-      if (r.pt !== null) nodes.push({ level: 'PT', code: r.pt });
-      if (level === 'LLT') nodes.push({ level, code });
-      out.push({ isPrimary: r.isPrimary && !out.some((p) => p.isPrimary), nodes });
-    }
-    return out;
+  allPaths(level: Level, code: number): PathNodes[] {
+    return allPathsOf(
+      {
+        find: (l, c) => this.find(l, c),
+        ptCodeOf: (h) => this.int('ptCode', h),
+        ptPaths: (pt) => this.ptPathsOf(pt),
+        ups: (h) => this.list(h, this.up, this.b.up).map((e) => ({ i: e.to, p: e.primary })),
+        codeAt: (h) => this.int('code', h),
+      },
+      level,
+      code,
+      NONE,
+    );
   }
 
   /**

@@ -19,6 +19,7 @@ import { csr, PtPaths, type Csr, type LinkRow, type PtPathColumns, type PtPathRo
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 import { BigramPostings, MAX_BIGRAM_POSTING_BYTES } from './bigramPostings.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
+import { allPathsOf, type PathNodes } from './allPaths.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -566,39 +567,23 @@ export class ReleaseIndex {
   }
 
   /** As pathsOf(): every path up to a SOC, primary first (exactly one primary). */
-  allPaths(level: Level, code: number): { isPrimary: boolean; nodes: { level: Level; code: number }[] }[] {
-    type P = { soc: number; hlgt: number | null; hlt: number | null; pt: number | null; isPrimary: boolean };
-    let raw: P[] = [];
-    const self = this.find(level, code);
-    if (level === 'SOC') raw = [{ soc: code, hlgt: null, hlt: null, pt: null, isPrimary: true }];
-    else if (level === 'PT' || level === 'LLT') {
-      const pt = level === 'PT' ? code : self < 0 ? NONE : this.ptCode[self]!;
-      if (pt !== NONE) raw = this.ptPaths.of(pt).map((p) => ({ ...p, pt }));
-    } else if (self >= 0) {
-      // HLT: each HLGT link times that HLGT's SOC links; HLGT: its SOC links.
-      const ups = (i: number) => {
-        const out: { i: number; p: boolean }[] = [];
-        for (let k = this.up.start[i]!; k < this.up.start[i + 1]!; k++) out.push({ i: this.up.to[k]!, p: this.up.primary[k] === 1 });
-        return out;
-      };
-      if (level === 'HLGT') raw = ups(self).map((s) => ({ soc: this.code[s.i]!, hlgt: code, hlt: null, pt: null, isPrimary: s.p }));
-      else {
-        for (const g of ups(self)) {
-          for (const s of ups(g.i)) raw.push({ soc: this.code[s.i]!, hlgt: this.code[g.i]!, hlt: code, pt: null, isPrimary: g.p && s.p });
-        }
-      }
-      raw.sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || a.soc - b.soc || (a.hlgt ?? 0) - (b.hlgt ?? 0));
-    }
-    const out: { isPrimary: boolean; nodes: { level: Level; code: number }[] }[] = [];
-    for (const r of raw) {
-      const nodes: { level: Level; code: number }[] = [{ level: 'SOC', code: r.soc }];
-      if (r.hlgt !== null) nodes.push({ level: 'HLGT', code: r.hlgt });
-      if (r.hlt !== null) nodes.push({ level: 'HLT', code: r.hlt });
-      if (r.pt !== null) nodes.push({ level: 'PT', code: r.pt });
-      if (level === 'LLT') nodes.push({ level, code });
-      out.push({ isPrimary: r.isPrimary && !out.some((p) => p.isPrimary), nodes });
-    }
-    return out;
+  allPaths(level: Level, code: number): PathNodes[] {
+    return allPathsOf(
+      {
+        find: (l, c) => this.find(l, c),
+        ptCodeOf: (i) => this.ptCode[i]!,
+        ptPaths: (pt) => this.ptPaths.of(pt),
+        ups: (i) => {
+          const out: { i: number; p: boolean }[] = [];
+          for (let k = this.up.start[i]!; k < this.up.start[i + 1]!; k++) out.push({ i: this.up.to[k]!, p: this.up.primary[k] === 1 });
+          return out;
+        },
+        codeAt: (i) => this.code[i]!,
+      },
+      level,
+      code,
+      NONE,
+    );
   }
 
   /** LLT entries of a PT code: its own LLT first, then current before non-current, by name. */
