@@ -5,6 +5,7 @@
 // CPU-second can be compared where throughput would also carry whatever unfairness is left.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { mulberry32 } from '../../tools/random.ts';
 
 const CPU = '/sys/fs/cgroup/cpu';
 const CPUACCT = '/sys/fs/cgroup/cpuacct';
@@ -98,21 +99,10 @@ export function loadAverage(): number {
   return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 }
 
-/** A small seeded generator (mulberry32), so that an interval is the same for the same rounds. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The median of `xs` and a percentile-bootstrap 95 % interval of it (`reps` resamples, seeded). */
 export function medianWithInterval(xs: readonly number[], median: (v: readonly number[]) => number, reps = 4000, seed = 30): { median: number; low: number; high: number } {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const meds: number[] = [];
   for (let r = 0; r < reps; r++) {
     const sample = Array.from({ length: xs.length }, () => xs[Math.floor(next() * xs.length)]!);
@@ -128,7 +118,7 @@ export function medianWithInterval(xs: readonly number[], median: (v: readonly n
  * (each run has its own processes, and a process's own luck lasts the run), the runs, not the values, set the width.
  */
 export function pooledMedianWithInterval(runs: readonly (readonly number[])[], median: (v: readonly number[]) => number, reps = 4000, seed = 30): { median: number; low: number; high: number } {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const meds: number[] = [];
   for (let r = 0; r < reps; r++) {
     const sample: number[] = [];

@@ -46,6 +46,7 @@ import { byContext, labelCandidates, labelFeatureInput } from '../../src/nlp/lab
 import { loadVocabularySource } from '../../src/assessment/loadVocabulary.ts';
 import { buildVocabulary, type Vocabulary } from '../../src/nlp/vocabulary.ts';
 import { FOLDS, foldRelease, goldRelease, groupLabels, readCtcaeTerms, readTac, writeEvalRelease, type EvalLabel, type ReleaseContent } from './tac.ts';
+import { mulberry32 } from '../random.ts';
 
 const ADVERSE_ONLY: ReadonlySet<'adverse_event'> = new Set(['adverse_event'] as const);
 
@@ -473,17 +474,6 @@ export function fullFitNote(runs: readonly LabelRun[], how = ''): string {
   return `TAC 2017 ADR train.json, all ${runs.length} labels${how} (figures cross-validated by label, ${FOLDS} folds), ${lc} label candidates, ${tc} text candidates, ${ic} identified events`;
 }
 
-/** Deterministic PRNG (mulberry32) for the bootstrap. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
 const sd = (xs: readonly number[]) => {
