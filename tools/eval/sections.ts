@@ -130,11 +130,16 @@ export function wilson(k: number, n: number, z = 1.96): [number, number] {
 
 const f1 = (c: Counts) => (2 * c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp + c.fn));
 
+/** The seeded generator of this file's bootstraps (a linear congruential one: the published intervals were drawn with it). */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
 /** 95% percentile bootstrap interval of micro-F1 over sections (seeded). */
 export function bootstrapF1(runs: readonly SectionRun[], threshold: number, reps = 1000, seed = 29): [number, number] {
   if (runs.length === 0) return [0, 0];
-  let s = seed >>> 0;
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rnd = lcg(seed);
   const per = runs.map((r) => count([r], threshold));
   const vals: number[] = [];
   for (let i = 0; i < reps; i++) {
@@ -166,8 +171,7 @@ export function labelBootstrap(runs: readonly SectionRun[], threshold: number, r
   }
   const per = [...byLabel.values()];
   if (per.length === 0) return { p: [0, 0], f1: [0, 0], labels: 0 };
-  let s = seed >>> 0;
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rnd = lcg(seed);
   const ps: number[] = [];
   const fs: number[] = [];
   for (let i = 0; i < reps; i++) {
