@@ -426,14 +426,28 @@ function markdownSection(o: { date: string; command: string; machine: string; da
   return lines.join('\n');
 }
 
-/** Replaces (or appends) this scenario's section of results.md, leaving every other section as it is. */
-function writeSection(file: string, section: string) {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
+/**
+ * Replaces (or appends) this scenario's section of results.md, leaving every other section as it is.
+ * Subsections of the old section that this run does not write (notes and earlier rounds added by
+ * hand, such as the ranged-storage round) are kept after the new figures.
+ */
+export function replaceSection(text: string, section: string): string {
   const parts = text.split(/\n(?=## )/);
   const at = parts.findIndex((p) => p.startsWith(SECTION));
-  if (at >= 0) parts[at] = section.trimEnd() + '\n';
-  else parts.push(section.trimEnd() + '\n');
-  writeFileSync(file, parts.map((p) => p.trimEnd()).join('\n\n') + '\n');
+  if (at < 0) {
+    parts.push(section.trimEnd() + '\n');
+  } else {
+    const heading = (sub: string) => sub.split('\n', 1)[0]!.trim();
+    const written = new Set(section.split(/\n(?=### )/).slice(1).map(heading));
+    const kept = parts[at]!.split(/\n(?=### )/).slice(1).filter((sub) => !written.has(heading(sub)));
+    parts[at] = [section.trimEnd(), ...kept.map((sub) => sub.trimEnd())].join('\n\n') + '\n';
+  }
+  return parts.map((p) => p.trimEnd()).join('\n\n') + '\n';
+}
+
+function writeSection(file: string, section: string) {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
+  writeFileSync(file, replaceSection(text, section));
 }
 
 export async function runManyReleases(argv: string[]): Promise<number> {

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
+import { replaceSection } from '../../bench/manyReleases.ts';
 
 const ROWS = ['storage', 'import', 'index-snapshot', 'first-request', 'lookup', 'search', 'changes', 'rss', 'rss-all-indexed'];
 
@@ -58,4 +59,27 @@ describe('benchmark scenario "many releases"', () => {
     expect(text).toContain('earlier figures');
     expect(text).toContain('## Many releases (bench/manyReleases.ts, issue 32)');
   }, 600_000);
+
+  it('replaces its own section and its own subsections, keeping the others and every other section', () => {
+    const old = [
+      '# Benchmark results', '', '## Before', 'kept', '',
+      '## Many releases (bench/manyReleases.ts, issue 32)', 'old figures', '',
+      '### Embedded (PGlite)', 'old table', '',
+      '### Ranged storage (issue 32 step 4, milestone B), small scale', 'a round written by hand', '',
+      '## After', 'also kept', '',
+    ].join('\n');
+    const section = ['## Many releases (bench/manyReleases.ts, issue 32)', 'new figures', '', '### Embedded (PGlite)', 'new table'].join('\n');
+    const out = replaceSection(old, section);
+    expect(out).toContain('new figures');
+    expect(out).toContain('new table');
+    expect(out).not.toContain('old figures');
+    expect(out).not.toContain('old table');
+    expect(out).toContain('a round written by hand');
+    expect(out.indexOf('new table')).toBeLessThan(out.indexOf('a round written by hand'));
+    expect(out.indexOf('a round written by hand')).toBeLessThan(out.indexOf('## After'));
+    expect(out.match(/### Embedded \(PGlite\)/g)).toHaveLength(1);
+    expect(out).toContain('## Before\nkept');
+    // No section yet: appended.
+    expect(replaceSection('# Benchmark results\n', section)).toBe('# Benchmark results\n\n' + section + '\n');
+  });
 });
