@@ -12,12 +12,12 @@ from collections import Counter, defaultdict
 TYPES = {'boxed_warning': 'boxed_warning', 'warnings_and_cautions': 'warnings_precautions',
          'warnings': 'warnings_precautions', 'adverse_reactions': 'adverse_reactions', 'overdosage': 'overdosage',
          'contraindications': 'other', 'drug_interactions': 'other', 'indications_and_usage': 'other',
-         'dosage_and_administration': 'other',
+         'dosage_and_administration': 'other', 'clinical_pharmacology': 'other',
          'use_in_specific_populations': 'specific_populations', 'clinical_studies': 'clinical_studies'}
 HEADINGS = {'boxed_warning': 'BOXED WARNING', 'warnings_and_cautions': 'WARNINGS AND PRECAUTIONS',
             'warnings': 'WARNINGS', 'adverse_reactions': 'ADVERSE REACTIONS', 'overdosage': 'OVERDOSAGE',
             'contraindications': 'CONTRAINDICATIONS', 'drug_interactions': 'DRUG INTERACTIONS',
-            'indications_and_usage': 'INDICATIONS AND USAGE', 'dosage_and_administration': 'DOSAGE AND ADMINISTRATION',
+            'indications_and_usage': 'INDICATIONS AND USAGE', 'dosage_and_administration': 'DOSAGE AND ADMINISTRATION', 'clinical_pharmacology': 'CLINICAL PHARMACOLOGY',
             'use_in_specific_populations': 'USE IN SPECIFIC POPULATIONS', 'clinical_studies': 'CLINICAL STUDIES'}
 RETRIEVED = '2026-11-27'
 GITHUB = re.compile(r'^https://github\.com/([^/]+/[^/]+)/blob/([0-9a-f]{40})/(.+)$')
