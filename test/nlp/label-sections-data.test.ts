@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -224,5 +224,48 @@ describe('data/label-sections-fresh7 (round 9 held-out set, annotated blind to a
     for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
     const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
     for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
+  });
+});
+
+describe('data/label-sections-fresh8 (round 10 held-out set, annotated blind to fresh7\'s mix of section kinds)', () => {
+  const { sections, gold } = readSections(FRESH8_DIR);
+  const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR), readSections(FRESH5_DIR), readSections(FRESH6_DIR), readSections(FRESH7_DIR)];
+  // fresh7's mix (data/label-sections-fresh8/README.md), each kind within ±20 %, so the two sets compare kind by kind.
+  const MIX: Record<string, number> = { specific_populations: 40, warnings_precautions: 40, other: 30, overdosage: 15, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 10 };
+  // The one repository the openFDA fields come from, at the commit they were read at.
+  const REPO = { repo: 'jmponcebe/PharmaGraphRAG', commit: '5dd363e2f243f5f2598ba4243ab6fcdfbc357151' };
+
+  it('is sourced (a stored public page, or an openFDA field in a repository at a commit), typed to its fixed mix and annotated, from labels no earlier set used', () => {
+    expect(sections.length).toBeGreaterThanOrEqual(160);
+    expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
+    for (const s of sections) {
+      expect(s.split, s.id).toBe('fresh8');
+      expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
+      expect(s.text.length, s.id).toBeGreaterThanOrEqual(60);
+      expect(s.text.length, s.id).toBeLessThanOrEqual(900);
+      const source = s.source as { url?: string; repo?: string; path?: string };
+      expect(source.url, s.id).toMatch(/^https?:\/\//);
+      if (source.repo !== undefined) {
+        expect(s.source, s.id).toMatchObject(REPO);
+        expect(source.path, s.id).toBe(`data/demo/dailymed/${s.id.split('-')[0]}.json`);
+      }
+      expect(Array.isArray(gold[s.id]), s.id).toBe(true);
+      for (const name of gold[s.id]!) expect(name.trim().length, s.id).toBeGreaterThan(0);
+      expect(new Set(gold[s.id]).size, s.id).toBe(gold[s.id]!.length);
+    }
+    expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
+    for (const [type, target] of Object.entries(MIX)) {
+      const of = sections.filter((s) => s.sectionType === type);
+      expect(of.length, type).toBeGreaterThanOrEqual(Math.floor(target * 0.8));
+      expect(of.length, type).toBeLessThanOrEqual(Math.ceil(target * 1.2));
+    }
+    expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH8_LABELS));
+    expect(FRESH8_LABELS.length).toBeGreaterThanOrEqual(18);
+    const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
+    for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
+    const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
+    for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
+    // Overdosage and clinical-studies chunks state no adverse event of the drug (README: every code there is false).
+    for (const s of sections.filter((x) => x.sectionType === 'overdosage' || x.sectionType === 'clinical_studies')) expect(gold[s.id], s.id).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -46,6 +46,11 @@ export const FRESH6_LABELS = ['solosec', 'clopidogrel', 'montelukast', 'rivaroxa
 export const FRESH7_DIR = path.join(projectRoot, 'data', 'label-sections-fresh7');
 /** fresh7's labels (chunk ids start with them). */
 export const FRESH7_LABELS = ['alprazolam', 'dalteparin', 'dofetilide', 'duloxetine', 'eletriptan', 'encorafenib', 'eplerenone', 'glasdegib', 'glipizide', 'linezolid', 'lorlatinib', 'medroxyprogesterone', 'nirmatrelvir', 'norgestimate', 'palonosetron', 'sunitinib', 'talazoparib', 'vecuronium', 'voriconazole', 'ziprasidone'] as const;
+
+/** Round 10's held-out set, annotated blind to fresh7's mix of section kinds (data/label-sections-fresh8/README.md): to be scored once, by the lead. */
+export const FRESH8_DIR = path.join(projectRoot, 'data', 'label-sections-fresh8');
+/** fresh8's labels (chunk ids start with them). */
+export const FRESH8_LABELS = ['abrocitinib', 'aripiprazole', 'binimetinib', 'carbamazepine', 'colchicine', 'dacomitinib', 'elranatamab', 'etrasimod', 'levetiracetam', 'levofloxacin', 'metronidazole', 'ondansetron', 'rimegepant', 'ritlecitinib', 'semaglutide', 'tadalafil', 'tafamidis', 'tucatinib', 'zavegepant'] as const;
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
