@@ -13,6 +13,7 @@
 //   DATABASE_URL=postgres://… npm run bench:metrics -- --instructions [--warmup 12000 --requests 4000 --windows 5 --out DIR --node-flags=--perf-basic-prof]
 //
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]   (as root)
+//   npm run bench:metrics -- --fair --compare DIR   (as root; the traces slot runs DIR's bundle, metrics on, traces off)
 //   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs of --json read together, each one's first N rounds left out)
 //
 // --fair runs the servers at the same time on one core, each process in a cgroup of equal CPU shares,
@@ -24,6 +25,7 @@
 // request pays with traces on plus the ratio times what a sampled request adds; `--ratio 0` measures
 // the first alone and `--ratio 1` the second ten times larger than at 0.1, so two runs split the
 // cost where noise would hide a tenth of it (bench/results.md › Cost of traces, session 13).
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runWrk, type LoadResult } from './lib/load.ts';
 import { cpuSeconds, ensureTool, pinPlan, pinned } from './lib/pinning.ts';
@@ -44,6 +46,7 @@ const { values: args } = parseArgs({
     calibrate: { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
     fair: { type: 'boolean', default: false },
+    compare: { type: 'string' },
     json: { type: 'string' },
     pool: { type: 'string' },
     skip: { type: 'string', default: '0' },
@@ -81,7 +84,7 @@ if (args.fair && args.pool) {
   process.exit(0);
 }
 if (args.fair) {
-  await measureFair({ ratio, calibrate: args.calibrate, rounds, durationS, connections, json: args.json, log });
+  await measureFair({ ratio, calibrate: args.calibrate, compare: args.compare === undefined ? undefined : path.resolve(args.compare), rounds, durationS, connections, json: args.json, log });
   process.exit(0);
 }
 const pin = pinPlan();

@@ -23,6 +23,7 @@
 // (A/A a few per cent off 100 % for a whole run) shows only across runs, so repeat runs and read them together.
 //
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]
+//   npm run bench:metrics -- --fair --compare DIR   (the traces slot: DIR's bundle with metrics on, traces off)
 //   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs written by --json, read together)
 //
 // Needs root (cgroup v1 cpu and cpuacct controllers), taskset, 2+ cores and wrk.
@@ -39,6 +40,11 @@ export interface FairOptions {
   ratio: number;
   /** All four servers off (an A/A/A/A run). */
   calibrate: boolean;
+  /**
+   * Another checkout whose bundle runs in the traces slot with metrics on and traces off: two versions of the
+   * metrics compared in the same rounds (this checkout's in the "metrics on" slot).
+   */
+  compare?: string;
   rounds: number;
   durationS: number;
   connections: number;
@@ -98,14 +104,15 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
   const stops: (() => void)[] = [];
   try {
     const envs = await observedEnvs(sink.url, o.ratio, o.calibrate);
-    const envOf: Record<Name, Record<string, string>> = { off: envs.off, offAgain: envs.off, on: envs.on, traces: envs.traces };
+    const comparing = o.compare !== undefined && !o.calibrate;
+    const envOf: Record<Name, Record<string, string>> = { off: envs.off, offAgain: envs.off, on: envs.on, traces: comparing ? (await observedEnvs(sink.url, 0, false)).on : envs.traces };
     const servers = {} as Record<Name, ObservedServer>;
     // The start order rotates from run to run, a precaution: the first server started idles longest before the
     // rounds (V8 may shrink an idle heap); in the runs so far it was not consistently the slower one.
     const first = process.pid % NAMES.length;
     for (let k = 0; k < NAMES.length; k++) {
       const n = NAMES[(first + k) % NAMES.length]!;
-      servers[n] = await startObserved(n, envOf[n], pin.server);
+      servers[n] = await startObserved(n, envOf[n], pin.server, comparing && n === 'traces' ? o.compare : undefined);
     }
     // Group g holds server (g + round) % n: a group that the kernel favoured would favour each server in turn.
     let placed = {} as Record<Name, FairGroup>;
@@ -224,7 +231,7 @@ function report(rounds: readonly FairRound[], o: FairOptions, exports: number, i
   const us = (rs: readonly FairRound[], n: Name, k: 'groupNs' | 'mainNs' | 'otherNs') => median(rs.map((r) => r.servers[n][k] / 1e3 / r.servers[n].requests)).toFixed(1);
   const label: Record<Name, string> = o.calibrate
     ? { off: 'off', offAgain: 'off again (A/A)', on: 'off ("metrics" slot)', traces: 'off ("traces" slot)' }
-    : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: `metrics + traces ${Math.round(o.ratio * 1000) / 10} %` };
+    : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: o.compare ? `metrics on, ${o.compare}` : `metrics + traces ${Math.round(o.ratio * 1000) / 10} %` };
   const loads = rounds.map((r) => r.load1);
   const out = [
     `| server (baseline: off's for the A/A server, the two off servers' geometric mean for the others) | req/s / baseline | req per CPU-second of the process / baseline | req per CPU-second of the main thread / baseline | the process's, less its idle rate | CPU share / baseline | CPU per request: process, main thread, other threads |`,
@@ -243,15 +250,17 @@ function report(rounds: readonly FairRound[], o: FairOptions, exports: number, i
 
 /** Runs written by --json, read together: each run's medians, and the pooled median with a two-level bootstrap interval (runs, then rounds). */
 export function poolFair(files: readonly string[], skip = 0): void {
-  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number }; rounds: FairRound[]; sinkExports: number; idleNsPerS?: Record<Name, number> });
+  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number; compare?: string }; rounds: FairRound[]; sinkExports: number; idleNsPerS?: Record<Name, number> });
   // --skip N: each run's first N rounds left out (the servers' code still warming up under the shared load).
   for (const r of runs) r.rounds = r.rounds.slice(skip);
   const calibrate = runs.every((r) => r.options.calibrate);
   if (!calibrate && runs.some((r) => r.options.calibrate)) throw new Error('--pool: A/A runs (--calibrate) and real runs are pooled apart');
+  const compare = runs[0]!.options.compare;
+  if (!calibrate && runs.some((r) => r.options.compare !== compare)) throw new Error('--pool: runs with and without --compare (or with another one) are pooled apart');
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const label: Record<Name, string> = calibrate
     ? { off: 'off', offAgain: 'off again (A/A)', on: 'off ("metrics" slot)', traces: 'off ("traces" slot)' }
-    : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: `metrics + traces ${Math.round(runs[0]!.options.ratio * 1000) / 10} %` };
+    : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: compare ? `metrics on, ${compare}` : `metrics + traces ${Math.round(runs[0]!.options.ratio * 1000) / 10} %` };
   const cell = (n: Name, k: 'throughput' | 'process' | 'main' | 'busy') => {
     const per = runs.filter((r) => k !== 'busy' || r.idleNsPerS).map((r) => fairRatios(r.rounds, n, r.idleNsPerS)[k]);
     if (!per.length) return '–';

@@ -63,11 +63,14 @@ export interface ObservedServer {
   pid: number;
 }
 
-/** One server started from the shipped bundle on the demo store (a data directory of its own), pinned to `cpu` when given. */
-export async function startObserved(name: string, env: Record<string, string>, cpu: Cpu | undefined): Promise<ObservedServer> {
+/**
+ * One server started from the shipped bundle on the demo store (a data directory of its own), pinned to `cpu` when given;
+ * `root`: another checkout's bundle (its bin/terminology.mjs and dist/), for a same-run comparison of two versions.
+ */
+export async function startObserved(name: string, env: Record<string, string>, cpu: Cpu | undefined, root = projectRoot): Promise<ObservedServer> {
   const port = await freePort();
   const dir = makeTempDir(`bench-metrics-${name}-`);
-  const [cmd, argv] = pinned(process.execPath, [path.join(projectRoot, 'bin/terminology.mjs'), 'serve'], cpu);
+  const [cmd, argv] = pinned(process.execPath, [path.join(root, 'bin/terminology.mjs'), 'serve'], cpu);
   const proc = spawnTracked(cmd, argv, {
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', TERMINOLOGY_DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
   });

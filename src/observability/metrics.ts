@@ -14,6 +14,15 @@ import { apiKeyOutcomes, counts, memoryGauges, pools, rateDecisions, timings } f
 export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Body sizes: 100 B to 32 MB (MAX_IMPACT_BODY_BYTES). */
 export const SIZE_BUCKETS = [100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 33_554_432];
+/**
+ * The event-loop-delay monitor's timer period, ms (prom-client's default is 10). Each wake-up costs
+ * CPU whether or not the loop is busy: 4.0–4.4 ms of CPU a second at 10 ms, ≈ 1.5 at 50 (bench/results.md
+ * › Cost of the metrics, session 18). Node's histogram records the whole period between wake-ups, so the
+ * `nodejs_eventloop_lag_*` gauges read at least this much on an idle loop: lag is what exceeds it.
+ * A blocking stretch shorter than the period is caught in proportion to its length; the lag that matters
+ * (tens to hundreds of ms, sustained) is caught every time.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 50;
 
 export interface BuildInfo {
   store: 'embedded' | 'server';
@@ -39,7 +48,7 @@ export class Metrics {
 
   constructor(build: BuildInfo) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry });
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     const version = packageVersion();
     const metrics = this;
 

@@ -386,8 +386,10 @@ export function tracedListener(
   return (req, res) => {
     // Scrapes of /metrics on the main port (METRICS_TOKEN) are not requests of the service.
     if (req.url === '/metrics' || req.url?.startsWith('/metrics?')) return listener(req, res);
-    const parent = req.headers.traceparent !== undefined ? propagation.extract(ROOT_CONTEXT, req.headers, headerGetter) : ROOT_CONTEXT;
-    const caller = trace.getSpanContext(parent);
+    // No traceparent (nearly every request): no caller, and the context lookups are skipped.
+    const withCaller = req.headers.traceparent !== undefined;
+    const parent = withCaller ? propagation.extract(ROOT_CONTEXT, req.headers, headerGetter) : ROOT_CONTEXT;
+    const caller = withCaller ? trace.getSpanContext(parent) : undefined;
     // A malformed traceparent is no context: it cannot make a request skip the root ratio.
     const incoming = caller !== undefined && trace.isSpanContextValid(caller);
     // A root left out by the sampler: decided before any span, id or context is made.

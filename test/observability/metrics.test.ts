@@ -13,6 +13,7 @@ import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
 import { hasPrometheus, hasPromtool, parsePrometheus, promtoolProblems, seriesOf, startPrometheus, total, type Prometheus, type Sample, type Vector } from '../helpers/prometheus.ts';
 import { errorCodeLabel, KNOWN_OPERATIONS, operationLabel } from '../../src/graphql/metricsPlugin.ts';
 import { RouteClassifier, UNMATCHED } from '../../src/observability/routes.ts';
+import { EVENT_LOOP_SAMPLE_MS } from '../../src/observability/metrics.ts';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
 import { ERROR_STATUS } from '../../src/domain/errors.ts';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -150,6 +151,9 @@ describe('/metrics of the shipped server', () => {
     for (const name of ['nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'process_resident_memory_bytes']) {
       expect(samples.some((s) => s.name === name), name).toBe(true);
     }
+    // The event-loop delay is sampled every EVENT_LOOP_SAMPLE_MS (not prom-client's 10 ms), and Node counts the whole
+    // period between samples: the smallest delay since the last scrape is at least about that period.
+    expect(total(samples, 'nodejs_eventloop_lag_min_seconds')).toBeGreaterThan((EVENT_LOOP_SAMPLE_MS * 0.8) / 1000);
 
     // Prometheus's own parser reads it; its linter only objects to prom-client's default gauge names.
     if (hasPromtool) expect(promtoolProblems(text).filter((l) => !l.startsWith('nodejs_'))).toEqual([]);
