@@ -1,7 +1,7 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
@@ -16,14 +16,16 @@
  * in fresh5's run and dev7's in dev7's); --split fresh6: data/label-sections-fresh6, round 8's held-out set, annotated
  * blind, scored once at round 8's end — its gold names enter the release only for that run; --split dev9: dev8 and
  * fresh6, the forty-five development labels of round 9, one release with every set's gold names; --split fresh7: data/label-sections-fresh7,
- * round 9's held-out set, annotated blind to a fixed mix of section kinds, scored once at round 9's end). Every table
+ * round 9's held-out set, annotated blind to a fixed mix of section kinds, scored once at round 9's end; --split dev10: dev9 and fresh7, the
+ * sixty-five development labels of round 10, one release with every set's gold names — fresh7's names were already in
+ * fresh7's run and dev9's in dev9's, so neither part's own figures move). Every table
  * also gives P and F1 intervals with whole labels resampled, the interval to compare two sets of different labels by.
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
 import { defaultCtcaeDir, defaultTacPath, LABEL_THRESHOLD, loadEvaluationVocabularies } from '../tools/eval/run.ts';
 import type { LabelOptions } from '../src/nlp/index.ts';
-import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
+import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, DEV10_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
 
 const { values } = parseArgs({
   options: {
@@ -58,6 +60,7 @@ const sets: Record<SetName, ReturnType<typeof readSections>> = { base: readSecti
 interface Split { sets: SetName[]; only?: boolean; gold: SetName[]; names: SetName[]; labels?: readonly string[]; folds: readonly string[] }
 const DEV: SetName[] = ['base', 'fresh', 'fresh2', 'fresh3'];
 const SEEN: SetName[] = ['base', 'fresh'];
+const DEV10: SetName[] = [...DEV, 'fresh4', 'fresh5', 'fresh6', 'fresh7'];
 const SPLITS: Record<string, Split> = {
   dev: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
   heldout: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
@@ -76,6 +79,8 @@ const SPLITS: Record<string, Split> = {
   // Round 9's held-out set, annotated blind to a fixed mix of section kinds: scored once at round 9's end; its gold
   // names enter the release only for that run.
   fresh7: { sets: ['fresh7'], only: true, gold: [...DEV, 'fresh4', 'fresh5', 'fresh6', 'fresh7'], names: [...DEV, 'fresh4', 'fresh5', 'fresh6', 'fresh7'], labels: FRESH7_LABELS, folds: [] },
+  // Round 10: fresh7 (scored once at round 9's end) is development data: dev9 and fresh7, sixty-five labels.
+  dev10: { sets: DEV10, gold: DEV10, names: DEV10, labels: DEV10_LABELS, folds: [] },
 };
 const split = values.split!;
 const chosen = SPLITS[split];

@@ -426,6 +426,18 @@ function inCrossReference(text: string, unitStart: number, at: number): boolean 
  */
 const ORGAN_IMPAIRMENT = /\b(?:renal|hepatic|kidney|liver)\b.*\b(?:impairment|insufficiency|dysfunction|failure|disease)\b|\b(?:GFR|CLcr|creatinine clearance)\b/i;
 const PK_WORDING = /\b(?:AUC|Cmax|clearance|half-life|plasma (?:concentrations?|levels?|exposure)|pharmacokinetics?|(?:dose|dosage|dosing) adjustments?|maximum (?:recommended )?(?:daily )?dose|starting dose|mL\/min)\b/i;
+/**
+ * Round 10: a reproduction or toxicology study's dose stated against the human one ("at doses ≥0.015 mg/kg/day
+ * (approximately 0.24 times the AUC in patients …)", "6.5 times the estimated human exposure based on AUCs", "from
+ * Gestation Day 6–16"): the sentence reports an animal study even when it names no species.
+ */
+const ANIMAL_DOSING = /\btimes (?:the )?(?:maximum |estimated |exposure at the |recommended )*(?:human|MRHD)\b|\btimes the (?:(?:human|clinical|maternal) )?(?:exposure|AUC)s?\b|\btimes the clinical dose\b|\bbased on (?:AUCs?|body surface area|BSA|mg\/m)|\bgestation(?:al)? days?\b|\bGD\s?\d/i;
+/**
+ * Round 10: the physiology of pregnancy ("Serum cholesterol and triglycerides increase during normal pregnancy",
+ * "Stroke volume and heart rate increase during pregnancy", "heart disease may worsen with pregnancy"): what
+ * pregnancy does, not the product.
+ */
+const PREGNANCY_PHYSIOLOGY = /\b(?:increases?|decreases?|rises?|falls?|worsens?|changes?)\s+(?:during|with|in)\s+(?:normal\s+)?pregnancy\b/i;
 const OVERDOSE = /\boverdos(?:e|es|ages?|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
 
 /** The context of one mention, from the cues covering it and its unit. */
@@ -481,6 +493,8 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
     if (matches.length === 0) return;
     const cues = findContextCues(text, tokens);
     let overdose: boolean | undefined;
+    let animalDosing: boolean | undefined;
+    let pregnancyPhysiology: boolean | undefined;
     for (const m of matches) {
       const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), tokens);
       ev.context = mentionContext(unit, ev.cues, (overdose ??= OVERDOSE.test(unit.text)));
@@ -508,6 +522,16 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
         ev.context = 'population';
         ev.likelihood *= CONTEXT_WEIGHT.population!;
         ev.explanations.push('the title of a use-in-specific-populations subsection (8.x): the population, not an event');
+      }
+      if (ev.context === 'adverse_event' && (animalDosing ??= ANIMAL_DOSING.test(unit.text))) {
+        ev.context = 'animal';
+        ev.likelihood *= CONTEXT_WEIGHT.animal!;
+        ev.explanations.push('a study dose stated against the human dose or exposure: an animal study');
+      }
+      if (ev.context === 'adverse_event' && (pregnancyPhysiology ??= PREGNANCY_PHYSIOLOGY.test(unit.text))) {
+        ev.context = 'population';
+        ev.likelihood *= CONTEXT_WEIGHT.population!;
+        ev.explanations.push('what pregnancy itself does, not the product');
       }
       if (ev.context === 'adverse_event' && namesTherapy(m, tokens, vocab)) {
         ev.context = 'indication';

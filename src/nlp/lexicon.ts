@@ -240,8 +240,9 @@ export const LAY_TERMS: ReadonlyArray<readonly [phrase: string, targets: readonl
   ['neurological toxicity', ['neurotoxicity']], ['hematologic toxicity', ['haematotoxicity', 'hematotoxicity']],
   ['hematological toxicity', ['haematotoxicity', 'hematotoxicity']], ['skin toxicity', ['skin toxicity']],
   ['fatal', ['death']], ['fatality', ['death']], ['fatalities', ['death']], ['died', ['death']], ['passed away', ['death']],
-  // As a clinical synonym (0.75) "may cause fetal harm" would be coded in nine development labels, but the TAC
-  // calibrators move and three honest folds lose up to 0.0005 (round 9, docs/nlp.md): left lay wording.
+  // As a clinical synonym (0.75) "may cause fetal harm" would be coded in eleven development labels (+15 true codes,
+  // none false), but the TAC calibrators move and three honest folds lose up to 0.0005 (rounds 9 and 10, docs/nlp.md:
+  // the fold rule stays strict): left lay wording.
   ['fetal harm', ['foetal damage', 'fetal damage']], ['harm to the fetus', ['foetal damage', 'fetal damage']],
   // Thoughts of suicide are ideation; without these the stem "suicid" reads them as a completed suicide.
   ['suicidal thoughts', ['suicidal ideation']], ['suicidal thought', ['suicidal ideation']], ['suicidal thinking', ['suicidal ideation']],

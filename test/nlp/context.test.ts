@@ -565,3 +565,42 @@ describe('round 9: population prose, judged on forty-five labels (issue 29)', ()
     expect(coded('In patients with renal impairment, reduce the dose of DRUGX by half.', sp)).toEqual([]);
   });
 });
+
+describe('round 10: population prose, judged on sixty-five labels (issue 29)', () => {
+  const names = ['Foetal death', 'Foetal malformation', 'Weight increased', 'Blood cholesterol increased', 'Heart rate increased', 'Cardiac disorder', 'Nausea', 'Hepatotoxicity', 'Death'];
+  const llts = [['Fetal death', 'Foetal death'], ['Fetal malformation', 'Foetal malformation'], ['Weight gain', 'Weight increased'], ['Heart disease', 'Cardiac disorder'], ['Serum cholesterol increased', 'Blood cholesterol increased']] as const;
+  const { tiny, pt } = namedVocabulary(names, llts);
+  const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
+  const coded = (text: string) => run(text).codes.map((c) => c.ptCode);
+
+  it('a study dose stated against the human dose or exposure reports an animal study, even with no species named', () => {
+    for (const [text, name] of [
+      ['DRUGX caused embryo-fetal death at doses ≥0.015 mg/kg/day (approximately 0.24 times the AUC in patients at the recommended dose).', 'Foetal death'],
+      ['Maternal toxicity (reduced gestational body weight gain) was evident at doses of 100 mg/kg and above (about 0.3 times the clinical dose based on AUC comparisons).', 'Weight increased'],
+      ['An oral dose of 450 mg/kg/day given from Gestation Day (GD) 6–16 correlated with increased fetal malformations.', 'Foetal malformation'],
+      ['Fetal death was seen at 6.5 times the estimated human exposure.', 'Foetal death'],
+    ] as const) {
+      const r = run(text);
+      expect(r.codes, text).toEqual([]);
+      expect(excludedAs(r, pt(name)), text).toBe('animal');
+    }
+    // The sentence bounds it: a human finding in the next sentence is coded, and a dose multiple without "human",
+    // "AUC" or "exposure" (a human QT study's "3 times the recommended dose") is not animal wording.
+    expect(coded('Fetal death occurred at 2 times the human exposure. In patients, hepatotoxicity was reported.')).toEqual([pt('Hepatotoxicity')]);
+    expect(coded('At 3 times the recommended dose, nausea was reported in 10% of healthy volunteers.')).toEqual([pt('Nausea')]);
+  });
+
+  it('what pregnancy itself does is the population\'s, not the product\'s', () => {
+    for (const [text, name] of [
+      ['Serum cholesterol increases during normal pregnancy.', 'Blood cholesterol increased'],
+      ['Stroke volume and heart rate increase during pregnancy, increasing cardiac output.', 'Heart rate increased'],
+      ['Clinical classification of heart disease may worsen with pregnancy and lead to maternal death.', 'Cardiac disorder'],
+    ] as const) {
+      const r = run(text);
+      expect(excludedAs(r, pt(name)), text).toBe('population');
+      expect(r.codes.map((c) => c.ptCode), text).not.toContain(pt(name));
+    }
+    // A reaction of the product in pregnant women is still coded.
+    expect(coded('Nausea was reported in pregnant women treated with DRUGX.')).toEqual([pt('Nausea')]);
+  });
+});

@@ -273,6 +273,9 @@ export function formatRobustness(sections: readonly LabelSection[], gold: Record
 /** The eight labels of the development data (rounds 5-6: each is a fold of a leave-one-label-out comparison). */
 export const DRUGS = ['humira', 'lipitor', 'veklury', 'viagra', 'haloperidol', 'dexamethasone', 'vyvanse', 'ambien'] as const;
 
+/** Round 10's development labels (`--split dev10`): every set's, fresh7's included — sixty-five labels. */
+export const DEV10_LABELS: readonly string[] = [...DRUGS, ...FRESH4_LABELS, ...FRESH5_LABELS, ...FRESH6_LABELS, ...FRESH7_LABELS];
+
 /** The runs with some codes removed from gold and predictions alike (scoring as if the release had never had them). */
 export function withoutCodes(runs: readonly SectionRun[], codes: ReadonlySet<number>): SectionRun[] {
   return runs.map((r) => ({ ...r, gold: new Set([...r.gold].filter((c) => !codes.has(c))), predicted: new Map([...r.predicted].filter(([c]) => !codes.has(c))) }));
