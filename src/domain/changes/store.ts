@@ -5,9 +5,10 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 import { bulkInsert, type Column } from '../../db/bulk.ts';
 import type { Level } from '../levels.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
-import { computeChanges, type ChangeRecord, type ChangeType } from './engine.ts';
+import type { ChangeRecord, ChangeType } from './engine.ts';
 import { metadataWithStringCodes } from './metadata.ts';
 import { canDiff, computeChangesFromIndexes } from './indexDiff.ts';
+import { computeChangesFromRanges } from './rangedDiff.ts';
 import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
 
 export interface ChangeCounts {
@@ -67,22 +68,23 @@ async function storeIn(tx: Prisma.TransactionClient, from: ReleaseRef, to: Relea
   await bulkInsert(tx, 'release_change', { from_release_id: from.id, to_release_id: to.id }, CHANGE_ROW, records);
 }
 
-/** Where built release indexes come from (the search index cache): get() loads from a snapshot or builds. */
+/** Where built release indexes come from (the search index cache): peek() answers only an index already in memory. */
 export interface IndexSource {
-  get(releaseId: number, db: Pick<PrismaClient, '$queryRawUnsafe'>): Promise<ReleaseIndex>;
+  peek(releaseId: number): ReleaseIndex | undefined;
 }
 
 /**
- * The change records from → to: from both releases' in-memory indexes when there is an index
- * source (indexDiff.ts: no statement, a few hundred ms of sliced CPU), else one SQL statement
- * (engine.ts: seconds over releases far apart). Both give the same records.
+ * The change records from → to: from both releases' in-memory indexes when both are already
+ * there (indexDiff.ts: no statement, sliced CPU), else from the rows with a range boundary
+ * between the two releases (rangedDiff.ts: bounded statements reading the differences, not two
+ * releases; before, the older release's index was loaded from its snapshot for the diff alone,
+ * pushing a searched release's index out of the LRU). All give the same records as engine.ts.
  */
 async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource): Promise<ChangeRecord[]> {
-  if (indexes) {
-    const [a, b] = await Promise.all([indexes.get(from.id, db), indexes.get(to.id, db)]);
-    if (canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
-  }
-  return computeChanges(db, from, to);
+  const a = indexes?.peek(from.id);
+  const b = indexes?.peek(to.id);
+  if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
+  return computeChangesFromRanges(db, from, to);
 }
 
 async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource) {
