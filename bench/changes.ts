@@ -173,7 +173,7 @@ async function chainBench(n: number, baselineDir: string | undefined, rounds: nu
       for (const e of engines) {
         await db.prisma.changeSet.deleteMany({ where: { fromReleaseId: first.id, toReleaseId: last.id } });
         await db.prisma.releaseChange.deleteMany({ where: { fromReleaseId: first.id, toReleaseId: last.id } });
-        const memory = new e.ChangeSetMemory(8, CHANGE_SET_SHARE * scale);
+        const memory = new e.ChangeSetMemory(8, Math.floor(CHANGE_SET_SHARE * scale));
         const indexes = new e.SearchIndexCache(2, db.prisma, db.blobs);
         await indexes.get(last.id, db.prisma); // the latest release's index, as after the server's start
         globalThis.gc?.();

@@ -29,7 +29,7 @@ beforeAll(async () => {
   chain = await createTestApp({ dirs });
   demo = await createTestApp();
   apps.push(chain, demo);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   for (const a of apps.reverse()) await a.cleanup();
