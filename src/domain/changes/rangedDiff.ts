@@ -67,38 +67,42 @@ async function boundaryKeys(db: Db, lo: string, hi: string): Promise<number[]> {
   return [...keys].sort((x, y) => x - y);
 }
 
-/** diffReleases()'s rows for the given keys: each release's row of a key read by its range (primary key), parents by the child index. */
-async function rowsOf(db: Db, fromId: number, toId: number, keys: number[]): Promise<DiffRow[]> {
+/**
+ * diffReleases()'s rows for the given keys, at seqs sa (from) and sb (to). Every read is a lateral
+ * lookup by a key (nested loops over the key list through the primary key and the child index),
+ * whatever the planner estimates: joined as sets, it read both releases whole through the
+ * valid_from index and hashed them (the key list's size is unknown to it); the LIMIT 1 (a key has
+ * one row at a seq) keeps a lookup from being flattened into such a join.
+ */
+async function rowsOf(db: Db, sa: string, sb: string, keys: number[]): Promise<DiffRow[]> {
   const levels = keys.map((k) => LEVELS[Math.floor(k / 2 ** 32)]!);
   const codes = keys.map((k) => k % 2 ** 32);
-  const at = (t: string, s: string) => `${t}.valid_from <= ${s} AND ${t}.valid_to > ${s}`;
+  const at = (t: string, s: string) => `${t}.valid_from <= ${s}::bigint AND ${t}.valid_to > ${s}::bigint`;
+  const row = (s: string) =>
+    `LEFT JOIN LATERAL (SELECT c.code, c.name, c.current, c.pt_code, c.primary_soc_code, c.soc_abbrev, c.intl_order
+       FROM concept c WHERE c.level = k.level AND c.code = k.code AND ${at('c', s)} LIMIT 1) AS`;
+  const parents = (s: string) =>
+    `LEFT JOIN LATERAL (SELECT array_agg(l.parent_code ORDER BY l.parent_code) AS parents
+       FROM hierarchy_link l WHERE k.level <> 'LLT' AND l.child_level = k.level AND l.child_code = k.code AND ${at('l', s)}) AS`;
   return db.$queryRawUnsafe<DiffRow[]>(
-    `WITH s AS (SELECT ra.seq AS sa, rb.seq AS sb FROM "release" ra, "release" rb WHERE ra.id = $1 AND rb.id = $2),
-     k AS (SELECT l::"Level" AS level, code FROM unnest($3::text[], $4::int[]) AS u(l, code)),
-     a AS (SELECT c.level, c.code, c.name, c.current, c.pt_code, c.primary_soc_code, c.soc_abbrev, c.intl_order
-           FROM k JOIN concept c ON c.level = k.level AND c.code = k.code, s WHERE ${at('c', 's.sa')}),
-     b AS (SELECT c.level, c.code, c.name, c.current, c.pt_code, c.primary_soc_code, c.soc_abbrev, c.intl_order
-           FROM k JOIN concept c ON c.level = k.level AND c.code = k.code, s WHERE ${at('c', 's.sb')}),
-     pa AS (SELECT l.child_level AS level, l.child_code AS code, array_agg(l.parent_code ORDER BY l.parent_code) AS parents
-            FROM k JOIN hierarchy_link l ON l.child_level = k.level AND l.child_code = k.code, s
-            WHERE k.level <> 'LLT' AND ${at('l', 's.sa')} GROUP BY 1, 2),
-     pb AS (SELECT l.child_level AS level, l.child_code AS code, array_agg(l.parent_code ORDER BY l.parent_code) AS parents
-            FROM k JOIN hierarchy_link l ON l.child_level = k.level AND l.child_code = k.code, s
-            WHERE k.level <> 'LLT' AND ${at('l', 's.sb')} GROUP BY 1, 2),
+    `WITH k AS MATERIALIZED (SELECT l::"Level" AS level, code FROM unnest($1::text[], $2::int[]) AS u(l, code)),
      j AS (
-       SELECT level, code, a.code IS NOT NULL AS in_a, b.code IS NOT NULL AS in_b,
+       SELECT k.level, k.code, a.code IS NOT NULL AS in_a, b.code IS NOT NULL AS in_b,
               a.name AS a_name, b.name AS b_name, a.current AS a_current, b.current AS b_current,
               a.pt_code AS a_pt, b.pt_code AS b_pt, a.primary_soc_code AS a_soc, b.primary_soc_code AS b_soc,
               a.soc_abbrev AS a_abbrev, b.soc_abbrev AS b_abbrev, a.intl_order AS a_order, b.intl_order AS b_order,
               pa.parents AS a_parents, pb.parents AS b_parents
-       FROM a FULL JOIN b USING (level, code)
-       LEFT JOIN pa USING (level, code)
-       LEFT JOIN pb USING (level, code)
-       WHERE a.code IS NULL OR b.code IS NULL
+       FROM k
+       ${row('$3')} a ON true
+       ${row('$4')} b ON true
+       ${parents('$3')} pa ON true
+       ${parents('$4')} pb ON true
+       WHERE (a.code IS NOT NULL OR b.code IS NOT NULL)
+         AND (a.code IS NULL OR b.code IS NULL
           OR a.name <> b.name OR a.current <> b.current
           OR a.pt_code IS DISTINCT FROM b.pt_code OR a.primary_soc_code IS DISTINCT FROM b.primary_soc_code
           OR a.soc_abbrev IS DISTINCT FROM b.soc_abbrev OR a.intl_order IS DISTINCT FROM b.intl_order
-          OR pa.parents IS DISTINCT FROM pb.parents
+          OR pa.parents IS DISTINCT FROM pb.parents)
      )
      SELECT j.level::text AS level, j.code, j.in_a AS "inA", j.in_b AS "inB",
             j.a_name AS "aName", j.b_name AS "bName", j.a_current AS "aCurrent", j.b_current AS "bCurrent",
@@ -106,17 +110,17 @@ async function rowsOf(db: Db, fromId: number, toId: number, keys: number[]): Pro
             j.a_abbrev AS "aAbbrev", j.b_abbrev AS "bAbbrev", j.a_order AS "aOrder", j.b_order AS "bOrder",
             j.a_parents AS "aParents", j.b_parents AS "bParents",
             CASE WHEN j.level = 'PT' AND NOT j.in_a THEN
-              (SELECT c.pt_code FROM concept c WHERE c.level = 'LLT' AND c.code = j.code AND ${at('c', 's.sa')}) END AS "promotedFromPt",
+              (SELECT c.pt_code FROM concept c WHERE c.level = 'LLT' AND c.code = j.code AND ${at('c', '$3')}) END AS "promotedFromPt",
             CASE WHEN j.level = 'PT' AND NOT j.in_b THEN
-              (SELECT c.pt_code FROM concept c WHERE c.level = 'LLT' AND c.code = j.code AND ${at('c', 's.sb')}) END AS "demotedToPt",
-            EXISTS (SELECT 1 FROM concept c WHERE c.level = 'PT' AND c.code = j.code AND ${at('c', 's.sa')}) AS "ptInA",
-            EXISTS (SELECT 1 FROM concept c WHERE c.level = 'PT' AND c.code = j.code AND ${at('c', 's.sb')}) AS "ptInB"
-     FROM j, s
+              (SELECT c.pt_code FROM concept c WHERE c.level = 'LLT' AND c.code = j.code AND ${at('c', '$4')}) END AS "demotedToPt",
+            EXISTS (SELECT 1 FROM concept c WHERE c.level = 'PT' AND c.code = j.code AND ${at('c', '$3')}) AS "ptInA",
+            EXISTS (SELECT 1 FROM concept c WHERE c.level = 'PT' AND c.code = j.code AND ${at('c', '$4')}) AS "ptInB"
+     FROM j
      ORDER BY j.level, j.code`,
-    fromId,
-    toId,
     levels,
     codes,
+    sa,
+    sb,
   );
 }
 
@@ -128,7 +132,7 @@ export async function diffRanges(db: Db, fromId: number, toId: number): Promise<
   const out: DiffRow[] = [];
   for (let i = 0; i < keys.length; i += KEY_BATCH) {
     // Batches follow (level, code) order, and each batch's rows are in it: the concatenation is too.
-    for (const r of await rowsOf(db, fromId, toId, keys.slice(i, i + KEY_BATCH))) out.push(r);
+    for (const r of await rowsOf(db, sa, sb, keys.slice(i, i + KEY_BATCH))) out.push(r);
     await nextTurn();
   }
   // The seqs read again: a renumbering (docs/storage.md: a gap exhausted) committed meanwhile would have moved the boundaries read.
