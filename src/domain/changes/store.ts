@@ -68,22 +68,30 @@ async function storeIn(tx: Prisma.TransactionClient, from: ReleaseRef, to: Relea
   await bulkInsert(tx, 'release_change', { from_release_id: from.id, to_release_id: to.id }, CHANGE_ROW, records);
 }
 
-/** Where built release indexes come from (the search index cache): peek() answers only an index already in memory. */
+/** Where built release indexes come from (the search index cache): get() loads from a snapshot or builds; peek() answers only one in memory. */
 export interface IndexSource {
+  get(releaseId: number, db: Pick<PrismaClient, '$queryRawUnsafe'>): Promise<ReleaseIndex>;
   peek(releaseId: number): ReleaseIndex | undefined;
+  /** 'one' on the embedded store, whose statements run on the serving thread (compose.ts); 'each' on PostgreSQL. */
+  readonly sqlFallbacks: 'one' | 'each';
 }
 
 /**
- * The change records from → to: from both releases' in-memory indexes when both are already
- * there (indexDiff.ts: no statement, sliced CPU), else from the rows with a range boundary
- * between the two releases (rangedDiff.ts: bounded statements reading the differences, not two
- * releases; before, the older release's index was loaded from its snapshot for the diff alone,
- * pushing a searched release's index out of the LRU). All give the same records as engine.ts.
+ * The change records from → to. Both releases' indexes in memory: compared there (indexDiff.ts,
+ * no statement, sliced CPU). Otherwise on PostgreSQL from the rows with a range boundary between
+ * the two releases (rangedDiff.ts: the server's processes do the reading, no index is loaded);
+ * on the embedded store, whose statements run on the serving thread at a higher cost per row,
+ * from the indexes after loading the missing one from its snapshot (measured at half size, first
+ * → last of 6 releases: the ranged read took 2.3–2.9× the process's CPU of loading and comparing
+ * indexes, bench/results.md). Without an index source, the ranged read. All give engine.ts's records.
  */
 async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource): Promise<ChangeRecord[]> {
-  const a = indexes?.peek(from.id);
-  const b = indexes?.peek(to.id);
-  if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
+  if (indexes) {
+    let a = indexes.peek(from.id);
+    let b = indexes.peek(to.id);
+    if ((!a || !b) && indexes.sqlFallbacks === 'one') [a, b] = await Promise.all([indexes.get(from.id, db), indexes.get(to.id, db)]);
+    if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
+  }
   return computeChangesFromRanges(db, from, to);
 }
 
