@@ -82,7 +82,7 @@ export interface IndexSource {
  * the two releases (rangedDiff.ts: the server's processes do the reading, no index is loaded);
  * on the embedded store, whose statements run on the serving thread at a higher cost per row,
  * from the indexes after loading the missing one from its snapshot (measured at half size, first
- * → last of 6 releases: the ranged read took 2.3–2.9× the process's CPU of loading and comparing
+ * → last of 6 releases: the ranged read took 1.7–3.1× the process's CPU of loading and comparing
  * indexes, bench/results.md). Without an index source, the ranged read. All give engine.ts's records.
  */
 async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource): Promise<ChangeRecord[]> {
