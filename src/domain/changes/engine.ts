@@ -244,26 +244,38 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
   };
 }
 
-/** Names (target release first, then baseline) of every code the rows refer to, in one statement. */
-export async function namesFor(db: Db, releaseIds: number[], rows: DiffRow[]): Promise<NameLookup> {
+/** Codes per names statement: a short statement each (on the embedded store they run on the serving thread). */
+const NAME_BATCH = 5_000;
+
+/** Names (target release first, then baseline) of every code the rows refer to, by code; a statement per NAME_BATCH codes. */
+export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[]): Promise<Map<number, string>> {
   const codes = new Set<number>();
   for (const r of rows) {
     for (const c of [r.aPt, r.bPt, r.aSoc, r.bSoc, r.promotedFromPt, r.demotedToPt, ...(r.aParents ?? []), ...(r.bParents ?? [])]) {
       if (c !== null) codes.add(c);
     }
   }
-  if (codes.size === 0) return () => undefined;
-  const found = await db.$queryRawUnsafe<{ code: number; name: string }[]>(
-    `SELECT DISTINCT ON (c.code) c.code, c.name
-     FROM json_array_elements_text($2::json) WITH ORDINALITY AS r(id, pos)
-     CROSS JOIN concept_at(r.id::int) c
-     JOIN json_array_elements_text($1::json) AS k(code) ON c.code = k.code::int
-     WHERE c.level <> 'LLT'
-     ORDER BY c.code, r.pos`,
-    JSON.stringify([...codes]),
-    JSON.stringify(releaseIds),
-  );
-  const map = new Map(found.map((f) => [f.code, f.name]));
+  const all = [...codes];
+  const map = new Map<number, string>();
+  for (let i = 0; i < all.length; i += NAME_BATCH) {
+    const found = await db.$queryRawUnsafe<{ code: number; name: string }[]>(
+      `SELECT DISTINCT ON (c.code) c.code, c.name
+       FROM json_array_elements_text($2::json) WITH ORDINALITY AS r(id, pos)
+       CROSS JOIN concept_at(r.id::int) c
+       JOIN json_array_elements_text($1::json) AS k(code) ON c.code = k.code::int
+       WHERE c.level <> 'LLT'
+       ORDER BY c.code, r.pos`,
+      JSON.stringify(all.slice(i, i + NAME_BATCH)),
+      JSON.stringify(releaseIds),
+    );
+    for (const f of found) map.set(f.code, f.name);
+  }
+  return map;
+}
+
+/** Names (target release first, then baseline) of every code the rows refer to. */
+export async function namesFor(db: Db, releaseIds: number[], rows: DiffRow[]): Promise<NameLookup> {
+  const map = await nameMap(db, releaseIds, rows);
   return (c) => map.get(c);
 }
 

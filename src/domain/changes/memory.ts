@@ -107,13 +107,16 @@ export class ChangeSetMemory {
 
   /** Estimated bytes held (both kinds). */
   bytes(): number {
-    return this.pairs.calculatedSize + this.listings.calculatedSize;
+    let pinned = 0;
+    for (const l of this.pinned.values()) pinned += l.bytes;
+    return this.pairs.calculatedSize + this.listings.calculatedSize + pinned;
   }
 
   /** Drops the least recently used of the other kind while both together exceed the share (the entry just added stays). */
   private trim(kept: 'pairs' | 'listings'): void {
     const other = kept === 'pairs' ? this.listings : this.pairs;
-    while (this.bytes() > this.maxBytes && other.size > 0) other.pop();
+    // Pinned listings leave by themselves once stored: only the two LRUs are trimmed.
+    while (this.pairs.calculatedSize + this.listings.calculatedSize > this.maxBytes && other.size > 0) other.pop();
   }
 
   /** The pair's changes, loaded with `db` on first use (null while its change set is not stored). */
@@ -141,10 +144,16 @@ export class ChangeSetMemory {
     return this.pairs.get(`${fromId}:${toId}`);
   }
 
-  /** The listing of a computed pair, built once by `build` for concurrent callers. */
-  listing(fromId: number, toId: number, build: () => Promise<ChangeListing>): Promise<ChangeListing> {
+  /**
+   * The listing of a computed pair, built once by `build` for concurrent callers. Kept, whatever
+   * its size, until `pinnedUntil` settles (the pair's rows being stored): until then the store
+   * cannot answer its pages, and a listing larger than the share, not kept by the LRU, was built
+   * again for every page, its term order a statement queued behind the rows being written (the
+   * embedded store's one connection: page 2 of first → last took 18.8 s, bench/results.md).
+   */
+  listing(fromId: number, toId: number, build: () => Promise<ChangeListing>, pinnedUntil?: Promise<unknown>): Promise<ChangeListing> {
     const key = `${fromId}:${toId}`;
-    const built = this.listings.get(key);
+    const built = this.peekListing(fromId, toId);
     if (built) return Promise.resolve(built);
     let p = this.listingBuilds.get(key);
     if (!p) {
@@ -153,10 +162,20 @@ export class ChangeSetMemory {
       p.then((l) => {
         this.listings.set(key, l);
         this.trim('listings');
+        if (pinnedUntil && !this.listings.has(key)) {
+          this.pinned.set(key, l);
+          const unpin = () => {
+            if (this.pinned.get(key) === l) this.pinned.delete(key);
+          };
+          pinnedUntil.then(unpin, unpin);
+        }
       }, () => undefined).finally(() => this.listingBuilds.delete(key));
     }
     return p;
   }
+
+  /** Listings too large for the LRU, held while their pair's rows are stored (listing()). */
+  private readonly pinned = new Map<string, ChangeListing>();
 
   /** Pairs found stored (their pages are read from the store): releases² at most, a few hundred keys. */
   private readonly stored = new Set<string>();
@@ -169,8 +188,9 @@ export class ChangeSetMemory {
     this.stored.add(`${fromId}:${toId}`);
   }
 
-  /** The listing of a pair if built, without building or waiting. */
+  /** The listing of a pair if built (kept or pinned), without building or waiting. */
   peekListing(fromId: number, toId: number): ChangeListing | undefined {
-    return this.listings.get(`${fromId}:${toId}`);
+    const key = `${fromId}:${toId}`;
+    return this.listings.get(key) ?? this.pinned.get(key);
   }
 }

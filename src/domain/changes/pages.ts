@@ -33,6 +33,7 @@ export async function pageFromMemory(
     return null;
   }
   const { records } = await c.computed;
-  const listing = await memory.listing(from.id, to.id, () => ChangeListing.of(prisma, records));
+  // Held until the rows are stored: every page until then is a slice, none waits for the store.
+  const listing = await memory.listing(from.id, to.id, () => ChangeListing.of(prisma, records), c.stored);
   return listing.page(f, offset, limit);
 }

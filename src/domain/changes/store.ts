@@ -5,9 +5,10 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 import { bulkInsert, type Column } from '../../db/bulk.ts';
 import type { Level } from '../levels.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
-import { computeChanges, type ChangeRecord, type ChangeType } from './engine.ts';
+import type { ChangeRecord, ChangeType } from './engine.ts';
 import { metadataWithStringCodes } from './metadata.ts';
 import { canDiff, computeChangesFromIndexes } from './indexDiff.ts';
+import { computeChangesFromRanges } from './rangedDiff.ts';
 import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
 
 export interface ChangeCounts {
@@ -67,22 +68,31 @@ async function storeIn(tx: Prisma.TransactionClient, from: ReleaseRef, to: Relea
   await bulkInsert(tx, 'release_change', { from_release_id: from.id, to_release_id: to.id }, CHANGE_ROW, records);
 }
 
-/** Where built release indexes come from (the search index cache): get() loads from a snapshot or builds. */
+/** Where built release indexes come from (the search index cache): get() loads from a snapshot or builds; peek() answers only one in memory. */
 export interface IndexSource {
   get(releaseId: number, db: Pick<PrismaClient, '$queryRawUnsafe'>): Promise<ReleaseIndex>;
+  peek(releaseId: number): ReleaseIndex | undefined;
+  /** 'one' on the embedded store, whose statements run on the serving thread (compose.ts); 'each' on PostgreSQL. */
+  readonly sqlFallbacks: 'one' | 'each';
 }
 
 /**
- * The change records from → to: from both releases' in-memory indexes when there is an index
- * source (indexDiff.ts: no statement, a few hundred ms of sliced CPU), else one SQL statement
- * (engine.ts: seconds over releases far apart). Both give the same records.
+ * The change records from → to. Both releases' indexes in memory: compared there (indexDiff.ts,
+ * no statement, sliced CPU). Otherwise on PostgreSQL from the rows with a range boundary between
+ * the two releases (rangedDiff.ts: the server's processes do the reading, no index is loaded);
+ * on the embedded store, whose statements run on the serving thread at a higher cost per row,
+ * from the indexes after loading the missing one from its snapshot (measured at half size, first
+ * → last of 6 releases: the ranged read took 1.7–3.1× the process's CPU of loading and comparing
+ * indexes, bench/results.md). Without an index source, the ranged read. All give engine.ts's records.
  */
 async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource): Promise<ChangeRecord[]> {
   if (indexes) {
-    const [a, b] = await Promise.all([indexes.get(from.id, db), indexes.get(to.id, db)]);
-    if (canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
+    let a = indexes.peek(from.id);
+    let b = indexes.peek(to.id);
+    if ((!a || !b) && indexes.sqlFallbacks === 'one') [a, b] = await Promise.all([indexes.get(from.id, db), indexes.get(to.id, db)]);
+    if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
   }
-  return computeChanges(db, from, to);
+  return computeChangesFromRanges(db, from, to);
 }
 
 async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource) {
