@@ -91,6 +91,8 @@ export default defineConfig({
     // Test files of one worker share loaded modules (each builds its own app, database and
     // services): loading the product's modules anew for every file cost ~100 s of a run.
     isolate: false,
+    // PGlite's WebAssembly on V8's baseline tier only in the workers too (test/setup/node-flags.ts).
+    execArgv: process.env.TE_WORKER_V8 === 'default' ? [] : ['--liftoff-only'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: benchOnly

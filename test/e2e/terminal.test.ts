@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BIN, childEnv, freshStore, type Store } from '../helpers/cli.ts';
+import { CHILD_NODE_FLAGS } from '../setup/node-flags.ts';
 
 let store: Store;
 let child: ChildProcess;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 
 beforeAll(async () => {
-  child = spawn('script', ['-qfec', `${process.execPath} ${BIN} serve`, '/dev/null'], {
+  child = spawn('script', ['-qfec', [process.execPath, ...CHILD_NODE_FLAGS, BIN, 'serve'].join(' '), '/dev/null'], {
     env: childEnv({ PORT: '0', TERMINOLOGY_DATA_DIR: store.dataDir! }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -4,6 +4,7 @@ import { cpSync, createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { inject } from 'vitest';
 import { templatesReady, type TemplateName } from '../setup/templates.ts';
+import { CHILD_NODE_FLAGS } from '../setup/node-flags.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
@@ -68,9 +69,13 @@ export function childEnv(env: Record<string, string>): Record<string, string> {
   return { ...clean, ...env };
 }
 
-/** `bin`: another checkout's bin/terminology.mjs (a benchmark's baseline), else this one's. */
-export function start(args: string[], env: Record<string, string>, opts: { cwd?: string; bin?: string } = {}): ChildProcess {
-  return spawn(process.execPath, [opts.bin ?? BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.cwd });
+/**
+ * `bin`: another checkout's bin/terminology.mjs (a benchmark's baseline), else this one's.
+ * `shipped`: Node's own V8 settings, as a user runs it; otherwise CHILD_NODE_FLAGS (test/setup/node-flags.ts).
+ */
+export function start(args: string[], env: Record<string, string>, opts: { cwd?: string; bin?: string; shipped?: boolean } = {}): ChildProcess {
+  const flags = opts.shipped || opts.bin ? [] : CHILD_NODE_FLAGS;
+  return spawn(process.execPath, [...flags, opts.bin ?? BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.cwd });
 }
 
 /** Runs the CLI to completion; after timeoutMs it is killed, and the result shows what it printed. */

@@ -17,10 +17,11 @@ export interface ServerProcess {
 
 /**
  * `baseEnv: false` starts it with `env` alone (the shipped-product tests: defaults for
- * everything but PORT); otherwise loopback, info logs and any free port come first.
+ * everything but PORT); otherwise loopback, info logs and any free port come first. `shipped`: with
+ * Node's own V8 settings, as users run it, not the suite's flags (test/setup/node-flags.ts).
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, opts: { cwd?: string; baseEnv?: boolean; bin?: string } = {}): Promise<ServerProcess> {
-  const child = start(['serve'], { ...(opts.baseEnv === false ? {} : { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }), ...env }, { cwd: opts.cwd, bin: opts.bin });
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, opts: { cwd?: string; baseEnv?: boolean; bin?: string; shipped?: boolean } = {}): Promise<ServerProcess> {
+  const child = start(['serve'], { ...(opts.baseEnv === false ? {} : { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }), ...env }, { cwd: opts.cwd, bin: opts.bin, shipped: opts.shipped });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   const listening = await new Promise<string>((resolve, reject) => {

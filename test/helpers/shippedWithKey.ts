@@ -31,7 +31,7 @@ export async function startShippedWithKey(keyName: string, extra: Record<string,
     for (let k = 0; k < moreKeys; k++) more.push((await createApiKey(db.prisma, `${keyName} ${k}`)).key);
     return { key: first.key, keys: more };
   });
-  const server = await startServerProcess({ ...env, ...extra, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false, bin });
+  const server = await startServerProcess({ ...env, ...extra, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { baseEnv: false, bin, shipped: true });
   return {
     store,
     server,

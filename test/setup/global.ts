@@ -20,6 +20,7 @@ import { projectRoot } from '../../src/paths.ts';
 import buildBundle from './bundle.ts';
 import { embeddedTemplates, postgresTemplates, removePostgresTemplates, type Templates } from './templates.ts';
 import { writeReady } from './ready.ts';
+import { CHILD_NODE_FLAGS } from './node-flags.ts';
 
 interface TemplateBuild {
   root: string;
@@ -69,7 +70,7 @@ function profileProcesses(): void {
 /** Starts test/setup/build-templates.ts; a builder that dies without a word still marks its parts failed. */
 function buildTemplates(job: { embedded: string; postgres?: { adminUrl: string; templates: Templates } }, readyFiles: string[]): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'test', 'setup', 'build-templates.ts'), JSON.stringify(job)], {
+    const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, '--import', 'tsx', path.join(projectRoot, 'test', 'setup', 'build-templates.ts'), JSON.stringify(job)], {
       cwd: projectRoot,
       stdio: ['ignore', 'inherit', 'pipe'],
     });

@@ -27,7 +27,7 @@ beforeAll(async () => {
   // The server first, as `npm start` after `npm install`: its first start creates the store and
   // imports the demo releases. The key is then made as a user makes one while it runs (on the
   // embedded store, through the server's control socket: no second WebAssembly start).
-  server = await startServerProcess({ ...env, PORT: '0', TERMINOLOGY_REPORT_LOADER: '1' }, 120_000, { cwd, baseEnv: false });
+  server = await startServerProcess({ ...env, PORT: '0', TERMINOLOGY_REPORT_LOADER: '1' }, 120_000, { cwd, baseEnv: false, shipped: true });
   const created = await run(['keys', 'create', '--name', 'shipped'], env, 60_000, { cwd });
   expect(created.code, created.stderr).toBe(0);
   key = created.stdout.trim();
@@ -243,7 +243,7 @@ describe('fuzzing the narrative endpoints of the shipped server', () => {
     await server.stop();
     // The same store, now behind a trusted proxy: each request comes from its own client
     // address, so the global and per-field AI limits run on every request without refusing it.
-    server = await startServerProcess({ ...env, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { cwd, baseEnv: false });
+    server = await startServerProcess({ ...env, PORT: '0', TRUST_PROXY: '127.0.0.1' }, 120_000, { cwd, baseEnv: false, shipped: true });
     const r = rng(20261124);
     const failures: string[] = [];
     const paths = ['/identify', '/classify', '/labels/classify', '/graphql'];
