@@ -125,6 +125,11 @@ export async function searchConcepts(
   // whole index — while the load goes on for the next request. Not for other languages, nor CJK
   // (its partial matches share only a bigram: no trigram candidates): those wait for the load.
   const bounded = !language || (language.primary && !language.cjk);
+  // An older release whose index is not kept: through its overlay over the newest's index (issue 32).
+  if (bounded) {
+    const view = await src.indexes.searchView(releaseId, src.db);
+    if (view) return searchIn(src.db, view, nq, filters, offset, limit, language);
+  }
   const index = bounded ? await src.indexes.within(releaseId, src.db, src.waitMs ?? src.indexes.waitMs) : await indexFor(src, releaseId, language);
   if (!index) return bySql(src, releaseId, nq, filters, offset, limit, language);
   return searchIn(src.db, index, nq, filters, offset, limit, language);
@@ -201,6 +206,11 @@ async function searchIn(db: Db, index: SearchableIndex, nq: string, filters: Sea
     best,
     hits: pageOf(query, targets, offset, limit).map((t) => hitOf(query, t, language && !language.primary ? language.tag : undefined)),
   };
+}
+
+/** One page (primary language) on a given index: a release's own, or a view through its overlay (tests and bench compare them). */
+export function searchOn(db: Db, index: SearchableIndex, q: string | undefined, filters: SearchFilters, offset: number, limit: number): Promise<SearchPage> {
+  return searchIn(db, index, q === undefined ? '' : normalizeName(q), filters, offset, limit, undefined);
 }
 
 /**
