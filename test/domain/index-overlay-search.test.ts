@@ -210,12 +210,14 @@ describe('search through an overlay view', () => {
     const full = await ReleaseIndex.load(chain.prisma, oldest.id);
     const base = await ReleaseIndex.load(chain.prisma, newest.id);
     const queries = queriesOf(sourceNames(full, base, 200), 3).slice(0, 40);
-    const soc = full.code[full.find('SOC', full.code[0]!)]!;
+    let soc = 0;
+    for (let i = 0; i < full.size && !soc; i++) if (full.levelOf(i) === 'SOC') soc = full.code[i]!;
     const urls = [
       ...queries.map((q) => `/codes?q=${encodeURIComponent(q)}&version=${oldest.version}`),
       `/codes?version=${oldest.version}&limit=50&page=2`,
       `/codes?q=${encodeURIComponent(queries[0]!)}&level=LLT&version=${oldest.version}`,
       `/codes?version=${oldest.version}&soc=${soc}&level=PT`,
+      `/codes?version=${oldest.version}&changeType=ADDED`,
     ];
     const GQL = `query($q: String, $v: String) { codes(q: $q, version: $v, first: 30) { totalCount edges { node { code { code term level status }
       match { term level code type isSynonym score } } } } }`;
