@@ -115,7 +115,7 @@ function filtersOf(full: ReleaseIndex, prevId: number | undefined): SearchFilter
 }
 
 /**
- * Every query (page 0..1000: the whole ranking and total) and, for every eighth, each filter on two
+ * Every query (page 0..1000: the whole ranking and total) and, for every twelfth, each filter on two
  * pages, plus listings with each filter on three pages, answered by `view` as by `full`. Returns
  * how many pages were compared and the first differing ones.
  */
@@ -130,7 +130,7 @@ async function compare(db: TestDatabase, view: SearchableIndex, full: ReleaseInd
   };
   for (let k = 0; k < queries.length; k++) {
     await check(queries[k], {}, 0, 1000);
-    if (k % 8 === 0) for (const f of filters) for (const [o, l] of [[0, 10], [3, 5]] as const) await check(queries[k], f, o, l);
+    if (k % 12 === 0) for (const f of filters) for (const [o, l] of [[0, 10], [3, 5]] as const) await check(queries[k], f, o, l);
   }
   for (const f of filters) for (const [o, l] of [[0, 1000], [17, 20], [full.size - 5, 10]] as const) await check(undefined, f, Math.max(0, o), l);
   return { compared, differ };
@@ -147,7 +147,7 @@ describe('search through an overlay view', () => {
         for (const [n, r] of list.entries()) {
           const full = built.get(r.id)!;
           const view = OverlayView.of(base, await overlayOf(base, full))!.search();
-          const queries = queriesOf(sourceNames(full, base, 80), r.id);
+          const queries = queriesOf(sourceNames(full, base, 150), r.id);
           const { compared, differ } = await compare(db, view, full, queries, filtersOf(full, n > 0 ? list[n - 1]!.id : undefined));
           expect(differ, `${r.version} over ${baseId}`).toEqual([]);
           expect(compared).toBeGreaterThan(200);
