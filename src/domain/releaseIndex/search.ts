@@ -126,11 +126,14 @@ export async function searchConcepts(
   // (its partial matches share only a bigram: no trigram candidates): those wait for the load.
   const bounded = !language || (language.primary && !language.cjk);
   // An older release whose index is not kept: through its overlay over the newest's index (issue 32).
+  const started = performance.now();
   if (bounded) {
     const view = await src.indexes.searchView(releaseId, src.db);
     if (view) return searchIn(src.db, view, nq, filters, offset, limit, language);
   }
-  const index = bounded ? await src.indexes.within(releaseId, src.db, src.waitMs ?? src.indexes.waitMs) : await indexFor(src, releaseId, language);
+  // The wait for a view's read (bounded too) counts against the same bound.
+  const wait = Math.max(0, (src.waitMs ?? src.indexes.waitMs) - (performance.now() - started));
+  const index = bounded ? await src.indexes.within(releaseId, src.db, wait) : await indexFor(src, releaseId, language);
   if (!index) return bySql(src, releaseId, nq, filters, offset, limit, language);
   return searchIn(src.db, index, nq, filters, offset, limit, language);
 }
