@@ -10,7 +10,10 @@
 // Per child: RSS after a collection once the newest is warm and once every release served a code
 // page; the first code page on the oldest release after the start (wall and the process's CPU,
 // PGlite included); then uncached GET /codes/{code} (no response cache, a new code each) on the
-// oldest and the latest release interleaved, in process: p50 of each.
+// oldest and the latest release interleaved, in process: p50 of each. Then search (issue 32: through
+// the view's search part, overlaySearch.ts): the first search on the oldest, every release searched
+// once (heap + arrays then), and GET /codes?q= on the oldest and the latest interleaved: CPU p50 of
+// each (queries cut from the latest's names: a word, a prefix, a name with a letter dropped).
 //
 //   npx tsx bench/overlayView.ts [--releases 6] [--scale 0.1] [--rounds 2] [--requests 200]
 import { spawn } from 'node:child_process';
@@ -47,6 +50,8 @@ interface Plan {
   releases: { id: number; version: string }[];
   /** Per request: a PT or LLT code held by both the oldest and the latest release. */
   codes: number[];
+  /** Per search: a query cut from one of the latest release's names. */
+  queries: string[];
 }
 interface Result {
   mode: Mode;
@@ -67,6 +72,14 @@ interface Result {
   /** Whether the oldest's first code page was answered through its view (the read within the wait), and views served in all. */
   firstByView: boolean;
   viewsServed: number;
+  /** Search: the oldest's first, heap + arrays once every release searched, cache's estimate then, CPU p50 per search. */
+  firstSearch: { wall: number; cpu: number };
+  heapSearchMb: number;
+  cacheSearchMb: number;
+  searchCpuOld: number;
+  searchCpuNew: number;
+  /** Whether the oldest release's whole index was loaded by the end. */
+  oldestMaterialised: boolean;
 }
 
 /** After a full collection: RSS, and the JavaScript heap plus typed arrays' memory (what the indexes hold; PGlite's WebAssembly memory is in RSS only). */
@@ -144,7 +157,42 @@ async function child(mode: Mode, store: string, plan: Plan): Promise<Result> {
       await timed(oldest.version, old);
     }
   }
-  const result: Result = { mode, rssWarmMb: warm.rss, rssAllMb: all.rss, heapWarmMb: warm.heap, heapAllMb: all.heap, firstLatest, cacheMb, viewCount: indexes.viewCount(), first, p50Old: median(old), p50New: median(cur), cpuP50Old: median(oldCpu), cpuP50New: median(curCpu), firstByView, viewsServed };
+  // Search on every release: the oldest first (its view's search part made then, in 'views').
+  let nextQ = 0;
+  const search = async (version: string) => {
+    const q = plan.queries[nextQ++ % plan.queries.length]!;
+    const res = await app.fetch(new Request(`http://bench/codes?q=${encodeURIComponent(q)}&version=${version}&limit=20`));
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`${res.status} ${body.slice(0, 200)}`);
+  };
+  const s0 = cpuMs();
+  const t0 = performance.now();
+  await search(oldest.version);
+  const firstSearch = { wall: performance.now() - t0, cpu: cpuMs() - s0 };
+  for (const r of plan.releases) await search(r.version);
+  const searched = memory();
+  const cacheSearchMb = indexes.bytes() / 2 ** 20;
+  const sOld: number[] = [];
+  const sNew: number[] = [];
+  const timedSearch = async (version: string, into: number[]) => {
+    const c = cpuMs();
+    await search(version);
+    into.push(cpuMs() - c);
+  };
+  for (let k = 0; k < Number(values.requests); k++) {
+    if (k % 2) {
+      await timedSearch(oldest.version, sOld);
+      await timedSearch(latest.version, sNew);
+    } else {
+      await timedSearch(latest.version, sNew);
+      await timedSearch(oldest.version, sOld);
+    }
+  }
+  const searchPart = {
+    firstSearch, heapSearchMb: searched.heap, cacheSearchMb, searchCpuOld: median(sOld), searchCpuNew: median(sNew),
+    oldestMaterialised: indexes.peek(oldest.id) !== undefined,
+  };
+  const result: Result = { ...searchPart, mode, rssWarmMb: warm.rss, rssAllMb: all.rss, heapWarmMb: warm.heap, heapAllMb: all.heap, firstLatest, cacheMb, viewCount: indexes.viewCount(), first, p50Old: median(old), p50New: median(cur), cpuP50Old: median(oldCpu), cpuP50New: median(curCpu), firstByView, viewsServed };
   await composed.close();
   await db.close();
   return result;
@@ -187,10 +235,18 @@ async function main() {
         releases.at(-1)!.id,
       )
     ).map((r) => r.code);
+    // Queries from the latest's names (every level): a word of 4+ letters, a 6-letter prefix, the name with a letter dropped.
+    const names = (await db.prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM concept_at($1) ORDER BY md5(code::text || level::text) LIMIT 300`, releases.at(-1)!.id)).map((r) => r.name);
+    const queries = names.map((n, k) => {
+      if (k % 3 === 0) return n.split(/\s+/).find((w) => w.length >= 4) ?? n;
+      if (k % 3 === 1) return n.slice(0, 6);
+      const d = Math.floor(n.length / 2);
+      return n.slice(0, d) + n.slice(d + 1);
+    });
     const [{ entries } = { entries: 0 }] = await db.prisma.$queryRawUnsafe<{ entries: number }[]>('SELECT count(*)::int AS entries FROM concept_at($1)', releases.at(-1)!.id);
     await db.close();
     const planFile = path.join(dir, 'plan.json');
-    writeFileSync(planFile, JSON.stringify({ releases, codes } satisfies Plan));
+    writeFileSync(planFile, JSON.stringify({ releases, codes, queries } satisfies Plan));
     process.stdout.write(
       `embedded: ${n} releases ${data.versions[0]} → ${data.versions.at(-1)}, scale ${scale} (latest ${entries} entries); snapshots: ` +
         layout.map((l) => `${l.version} ${l.base ? `Δ over ${l.base}` : 'whole'} ${(l.bytes / 2 ** 20).toFixed(2)} MB`).join(', ') +
@@ -203,7 +259,7 @@ async function main() {
         const r = await runChild(mode, store, planFile);
         results[mode].push(r);
         process.stdout.write(
-          `    round ${round + 1} ${mode}: heap+arrays +${(r.heapAllMb - r.heapWarmMb).toFixed(1)} MB, RSS +${(r.rssAllMb - r.rssWarmMb).toFixed(0)} MB, first oldest ${r.first.wall.toFixed(0)} ms (CPU ${r.first.cpu.toFixed(0)}${r.firstByView ? ', by its view' : ''}), p50 oldest ${r.p50Old.toFixed(2)} latest ${r.p50New.toFixed(2)} ms, CPU p50 oldest ${r.cpuP50Old.toFixed(2)} latest ${r.cpuP50New.toFixed(2)} ms; ${r.viewsServed} view answers\n`,
+          `    round ${round + 1} ${mode}: heap+arrays +${(r.heapAllMb - r.heapWarmMb).toFixed(1)} MB, RSS +${(r.rssAllMb - r.rssWarmMb).toFixed(0)} MB, first oldest ${r.first.wall.toFixed(0)} ms (CPU ${r.first.cpu.toFixed(0)}${r.firstByView ? ', by its view' : ''}), p50 oldest ${r.p50Old.toFixed(2)} latest ${r.p50New.toFixed(2)} ms, CPU p50 oldest ${r.cpuP50Old.toFixed(2)} latest ${r.cpuP50New.toFixed(2)} ms; ${r.viewsServed} view answers; search: first on oldest CPU ${r.firstSearch.cpu.toFixed(0)} ms, heap + arrays +${(r.heapSearchMb - r.heapWarmMb).toFixed(1)} MB, CPU p50 oldest ${r.searchCpuOld.toFixed(2)} latest ${r.searchCpuNew.toFixed(2)} ms${r.oldestMaterialised ? ', oldest materialised' : ''}\n`,
         );
       }
     }
@@ -216,7 +272,10 @@ async function main() {
           `(cache ${m(r, (x) => x.cacheMb).toFixed(1)} MB estimated, ${r[0]!.viewCount} views); ` +
           `first code page (latest) wall ${m(r, (x) => x.firstLatest.wall).toFixed(1)} ms, CPU ${m(r, (x) => x.firstLatest.cpu).toFixed(1)} ms, then the oldest's: wall ${m(r, (x) => x.first.wall).toFixed(1)} ms, CPU ${m(r, (x) => x.first.cpu).toFixed(1)} ms; ` +
           `p50 oldest ${m(r, (x) => x.p50Old).toFixed(2)} ms, latest ${m(r, (x) => x.p50New).toFixed(2)} ms = ${m(r, (x) => x.p50Old / x.p50New).toFixed(2)}×; ` +
-          `CPU p50 oldest ${m(r, (x) => x.cpuP50Old).toFixed(2)} ms, latest ${m(r, (x) => x.cpuP50New).toFixed(2)} ms = ${m(r, (x) => x.cpuP50Old / x.cpuP50New).toFixed(2)}×\n`,
+          `CPU p50 oldest ${m(r, (x) => x.cpuP50Old).toFixed(2)} ms, latest ${m(r, (x) => x.cpuP50New).toFixed(2)} ms = ${m(r, (x) => x.cpuP50Old / x.cpuP50New).toFixed(2)}×; ` +
+          `search: first on the oldest wall ${m(r, (x) => x.firstSearch.wall).toFixed(1)} ms, CPU ${m(r, (x) => x.firstSearch.cpu).toFixed(1)} ms, every release searched: heap + arrays +${m(r, (x) => x.heapSearchMb - x.heapWarmMb).toFixed(1)} MB ` +
+          `(cache ${m(r, (x) => x.cacheSearchMb).toFixed(1)} MB estimated), CPU p50 oldest ${m(r, (x) => x.searchCpuOld).toFixed(2)} ms, latest ${m(r, (x) => x.searchCpuNew).toFixed(2)} ms = ${m(r, (x) => x.searchCpuOld / x.searchCpuNew).toFixed(2)}×` +
+          `${r.some((x) => x.oldestMaterialised) ? ' (oldest materialised)' : ''}\n`,
       );
     }
     const v = results.views;
@@ -226,7 +285,8 @@ async function main() {
       `  views / whole: RSS added ${(m(v, (x) => x.rssAllMb - x.rssWarmMb) / m(w, (x) => x.rssAllMb - x.rssWarmMb)).toFixed(2)}×, ` +
         `heap + arrays added ${(m(v, (x) => x.heapAllMb - x.heapWarmMb) / m(w, (x) => x.heapAllMb - x.heapWarmMb)).toFixed(2)}×, ` +
         `oldest CPU p50 ${(m(v, (x) => x.cpuP50Old) / m(w, (x) => x.cpuP50Old)).toFixed(2)}×; views / sql: oldest CPU p50 ${(m(v, (x) => x.cpuP50Old) / m(s, (x) => x.cpuP50Old)).toFixed(2)}×, ` +
-        `first page wall ${(m(v, (x) => x.first.wall) / m(s, (x) => x.first.wall)).toFixed(2)}×, CPU ${(m(v, (x) => x.first.cpu) / m(s, (x) => x.first.cpu)).toFixed(2)}×\n`,
+        `first page wall ${(m(v, (x) => x.first.wall) / m(s, (x) => x.first.wall)).toFixed(2)}×, CPU ${(m(v, (x) => x.first.cpu) / m(s, (x) => x.first.cpu)).toFixed(2)}×; ` +
+        `search, views / whole: heap + arrays added ${(m(v, (x) => x.heapSearchMb - x.heapWarmMb) / m(w, (x) => x.heapSearchMb - x.heapWarmMb)).toFixed(2)}×, oldest CPU p50 ${(m(v, (x) => x.searchCpuOld) / m(w, (x) => x.searchCpuOld)).toFixed(2)}×\n`,
     );
   } finally {
     removeTempDir(dir);

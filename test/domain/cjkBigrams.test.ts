@@ -25,7 +25,7 @@ const ja = searchLanguage({ languages: ['en', 'de', 'ja'] } as unknown as Releas
 /** A search source answering from the given indexes (the one under test, or the scanning one). */
 const sourceOf = (db: TestDatabase, base: ReleaseIndex, lang: ReleaseIndex): SearchSource => ({
   db: db.prisma,
-  indexes: { get: async () => base, getLanguage: async () => lang } as unknown as SearchIndexCache,
+  indexes: { get: async () => base, getLanguage: async () => lang, searchView: async () => undefined } as unknown as SearchIndexCache,
 });
 
 /** Queries from the names: prefixes, inner parts, the whole, and mixes of two names (partial overlaps only). */

@@ -67,7 +67,7 @@ let multi: number;
 const indexes = new Map<number, ReleaseIndex>();
 
 /** A search source over a fixed, already built index (statements counted are the answer's own). */
-const source = (ix: ReleaseIndex) => ({ db: db.prisma, indexes: { get: async () => ix, within: async () => ix } as unknown as SearchIndexCache });
+const source = (ix: ReleaseIndex) => ({ db: db.prisma, indexes: { get: async () => ix, within: async () => ix, searchView: async () => undefined } as unknown as SearchIndexCache });
 const memory = (releaseId: number) => source(indexes.get(releaseId)!);
 /** The same index without its hierarchy: search sends the filters to SQL (the path it replaced). */
 const sqlFilters = (releaseId: number) => {

@@ -21,6 +21,7 @@ import { CorruptSnapshotError, snapshotChecksum } from './snapshot.ts';
 import { deserializeDelta } from './snapshotDelta.ts';
 import { readDeltaSnapshot } from './snapshotStore.ts';
 import { OverlayView } from './overlayView.ts';
+import type { OverlaySearch } from './overlaySearch.ts';
 import { loadStoredIndex, loadStoredLanguageIndex, storeIndex, storeLanguageIndex, type Loaded } from './snapshotChain.ts';
 import type { BlobChannel } from '../../db/blobs.ts';
 import type { ReleaseInfo } from '../releases.ts';
@@ -361,6 +362,23 @@ export class SearchIndexCache {
       this.trimOverlays();
     });
     return this.bounded(entry);
+  }
+
+  /**
+   * Search on the release through its overlay view (overlaySearch.ts) when its own index is not
+   * kept and a view can be made (view(): its delta over a kept index, read once, bounded): the
+   * newest release's index plus the release's delta, nothing materialised. Undefined otherwise
+   * (the caller loads the release's index, or answers by SQL meanwhile: search.ts).
+   */
+  async searchView(releaseId: number, db: Db): Promise<OverlaySearch | undefined> {
+    if (!this.useViews || this.built.has(releaseId)) return undefined;
+    const v = await this.view(releaseId, db);
+    if (!v || this.built.has(releaseId)) return undefined;
+    const before = v.bytes;
+    const s = v.search();
+    // Its search part now counts in the budget: overlays go first when over it.
+    if (v.bytes !== before) this.trimOverlays();
+    return s;
   }
 
   /** A view read waited for at most waitMs from its start (as whenLoading): past that the caller answers by SQL while it goes on. */

@@ -14,6 +14,7 @@ import type { Csr, PtPaths } from './hierarchyIndex.ts';
 import type { IndexOverlay } from './overlay.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
 import { allPathsOf, type PathNodes } from './allPaths.ts';
+import { OverlaySearch } from './overlaySearch.ts';
 
 const NONE = -2147483648;
 const LLT = LEVELS.indexOf('LLT');
@@ -91,8 +92,11 @@ export class OverlayView implements CodePageIndex {
   /** Base name ranks of the masked entries, and the own entries' ranks in the release, ascending. */
   private readonly maskedRanks: Int32Array;
   private readonly ownRanks: Int32Array;
-  /** Bytes the view holds of its own (estimated: typed arrays, ~40 bytes a map entry, own strings). */
-  readonly bytes: number;
+  private readonly maskedCount: number;
+  /** What code pages need of the view's own (estimated: typed arrays, ~40 bytes a map entry, own strings). */
+  private readonly pageBytes: number;
+  /** Search through the overlay (overlaySearch.ts), made on the first search. */
+  private searching: OverlaySearch | undefined;
 
   private constructor(
     private readonly base: ReleaseIndex,
@@ -154,12 +158,36 @@ export class OverlayView implements CodePageIndex {
     const rank = this.b.columns.nameRank;
     this.maskedRanks = Int32Array.from(maskedList, (j) => rank[j]!).sort();
     this.ownRanks = Int32Array.from(o.own.nameRank).sort();
-    let bytes = o.masked.byteLength + 40 * (n + handle.size + o.ptPaths.replaced.length) + this.maskedRanks.byteLength + this.ownRanks.byteLength;
+    this.maskedCount = maskedList.length;
+    // Maps kept: own codes (n), the patches' entries, replaced PTs, own LLTs per PT (`handle` is not kept).
+    let bytes = o.masked.byteLength + 40 * (n + this.down.at.size + this.up.at.size + o.ptPaths.replaced.length + this.ownLlts.size) + this.maskedRanks.byteLength + this.ownRanks.byteLength;
     for (const c of [o.own.level, o.own.code, o.own.ptCode, o.own.current, o.own.primarySoc, o.own.intlOrder, o.own.nameRank, o.own.pathHlt, o.own.pathHlgt, o.own.pathSoc]) bytes += c.byteLength;
     for (const p of [this.down, this.up]) bytes += p.start.byteLength + p.to.byteLength + p.primary.byteLength;
     for (const c of [rows.pt, rows.hlt, rows.hlgt, rows.soc, rows.primary]) bytes += c.byteLength;
     for (let k = 0; k < n; k++) bytes += 48 + 2 * (o.own.name[k]!.length + o.own.norm[k]!.length);
-    this.bytes = bytes;
+    for (const l of this.ownLlts.values()) bytes += 8 * l.length;
+    this.pageBytes = bytes;
+  }
+
+  /** Bytes the view holds of its own: code pages' part, and search's once made. */
+  get bytes(): number {
+    return this.pageBytes + (this.searching?.bytes ?? 0);
+  }
+
+  /** Search on the release through the overlay (overlaySearch.ts), made on first use. */
+  search(): OverlaySearch {
+    return (this.searching ??= new OverlaySearch({
+      releaseId: this.releaseId,
+      base: this.base,
+      own: this.own,
+      masked: this.masked,
+      maskedCount: this.maskedCount,
+      replacedPaths: this.replacedPaths,
+      pathRows: this.pathRows,
+      find: (l, c) => this.find(l, c),
+      concept: (h) => this.concept(h),
+      rankOf: (h) => this.rankOf(h),
+    }));
   }
 
   /** The view of overlay `o` over `base` (the index the overlay was made over); undefined when the base's ranks are not a row_number. */
@@ -312,7 +340,7 @@ export class OverlayView implements CodePageIndex {
    * and code, ordered either way) only swap two adjacent ranks of one such pair, never an LLT's
    * place among other LLTs, so synonym order does not need them.
    */
-  private rankOf(h: number): number {
+  rankOf(h: number): number {
     if (h >= this.baseSize) return this.own.nameRank[h - this.baseSize]!;
     const r = this.b.columns.nameRank[h]!;
     const t = r - lowerBound(this.maskedRanks, r);

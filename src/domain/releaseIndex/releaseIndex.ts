@@ -20,6 +20,7 @@ import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 import { BigramPostings, MAX_BIGRAM_POSTING_BYTES } from './bigramPostings.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
 import { allPathsOf, type PathNodes } from './allPaths.ts';
+import { intersectLists, scoreTrigrams, type SearchableIndex, type Stamps } from './searchable.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -131,7 +132,7 @@ function grow(a: Int32Array, fill: number): Int32Array<ArrayBuffer> {
   return b;
 }
 
-export class ReleaseIndex {
+export class ReleaseIndex implements SearchableIndex {
   readonly size: number;
   readonly level: Uint8Array;
   readonly code: Int32Array;
@@ -174,8 +175,7 @@ export class ReleaseIndex {
   /** The language of the names when it is not the release's primary one (forLanguage()). */
   language: string | undefined;
   // Scratch for scoring: a stamp per trigram id marks "seen in this pass" without clearing.
-  private stamp = new Int32Array(0);
-  private stampValue = 0;
+  private readonly stamps: Stamps = { stamp: new Int32Array(0), stampValue: 0 };
   /** Per-query scratch of the typo pass (see search.ts), allocated once. */
   readonly scratch: { counts: Uint16Array; touched: Int32Array };
   /** Character-bigram postings for CJK partial matches: built on first need (null: over their byte bound). */
@@ -229,7 +229,7 @@ export class ReleaseIndex {
     walk(this.parts(), 0);
     let mapEntries = this.trigramIds.size + this.socAbbrev.size + this.llts.at.size;
     for (const m of this.byCode) mapEntries += m.size;
-    bytes += 40 * mapEntries + this.stamp.byteLength + this.scratch.counts.byteLength + this.scratch.touched.byteLength + (this.listing?.byteLength ?? 0);
+    bytes += 40 * mapEntries + this.stamps.stamp.byteLength + this.scratch.counts.byteLength + this.scratch.touched.byteLength + (this.listing?.byteLength ?? 0);
     bytes += this.bigramLists?.bytes() ?? 0;
     return (this.sizeEstimate = bytes);
   }
@@ -320,7 +320,7 @@ export class ReleaseIndex {
     ix.postStart = p.postStart;
     ix.post = p.post;
     ix.seq = p.seq;
-    ix.stamp = new Int32Array(p.trigrams.length);
+    ix.stamps.stamp = new Int32Array(p.trigrams.length);
     ix.down = p.down;
     ix.up = p.up;
     ix.ptPaths = PtPaths.fromColumns(p.ptPaths);
@@ -424,7 +424,7 @@ export class ReleaseIndex {
     this.post = post;
     // Ids fit 16 bits in any real release (~20k distinct trigrams): half the memory.
     this.seq = ids <= 65536 ? Uint16Array.from(seq.subarray(0, used)) : seq.slice(0, used);
-    this.stamp = new Int32Array(ids);
+    this.stamps.stamp = new Int32Array(ids);
   }
 
   /**
@@ -455,7 +455,7 @@ export class ReleaseIndex {
     ix.postStart = p.postStart;
     ix.post = p.post;
     ix.seq = p.seq;
-    ix.stamp = new Int32Array(p.trigrams.length);
+    ix.stamps.stamp = new Int32Array(p.trigrams.length);
     return ix;
   }
 
@@ -671,6 +671,49 @@ export class ReleaseIndex {
     return LEVELS[this.level[i]!]!;
   }
 
+  // Column reads by entry, as search.ts asks them of a SearchableIndex (an overlay's search view too).
+  levelAt(i: number): number {
+    return this.level[i]!;
+  }
+  codeAt(i: number): number {
+    return this.code[i]!;
+  }
+  ptCodeAt(i: number): number {
+    return this.ptCode[i]!;
+  }
+  currentAt(i: number): number {
+    return this.current[i]!;
+  }
+  nameAt(i: number): string {
+    return this.name[i]!;
+  }
+  normAt(i: number): string {
+    return this.norm[i]!;
+  }
+  trigramCountAt(i: number): number {
+    return this.trigramCount[i]!;
+  }
+
+  /** The release's PT path rows, one segment (underNode.ts). */
+  pathSegments(): { rows: PtPathColumns }[] {
+    return [{ rows: this.ptPaths.columns() }];
+  }
+
+  /** The id of a packed trigram (trigram.ts) among this index's, or undefined (an overlay's search view extends them). */
+  trigramIdOf(t: number): number | undefined {
+    return this.trigramIds.get(t);
+  }
+
+  /** How many trigram ids the index has. */
+  trigramIdCount(): number {
+    return this.postStart.length - 1;
+  }
+
+  /** Trigram ids of entry i's name in order (duplicates kept), as a view of the index's own array. */
+  trigramSeq(i: number): Uint16Array | Int32Array {
+    return this.seq.subarray(this.seqStart[i]!, this.seqStart[i + 1]!);
+  }
+
   /** Entry of the concept (level, code), or -1. */
   find(level: Level, code: number): number {
     return this.byCode[LEVELS.indexOf(level)]!.get(code) ?? -1;
@@ -734,47 +777,7 @@ export class ReleaseIndex {
    * trigrams, some possibly unknown to this release) against entry i, on integer ids.
    */
   score(i: number, q: Uint8Array, qSize: number): { sim: number; full: number } {
-    const from = this.seqStart[i]!;
-    const to = this.seqStart[i + 1]!;
-    const seq = this.seq;
-    const stamp = this.stamp;
-    let mark = ++this.stampValue;
-    let shared = 0;
-    for (let k = from; k < to; k++) {
-      const id = seq[k]!;
-      if (stamp[id] !== mark) {
-        stamp[id] = mark;
-        if (q[id]) shared++;
-      }
-    }
-    if (qSize === 0 || shared === 0) return { sim: 0, full: 0 };
-    const full = shared / (qSize + this.trigramCount[i]! - shared);
-    // word_similarity ≤ shared / |q|: skip the extent search when it cannot win.
-    if (shared / qSize <= full) return { sim: full, full };
-    // Best contiguous extent: it starts and ends on a shared trigram; stop extending once
-    // even every remaining shared trigram could not beat the best so far.
-    let best = 0;
-    for (let a = from; a < to; a++) {
-      if (!q[seq[a]!]) continue;
-      mark = ++this.stampValue;
-      let got = 0;
-      let other = 0;
-      for (let b = a; b < to; b++) {
-        const id = seq[b]!;
-        if (stamp[id] === mark) continue;
-        stamp[id] = mark;
-        if (q[id]) {
-          got++;
-          const s = got / (qSize + other);
-          if (s > best) best = s;
-        } else {
-          other++;
-          if (shared / (qSize + other) <= best) break;
-        }
-      }
-      if (best === 1 || shared / qSize <= best) break;
-    }
-    return { sim: Math.max(full, best), full };
+    return scoreTrigrams(this.seq, this.seqStart[i]!, this.seqStart[i + 1]!, this.trigramCount[i]!, q, qSize, this.stamps);
   }
 
   /** Entries whose normalised name contains `q`, ascending. */
@@ -788,21 +791,6 @@ export class ReleaseIndex {
     }
     const ids = inner.map((t) => this.trigramIds.get(t));
     if (ids.some((id) => id === undefined)) return out;
-    // Walk the rarest list; membership in the next rarest ones narrows it before the check.
-    const sorted = (ids as number[]).map((id) => this.postingList(id)).sort((a, b) => a.length - b.length);
-    const [first, ...rest] = sorted;
-    const others = rest.slice(0, 3);
-    const pos = others.map(() => 0);
-    outer: for (const i of first!) {
-      for (let k = 0; k < others.length; k++) {
-        const l = others[k]!;
-        let p = pos[k]!;
-        while (p < l.length && l[p]! < i) p++;
-        pos[k] = p;
-        if (p === l.length || l[p] !== i) continue outer;
-      }
-      if (this.norm[i]!.includes(q)) out.push(i);
-    }
-    return out;
+    return intersectLists((ids as number[]).map((id) => this.postingList(id)), (i) => this.norm[i]!.includes(q));
   }
 }

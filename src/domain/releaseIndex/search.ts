@@ -11,6 +11,7 @@ import { normalizeName } from '../text.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
 import type { SearchIndexCache } from './indexCache.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
+import type { SearchableIndex } from './searchable.ts';
 import { isWordChar } from './trigram.ts';
 import { cjkQueryGrams, scoreCjkFolded } from '../languageText.ts';
 import { underNode } from './underNode.ts';
@@ -124,7 +125,15 @@ export async function searchConcepts(
   // whole index — while the load goes on for the next request. Not for other languages, nor CJK
   // (its partial matches share only a bigram: no trigram candidates): those wait for the load.
   const bounded = !language || (language.primary && !language.cjk);
-  const index = bounded ? await src.indexes.within(releaseId, src.db, src.waitMs ?? src.indexes.waitMs) : await indexFor(src, releaseId, language);
+  // An older release whose index is not kept: through its overlay over the newest's index (issue 32).
+  const started = performance.now();
+  if (bounded) {
+    const view = await src.indexes.searchView(releaseId, src.db);
+    if (view) return searchIn(src.db, view, nq, filters, offset, limit, language);
+  }
+  // The wait for a view's read (bounded too) counts against the same bound.
+  const wait = Math.max(0, (src.waitMs ?? src.indexes.waitMs) - (performance.now() - started));
+  const index = bounded ? await src.indexes.within(releaseId, src.db, wait) : await indexFor(src, releaseId, language);
   if (!index) return bySql(src, releaseId, nq, filters, offset, limit, language);
   return searchIn(src.db, index, nq, filters, offset, limit, language);
 }
@@ -178,7 +187,7 @@ function firstAnswer(viaSql: Promise<SearchPage>, viaIndex: (wanted: () => boole
 }
 
 /** One page of `searchConcepts` on an index: the whole release's, or its candidates' (sqlCandidates). */
-async function searchIn(db: Db, index: ReleaseIndex, nq: string, filters: SearchFilters, offset: number, limit: number, language: SearchLanguage | undefined): Promise<SearchPage> {
+async function searchIn(db: Db, index: SearchableIndex, nq: string, filters: SearchFilters, offset: number, limit: number, language: SearchLanguage | undefined): Promise<SearchPage> {
   // An index without hierarchy (a candidates' index) leaves the filters to SQL.
   const keep = index.hasHierarchy ? await entryFilter(db, index, filters) : undefined;
   if (nq === '') {
@@ -200,6 +209,11 @@ async function searchIn(db: Db, index: ReleaseIndex, nq: string, filters: Search
     best,
     hits: pageOf(query, targets, offset, limit).map((t) => hitOf(query, t, language && !language.primary ? language.tag : undefined)),
   };
+}
+
+/** One page (primary language) on a given index: a release's own, or a view through its overlay (tests and bench compare them). */
+export function searchOn(db: Db, index: SearchableIndex, q: string | undefined, filters: SearchFilters, offset: number, limit: number): Promise<SearchPage> {
+  return searchIn(db, index, q === undefined ? '' : normalizeName(q), filters, offset, limit, undefined);
 }
 
 /**
@@ -245,7 +259,7 @@ export async function searchConceptsAll(
     const la = LEVEL_RANK[ix.levelOf(a.x.t)];
     const lb = LEVEL_RANK[ix.levelOf(b.x.t)];
     if (la !== lb) return la - lb;
-    return ix.code[a.x.t]! - ix.code[b.x.t]!;
+    return ix.codeAt(a.x.t) - ix.codeAt(b.x.t);
   });
   return { total: all.length, best: bestTier, hits: all.slice(offset, offset + limit).map((h) => hitOf(h.query, h.x, h.tag)) };
 }
@@ -295,7 +309,7 @@ class Query {
   private readonly sims = new Map<number, { sim: number; full: number }>();
 
   constructor(
-    readonly index: ReleaseIndex,
+    readonly index: SearchableIndex,
     readonly text: string,
     /** Scored by languageText's CJK containment score instead of trigram similarity. */
     readonly cjk = false,
@@ -305,7 +319,7 @@ class Query {
   }
 
   tier(i: number): number {
-    const name = this.index.norm[i]!;
+    const name = this.index.normAt(i);
     if (name === this.text) return 4;
     if (name.startsWith(this.text)) return 3;
     // PostgreSQL's \m: the match begins a word (and the query begins with a word character).
@@ -322,7 +336,7 @@ class Query {
     let s = this.sims.get(i);
     if (!s) {
       if (this.cjk) {
-        const v = scoreCjkFolded(this.text, this.index.norm[i]!);
+        const v = scoreCjkFolded(this.text, this.index.normAt(i));
         s = { sim: v, full: v };
       } else s = this.index.score(i, this.mask, this.size);
       this.sims.set(i, s);
@@ -344,7 +358,7 @@ function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
   if (grams.length < 2) return [];
   const seen = new Set(whole.map((x) => x.m));
   const out: MatchRef[] = [];
-  const { norm, size } = query.index;
+  const { size } = query.index;
   const lists = query.index.bigrams();
   if (lists) {
     // The union of the query's bigram lists, in entry order as the scan below yields it.
@@ -365,7 +379,7 @@ function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
   // The lists are over their byte bound (bigramPostings.ts): test every name.
   for (let i = 0; i < size; i++) {
     if (seen.has(i)) continue;
-    const n = norm[i]!;
+    const n = query.index.normAt(i);
     for (const g of grams) {
       if (n.includes(g)) {
         out.push({ m: i, tier: 0 });
@@ -411,13 +425,12 @@ function matches(query: Query, fuzzy: boolean): MatchRef[] {
     }
   }
   for (const x of out) counts[x.m] = 0; // substring matches are already in
-  const tc = index.trigramCount;
   const wordNeed = Math.ceil(WORD_SIMILARITY_THRESHOLD * qn - 1e-9);
   for (let j = 0; j < n; j++) {
     const i = touched[j]!;
     const c = counts[i]!;
     if (c === 0) continue;
-    const need = Math.min(Math.ceil((SIMILARITY_THRESHOLD * (qn + tc[i]!)) / (1 + SIMILARITY_THRESHOLD) - 1e-9), wordNeed);
+    const need = Math.min(Math.ceil((SIMILARITY_THRESHOLD * (qn + index.trigramCountAt(i))) / (1 + SIMILARITY_THRESHOLD) - 1e-9), wordNeed);
     if (c + skipped < need) continue;
     const s = query.score(i);
     if (s.full >= SIMILARITY_THRESHOLD || s.sim >= WORD_SIMILARITY_THRESHOLD) out.push({ m: i, tier: 1 });
@@ -440,16 +453,19 @@ interface Target {
 function betterMatch(query: Query, a: Target, b: Target): boolean {
   if (a.tier !== b.tier) return a.tier > b.tier;
   if (a.self !== b.self) return a.self;
-  const cur = query.index.current;
-  if (cur[a.m] !== cur[b.m]) return cur[a.m]! > cur[b.m]!;
+  const ca = query.index.currentAt(a.m);
+  const cb = query.index.currentAt(b.m);
+  if (ca !== cb) return ca > cb;
   const sa = query.score(a.m);
   const sb = query.score(b.m);
   if (sa.sim !== sb.sim) return sa.sim > sb.sim;
   if (sa.full !== sb.full) return sa.full > sb.full;
-  const la = query.index.name[a.m]!.length;
-  const lb = query.index.name[b.m]!.length;
+  const la = query.index.nameAt(a.m).length;
+  const lb = query.index.nameAt(b.m).length;
   if (la !== lb) return la < lb;
-  return a.m < b.m;
+  // The entry first in (level, code) order: the release's entry order (a view's handles are not in it).
+  const ix = query.index;
+  return ix.levelAt(a.m) !== ix.levelAt(b.m) ? ix.levelAt(a.m) < ix.levelAt(b.m) : ix.codeAt(a.m) < ix.codeAt(b.m);
 }
 
 /** `keep`: the hierarchy and change filters on entries (null: none set; undefined: ask SQL). */
@@ -460,11 +476,11 @@ async function rank(db: Db, query: Query, filters: SearchFilters, keep: Keep | n
   const byTarget = new Map<number, Target>();
   for (const { m, tier } of matches(query, fuzzy)) {
     const lv = index.levelOf(m);
-    const t = collapse && lv === 'LLT' ? index.find('PT', index.ptCode[m]!) : m;
+    const t = collapse && lv === 'LLT' ? index.find('PT', index.ptCodeAt(m)) : m;
     if (t < 0) continue;
     if (filters.level && index.levelOf(t) !== filters.level) continue;
     // On the target: a PT matched through a non-current LLT is itself current and stays.
-    if (filters.currentOnly && index.current[t] !== 1) continue;
+    if (filters.currentOnly && index.currentAt(t) !== 1) continue;
     const cand = { t, m, tier, self: m === t };
     const prev = byTarget.get(t);
     if (!prev || betterMatch(query, cand, prev)) byTarget.set(t, cand);
@@ -481,8 +497,8 @@ async function rank(db: Db, query: Query, filters: SearchFilters, keep: Keep | n
 }
 
 /** The targets that pass the hierarchy and change filters (one SQL statement; indexes without hierarchy). */
-async function passingFilters(db: Db, index: ReleaseIndex, filters: SearchFilters, targets: readonly Target[]): Promise<Set<number>> {
-  const params: unknown[] = [index.releaseId, JSON.stringify(targets.map((x) => ({ l: index.levelOf(x.t), c: index.code[x.t] })))];
+async function passingFilters(db: Db, index: SearchableIndex, filters: SearchFilters, targets: readonly Target[]): Promise<Set<number>> {
+  const params: unknown[] = [index.releaseId, JSON.stringify(targets.map((x) => ({ l: index.levelOf(x.t), c: index.codeAt(x.t) })))];
   const p = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
@@ -501,7 +517,7 @@ async function passingFilters(db: Db, index: ReleaseIndex, filters: SearchFilter
 type Keep = (i: number) => boolean;
 
 /** The hierarchy and change-type filters as one test on entries; null when neither is set. */
-async function entryFilter(db: Db, index: ReleaseIndex, filters: SearchFilters): Promise<Keep | null> {
+async function entryFilter(db: Db, index: SearchableIndex, filters: SearchFilters): Promise<Keep | null> {
   const under = underNode(index, filters);
   if (!filters.change) return under;
   const changed = await changedEntries(db, index, filters.change);
@@ -509,7 +525,7 @@ async function entryFilter(db: Db, index: ReleaseIndex, filters: SearchFilters):
 }
 
 /** Entries changed in the given way against the baseline: one statement over the stored change set. */
-async function changedEntries(db: Db, index: ReleaseIndex, change: NonNullable<SearchFilters['change']>): Promise<Uint8Array> {
+async function changedEntries(db: Db, index: SearchableIndex, change: NonNullable<SearchFilters['change']>): Promise<Uint8Array> {
   const rows = await db.$queryRawUnsafe<{ level: Level; code: number }[]>(
     `SELECT level::text AS level, code FROM release_change
      WHERE from_release_id = $1 AND to_release_id = $2 AND change_type = $3::"ChangeType"`,
@@ -545,17 +561,17 @@ function compareTargets(query: Query, a: Target, b: Target): number {
   if (ra !== rb) return rb - ra;
   if (sa.full !== sb.full) return sb.full - sa.full;
   const ix = query.index;
-  if (ix.current[a.t] !== ix.current[b.t]) return ix.current[b.t]! - ix.current[a.t]!;
+  if (ix.currentAt(a.t) !== ix.currentAt(b.t)) return ix.currentAt(b.t) - ix.currentAt(a.t);
   const la = LEVEL_RANK[ix.levelOf(a.t)];
   const lb = LEVEL_RANK[ix.levelOf(b.t)];
   if (la !== lb) return la - lb;
-  const na = ix.name[a.t]!;
-  const nb = ix.name[b.t]!;
+  const na = ix.nameAt(a.t);
+  const nb = ix.nameAt(b.t);
   if (na.length !== nb.length) return na.length - nb.length;
-  const ma = ix.norm[a.t]!;
-  const mb = ix.norm[b.t]!;
+  const ma = ix.normAt(a.t);
+  const mb = ix.normAt(b.t);
   if (ma !== mb) return ma < mb ? -1 : 1;
-  return ix.code[a.t]! - ix.code[b.t]!;
+  return ix.codeAt(a.t) - ix.codeAt(b.t);
 }
 
 /** The targets of [offset, offset + limit) in rank order; only tiers the page touches are sorted. */
@@ -580,11 +596,11 @@ function hitOf(query: Query, x: Target, language?: string): SearchHit {
   const ix = query.index;
   const concept = ix.concept(x.t);
   const mlevel = ix.levelOf(x.m);
-  const mcode = ix.code[x.m]!;
+  const mcode = ix.codeAt(x.m);
   return {
     concept,
     match: {
-      term: ix.name[x.m]!,
+      term: ix.nameAt(x.m),
       level: mlevel,
       code: mcode,
       type: TIERS[x.tier]!,
@@ -604,17 +620,17 @@ const LLT_LEVEL = LEVELS.indexOf('LLT');
  * memory. Full-size synthetic release on PostgreSQL: largest SOC (18.7k concepts) 20–55 ms a
  * page, where the statement below ran past 120 s; whole release 4–22 ms, against ~1.2 s.
  */
-function listConcepts(ix: ReleaseIndex, filters: SearchFilters, keep: Keep | null, offset: number, limit: number): SearchPage {
+function listConcepts(ix: SearchableIndex, filters: SearchFilters, keep: Keep | null, offset: number, limit: number): SearchPage {
   // An LLT that is its PT's own name is listed on the PT unless the client asked for LLTs.
   const collapse = filters.level !== 'LLT';
   const level = filters.level ? LEVELS.indexOf(filters.level) : -1;
   const page: number[] = [];
   let total = 0;
   for (const i of ix.listingOrder()) {
-    const lv = ix.level[i]!;
+    const lv = ix.levelAt(i);
     if (level >= 0 && lv !== level) continue;
-    if (collapse && lv === LLT_LEVEL && ix.code[i] === ix.ptCode[i]) continue;
-    if (filters.currentOnly && ix.current[i] !== 1) continue;
+    if (collapse && lv === LLT_LEVEL && ix.codeAt(i) === ix.ptCodeAt(i)) continue;
+    if (filters.currentOnly && ix.currentAt(i) !== 1) continue;
     if (keep && !keep(i)) continue;
     if (total >= offset && page.length < limit) page.push(i);
     total++;

@@ -6,7 +6,7 @@
 // and its PT. One pass over the release's PT paths (~40k rows at full size) per filter.
 import { hasHierarchyFilter, type HierarchyFilter } from '../hierarchyFilter.ts';
 import { LEVELS } from '../levels.ts';
-import type { ReleaseIndex } from './releaseIndex.ts';
+import type { SearchableIndex } from './searchable.ts';
 
 // Entry levels are positions in LEVELS.
 const SOC = LEVELS.indexOf('SOC');
@@ -16,17 +16,17 @@ const PT = LEVELS.indexOf('PT');
 const LLT = LEVELS.indexOf('LLT');
 
 /** A test on index entries for the hierarchy filter; null when the filter sets no node. */
-export function underNode(ix: ReleaseIndex, f: HierarchyFilter): ((i: number) => boolean) | null {
+export function underNode(ix: SearchableIndex, f: HierarchyFilter): ((i: number) => boolean) | null {
   if (!hasHierarchyFilter(f)) return null;
   const byPath = f.soc !== undefined || f.hlgt !== undefined || f.hlt !== undefined;
   // Codes met on the path rows that pass the filter, per column.
   const codes = LEVELS.map(() => new Set<number>());
   if (byPath) {
-    const p = ix.pathRows();
-    for (let k = 0; k < p.pt.length; k++) {
+    for (const { rows: p, skip } of ix.pathSegments()) for (let k = 0; k < p.pt.length; k++) {
       if (f.soc !== undefined && p.soc[k] !== f.soc) continue;
       if (f.hlgt !== undefined && p.hlgt[k] !== f.hlgt) continue;
       if (f.hlt !== undefined && p.hlt[k] !== f.hlt) continue;
+      if (skip?.(p.pt[k]!)) continue;
       codes[SOC]!.add(p.soc[k]!);
       codes[HLGT]!.add(p.hlgt[k]!);
       codes[HLT]!.add(p.hlt[k]!);
@@ -39,12 +39,11 @@ export function underNode(ix: ReleaseIndex, f: HierarchyFilter): ((i: number) =>
     const l = ix.find('LLT', f.llt);
     lltPt = l < 0 ? undefined : (ix.concept(l).ptCode ?? undefined);
   }
-  const { level, code, ptCode } = ix;
   return (i) => {
-    const lv = level[i]!;
-    if (f.llt !== undefined && !((lv === LLT && code[i] === f.llt) || (lv === PT && code[i] === lltPt))) return false;
+    const lv = ix.levelAt(i);
+    if (f.llt !== undefined && !((lv === LLT && ix.codeAt(i) === f.llt) || (lv === PT && ix.codeAt(i) === lltPt))) return false;
     if (!byPath) return true;
     // An LLT without a PT has the sentinel pt code, which no path holds.
-    return lv === LLT ? codes[PT]!.has(ptCode[i]!) : codes[lv]!.has(code[i]!);
+    return lv === LLT ? codes[PT]!.has(ix.ptCodeAt(i)) : codes[lv]!.has(ix.codeAt(i));
   };
 }

@@ -1,0 +1,126 @@
+// What search (search.ts, underNode.ts) reads of a release's names: a ReleaseIndex, or an overlay's
+// search view (overlaySearch.ts: the newest release's index plus the release's delta, issue 32).
+// Entries are named by handles below `size`; a view's handles are not in the release's (level, code)
+// order, so search orders ties by (level, code), never by handle, and every list of handles it is
+// given holds only the release's entries. Plus the two pieces of trigram work both kinds share.
+import type { Concept } from '../concepts.ts';
+import type { Level } from '../levels.ts';
+import type { PtPathColumns } from './hierarchyIndex.ts';
+
+export interface SearchableIndex {
+  readonly releaseId: number;
+  readonly hasHierarchy: boolean;
+  /** The language of the names when it is not the release's primary one. */
+  readonly language: string | undefined;
+  /** Handles are below it (a view's: base entries, then its own). */
+  readonly size: number;
+  /** Per-query scratch of the typo pass, `size` long at least (zero between uses). */
+  readonly scratch: { counts: Uint16Array; touched: Int32Array };
+  levelAt(h: number): number;
+  levelOf(h: number): Level;
+  codeAt(h: number): number;
+  ptCodeAt(h: number): number;
+  currentAt(h: number): number;
+  nameAt(h: number): string;
+  normAt(h: number): string;
+  trigramCountAt(h: number): number;
+  find(level: Level, code: number): number;
+  concept(h: number): Concept;
+  queryTrigrams(text: string): { size: number; ids: number[] };
+  mask(ids: Iterable<number>): Uint8Array;
+  /** The release's entries holding trigram id, ascending. */
+  postingList(id: number): Int32Array;
+  score(h: number, q: Uint8Array, qSize: number): { sim: number; full: number };
+  /** The release's entries whose normalised name contains `q`, ascending. */
+  containing(q: string): number[];
+  /** The release's entries in listing order (level, intl_order NULLS LAST, name rank). */
+  listingOrder(): Int32Array;
+  /** The release's PT path rows: each segment's rows but those whose PT `skip` names. */
+  pathSegments(): { rows: PtPathColumns; skip?: (pt: number) => boolean }[];
+  /** CJK partial matches (ReleaseIndex only: a view is not asked for CJK names). */
+  prepareBigrams(): Promise<void>;
+  bigrams(): { entries(gram: string): Int32Array } | undefined;
+}
+
+/** Scratch for matching, shared by views (matching is synchronous): grown, never shrunk. */
+let shared = { counts: new Uint16Array(0), touched: new Int32Array(0) };
+
+export function sharedScratch(size: number): { counts: Uint16Array; touched: Int32Array } {
+  if (shared.counts.length < size) shared = { counts: new Uint16Array(size), touched: new Int32Array(size) };
+  return shared;
+}
+
+/** A stamp per trigram id marks "seen in this pass" without clearing. */
+export interface Stamps {
+  stamp: Int32Array;
+  stampValue: number;
+}
+
+/**
+ * pg_trgm similarity and word_similarity of a query (trigram mask `q` of `qSize` distinct
+ * trigrams, some possibly unknown to the index) against one name: its trigram ids seq[from .. to)
+ * in order, `count` of them distinct.
+ */
+export function scoreTrigrams(seq: Uint16Array | Int32Array, from: number, to: number, count: number, q: Uint8Array, qSize: number, st: Stamps): { sim: number; full: number } {
+  const stamp = st.stamp;
+  let mark = ++st.stampValue;
+  let shared = 0;
+  for (let k = from; k < to; k++) {
+    const id = seq[k]!;
+    if (stamp[id] !== mark) {
+      stamp[id] = mark;
+      if (q[id]) shared++;
+    }
+  }
+  if (qSize === 0 || shared === 0) return { sim: 0, full: 0 };
+  const full = shared / (qSize + count - shared);
+  // word_similarity ≤ shared / |q|: skip the extent search when it cannot win.
+  if (shared / qSize <= full) return { sim: full, full };
+  // Best contiguous extent: it starts and ends on a shared trigram; stop extending once
+  // even every remaining shared trigram could not beat the best so far.
+  let best = 0;
+  for (let a = from; a < to; a++) {
+    if (!q[seq[a]!]) continue;
+    mark = ++st.stampValue;
+    let got = 0;
+    let other = 0;
+    for (let b = a; b < to; b++) {
+      const id = seq[b]!;
+      if (stamp[id] === mark) continue;
+      stamp[id] = mark;
+      if (q[id]) {
+        got++;
+        const s = got / (qSize + other);
+        if (s > best) best = s;
+      } else {
+        other++;
+        if (shared / (qSize + other) <= best) break;
+      }
+    }
+    if (best === 1 || shared / qSize <= best) break;
+  }
+  return { sim: Math.max(full, best), full };
+}
+
+/**
+ * Entries of every list (each ascending; the query's inner trigrams) that pass `test`, ascending:
+ * the rarest list walked, membership in the next rarest ones narrowing it before the test.
+ */
+export function intersectLists(lists: Int32Array[], test: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const sorted = [...lists].sort((a, b) => a.length - b.length);
+  const [first, ...rest] = sorted;
+  const others = rest.slice(0, 3);
+  const pos = others.map(() => 0);
+  outer: for (const i of first!) {
+    for (let k = 0; k < others.length; k++) {
+      const l = others[k]!;
+      let p = pos[k]!;
+      while (p < l.length && l[p]! < i) p++;
+      pos[k] = p;
+      if (p === l.length || l[p] !== i) continue outer;
+    }
+    if (test(i)) out.push(i);
+  }
+  return out;
+}
