@@ -50,6 +50,10 @@ const NO_DATABASE = [
   // builds from its rows (which test/domain/releaseIndex-* check on both): a synthetic chain imported
   // twice for the same arrays is a minute of the PostgreSQL pass for nothing.
   'test/domain/index-overlay.test.ts',
+  // Search through an overlay view is the same arrays again (the newest's index, the release's delta),
+  // compared with the whole index built from the same rows: thousands of queries, half a minute of
+  // CPU, for nothing a second database could change.
+  'test/domain/index-overlay-search.test.ts',
 ];
 
 // Files whose assertions include latency under load, measured by a probe: each runs one at a time
