@@ -26,6 +26,7 @@ import { createLogger } from '../../src/logger.ts';
 import { compose } from '../../src/compose.ts';
 import { createApp } from '../../src/http/app.ts';
 import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
+import { lcg } from '../../tools/random.ts'; // seeded: the queries are the same every run
 
 let demo: TestDatabase;
 let chain: TestDatabase;
@@ -54,11 +55,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Seeded generator (the queries are the same every run). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 /** Names the two indexes differ on (by level and code), and every `every`-th name of each. */
 function sourceNames(full: ReleaseIndex, base: ReleaseIndex, every: number): string[] {

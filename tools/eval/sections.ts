@@ -3,6 +3,7 @@
 // seeded bootstrap over sections (F1). The release is every TAC training label's gold vocabulary
 // plus the CTCAE terms (these sections come from labels outside TAC); a gold name the release lacks
 // is added as a PT of its own (a real release has every PT; see docs/nlp.md).
+import { lcg } from '../random.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
@@ -135,11 +136,6 @@ export function wilson(k: number, n: number, z = 1.96): [number, number] {
 
 const f1 = (c: Counts) => (2 * c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp + c.fn));
 
-/** The seeded generator of this file's bootstraps (a linear congruential one: the published intervals were drawn with it). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
 
 /** 95% percentile bootstrap interval of micro-F1 over sections (seeded). */
 export function bootstrapF1(runs: readonly SectionRun[], threshold: number, reps = 1000, seed = 29): [number, number] {

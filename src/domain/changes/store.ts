@@ -72,8 +72,6 @@ async function storeIn(tx: Prisma.TransactionClient, from: ReleaseRef, to: Relea
 export interface IndexSource {
   get(releaseId: number, db: Pick<PrismaClient, '$queryRawUnsafe'>): Promise<ReleaseIndex>;
   peek(releaseId: number): ReleaseIndex | undefined;
-  /** 'one' on the embedded store, whose statements run on the serving thread (compose.ts); 'each' on PostgreSQL. */
-  readonly sqlFallbacks: 'one' | 'each';
 }
 
 /**
