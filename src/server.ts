@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 import { warmBeforeListening } from './startupWarming.ts';
 import { startControlChannel, type ControlCommands } from './net/controlChannel.ts';
+import { listen } from './net/listen.ts';
 import { createObservability } from './observability/setup.ts';
 import { startTracing } from './observability/tracing.ts';
 import { closeStore } from './services/closeStore.ts';
@@ -105,7 +106,18 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     { requireHostHeader: false, maxHeaderSize: PARSER_HEADER_LIMIT, keepAliveTimeout: config.keepAliveTimeoutMs },
     requireHost(limitHeaderSize(measured)),
   );
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  // A port that cannot be bound (taken, privileged) ends the start with one message and nothing
+  // left running: the store is closed, so the exit is clean and the data directory's lock freed.
+  await listen(server, config.port, config.host, 'PORT').catch(async (e: unknown) => {
+    shuttingDown = true;
+    warming.stop();
+    await closeServices();
+    await observability?.close();
+    await tracing?.close();
+    await catalog.searchIndexes.flushed();
+    await closeStore(db, config.dataDir);
+    throw e;
+  });
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
   server.on('clientError', onClientError(log));
   server.on('connect', onConnect(log));
@@ -120,7 +132,6 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
           return undefined;
         })
       : undefined;
-  await observability?.listen(config.host, log);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   let closing: Promise<void> | undefined;
@@ -141,6 +152,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       await closeStore(db, config.dataDir);
       log.info('stopped');
     })());
+  // METRICS_PORT not bound: stop what started rather than serve without the metrics asked for.
+  await observability?.listen(config.host, log).catch(async (e: unknown) => {
+    await close();
+    throw e;
+  });
   // Before the "is listening" line: a supervisor that signals as soon as it reads it must find the
   // handlers in place (without one, SIGTERM's default action ends the process at once, exit code none).
   if (opts.handleSignals !== false) {

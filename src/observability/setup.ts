@@ -9,6 +9,7 @@ import type { Logger } from '../logger.ts';
 import { Metrics } from './metrics.ts';
 import { instrumentListener, metricsServer } from './httpMetrics.ts';
 import { RouteClassifier } from './routes.ts';
+import { listen } from '../net/listen.ts';
 
 export interface Observability {
   metrics: Metrics;
@@ -34,10 +35,7 @@ export function createObservability(config: Pick<Config, 'metrics' | 'databaseUr
       }
       const s = metricsServer(metrics, token);
       server = s;
-      await new Promise<void>((resolve, reject) => {
-        s.once('error', reject);
-        s.listen(port, host, () => resolve());
-      });
+      await listen(s, port, host, 'METRICS_PORT');
       const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${(s.address() as AddressInfo).port}/metrics`;
       log.info({ metricsUrl: url, token: token !== undefined }, 'metrics listening');
       return url;
