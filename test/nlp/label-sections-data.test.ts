@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -267,5 +267,65 @@ describe('data/label-sections-fresh8 (round 10 held-out set, annotated blind to 
     for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
     // Overdosage and clinical-studies chunks state no adverse event of the drug (README: every code there is false).
     for (const s of sections.filter((x) => x.sectionType === 'overdosage' || x.sectionType === 'clinical_studies')) expect(gold[s.id], s.id).toEqual([]);
+  });
+});
+
+describe('data/label-sections-fresh9 (the next held-out set, annotated blind to fresh7 and fresh8\'s mix of section kinds)', () => {
+  const { sections, gold } = readSections(FRESH9_DIR);
+  const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR), readSections(FRESH5_DIR), readSections(FRESH6_DIR), readSections(FRESH7_DIR), readSections(FRESH8_DIR)];
+  // The brief's mix (data/label-sections-fresh9/README.md), each kind within ±20 %, so it compares with fresh7 and fresh8 kind by kind.
+  const MIX: Record<string, number> = { specific_populations: 40, warnings_precautions: 45, other: 32, overdosage: 16, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 12 };
+  // The one repository the openFDA fields come from, at the commit they were read at (fresh8's).
+  const REPO = { repo: 'jmponcebe/PharmaGraphRAG', commit: '5dd363e2f243f5f2598ba4243ab6fcdfbc357151' };
+
+  it('is sourced (a stored public page, or an openFDA field in a repository at a commit), typed to its mix and annotated, from labels no earlier set used', () => {
+    expect(sections.length).toBeGreaterThanOrEqual(160);
+    expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
+    for (const s of sections) {
+      expect(s.split, s.id).toBe('fresh9');
+      expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
+      expect(s.text.length, s.id).toBeGreaterThanOrEqual(60);
+      expect(s.text.length, s.id).toBeLessThanOrEqual(900);
+      const source = s.source as { url?: string; repo?: string; path?: string };
+      expect(source.url, s.id).toMatch(/^https?:\/\//);
+      if (source.repo !== undefined) {
+        expect(s.source, s.id).toMatchObject(REPO);
+        expect(source.path, s.id).toBe(`data/demo/dailymed/${s.id.split('-')[0]}.json`);
+      }
+    }
+    for (const [type, target] of Object.entries(MIX)) {
+      const of = sections.filter((s) => s.sectionType === type);
+      expect(of.length, type).toBeGreaterThanOrEqual(Math.floor(target * 0.8));
+      expect(of.length, type).toBeLessThanOrEqual(Math.ceil(target * 1.2));
+    }
+    expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH9_LABELS));
+    expect(FRESH9_LABELS.length).toBeGreaterThanOrEqual(18);
+  });
+
+  it('shares no label and no chunk text with an earlier set, and repeats no text of its own', () => {
+    const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
+    for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
+    const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
+    for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
+    expect(new Set(sections.map((s) => s.text)).size).toBe(sections.length);
+  });
+
+  it('has valid gold: one list per chunk of distinct, trimmed, capitalised names, and none where every code is false', () => {
+    expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
+    for (const s of sections) {
+      const names = gold[s.id];
+      expect(Array.isArray(names), s.id).toBe(true);
+      expect(new Set(names).size, s.id).toBe(names!.length);
+      for (const name of names!) {
+        expect(name, s.id).toBe(name.trim());
+        // A MedDRA PT name: starts with a capital letter or digit, no line breaks.
+        expect(name, s.id).toMatch(/^[A-Z0-9][^\n]*$/);
+      }
+    }
+    // Overdosage and clinical-studies chunks state no adverse event of the drug (README: every code there is false).
+    for (const s of sections.filter((x) => x.sectionType === 'overdosage' || x.sectionType === 'clinical_studies')) expect(gold[s.id], s.id).toEqual([]);
+    // The set has gold to score: most warnings and adverse-reactions chunks name an event.
+    const named = sections.filter((s) => (s.sectionType === 'warnings_precautions' || s.sectionType === 'adverse_reactions') && gold[s.id]!.length > 0);
+    expect(named.length).toBeGreaterThanOrEqual(50);
   });
 });

@@ -14,7 +14,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -52,6 +52,11 @@ export const FRESH7_LABELS = ['alprazolam', 'dalteparin', 'dofetilide', 'duloxet
 export const FRESH8_DIR = path.join(projectRoot, 'data', 'label-sections-fresh8');
 /** fresh8's labels (chunk ids start with them). */
 export const FRESH8_LABELS = ['abrocitinib', 'aripiprazole', 'binimetinib', 'carbamazepine', 'colchicine', 'dacomitinib', 'elranatamab', 'etrasimod', 'levetiracetam', 'levofloxacin', 'metronidazole', 'ondansetron', 'rimegepant', 'ritlecitinib', 'semaglutide', 'tadalafil', 'tafamidis', 'tucatinib', 'zavegepant'] as const;
+
+/** The next held-out set, annotated blind to fresh7 and fresh8's mix of section kinds (data/label-sections-fresh9/README.md): to be scored once, by the lead. */
+export const FRESH9_DIR = path.join(projectRoot, 'data', 'label-sections-fresh9');
+/** fresh9's labels (chunk ids start with them). */
+export const FRESH9_LABELS = ['anidulafungin', 'baclofen', 'bupropion', 'cephalexin', 'cyclobenzaprine', 'doxycycline', 'enfortumab', 'finasteride', 'gemtuzumab', 'inotuzumab', 'lamotrigine', 'lorazepam', 'meningococcal', 'pegvisomant', 'rsv', 'somatrogon', 'temsirolimus', 'tigecycline', 'tisotumab', 'trimethoprim', 'voxelotor'] as const;
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
