@@ -121,16 +121,17 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
       loadDataDir = seed?.archive;
       created = seed?.archive ? { from: 'archive' } : { from: 'initdb', reason: seed?.reason ?? 'no archive given' };
     }
-    const create = (archive: Blob | undefined) =>
-      PGlite.create({ dataDir, extensions: { pg_trgm }, ...(archive ? { loadDataDir: archive } : {}), ...(inMemory ? opts.pglite : {}) });
+    const exitCode = process.exitCode;
     try {
-      client = await create(loadDataDir);
+      client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}), ...(inMemory ? opts.pglite : {}) });
     } catch (err) {
       if (created?.from !== 'archive') throw err;
-      // A damaged archive: what it left of a cluster goes (there was none before), then initdb.
+      // A damaged archive (its manifest matched): what it left of a cluster goes (there was none
+      // before), so the next start is not handed half a cluster. PGlite's failed start also set
+      // the process's exit code; the error below is the caller's to report.
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-      created = { from: 'initdb', reason: `the archive did not load: ${(err as Error).message}` };
-      client = await create(undefined);
+      process.exitCode = exitCode;
+      throw new Error(`The shipped empty store did not load (${(err as Error).message}): rebuild it with \`npm run build\`, or delete dist/store-seed to start new stores with initdb.`);
     }
   } catch (err) {
     await lock?.release();
