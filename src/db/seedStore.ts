@@ -8,8 +8,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { distDir, migrationsDir } from '../paths.ts';
 import { applyMigrations, readMigrations } from './migrate.ts';
 
@@ -113,6 +111,8 @@ export async function writeSeed(dir: string, makeArchive: () => Promise<Uint8Arr
  */
 export function buildSeed(dir = defaultSeedDir): Promise<'current' | 'built'> {
   return writeSeed(dir, async () => {
+    // Loaded only to build: a build whose archive is current skips PGlite's module load.
+    const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
     const pg = await PGlite.create({ extensions: { pg_trgm } });
     try {
       await applyMigrations(
