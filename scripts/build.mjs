@@ -54,3 +54,10 @@ const chunks = path.join(root, 'dist', 'chunks');
 pruneChunks(chunks, result.outputFiles.map((f) => path.relative(chunks, f.path)).filter((f) => !f.startsWith('..')));
 // The web explorer's bundle (dist/web), served at / by src/http/explorer.ts.
 await (await import('./build-web.mjs')).buildWeb();
+// The empty embedded store (src/db/seedStore.ts): initdb and the migrations run here once, not at
+// each new store's first start. Rebuilt only when the PGlite version or the migrations changed.
+{
+  const { tsImport } = await import('tsx/esm/api');
+  const { buildSeed } = await tsImport('../src/db/seedStore.ts', import.meta.url);
+  await buildSeed();
+}

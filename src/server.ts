@@ -57,6 +57,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       onRetry: (r) => log.warn({ database: r.target, attempt: r.attempt, retryInMs: r.retryInMs, err: { message: r.error } }, 'database not reachable; retrying'),
     },
   );
+  // A first start: whether the shipped empty cluster served, or why initdb ran instead (src/db/seedStore.ts).
+  if (db.created) {
+    const { from, reason } = db.created;
+    log.info({ store: from, ...(reason ? { reason } : {}) }, from === 'archive' ? 'new store: unpacked from the shipped empty cluster' : 'new store: initialised by initdb (the shipped empty cluster was not used)');
+  }
   if (config.demo) {
     const imported = await ensureDemoReleases(
       db,

@@ -1,7 +1,7 @@
 // Opens the database: PGlite in-process (embedded default) or PostgreSQL (DATABASE_URL).
 // Both are reached through Prisma with a driver adapter; the raw driver is kept
 // only for what Prisma cannot do (multi-statement migration scripts, advisory locks).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -45,6 +45,14 @@ export interface Database {
   /** One round trip (SELECT 1), failing after timeoutMs: start-up and readiness checks. */
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
+  /** Set when this open made a new embedded cluster: how (src/db/seedStore.ts). */
+  readonly created?: StoreOrigin | undefined;
+}
+
+/** How a new embedded store was made: unpacked from the shipped empty cluster, or by initdb (and why not from it). */
+export interface StoreOrigin {
+  from: 'archive' | 'initdb';
+  reason?: string | undefined;
 }
 
 export interface OpenOptions {
@@ -58,6 +66,12 @@ export interface OpenOptions {
   dataDir?: string | undefined;
   /** Embedded in memory: start from a PGlite `dumpDataDir()` archive instead of a new cluster (the test suite's templates). */
   loadDataDir?: Blob | undefined;
+  /**
+   * Embedded, a new store (no cluster in the data directory, or in memory without loadDataDir):
+   * a dumpDataDir() archive to unpack instead of running initdb, or why there is none
+   * (openMigrated passes the shipped empty cluster: src/db/seedStore.ts). Absent: initdb.
+   */
+  newStore?: (() => { archive?: Blob | undefined; reason?: string | undefined }) | undefined;
   /**
    * Embedded in memory: a compiled PGlite module and file bundle to reuse, and start parameters
    * (the test suite opens a hundred in-memory databases a run: compiling and unpacking anew, and
@@ -98,13 +112,27 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
     dataDir = path.join(root, 'pglite');
   }
   let client: PGlite;
+  let created: StoreOrigin | undefined;
   try {
-    client = await PGlite.create({
-      dataDir,
-      extensions: { pg_trgm },
-      ...(inMemory && opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-      ...(inMemory ? opts.pglite : {}),
-    });
+    // PGlite itself runs initdb when its data directory holds no PG_VERSION; the same test here.
+    let loadDataDir = inMemory ? opts.loadDataDir : undefined;
+    if (inMemory ? !loadDataDir : !existsSync(path.join(dataDir!, 'PG_VERSION'))) {
+      const seed = opts.newStore?.();
+      loadDataDir = seed?.archive;
+      created = seed?.archive ? { from: 'archive' } : { from: 'initdb', reason: seed?.reason ?? 'no archive given' };
+    }
+    const exitCode = process.exitCode;
+    try {
+      client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}), ...(inMemory ? opts.pglite : {}) });
+    } catch (err) {
+      if (created?.from !== 'archive') throw err;
+      // A damaged archive (its manifest matched): what it left of a cluster goes (there was none
+      // before), so the next start is not handed half a cluster. PGlite's failed start also set
+      // the process's exit code; the error below is the caller's to report.
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      process.exitCode = exitCode;
+      throw new Error(`The shipped empty store did not load (${(err as Error).message}): rebuild it with \`npm run build\`, or delete dist/store-seed to start new stores with initdb.`);
+    }
   } catch (err) {
     await lock?.release();
     throw err;
@@ -118,6 +146,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   };
   return {
     mode: 'embedded',
+    created,
     prisma,
     reader: () => prisma,
     withConnection: (fn) => fn(conn),

@@ -57,7 +57,8 @@ interface AppliedRow {
   rolled_back_at: Date | null;
 }
 
-async function applyAll(conn: RawConnection, migrations: Migration[]): Promise<MigrateResult> {
+/** Applies what is not yet applied on one session (embedded: the store; the build's empty store too: src/db/seedStore.ts). */
+export async function applyMigrations(conn: RawConnection, migrations: Migration[]): Promise<MigrateResult> {
   await conn.exec(CREATE_TABLE);
   const rows = await conn.query<AppliedRow>(
     'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at',
@@ -104,11 +105,11 @@ async function applyAll(conn: RawConnection, migrations: Migration[]): Promise<M
 export async function migrate(db: Database, dir = defaultDir): Promise<MigrateResult> {
   const migrations = readMigrations(dir);
   return db.withConnection(async (conn) => {
-    if (db.mode === 'embedded') return applyAll(conn, migrations);
+    if (db.mode === 'embedded') return applyMigrations(conn, migrations);
     // Several replicas may start at once against one PostgreSQL: one migrates, the others wait.
     await conn.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
     try {
-      return await applyAll(conn, migrations);
+      return await applyMigrations(conn, migrations);
     } finally {
       await conn.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]);
     }

@@ -4,6 +4,7 @@
 import type { Config } from '../config.ts';
 import { openDatabase, type Database } from './client.ts';
 import { migrate } from './migrate.ts';
+import { loadSeed, type SeedOption } from './seedStore.ts';
 import type { QueryListener } from './instrument.ts';
 
 export type DatabaseStartConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize'> &
@@ -64,6 +65,8 @@ export async function openMigrated(
     onRetry?: (e: RetryEvent) => void;
     /** Statement limit for this process's queries (serving: DATABASE_QUERY_TIMEOUT_MS); unset for batch jobs. */
     queryTimeoutMs?: number;
+    /** A new embedded store starts from this empty cluster; default the shipped one (src/db/seedStore.ts), false: initdb. */
+    seed?: SeedOption;
   } = {},
 ): Promise<Database> {
   const connectMs = config.databaseConnectTimeoutMs ?? 5_000;
@@ -76,6 +79,7 @@ export async function openMigrated(
     queryTimeoutMs: opts.queryTimeoutMs,
     onQuery: opts.onQuery,
     onReplicaQuery: opts.onReplicaQuery,
+    newStore: () => loadSeed(opts.seed),
   });
   try {
     if (db.mode === 'server') await reach(db, describeTarget(config.databaseUrl!), connectMs, config.databaseStartTimeoutMs ?? 60_000, opts.onRetry);

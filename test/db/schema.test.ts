@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import internals from '@prisma/internals';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/db.ts';
 import { migrate, readMigrations } from '../../src/db/migrate.ts';
 import { projectRoot } from '../../src/paths.ts';
 
@@ -15,7 +15,10 @@ type Model = DMMF['datamodel']['models'][number];
 let db: TestDatabase;
 let dmmf: DMMF;
 beforeAll(async () => {
-  db = await createTestDatabase({ template: 'none' });
+  // PostgreSQL: a new database, migrated here. PGlite: the run's migrated template, unpacked from the
+  // shipped empty store, which test/db/seed-store.test.ts holds to the catalog and migration records of
+  // initdb and the migrations (a new cluster here was 4-5 s of CPU for the same schema).
+  db = await createTestDatabase(usingPostgres ? { template: 'none' } : {});
   dmmf = await internals.getDMMF({ datamodel: readFileSync(path.join(projectRoot, 'prisma', 'schema.prisma'), 'utf8') });
 });
 afterAll(async () => {

@@ -23,9 +23,9 @@ export function builtFrom(outputs: string[], inputs: string[]): boolean {
 /** What the web explorer's bundle is built from, and its last output (scripts/build-web.mjs writes index.html last). */
 export const WEB_INPUTS = ['web/src', 'web/index.html', 'scripts/build-web.mjs'];
 export const WEB_OUTPUT = 'dist/web/index.html';
-/** The CLI's entry bundles (scripts/build.mjs). */
-const CLI_OUTPUTS = ['dist/cli.mjs', 'dist/nlp-worker.mjs', 'dist/otlp-export-worker.mjs'];
-const CLI_INPUTS = ['src', 'scripts/build.mjs', 'scripts/chunk-retention.mjs'];
+/** The CLI's entry bundles and the shipped empty store, built from the migrations too (scripts/build.mjs, src/db/seedStore.ts). */
+const CLI_OUTPUTS = ['dist/cli.mjs', 'dist/nlp-worker.mjs', 'dist/otlp-export-worker.mjs', 'dist/store-seed/manifest.json'];
+const CLI_INPUTS = ['src', 'prisma/migrations', 'scripts/build.mjs', 'scripts/chunk-retention.mjs'];
 
 export default function buildBundle(): Promise<void> {
   if (builtFrom([...CLI_OUTPUTS, WEB_OUTPUT], [...CLI_INPUTS, ...WEB_INPUTS])) return Promise.resolve();

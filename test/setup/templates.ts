@@ -13,6 +13,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { openDatabase } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { loadSeed } from '../../src/db/seedStore.ts';
 import { ensureDemoReleases } from '../../src/importer/demo.ts';
 import { waitReady, writeReady } from './ready.ts';
 
@@ -71,7 +72,8 @@ export function embeddedTemplates(root: string): Templates {
 export async function buildEmbeddedTemplates(root: string): Promise<void> {
   const { dirs, dumps, readyOf } = embeddedTemplates(root) as Required<Templates>;
   mkdirSync(root, { recursive: true });
-  await fill(await openDatabase({ dataDir: dirs.migrated }), 'migrated');
+  // From the shipped empty cluster, as the product's first start (src/db/seedStore.ts): initdb runs only when it does not match.
+  await fill(await openDatabase({ dataDir: dirs.migrated, newStore: () => loadSeed(undefined) }), 'migrated');
   cpSync(dirs.migrated, dirs.demo, { recursive: true });
   await dump(dirs.migrated, dumps.migrated);
   writeReady(readyOf.migrated, 'ok');

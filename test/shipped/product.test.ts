@@ -58,6 +58,9 @@ describe('the shipped product, default configuration', () => {
     expect(server.logs()).toContain('terminology: running dist/cli.mjs');
     const listening = server.logs().split('\n').find((l) => l.includes('is listening'))!;
     expect(JSON.parse(listening)).toMatchObject({ mode: usingPostgres ? 'server' : 'embedded', provider: 'lexical', rateLimit: `120/min (${usingPostgres ? 'redis' : 'memory'})` });
+    // The embedded store of the first start is the empty cluster npm install built (src/db/seedStore.ts), not a new initdb.
+    const store = server.logs().split('\n').filter((l) => l.includes('"new store'));
+    expect(store.map((l) => JSON.parse(l).store)).toEqual(usingPostgres ? [] : ['archive']);
   });
 
   it('serves the catalog endpoints', async () => {
