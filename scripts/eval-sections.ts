@@ -1,7 +1,7 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8|dev11] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
@@ -19,14 +19,16 @@
  * round 9's held-out set, annotated blind to a fixed mix of section kinds, scored once at round 9's end; --split dev10: dev9 and fresh7, the
  * sixty-five development labels of round 10, one release with every set's gold names — fresh7's names were already in
  * fresh7's run and dev9's in dev9's, so neither part's own figures move); --split fresh8: data/label-sections-fresh8,
- * round 10's held-out set, annotated blind to fresh7's mix, scored once at round 10's end). Every table
+ * round 10's held-out set, annotated blind to fresh7's mix, scored once at round 10's end; --split dev11: dev10 and fresh8,
+ * the eighty-four development labels of round 11, one release with every set's gold names — fresh8's run already had
+ * them all). Every table
  * also gives P and F1 intervals with whole labels resampled, the interval to compare two sets of different labels by.
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
 import { defaultCtcaeDir, defaultTacPath, LABEL_THRESHOLD, loadEvaluationVocabularies } from '../tools/eval/run.ts';
 import type { LabelOptions } from '../src/nlp/index.ts';
-import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, DEV10_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
+import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, DEV10_LABELS, DEV11_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
 
 const { values } = parseArgs({
   options: {
@@ -62,6 +64,7 @@ interface Split { sets: SetName[]; only?: boolean; gold: SetName[]; names: SetNa
 const DEV: SetName[] = ['base', 'fresh', 'fresh2', 'fresh3'];
 const SEEN: SetName[] = ['base', 'fresh'];
 const DEV10: SetName[] = [...DEV, 'fresh4', 'fresh5', 'fresh6', 'fresh7'];
+const DEV11: SetName[] = [...DEV10, 'fresh8'];
 const SPLITS: Record<string, Split> = {
   dev: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
   heldout: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
@@ -85,6 +88,8 @@ const SPLITS: Record<string, Split> = {
   // Round 10's held-out set, annotated blind to fresh7's mix: scored once at round 10's end; its gold names enter the
   // release only for that run.
   fresh8: { sets: ['fresh8'], only: true, gold: [...DEV10, 'fresh8'], names: [...DEV10, 'fresh8'], labels: FRESH8_LABELS, folds: [] },
+  // Round 11: fresh8 (scored once at round 10's end) is development data: dev10 and fresh8, eighty-four labels.
+  dev11: { sets: DEV11, gold: DEV11, names: DEV11, labels: DEV11_LABELS, folds: [] },
 };
 const split = values.split!;
 const chosen = SPLITS[split];

@@ -136,6 +136,14 @@ const TRIGGERS: Trigger[] = [
   // diabetes … increases the maternal risk for diabetic ketoacidosis": the treated disease's own risks.
   ...['risks to the mother', 'risk to the mother', 'poorly controlled', 'poorly-controlled', 'maternal risk', 'maternal risks', 'fetal risk',
     'fetal risks', 'disease-associated'].map((p) => t(p, 'population', 'pre', 14)),
+  // Round 11, PLLR epidemiology: "All pregnancies carry some risk of birth defects, loss, …" (the sentence without
+  // "background") and "The estimated rate of major birth defects … among deliveries to women with migraine".
+  ...['all pregnancies have', 'all pregnancies carry', 'estimated rate of', 'estimated rates of'].map((p) => t(p, 'population', 'pre', 12)),
+  // "inform them of symptoms of thyroid tumors (e.g., a mass in the neck, dysphagia, …)": a disease's symptoms to
+  // watch for. Not "inform patients of the risk of hypoglycemia": that risk is the product's.
+  ...['inform patients of symptoms of', 'inform them of symptoms of', 'inform patients of the symptoms of', 'inform them of the symptoms of'].map((p) =>
+    t(p, 'monitoring', 'pre', 16),
+  ),
   // Animal findings.
   ...['rat', 'rats', 'mice', 'mouse', 'rabbit', 'rabbits', 'dog', 'dogs', 'monkey', 'monkeys', 'animal', 'animals',
     'nonclinical', 'non-clinical', 'primates', 'primate', 'hamsters', 'in vitro', 'minipigs', 'carcinogenicity',

@@ -123,6 +123,7 @@ export const SECTION_WEIGHT: Readonly<Record<string, number>> = {
   'HOW SUPPLIED/STORAGE AND HANDLING': 0.02,
 };
 
+const FETAL_HARM = new Set(['fetal harm', 'harm to the fetus']);
 const KIND_BASE: Record<TermMatch['kind'], number> = { exact: 0.9, reordered: 0.85, variant: 0.75, lay: 0.6, coordination: 0.8 };
 const UNIT_WEIGHT: Record<UnitKind, number> = { sentence: 1, bullet: 1, 'table-row': 1, heading: 0.95, category: 0.02 };
 const CONTEXT_WEIGHT: Partial<Record<ContextKind, number>> = {
@@ -172,6 +173,9 @@ export function weighMention(
   const term = vocab.terms[m.term]!;
   const explanations: string[] = [];
   let l = KIND_BASE[m.kind];
+  // Round 11: "(can cause) fetal harm" is a clinical statement (Foetal damage) in pasted text and population sections.
+  // Not yet under the headings TAC's labels have: there the refitted calibrators move and TAC folds lose (docs/nlp.md).
+  if (m.kind === 'lay' && FETAL_HARM.has(m.via ?? '') && (unit.section === '' || unit.section === 'USE IN SPECIFIC POPULATIONS')) l = KIND_BASE.variant;
   const how =
     m.kind === 'exact' ? 'matched' : m.kind === 'reordered' ? 'matched (words reordered)' : m.kind === 'coordination' ? `matched as a list item of "${m.via}"` : `matched via ${m.kind} "${m.via}"`;
   explanations.push(`"${m.text}" ${how} ${term.level} "${term.name}"`);
@@ -302,6 +306,7 @@ const STUDY_WORDING = [
 ];
 /** How an overdose is managed; two distinct ones make an overdose text even when it never says "overdose". */
 const POISONING_CARE = [/\bgastric lavage\b/i, /\b(?:induc\w+ (?:of )?)?emesis\b/i, /\bactivated charcoal\b/i, /\bantidote\b/i, /\bpoison control\b/i, /\b(?:symptomatic and )?supportive (?:measures|care|treatment|therapy)\b/i];
+const INCIDENCE = /\boccurred in\b|\b\d+(?:\.\d+)? ?% of (?:the )?(?:patients|subjects)\b/i;
 const REPORTED_REACTIONS = /\badverse (?:reactions?|events?)\b|\bside effects?\b|\b(?:has|have|was|were) (?:been )?reported\b/i;
 /**
  * "X is indicated for", also with the product's class between the verb and "indicated" ("are vitamin K antagonist
@@ -350,6 +355,11 @@ export function confidentSectionType(text: string): SectionType | null {
   const lead = t.slice(0, 1_000).trimStart().replace(/^(?:[-•*·▪◦]|\(?\d{1,3}[.)])\s+/, '');
   const firstSentence = lead.slice(0, lead.search(/[.!?]\s+[A-Z]|\n|$/) + 1);
   if (/\boverdos(?:e|es|ages?|ing)\b/i.test(firstSentence) || atLeast(POISONING_CARE, t, 2)) return 'overdosage';
+  // Round 11: a symptom list that says overdose or poisoning only later ("Nervous System: … tremor, ataxia …
+  // Isolated instances of overdosage have included …") is an overdose text when it reports no reaction of the
+  // product (an incidence among patients is one: "Hypotension occurred in 2% of patients. In case of overdose, …");
+  // "cases of (DRUGX) overdose" count overdoses, not reactions.
+  if (/\boverdos(?:e|es|ages?|ing)\b|\bpoisoning\b/i.test(t) && !INCIDENCE.test(t) && !AE_STATEMENT.test(t.replace(/\bcases? of (?:\S+ ){0,2}?overdos/gi, ''))) return 'overdosage';
   // An indication names risk factors of the treated population ("patients with multiple risk factors for …"), so only
   // reported reactions speak against it.
   const reports = REPORTED_REACTIONS.test(t);

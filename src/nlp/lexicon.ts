@@ -240,9 +240,8 @@ export const LAY_TERMS: ReadonlyArray<readonly [phrase: string, targets: readonl
   ['neurological toxicity', ['neurotoxicity']], ['hematologic toxicity', ['haematotoxicity', 'hematotoxicity']],
   ['hematological toxicity', ['haematotoxicity', 'hematotoxicity']], ['skin toxicity', ['skin toxicity']],
   ['fatal', ['death']], ['fatality', ['death']], ['fatalities', ['death']], ['died', ['death']], ['passed away', ['death']],
-  // As a clinical synonym (0.75) "may cause fetal harm" would be coded in eleven development labels (+15 true codes,
-  // none false), but the TAC calibrators move and three honest folds lose up to 0.0005 (rounds 9 and 10, docs/nlp.md:
-  // the fold rule stays strict): left lay wording.
+  // Lay wording here; weighed as a clinical synonym (0.75) only in pasted text and population sections (round 11,
+  // label.ts weighMention): everywhere, the TAC calibrators move and honest folds lose (rounds 9-11, docs/nlp.md).
   ['fetal harm', ['foetal damage', 'fetal damage']], ['harm to the fetus', ['foetal damage', 'fetal damage']],
   // Thoughts of suicide are ideation; without these the stem "suicid" reads them as a completed suicide.
   ['suicidal thoughts', ['suicidal ideation']], ['suicidal thought', ['suicidal ideation']], ['suicidal thinking', ['suicidal ideation']],

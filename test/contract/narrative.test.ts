@@ -52,12 +52,12 @@ describe('narrative endpoints (X-API-Key)', () => {
           {
             "description": "The patient vomited twice and was admitted overnight.",
             "reasons": ["vomited", "The patient vomited twice and was admitted overnight"],
-            "confidence": 0.8288
+            "confidence": 0.8332
           },
           {
             "description": "Later she had a headache.",
             "reasons": ["headache", "Later she had a headache."],
-            "confidence": 0.8288
+            "confidence": 0.8332
           }
         ],
         "meta": { "page": 1, "limit": 2, "total": 3, "next": "?page=2&limit=2", "previous": null }
@@ -172,7 +172,7 @@ describe('narrative endpoints (X-API-Key)', () => {
           "terminologyCodes": [
             {
               "value": { "code": "10019211", "term": "Headache", "level": "PT" },
-              "confidence": 0.8841,
+              "confidence": 0.8865,
               "reasons": [
                 "PT \\"Headache\\": \\"headache\\" matched PT \\"Headache\\"",
                 "1 supporting snippet",
@@ -196,7 +196,7 @@ describe('narrative endpoints (X-API-Key)', () => {
                   "start": 18,
                   "end": 84,
                   "likelihood": 0.9,
-                  "confidence": 0.8841,
+                  "confidence": 0.8865,
                   "explanations": [
                     "\\"headache\\" matched PT \\"Headache\\"",
                     "section ADVERSE REACTIONS",

@@ -604,3 +604,53 @@ describe('round 10: population prose, judged on sixty-five labels (issue 29)', (
     expect(coded('Nausea was reported in pregnant women treated with DRUGX.')).toEqual([pt('Nausea')]);
   });
 });
+
+describe('round 11: PLLR epidemiology, symptoms to watch, overdose lists, fetal harm (issue 29)', () => {
+  const names = ['Congenital anomaly', 'Nausea', 'Thyroid neoplasm', 'Dysphagia', 'Hoarseness', 'Hypoglycaemia', 'Tremor', 'Ataxia', 'Mydriasis', 'Foetal damage', 'Torsade de pointes'];
+  const llts = [['Birth defects', 'Congenital anomaly'], ['Birth defect', 'Congenital anomaly'], ['Hypoglycemia', 'Hypoglycaemia']] as const;
+  const { tiny, pt } = namedVocabulary(names, llts);
+  const run = (text: string, sectionType?: Parameters<typeof classifyLabelDetailed>[2] extends infer O ? O extends { sectionType?: infer S } ? S : never : never) =>
+    classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5, ...(sectionType ? { sectionType } : {}) });
+  const coded = (text: string) => run(text).codes.map((c) => c.ptCode);
+
+  it('the background risk of every pregnancy and an estimated rate among the treated population are the population\'s', () => {
+    for (const text of [
+      'All pregnancies carry some risk of birth defects, loss, or other adverse outcomes.',
+      'All pregnancies have a risk of birth defect, loss, or other adverse outcomes.',
+      'The estimated rate of major birth defects (2.2 to 2.9%) and miscarriage (17%) among deliveries to women with migraine are similar to rates reported in women without migraine.',
+    ]) {
+      const r = run(text);
+      expect(r.codes, text).toEqual([]);
+      expect(excludedAs(r, pt('Congenital anomaly')), text).toBe('population');
+    }
+    // The product's own risk, and a reaction in the next sentence, are still coded.
+    expect(coded('All pregnancies carry some risk of loss. Nausea was reported in pregnant women treated with DRUGX.')).toEqual([pt('Nausea')]);
+    expect(coded('DRUGX caused birth defects in 3 of 40 exposed pregnancies.')).toEqual([pt('Congenital anomaly')]);
+  });
+
+  it('the symptoms of a disease patients are told about are a watch list, not reactions; a risk they are told of stays coded', () => {
+    const r = run('Counsel patients regarding the potential risk for MTC and inform them of symptoms of thyroid tumors (e.g., a mass in the neck, dysphagia, persistent hoarseness).');
+    expect(r.codes).toEqual([]);
+    for (const name of ['Thyroid neoplasm', 'Dysphagia', 'Hoarseness']) expect(excludedAs(r, pt(name)), name).toBe('hypothetical');
+    expect(coded('Inform patients using insulin of the risk of hypoglycemia.')).toEqual([pt('Hypoglycaemia')]);
+  });
+
+  it('a pasted overdose text is one when it says overdose anywhere and reports no reaction, even as a bare symptom list', () => {
+    const list = run('Nervous System: Impairment of consciousness. Tremor, ataxia, mydriasis. Laboratory Findings: Isolated instances of overdosage have included leukocytosis.');
+    expect(list).toMatchObject({ sectionType: 'overdosage', sectionTypeSource: 'text', codes: [] });
+    expect(excludedAs(list, pt('Ataxia'))).toBe('overdose');
+    // "cases of overdose" counts overdoses, not reactions.
+    expect(run('Magnesium may terminate torsade de pointes. There were two reported cases of DRUGX overdose in the clinical program.').codes).toEqual([]);
+    // A text that reports reactions of the product stays what it says it is: its reactions are coded.
+    const warning = run('Tremor and ataxia have been reported with DRUGX. Overdose may be fatal.');
+    expect(warning.codes.map((c) => c.ptCode).sort()).toEqual([pt('Tremor'), pt('Ataxia')].sort());
+  });
+
+  it('"fetal harm" is coded as foetal damage in pasted text and population sections, not yet under a warnings heading (TAC\'s calibrators)', () => {
+    const sentence = 'Based on its mechanism of action, DRUGX can cause fetal harm when administered to a pregnant woman.';
+    expect(coded(sentence)).toEqual([pt('Foetal damage')]);
+    expect(run(sentence, 'specific_populations').codes.map((c) => c.ptCode)).toEqual([pt('Foetal damage')]);
+    expect(coded(`8.1 Pregnancy\n${sentence}`)).toEqual([pt('Foetal damage')]);
+    expect(coded(`5 WARNINGS AND PRECAUTIONS\n${sentence}`)).toEqual([]);
+  });
+});

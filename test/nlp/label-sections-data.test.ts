@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH_DIR, readSections } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, readSections } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -227,7 +227,7 @@ describe('data/label-sections-fresh7 (round 9 held-out set, annotated blind to a
   });
 });
 
-describe('data/label-sections-fresh8 (round 10 held-out set, annotated blind to fresh7\'s mix of section kinds)', () => {
+describe('data/label-sections-fresh8 (round 10 held-out set, annotated blind to fresh7\'s mix of section kinds; development data from round 11)', () => {
   const { sections, gold } = readSections(FRESH8_DIR);
   const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR), readSections(FRESH5_DIR), readSections(FRESH6_DIR), readSections(FRESH7_DIR)];
   // fresh7's mix (data/label-sections-fresh8/README.md), each kind within ±20 %, so the two sets compare kind by kind.
@@ -327,5 +327,18 @@ describe('data/label-sections-fresh9 (the next held-out set, annotated blind to 
     // The set has gold to score: most warnings and adverse-reactions chunks name an event.
     const named = sections.filter((s) => (s.sectionType === 'warnings_precautions' || s.sectionType === 'adverse_reactions') && gold[s.id]!.length > 0);
     expect(named.length).toBeGreaterThanOrEqual(50);
+  });
+});
+
+describe('development labels of rounds 10 and 11 (--split dev10, dev11)', () => {
+  const dirs = [undefined, FRESH_DIR, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH5_DIR, FRESH6_DIR, FRESH7_DIR];
+  const labelsOf = (ds: (string | undefined)[]) => new Set(ds.flatMap((d) => readSections(d).sections.map((s) => s.id.split('-')[0]!)));
+
+  it('dev11 is dev10 and fresh8: every label of their chunks once, and no other', () => {
+    expect(new Set(DEV10_LABELS)).toEqual(labelsOf(dirs));
+    expect(DEV11_LABELS).toEqual([...DEV10_LABELS, ...FRESH8_LABELS]);
+    expect(new Set(DEV11_LABELS).size).toBe(DEV11_LABELS.length);
+    expect(new Set(DEV11_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR]));
+    expect(DEV11_LABELS.length).toBe(84);
   });
 });

@@ -277,6 +277,9 @@ export const DRUGS = ['humira', 'lipitor', 'veklury', 'viagra', 'haloperidol', '
 /** Round 10's development labels (`--split dev10`): every set's, fresh7's included — sixty-five labels. */
 export const DEV10_LABELS: readonly string[] = [...DRUGS, ...FRESH4_LABELS, ...FRESH5_LABELS, ...FRESH6_LABELS, ...FRESH7_LABELS];
 
+/** Round 11's development labels (`--split dev11`): dev10's and fresh8's — eighty-four labels. */
+export const DEV11_LABELS: readonly string[] = [...DEV10_LABELS, ...FRESH8_LABELS];
+
 /** The runs with some codes removed from gold and predictions alike (scoring as if the release had never had them). */
 export function withoutCodes(runs: readonly SectionRun[], codes: ReadonlySet<number>): SectionRun[] {
   return runs.map((r) => ({ ...r, gold: new Set([...r.gold].filter((c) => !codes.has(c))), predicted: new Map([...r.predicted].filter(([c]) => !codes.has(c))) }));
