@@ -1,7 +1,7 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8|dev11] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8|dev11|fresh9] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
@@ -21,14 +21,15 @@
  * fresh7's run and dev9's in dev9's, so neither part's own figures move); --split fresh8: data/label-sections-fresh8,
  * round 10's held-out set, annotated blind to fresh7's mix, scored once at round 10's end; --split dev11: dev10 and fresh8,
  * the eighty-four development labels of round 11, one release with every set's gold names — fresh8's run already had
- * them all). Every table
+ * them all); --split fresh9: data/label-sections-fresh9, round 11's held-out set, annotated blind to fresh7 and fresh8's
+ * mix, scored once at round 11's end). Every table
  * also gives P and F1 intervals with whole labels resampled, the interval to compare two sets of different labels by.
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
 import { defaultCtcaeDir, defaultTacPath, LABEL_THRESHOLD, loadEvaluationVocabularies } from '../tools/eval/run.ts';
 import type { LabelOptions } from '../src/nlp/index.ts';
-import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, DEV10_LABELS, DEV11_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
+import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, DEV10_LABELS, DEV11_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
 
 const { values } = parseArgs({
   options: {
@@ -52,8 +53,8 @@ const VARIANTS: Record<string, LabelOptions> = {
   'with-hypothetical': { contexts: ['adverse_event', 'hypothetical'] },
 };
 const threshold = values.threshold ? Number(values.threshold) : LABEL_THRESHOLD;
-type SetName = 'base' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8';
-const sets: Record<SetName, ReturnType<typeof readSections>> = { base: readSections(), fresh: readSections(FRESH_DIR), fresh2: readSections(FRESH2_DIR), fresh3: readSections(FRESH3_DIR), fresh4: readSections(FRESH4_DIR), fresh5: readSections(FRESH5_DIR), fresh6: readSections(FRESH6_DIR), fresh7: readSections(FRESH7_DIR), fresh8: readSections(FRESH8_DIR) };
+type SetName = 'base' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9';
+const sets: Record<SetName, ReturnType<typeof readSections>> = { base: readSections(), fresh: readSections(FRESH_DIR), fresh2: readSections(FRESH2_DIR), fresh3: readSections(FRESH3_DIR), fresh4: readSections(FRESH4_DIR), fresh5: readSections(FRESH5_DIR), fresh6: readSections(FRESH6_DIR), fresh7: readSections(FRESH7_DIR), fresh8: readSections(FRESH8_DIR), fresh9: readSections(FRESH9_DIR) };
 /**
  * One row per split: which sets it scores (`only`: just the chunks whose own `split` field is the split's name),
  * whose gold it scores against, whose gold names enter the release (a set's names enter only from the round its set
@@ -90,6 +91,9 @@ const SPLITS: Record<string, Split> = {
   fresh8: { sets: ['fresh8'], only: true, gold: [...DEV10, 'fresh8'], names: [...DEV10, 'fresh8'], labels: FRESH8_LABELS, folds: [] },
   // Round 11: fresh8 (scored once at round 10's end) is development data: dev10 and fresh8, eighty-four labels.
   dev11: { sets: DEV11, gold: DEV11, names: DEV11, labels: DEV11_LABELS, folds: [] },
+  // Round 11's held-out set, annotated blind to fresh7 and fresh8's mix: scored once at round 11's end; its gold names
+  // enter the release only for that run.
+  fresh9: { sets: ['fresh9'], only: true, gold: [...DEV11, 'fresh9'], names: [...DEV11, 'fresh9'], labels: FRESH9_LABELS, folds: [] },
 };
 const split = values.split!;
 const chosen = SPLITS[split];
