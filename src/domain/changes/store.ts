@@ -72,21 +72,26 @@ async function storeIn(tx: Prisma.TransactionClient, from: ReleaseRef, to: Relea
 export interface IndexSource {
   get(releaseId: number, db: Pick<PrismaClient, '$queryRawUnsafe'>): Promise<ReleaseIndex>;
   peek(releaseId: number): ReleaseIndex | undefined;
+  /** 'one' on the embedded store, whose statements run on the serving thread (compose.ts); 'each' on PostgreSQL. */
+  readonly sqlFallbacks: 'one' | 'each';
 }
 
 /**
- * The change records from → to: from the two releases' indexes, the missing one loaded from its
- * snapshot (indexDiff.ts, no statement, sliced CPU). On the embedded store the ranged read took
- * 1.7–3.1× the CPU (bench/results.md); on PostgreSQL it was cheaper, but on a store migrated to
- * ranged storage it answered differently from the index (test/db/rangedMigration.test.ts, session
- * 18: not yet explained), so both databases use the indexes. Without an index source (the
- * import's neighbour sets), the ranged read. All give engine.ts's records.
+ * The change records from → to. Both releases' indexes in memory: compared there (indexDiff.ts,
+ * no statement, sliced CPU). Otherwise on PostgreSQL from the rows with a range boundary between
+ * the two releases (rangedDiff.ts: the server's processes do the reading, no index is loaded);
+ * on the embedded store, whose statements run on the serving thread at a higher cost per row,
+ * from the indexes after loading the missing one from its snapshot (measured at half size, first
+ * → last of 6 releases: the ranged read took 1.7–3.1× the process's CPU of loading and comparing
+ * indexes, bench/results.md). Without an index source, the ranged read. All give engine.ts's
+ * records (test/domain/changes-ranged.test.ts; on a store migrated in place:
+ * test/db/rangedMigration.test.ts).
  */
 async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource): Promise<ChangeRecord[]> {
   if (indexes) {
     let a = indexes.peek(from.id);
     let b = indexes.peek(to.id);
-    if (!a || !b) [a, b] = await Promise.all([indexes.get(from.id, db), indexes.get(to.id, db)]);
+    if ((!a || !b) && indexes.sqlFallbacks === 'one') [a, b] = await Promise.all([indexes.get(from.id, db), indexes.get(to.id, db)]);
     if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
   }
   return computeChangesFromRanges(db, from, to);
