@@ -1,17 +1,18 @@
-// The OTLP exporter's thread (workerExporter.ts starts it): spans arrive as plain data, are
-// rebuilt as the SDK's ReadableSpans and sent by the OpenTelemetry OTLP/HTTP exporter. Here, not
+// The OTLP exporter's thread (workerExporter.ts starts it): spans arrive as a flat array
+// (spanRecords.ts), are rebuilt as the SDK's ReadableSpans and sent by the OpenTelemetry OTLP/HTTP exporter. Here, not
 // on the serving thread, so that its serialization and its HTTP client — Node's OutgoingMessage,
 // parser and socket code, shared with the server's answers — run in an isolate of their own: on
 // the serving thread the client's objects made that code's inline caches megamorphic for every
 // request (bench/results.md › Cost of the metrics, session 15).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { HrTime, Link, SpanContext, TraceState } from '@opentelemetry/api';
-import { hrTimeDuration, type ExportResult } from '@opentelemetry/core';
+import { randomFillSync } from 'node:crypto';
+import type { ExportResult, InstrumentationScope } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import type { ExportWorkerData, PlainSpan, PlainSpanContext, ToWorker, FromWorker } from './workerExporter.ts';
+import type { ExportWorkerData, ToWorker, FromWorker } from './workerExporter.ts';
+import { readSpans } from './spanRecords.ts';
 
 const data = workerData as ExportWorkerData;
 const port = parentPort!;
@@ -20,30 +21,34 @@ const exporter: SpanExporter = data.protocol === 'http/json' ? new JsonExporter(
 // One object: the OTLP transformer groups spans by their resource's identity.
 const resource = resourceFromAttributes(data.resource);
 
-const traceState = (s: string | undefined): TraceState | undefined => (s === undefined ? undefined : ({ serialize: () => s } as TraceState));
-const spanContext = (c: PlainSpanContext): SpanContext => ({ traceId: c.traceId, spanId: c.spanId, traceFlags: c.traceFlags, isRemote: c.isRemote, traceState: traceState(c.traceState) });
+// One object per scope for every batch: the protobuf serializer groups a batch's spans by their scope's identity.
+const scopes = new Map<string, InstrumentationScope>();
+const scopeOf = (s: InstrumentationScope): InstrumentationScope => {
+  const key = `${s.name}@${s.version ?? ''}:${s.schemaUrl ?? ''}`;
+  let kept = scopes.get(key);
+  if (!kept) scopes.set(key, (kept = s));
+  return kept;
+};
 
-function readable(p: PlainSpan): ReadableSpan {
-  const context = spanContext(p.context);
-  return {
-    name: p.name,
-    kind: p.kind,
-    spanContext: () => context,
-    parentSpanContext: p.parent && spanContext(p.parent),
-    startTime: p.startTime,
-    endTime: p.endTime,
-    status: p.status,
-    attributes: p.attributes,
-    links: p.links.map((l): Link => ({ context: spanContext(l.context), attributes: l.attributes, droppedAttributesCount: l.droppedAttributesCount })),
-    events: p.events,
-    duration: hrTimeDuration(p.startTime as HrTime, p.endTime as HrTime),
-    ended: true,
-    resource,
-    instrumentationScope: p.scope,
-    droppedAttributesCount: p.droppedAttributesCount,
-    droppedEventsCount: p.droppedEventsCount,
-    droppedLinksCount: p.droppedLinksCount,
-  };
+// Ids of spans the serving thread left undrawn (answered warm spans): random, never all zero, as
+// the SDK's; drawn from a pool filled for a batch's worth at a time.
+const ID_BYTES = 24;
+const pool = Buffer.alloc(ID_BYTES * 512);
+let used = pool.length;
+const zero = (from: number, to: number) => {
+  for (let i = from; i < to; i++) if (pool[i] !== 0) return false;
+  return true;
+};
+function drawIds(): [string, string] {
+  for (;;) {
+    if (used === pool.length) {
+      randomFillSync(pool);
+      used = 0;
+    }
+    const at = used;
+    used += ID_BYTES;
+    if (!zero(at, at + 16) && !zero(at + 16, at + ID_BYTES)) return [pool.toString('hex', at, at + 16), pool.toString('hex', at + 16, at + ID_BYTES)];
+  }
 }
 
 const reply = (m: FromWorker) => port.postMessage(m);
@@ -52,7 +57,7 @@ const failure = (e: unknown) => ({ name: e instanceof Error ? e.name : 'Error', 
 port.on('message', (m: ToWorker) => {
   if (m.kind === 'export') {
     try {
-      exporter.export(m.spans.map(readable), (r: ExportResult) => reply({ id: m.id, ok: r.code === 0, error: r.error && failure(r.error) }));
+      exporter.export(readSpans(m.batch, resource, drawIds, scopeOf), (r: ExportResult) => reply({ id: m.id, ok: r.code === 0, error: r.error && failure(r.error) }));
     } catch (e) {
       reply({ id: m.id, ok: false, error: failure(e) });
     }
