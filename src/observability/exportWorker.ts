@@ -5,14 +5,13 @@
 // the serving thread the client's objects made that code's inline caches megamorphic for every
 // request (bench/results.md › Cost of the metrics, session 15).
 import { parentPort, workerData } from 'node:worker_threads';
-import { randomFillSync } from 'node:crypto';
 import type { ExportResult, InstrumentationScope } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { ExportWorkerData, ToWorker, FromWorker } from './workerExporter.ts';
-import { readSpans } from './spanRecords.ts';
+import { drawIds, readSpans } from './spanRecords.ts';
 
 const data = workerData as ExportWorkerData;
 const port = parentPort!;
@@ -29,27 +28,6 @@ const scopeOf = (s: InstrumentationScope): InstrumentationScope => {
   if (!kept) scopes.set(key, (kept = s));
   return kept;
 };
-
-// Ids of spans the serving thread left undrawn (answered warm spans): random, never all zero, as
-// the SDK's; drawn from a pool filled for a batch's worth at a time.
-const ID_BYTES = 24;
-const pool = Buffer.alloc(ID_BYTES * 512);
-let used = pool.length;
-const zero = (from: number, to: number) => {
-  for (let i = from; i < to; i++) if (pool[i] !== 0) return false;
-  return true;
-};
-function drawIds(): [string, string] {
-  for (;;) {
-    if (used === pool.length) {
-      randomFillSync(pool);
-      used = 0;
-    }
-    const at = used;
-    used += ID_BYTES;
-    if (!zero(at, at + 16) && !zero(at + 16, at + ID_BYTES)) return [pool.toString('hex', at, at + 16), pool.toString('hex', at + 16, at + ID_BYTES)];
-  }
-}
 
 const reply = (m: FromWorker) => port.postMessage(m);
 const failure = (e: unknown) => ({ name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) });
