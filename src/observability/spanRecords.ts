@@ -23,7 +23,7 @@ export interface FlatBatch {
   values: unknown[];
 }
 /** kind, traceFlags, parent (0 none, 1 local, 2 remote), start s and ns, end s and ns, status code, dropped attributes, events and links, scope. */
-const NUMBERS = 12;
+export const NUMBERS = 12;
 
 /** A span context that can tell whether its ids were made yet (answeredSpan.ts); those not made are drawn by the worker. */
 export interface LazyIds {
