@@ -1,0 +1,21 @@
+import { spawn } from 'node:child_process';
+import { startOtlpSink } from './lib/observedServers.ts';
+import { freePort, makeTempDir } from './lib/procs.ts';
+const sink = await startOtlpSink();
+const port = await freePort();
+const bundle = process.argv[2] ?? '.';
+const child = spawn(process.execPath, ['--trace-gc', `${bundle}/bin/terminology.mjs`, 'serve'], { env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', TERMINOLOGY_DATA_DIR: makeTempDir('gcprobe-'), LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '1000000', METRICS_PORT: String(await freePort()), OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } });
+let out = ''; let err = '';
+child.stdout.on('data', (b) => (out += b)); child.stderr.on('data', (b) => (err += b));
+while (!/warmed the latest release/.test(err)) await new Promise((r) => setTimeout(r, 250));
+const mark = out.length;
+const wrk = spawn('wrk', ['-t1', '-c16', '-d15s', `http://127.0.0.1:${port}/codes/10047700`]);
+let w = ''; wrk.stdout.on('data', (b) => (w += b));
+await new Promise((r) => wrk.on('close', r));
+const lines = out.slice(mark).split('\n').filter(Boolean);
+const by = new Map<string, { ms: number; sc: number; mc: number; mcMs: number }>();
+for (const l of lines) { const m = /\[\d+:(0x[0-9a-f]+)\]/.exec(l); if (!m) continue; const e = by.get(m[1]!) ?? { ms: 0, sc: 0, mc: 0, mcMs: 0 }; const t = /, ([\d.]+) \/ [\d.]+ ms/.exec(l); if (/Scavenge/.test(l)) e.sc++; if (/Mark-Compact/.test(l)) { e.mc++; e.mcMs += Number(t?.[1] ?? 0); } by.set(m[1]!, e); }
+console.log(/Requests\/sec:.*/.exec(w)?.[0], 'exports', sink.exports, 'bytes', sink.bytes);
+for (const [k, v] of by) console.log(k, v);
+console.log(lines.filter((l) => /Mark-Compact/.test(l)).slice(0, 6).join('\n'));
+child.kill(); sink.close(); process.exit(0);
