@@ -14,6 +14,7 @@
 //
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]   (as root)
 //   npm run bench:metrics -- --fair --compare DIR   (as root; the traces slot runs DIR's bundle, metrics on, traces off)
+//   npm run bench:metrics -- --fair --compare DIR --compare-traced   (both with traces on: this checkout's in the metrics slot)
 //   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs of --json read together, each one's first N rounds left out)
 //
 // --fair runs the servers at the same time on one core, each process in a cgroup of equal CPU shares,
@@ -47,6 +48,7 @@ const { values: args } = parseArgs({
     instructions: { type: 'boolean', default: false },
     fair: { type: 'boolean', default: false },
     compare: { type: 'string' },
+    'compare-traced': { type: 'boolean', default: false },
     json: { type: 'string' },
     pool: { type: 'string' },
     skip: { type: 'string', default: '0' },
@@ -84,7 +86,7 @@ if (args.fair && args.pool) {
   process.exit(0);
 }
 if (args.fair) {
-  await measureFair({ ratio, calibrate: args.calibrate, compare: args.compare === undefined ? undefined : path.resolve(args.compare), rounds, durationS, connections, json: args.json, log });
+  await measureFair({ ratio, calibrate: args.calibrate, compare: args.compare === undefined ? undefined : path.resolve(args.compare), compareTraced: args['compare-traced'], rounds, durationS, connections, json: args.json, log });
   process.exit(0);
 }
 const pin = pinPlan();

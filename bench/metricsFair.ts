@@ -24,6 +24,7 @@
 //
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]
 //   npm run bench:metrics -- --fair --compare DIR   (the traces slot: DIR's bundle with metrics on, traces off)
+//   npm run bench:metrics -- --fair --compare DIR --compare-traced   (traces on in both: this checkout's in the "metrics" slot, DIR's in the traces slot)
 //   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs written by --json, read together)
 //
 // Needs root (cgroup v1 cpu and cpuacct controllers), taskset, 2+ cores and wrk.
@@ -45,6 +46,8 @@ export interface FairOptions {
    * metrics compared in the same rounds (this checkout's in the "metrics on" slot).
    */
   compare?: string;
+  /** With `compare`: both slots run with traces on too (this checkout's in the "metrics on" slot), two versions of the traces compared. */
+  compareTraced?: boolean;
   rounds: number;
   durationS: number;
   connections: number;
@@ -105,7 +108,14 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
   try {
     const envs = await observedEnvs(sink.url, o.ratio, o.calibrate);
     const comparing = o.compare !== undefined && !o.calibrate;
-    const envOf: Record<Name, Record<string, string>> = { off: envs.off, offAgain: envs.off, on: envs.on, traces: comparing ? (await observedEnvs(sink.url, 0, false)).on : envs.traces };
+    const traced = comparing && o.compareTraced;
+    const envOf: Record<Name, Record<string, string>> = {
+      off: envs.off,
+      offAgain: envs.off,
+      on: traced ? envs.traces : envs.on,
+      // Another call: metrics ports of its own.
+      traces: traced ? (await observedEnvs(sink.url, o.ratio, false)).traces : comparing ? (await observedEnvs(sink.url, 0, false)).on : envs.traces,
+    };
     const servers = {} as Record<Name, ObservedServer>;
     // The start order rotates from run to run, a precaution: the first server started idles longest before the
     // rounds (V8 may shrink an idle heap); in the runs so far it was not consistently the slower one.
@@ -222,6 +232,12 @@ export function fairRatios(rounds: readonly FairRound[], n: Name, idleNsPerS?: R
   };
 }
 
+function labels(compare: string | undefined, traced: boolean | undefined, ratio: number): Record<Name, string> {
+  const t = `metrics + traces ${Math.round(ratio * 1000) / 10} %`;
+  if (compare && traced) return { off: 'off', offAgain: 'off again (A/A)', on: `${t}, this checkout`, traces: `${t}, ${compare}` };
+  return { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: compare ? `metrics on, ${compare}` : t };
+}
+
 function report(rounds: readonly FairRound[], o: FairOptions, exports: number, idle: Record<Name, number>): void {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const ci = (xs: number[]) => {
@@ -231,7 +247,7 @@ function report(rounds: readonly FairRound[], o: FairOptions, exports: number, i
   const us = (rs: readonly FairRound[], n: Name, k: 'groupNs' | 'mainNs' | 'otherNs') => median(rs.map((r) => r.servers[n][k] / 1e3 / r.servers[n].requests)).toFixed(1);
   const label: Record<Name, string> = o.calibrate
     ? { off: 'off', offAgain: 'off again (A/A)', on: 'off ("metrics" slot)', traces: 'off ("traces" slot)' }
-    : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: o.compare ? `metrics on, ${o.compare}` : `metrics + traces ${Math.round(o.ratio * 1000) / 10} %` };
+    : labels(o.compare, o.compareTraced, o.ratio);
   const loads = rounds.map((r) => r.load1);
   const out = [
     `| server (baseline: off's for the A/A server, the two off servers' geometric mean for the others) | req/s / baseline | req per CPU-second of the process / baseline | req per CPU-second of the main thread / baseline | the process's, less its idle rate | CPU share / baseline | CPU per request: process, main thread, other threads |`,
@@ -250,7 +266,7 @@ function report(rounds: readonly FairRound[], o: FairOptions, exports: number, i
 
 /** Runs written by --json, read together: each run's medians, and the pooled median with a two-level bootstrap interval (runs, then rounds). */
 export function poolFair(files: readonly string[], skip = 0): void {
-  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number; compare?: string }; rounds: FairRound[]; sinkExports: number; idleNsPerS?: Record<Name, number> });
+  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number; compare?: string; compareTraced?: boolean }; rounds: FairRound[]; sinkExports: number; idleNsPerS?: Record<Name, number> });
   // --skip N: each run's first N rounds left out (the servers' code still warming up under the shared load).
   for (const r of runs) r.rounds = r.rounds.slice(skip);
   const calibrate = runs.every((r) => r.options.calibrate);
@@ -260,7 +276,7 @@ export function poolFair(files: readonly string[], skip = 0): void {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const label: Record<Name, string> = calibrate
     ? { off: 'off', offAgain: 'off again (A/A)', on: 'off ("metrics" slot)', traces: 'off ("traces" slot)' }
-    : { off: 'off', offAgain: 'off again (A/A)', on: 'metrics on', traces: compare ? `metrics on, ${compare}` : `metrics + traces ${Math.round(runs[0]!.options.ratio * 1000) / 10} %` };
+    : labels(compare, runs[0]!.options.compareTraced, runs[0]!.options.ratio);
   const cell = (n: Name, k: 'throughput' | 'process' | 'main' | 'busy') => {
     const per = runs.filter((r) => k !== 'busy' || r.idleNsPerS).map((r) => fairRatios(r.rounds, n, r.idleNsPerS)[k]);
     if (!per.length) return '–';

@@ -15,6 +15,7 @@ import { hrTimeDuration, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import { RandomIdGenerator, type ReadableSpan, type SpanProcessor, type TimedEvent } from '@opentelemetry/sdk-trace-base';
 import type { Link } from '@opentelemetry/api';
+import type { LazyIds } from './spanRecords.ts';
 
 /** A span's name, attributes and error status, made from what its request showed when it was answered. */
 export interface Described {
@@ -33,8 +34,11 @@ const ERROR: SpanStatus = { code: SpanStatusCode.ERROR };
 const NO_LINKS = Object.freeze([]) as unknown as Link[];
 const NO_EVENTS = Object.freeze([]) as unknown as TimedEvent[];
 
-/** The span's ids, drawn when first read (by the exporter; the batch processor reads only the flags). */
-class DrawnIds implements SpanContext {
+/**
+ * The span's ids, drawn when first read; the batch processor reads only the flags, and the export
+ * leaves ids nobody read to its worker to draw (spanRecords.ts), so usually none are made here.
+ */
+class DrawnIds implements SpanContext, LazyIds {
   readonly traceFlags = TraceFlags.SAMPLED;
   private trace?: string;
   private span?: string;
@@ -44,6 +48,9 @@ class DrawnIds implements SpanContext {
   }
   get spanId(): string {
     return (this.span ??= this.ids.generateSpanId());
+  }
+  idsUndrawn(): boolean {
+    return this.trace === undefined && this.span === undefined;
   }
 }
 

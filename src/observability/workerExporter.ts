@@ -1,4 +1,4 @@
-// A SpanExporter that hands each batch, as plain data, to a worker thread running the OTLP/HTTP
+// A SpanExporter that hands each batch, as one flat array (spanRecords.ts), to a worker thread running the OTLP/HTTP
 // exporter (exportWorker.ts). The serving thread keeps only the copy: no protobuf or JSON
 // serialization and no HTTP client of its own, whose objects went through Node's HTTP and stream
 // code beside the server's own and left its inline caches megamorphic for every request — sampled
@@ -7,11 +7,12 @@
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Attributes, HrTime, SpanKind, SpanStatus } from '@opentelemetry/api';
-import { ExportResultCode, type ExportResult, type InstrumentationScope } from '@opentelemetry/core';
+import type { Attributes } from '@opentelemetry/api';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
-import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { distDir } from '../paths.ts';
+import { flatten, type FlatBatch } from './spanRecords.ts';
 
 export interface ExportWorkerData {
   protocol: 'http/protobuf' | 'http/json';
@@ -21,33 +22,7 @@ export interface ExportWorkerData {
   resource: Attributes;
 }
 
-export interface PlainSpanContext {
-  traceId: string;
-  spanId: string;
-  traceFlags: number;
-  isRemote?: boolean;
-  traceState?: string;
-}
-
-/** A finished span as structured-cloneable data. */
-export interface PlainSpan {
-  name: string;
-  kind: SpanKind;
-  context: PlainSpanContext;
-  parent?: PlainSpanContext;
-  startTime: HrTime;
-  endTime: HrTime;
-  status: SpanStatus;
-  attributes: Attributes;
-  links: { context: PlainSpanContext; attributes?: Attributes; droppedAttributesCount?: number }[];
-  events: TimedEvent[];
-  scope: InstrumentationScope;
-  droppedAttributesCount: number;
-  droppedEventsCount: number;
-  droppedLinksCount: number;
-}
-
-export type ToWorker = { kind: 'export'; id: number; spans: PlainSpan[] } | { kind: 'flush' | 'shutdown'; id: number };
+export type ToWorker = { kind: 'export'; id: number; batch: FlatBatch } | { kind: 'flush' | 'shutdown'; id: number };
 export interface FromWorker {
   id: number;
   ok: boolean;
@@ -57,33 +32,6 @@ export interface FromWorker {
 /** The worker script: dist/otlp-export-worker.mjs beside the bundle, or the sources through a tsx bootstrap. */
 function workerUrl(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./exportWorkerTsx.mjs', import.meta.url) : pathToFileURL(path.join(distDir, 'otlp-export-worker.mjs'));
-}
-
-const plainContext = (c: { traceId: string; spanId: string; traceFlags: number; isRemote?: boolean; traceState?: { serialize(): string } }): PlainSpanContext => ({
-  traceId: c.traceId,
-  spanId: c.spanId,
-  traceFlags: c.traceFlags,
-  isRemote: c.isRemote,
-  traceState: c.traceState?.serialize(),
-});
-
-function plainSpan(s: ReadableSpan): PlainSpan {
-  return {
-    name: s.name,
-    kind: s.kind,
-    context: plainContext(s.spanContext()),
-    parent: s.parentSpanContext && plainContext(s.parentSpanContext),
-    startTime: s.startTime,
-    endTime: s.endTime,
-    status: s.status,
-    attributes: s.attributes,
-    links: s.links.map((l) => ({ context: plainContext(l.context), attributes: l.attributes, droppedAttributesCount: l.droppedAttributesCount })),
-    events: s.events,
-    scope: s.instrumentationScope,
-    droppedAttributesCount: s.droppedAttributesCount,
-    droppedEventsCount: s.droppedEventsCount,
-    droppedLinksCount: s.droppedLinksCount,
-  };
 }
 
 const failed = (error: Error): ExportResult => ({ code: ExportResultCode.FAILED, error });
@@ -142,7 +90,7 @@ export class WorkerSpanExporter implements SpanExporter {
     if (this.stopped) return done(failed(new Error('the OTLP exporter was shut down')));
     let message: ToWorker;
     try {
-      message = { kind: 'export', id: ++this.next, spans: spans.map(plainSpan) };
+      message = { kind: 'export', id: ++this.next, batch: flatten(spans) };
     } catch (e) {
       return done(failed(e instanceof Error ? e : new Error(String(e))));
     }
