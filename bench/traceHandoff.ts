@@ -19,7 +19,6 @@ import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { answeredSpans } from '../src/observability/answeredSpan.ts';
 import { drawIds, flatten, readSpans, type FlatBatch } from '../src/observability/spanRecords.ts';
-import { encodeResource, encodeTraceRequest } from '../src/observability/otlpProtobuf.ts';
 import { median } from './lib/stats.ts';
 
 const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '7' }, batches: { type: 'string', default: '40' } } });
@@ -120,8 +119,7 @@ interface Parts {
   bytes: number;
 }
 
-const resourceField = encodeResource(resource.attributes)!;
-type Variant = 'plain' | 'flat' | 'encoder';
+type Variant = 'plain' | 'flat';
 
 function measure(variant: Variant): Parts {
   const batches = Array.from({ length: BATCHES }, answeredBatch);
@@ -134,19 +132,16 @@ function measure(variant: Variant): Parts {
     serving += cpuNs() - t;
     t = cpuNs();
     const got = deserialize(wire) as Plain[] | FlatBatch;
-    if (variant === 'encoder') bytes += encodeTraceRequest(got as FlatBatch, resourceField)!.length;
-    else {
-      const rebuilt = variant === 'plain' ? (got as Plain[]).map((p) => readable(p, resource)) : readSpans(got as FlatBatch, resource, drawIds, scopeOf);
-      bytes += ProtobufTraceSerializer.serializeRequest(rebuilt)!.length;
-    }
+    const rebuilt = variant === 'plain' ? (got as Plain[]).map((p) => readable(p, resource)) : readSpans(got as FlatBatch, resource, drawIds, scopeOf);
+    bytes += ProtobufTraceSerializer.serializeRequest(rebuilt)!.length;
     worker += cpuNs() - t;
   }
   const n = BATCHES * BATCH;
   return { serving: serving / n, worker: worker / n, bytes: bytes / n };
 }
 
-const results: Record<Variant, Parts[]> = { plain: [], flat: [], encoder: [] };
-const order: Variant[] = ['plain', 'flat', 'encoder'];
+const results: Record<Variant, Parts[]> = { plain: [], flat: [] };
+const order: Variant[] = ['plain', 'flat'];
 // A first round of each to warm the code up, not counted.
 for (const v of order) measure(v);
 for (let r = 0; r < ROUNDS; r++) {
@@ -164,10 +159,7 @@ const row = (v: Variant) => {
 };
 const p = row('plain');
 const f = row('flat');
-const e = row('encoder');
 console.log(`ns of CPU per span (medians of ${ROUNDS} rounds × ${BATCHES} batches of ${BATCH} answered spans):`);
 console.log(`session 18 (plain objects):  serving ${p.s.toFixed(0)} (least ${p.sMin.toFixed(0)})  worker ${p.w.toFixed(0)} (least ${p.wMin.toFixed(0)})  protobuf bytes per span ${p.b.toFixed(0)}`);
 console.log(`flat batch (spanRecords.ts): serving ${f.s.toFixed(0)} (least ${f.sMin.toFixed(0)})  worker ${f.w.toFixed(0)} (least ${f.wMin.toFixed(0)})  protobuf bytes per span ${f.b.toFixed(0)}`);
-console.log(`flat batch, otlpProtobuf.ts:  serving ${e.s.toFixed(0)} (least ${e.sMin.toFixed(0)})  worker ${e.w.toFixed(0)} (least ${e.wMin.toFixed(0)})  protobuf bytes per span ${e.b.toFixed(0)}`);
-console.log(`encoder / plain: worker ${((100 * e.w) / p.w).toFixed(1)} % (least ${((100 * e.wMin) / p.wMin).toFixed(1)} %)`);
 console.log(`flat / plain: serving ${((100 * f.s) / p.s).toFixed(1)} %, worker ${((100 * f.w) / p.w).toFixed(1)} %`);
