@@ -113,14 +113,20 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   );
   // A port that cannot be bound (taken, privileged) ends the start with one message and nothing
   // left running: the store is closed, so the exit is clean and the data directory's lock freed.
-  await listen(server, config.port, config.host, 'PORT').catch(async (e: unknown) => {
+  // What every stop releases once no request is served any more: before listening (a port not
+  // bound) that is all there is; after it, close() drains the connections first.
+  const release = async () => {
     shuttingDown = true;
     warming.stop();
     await closeServices();
     await observability?.close();
     await tracing?.close();
+    // A snapshot being written in the background finishes before the store closes.
     await catalog.searchIndexes.flushed();
     await closeStore(db, config.dataDir);
+  };
+  await listen(server, config.port, config.host, 'PORT').catch(async (e: unknown) => {
+    await release();
     throw e;
   });
   // Requests Node's parser refuses get the documented problem JSON, not an empty 400/431.
@@ -149,12 +155,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       warming.stop();
       await control?.close();
       await connections.drain({ idleGraceMs: DRAIN_IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
-      await closeServices();
-      await observability?.close();
-      await tracing?.close();
-      // A snapshot being written in the background finishes before the store closes.
-      await catalog.searchIndexes.flushed();
-      await closeStore(db, config.dataDir);
+      await release();
       log.info('stopped');
     })());
   // METRICS_PORT not bound: stop what started rather than serve without the metrics asked for.
