@@ -52,9 +52,11 @@ function program(config: () => Config, io: CliIo): Command {
     .description('apply pending database migrations and exit')
     .action(async () => {
       const c = config();
-      const [{ openDatabase }, { migrate }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts')]);
-      const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir });
+      const [{ openDatabase }, { migrate }, { loadSeed }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts'), import('../db/seedStore.ts')]);
+      // A new embedded store starts from the shipped empty cluster, as `serve` makes one (initdb is seconds).
+      const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, newStore: () => loadSeed(undefined) });
       try {
+        if (db.created) out(db.created.from === 'archive' ? 'created a new store from the shipped empty store' : `created a new store (initdb: ${db.created.reason ?? 'no shipped empty store'})`);
         const r = await migrate(db);
         for (const m of r.applied) out(`applied ${m}`);
         for (const m of r.modified) err(`warning: migration ${m} was modified after it was applied`);

@@ -11,6 +11,7 @@ import { migrate, readMigrations } from '../../src/db/migrate.ts';
 import { openMigrated } from '../../src/db/open.ts';
 import { defaultSeedDir, expectedSeedManifest, loadSeed, SEED_ARCHIVE, SEED_MANIFEST, seedMismatch } from '../../src/db/seedStore.ts';
 import { createApiKey, listApiKeys } from '../../src/domain/apiKeys.ts';
+import { runHere } from '../helpers/cli.ts';
 import { usingPostgres } from '../helpers/db.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'te-seed-'));
@@ -82,6 +83,16 @@ describe.skipIf(usingPostgres)('the shipped empty store', () => {
     expect(again.alreadyApplied).toEqual(readMigrations().map((m) => m.name));
     await createApiKey(fromArchive.prisma, 'written');
     expect((await listApiKeys(fromArchive.prisma)).map((k) => k.name)).toEqual(['written']);
+  });
+
+  // `terminology migrate` on a directory with no store makes it as `serve` does (in this process: runHere).
+  it('is what `terminology migrate` starts a new store from; a second run finds it up to date', async () => {
+    const env = { TERMINOLOGY_DATA_DIR: path.join(work, 'cli') };
+    const first = await runHere(['migrate'], env);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toBe('created a new store from the shipped empty store\ndatabase is up to date\n');
+    const again = await runHere(['migrate'], env);
+    expect(again).toMatchObject({ code: 0, stdout: 'database is up to date\n', stderr: '' });
   });
 
   it('is ignored when its manifest does not match: initdb and the migrations make a store that works', async () => {
