@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, readSections } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -194,140 +194,105 @@ describe('data/label-sections-fresh6 (round 8 held-out set, annotated blind)', (
   });
 });
 
-describe('data/label-sections-fresh7 (round 9 held-out set, annotated blind to a fixed mix of section kinds)', () => {
-  const { sections, gold } = readSections(FRESH7_DIR);
-  const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR), readSections(FRESH5_DIR), readSections(FRESH6_DIR)];
-  // The mix it was built to (data/label-sections-fresh7/README.md), each kind within ±20 %: sets built to one mix
-  // can be compared kind by kind and as a whole.
-  const MIX: Record<string, number> = { specific_populations: 40, warnings_precautions: 40, other: 30, overdosage: 15, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 10 };
+// The held-out sets built to a fixed mix of section kinds (fresh7 to fresh10) are checked alike: each README names its
+// mix, its labels and its sources, and these checks hold the files to it.
+interface HeldOutSet {
+  /** The split name every chunk carries. */
+  split: LabelSection['split'];
+  /** The sets built before it: its labels and chunk texts must be new to all of them. */
+  earlier: (string | undefined)[];
+  /** Its labels (chunk ids start with them). */
+  labels: readonly string[];
+  minSections: number;
+  /** The mix it was built to: chunks per section kind, each within ±20 %, so sets built to one mix compare kind by kind. */
+  mix: Record<string, number>;
+  /** The one repository its openFDA fields come from, at the commit they were read at (file data/demo/dailymed/<label>.json). */
+  repo?: { repo: string; commit: string };
+}
 
-  it('is sourced (a stored public page or a repository file at a commit), typed to its fixed mix and annotated, from labels no earlier set used', () => {
-    expect(sections.length).toBeGreaterThanOrEqual(160);
-    expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
-    for (const s of sections) {
-      expect(s.split, s.id).toBe('fresh7');
-      expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
-      expect(s.text.length, s.id).toBeGreaterThanOrEqual(60);
-      expect(s.text.length, s.id).toBeLessThanOrEqual(900);
-      expect((s.source as { url?: string }).url, s.id).toMatch(/^https?:\/\//);
-      expect(Array.isArray(gold[s.id]), s.id).toBe(true);
-      for (const name of gold[s.id]!) expect(name.trim().length, s.id).toBeGreaterThan(0);
-    }
-    expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
-    for (const [type, target] of Object.entries(MIX)) {
-      const of = sections.filter((s) => s.sectionType === type);
-      expect(of.length, type).toBeGreaterThanOrEqual(Math.floor(target * 0.8));
-      expect(of.length, type).toBeLessThanOrEqual(Math.ceil(target * 1.2));
-    }
-    expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH7_LABELS));
-    const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
-    for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
-    const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
-    for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
+function describeHeldOutSet(dir: string, title: string, set: HeldOutSet): void {
+  describe(title, () => {
+    const { sections, gold } = readSections(dir);
+    const earlier = set.earlier.map((d) => readSections(d));
+
+    it('is sourced (a stored public page, or an openFDA field in a repository at a commit), typed to its mix, from its labels', () => {
+      expect(sections.length).toBeGreaterThanOrEqual(set.minSections);
+      expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
+      for (const s of sections) {
+        expect(s.split, s.id).toBe(set.split);
+        expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
+        expect(s.text.length, s.id).toBeGreaterThanOrEqual(60);
+        expect(s.text.length, s.id).toBeLessThanOrEqual(900);
+        const source = s.source as { url?: string; repo?: string; path?: string };
+        expect(source.url, s.id).toMatch(/^https?:\/\//);
+        if (source.repo !== undefined) {
+          expect(set.repo, s.id).toBeDefined();
+          expect(s.source, s.id).toMatchObject(set.repo!);
+          expect(source.path, s.id).toBe(`data/demo/dailymed/${s.id.split('-')[0]}.json`);
+        }
+      }
+      for (const [type, target] of Object.entries(set.mix)) {
+        const of = sections.filter((s) => s.sectionType === type);
+        expect(of.length, type).toBeGreaterThanOrEqual(Math.floor(target * 0.8));
+        expect(of.length, type).toBeLessThanOrEqual(Math.ceil(target * 1.2));
+      }
+      expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(set.labels));
+      expect(set.labels.length).toBeGreaterThanOrEqual(18);
+    });
+
+    it('shares no label and no chunk text with an earlier set, and repeats no text of its own', () => {
+      const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
+      for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
+      const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
+      for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
+      expect(new Set(sections.map((s) => s.text)).size).toBe(sections.length);
+    });
+
+    it('has valid gold: one list per chunk of distinct, trimmed, capitalised names, and none where every code is false', () => {
+      expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
+      for (const s of sections) {
+        const names = gold[s.id];
+        expect(Array.isArray(names), s.id).toBe(true);
+        expect(new Set(names).size, s.id).toBe(names!.length);
+        for (const name of names!) {
+          expect(name, s.id).toBe(name.trim());
+          // A MedDRA PT name: starts with a capital letter or digit, no line breaks.
+          expect(name, s.id).toMatch(/^[A-Z0-9][^\n]*$/);
+        }
+      }
+      // Overdosage and clinical-studies chunks state no adverse event of the drug (each README: every code there is false).
+      for (const s of sections.filter((x) => x.sectionType === 'overdosage' || x.sectionType === 'clinical_studies')) expect(gold[s.id], s.id).toEqual([]);
+      // The set has gold to score: most warnings and adverse-reactions chunks name an event.
+      const named = sections.filter((s) => (s.sectionType === 'warnings_precautions' || s.sectionType === 'adverse_reactions') && gold[s.id]!.length > 0);
+      expect(named.length).toBeGreaterThanOrEqual(50);
+    });
   });
+}
+
+const BEFORE_FRESH7 = [undefined, FRESH_DIR, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH5_DIR, FRESH6_DIR];
+// fresh7's mix, which fresh8 was built to as well.
+const MIX7 = { specific_populations: 40, warnings_precautions: 40, other: 30, overdosage: 15, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 10 };
+// The openFDA fields of fresh8, fresh9 and fresh10, read at one commit of one repository.
+const PHARMAGRAPHRAG = { repo: 'jmponcebe/PharmaGraphRAG', commit: '5dd363e2f243f5f2598ba4243ab6fcdfbc357151' };
+
+describeHeldOutSet(FRESH7_DIR, 'data/label-sections-fresh7 (round 9 held-out set, annotated blind to a fixed mix of section kinds)', {
+  split: 'fresh7', earlier: BEFORE_FRESH7, labels: FRESH7_LABELS, minSections: 160, mix: MIX7,
 });
 
-describe('data/label-sections-fresh8 (round 10 held-out set, annotated blind to fresh7\'s mix of section kinds; development data from round 11)', () => {
-  const { sections, gold } = readSections(FRESH8_DIR);
-  const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR), readSections(FRESH5_DIR), readSections(FRESH6_DIR), readSections(FRESH7_DIR)];
-  // fresh7's mix (data/label-sections-fresh8/README.md), each kind within ±20 %, so the two sets compare kind by kind.
-  const MIX: Record<string, number> = { specific_populations: 40, warnings_precautions: 40, other: 30, overdosage: 15, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 10 };
-  // The one repository the openFDA fields come from, at the commit they were read at.
-  const REPO = { repo: 'jmponcebe/PharmaGraphRAG', commit: '5dd363e2f243f5f2598ba4243ab6fcdfbc357151' };
-
-  it('is sourced (a stored public page, or an openFDA field in a repository at a commit), typed to its fixed mix and annotated, from labels no earlier set used', () => {
-    expect(sections.length).toBeGreaterThanOrEqual(160);
-    expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
-    for (const s of sections) {
-      expect(s.split, s.id).toBe('fresh8');
-      expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
-      expect(s.text.length, s.id).toBeGreaterThanOrEqual(60);
-      expect(s.text.length, s.id).toBeLessThanOrEqual(900);
-      const source = s.source as { url?: string; repo?: string; path?: string };
-      expect(source.url, s.id).toMatch(/^https?:\/\//);
-      if (source.repo !== undefined) {
-        expect(s.source, s.id).toMatchObject(REPO);
-        expect(source.path, s.id).toBe(`data/demo/dailymed/${s.id.split('-')[0]}.json`);
-      }
-      expect(Array.isArray(gold[s.id]), s.id).toBe(true);
-      for (const name of gold[s.id]!) expect(name.trim().length, s.id).toBeGreaterThan(0);
-      expect(new Set(gold[s.id]).size, s.id).toBe(gold[s.id]!.length);
-    }
-    expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
-    for (const [type, target] of Object.entries(MIX)) {
-      const of = sections.filter((s) => s.sectionType === type);
-      expect(of.length, type).toBeGreaterThanOrEqual(Math.floor(target * 0.8));
-      expect(of.length, type).toBeLessThanOrEqual(Math.ceil(target * 1.2));
-    }
-    expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH8_LABELS));
-    expect(FRESH8_LABELS.length).toBeGreaterThanOrEqual(18);
-    const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
-    for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
-    const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
-    for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
-    // Overdosage and clinical-studies chunks state no adverse event of the drug (README: every code there is false).
-    for (const s of sections.filter((x) => x.sectionType === 'overdosage' || x.sectionType === 'clinical_studies')) expect(gold[s.id], s.id).toEqual([]);
-  });
+describeHeldOutSet(FRESH8_DIR, 'data/label-sections-fresh8 (round 10 held-out set, annotated blind to fresh7\'s mix of section kinds; development data from round 11)', {
+  split: 'fresh8', earlier: [...BEFORE_FRESH7, FRESH7_DIR], labels: FRESH8_LABELS, minSections: 160, mix: MIX7, repo: PHARMAGRAPHRAG,
 });
 
-describe('data/label-sections-fresh9 (the next held-out set, annotated blind to fresh7 and fresh8\'s mix of section kinds)', () => {
-  const { sections, gold } = readSections(FRESH9_DIR);
-  const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR), readSections(FRESH5_DIR), readSections(FRESH6_DIR), readSections(FRESH7_DIR), readSections(FRESH8_DIR)];
-  // The brief's mix (data/label-sections-fresh9/README.md), each kind within ±20 %, so it compares with fresh7 and fresh8 kind by kind.
-  const MIX: Record<string, number> = { specific_populations: 40, warnings_precautions: 45, other: 32, overdosage: 16, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 12 };
-  // The one repository the openFDA fields come from, at the commit they were read at (fresh8's).
-  const REPO = { repo: 'jmponcebe/PharmaGraphRAG', commit: '5dd363e2f243f5f2598ba4243ab6fcdfbc357151' };
+describeHeldOutSet(FRESH9_DIR, 'data/label-sections-fresh9 (the next held-out set, annotated blind to fresh7 and fresh8\'s mix of section kinds)', {
+  split: 'fresh9', earlier: [...BEFORE_FRESH7, FRESH7_DIR, FRESH8_DIR], labels: FRESH9_LABELS, minSections: 160, repo: PHARMAGRAPHRAG,
+  // The brief's mix (data/label-sections-fresh9/README.md).
+  mix: { specific_populations: 40, warnings_precautions: 45, other: 32, overdosage: 16, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 12 },
+});
 
-  it('is sourced (a stored public page, or an openFDA field in a repository at a commit), typed to its mix and annotated, from labels no earlier set used', () => {
-    expect(sections.length).toBeGreaterThanOrEqual(160);
-    expect(new Set(sections.map((s) => s.id)).size).toBe(sections.length);
-    for (const s of sections) {
-      expect(s.split, s.id).toBe('fresh9');
-      expect(SECTION_TYPES as readonly string[], s.id).toContain(s.sectionType);
-      expect(s.text.length, s.id).toBeGreaterThanOrEqual(60);
-      expect(s.text.length, s.id).toBeLessThanOrEqual(900);
-      const source = s.source as { url?: string; repo?: string; path?: string };
-      expect(source.url, s.id).toMatch(/^https?:\/\//);
-      if (source.repo !== undefined) {
-        expect(s.source, s.id).toMatchObject(REPO);
-        expect(source.path, s.id).toBe(`data/demo/dailymed/${s.id.split('-')[0]}.json`);
-      }
-    }
-    for (const [type, target] of Object.entries(MIX)) {
-      const of = sections.filter((s) => s.sectionType === type);
-      expect(of.length, type).toBeGreaterThanOrEqual(Math.floor(target * 0.8));
-      expect(of.length, type).toBeLessThanOrEqual(Math.ceil(target * 1.2));
-    }
-    expect(new Set(sections.map((s) => s.id.split('-')[0]))).toEqual(new Set(FRESH9_LABELS));
-    expect(FRESH9_LABELS.length).toBeGreaterThanOrEqual(18);
-  });
-
-  it('shares no label and no chunk text with an earlier set, and repeats no text of its own', () => {
-    const drugs = new Set(earlier.flatMap((e) => e.sections.map((s) => s.id.split('-')[0])));
-    for (const s of sections) expect(drugs.has(s.id.split('-')[0]), s.id).toBe(false);
-    const texts = new Set(earlier.flatMap((e) => e.sections.map((s) => s.text)));
-    for (const s of sections) expect(texts.has(s.text), s.id).toBe(false);
-    expect(new Set(sections.map((s) => s.text)).size).toBe(sections.length);
-  });
-
-  it('has valid gold: one list per chunk of distinct, trimmed, capitalised names, and none where every code is false', () => {
-    expect(Object.keys(gold).sort()).toEqual(sections.map((s) => s.id).sort());
-    for (const s of sections) {
-      const names = gold[s.id];
-      expect(Array.isArray(names), s.id).toBe(true);
-      expect(new Set(names).size, s.id).toBe(names!.length);
-      for (const name of names!) {
-        expect(name, s.id).toBe(name.trim());
-        // A MedDRA PT name: starts with a capital letter or digit, no line breaks.
-        expect(name, s.id).toMatch(/^[A-Z0-9][^\n]*$/);
-      }
-    }
-    // Overdosage and clinical-studies chunks state no adverse event of the drug (README: every code there is false).
-    for (const s of sections.filter((x) => x.sectionType === 'overdosage' || x.sectionType === 'clinical_studies')) expect(gold[s.id], s.id).toEqual([]);
-    // The set has gold to score: most warnings and adverse-reactions chunks name an event.
-    const named = sections.filter((s) => (s.sectionType === 'warnings_precautions' || s.sectionType === 'adverse_reactions') && gold[s.id]!.length > 0);
-    expect(named.length).toBeGreaterThanOrEqual(50);
-  });
+describeHeldOutSet(FRESH10_DIR, 'data/label-sections-fresh10 (the tenth held-out set, annotated blind to the brief\'s mix of section kinds)', {
+  split: 'fresh10', earlier: [...BEFORE_FRESH7, FRESH7_DIR, FRESH8_DIR, FRESH9_DIR], labels: FRESH10_LABELS, minSections: 150, repo: PHARMAGRAPHRAG,
+  // The brief's mix (data/label-sections-fresh10/README.md).
+  mix: { specific_populations: 35, warnings_precautions: 50, other: 30, overdosage: 15, clinical_studies: 13, boxed_warning: 9, adverse_reactions: 13 },
 });
 
 describe('development labels of rounds 10 and 11 (--split dev10, dev11)', () => {

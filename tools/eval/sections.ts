@@ -14,7 +14,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9' | 'fresh10';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -57,6 +57,10 @@ export const FRESH8_LABELS = ['abrocitinib', 'aripiprazole', 'binimetinib', 'car
 export const FRESH9_DIR = path.join(projectRoot, 'data', 'label-sections-fresh9');
 /** fresh9's labels (chunk ids start with them). */
 export const FRESH9_LABELS = ['anidulafungin', 'baclofen', 'bupropion', 'cephalexin', 'cyclobenzaprine', 'doxycycline', 'enfortumab', 'finasteride', 'gemtuzumab', 'inotuzumab', 'lamotrigine', 'lorazepam', 'meningococcal', 'pegvisomant', 'rsv', 'somatrogon', 'temsirolimus', 'tigecycline', 'tisotumab', 'trimethoprim', 'voxelotor'] as const;
+/** The tenth held-out set, annotated blind to fresh9's mix of section kinds (data/label-sections-fresh10/README.md): to be scored once, by the lead. */
+export const FRESH10_DIR = path.join(projectRoot, 'data', 'label-sections-fresh10');
+/** fresh10's labels (chunk ids start with them). */
+export const FRESH10_LABELS = ['bevacizumab', 'covid', 'crisaborole', 'diazepam', 'epoetin', 'escitalopram', 'exemestane', 'fluconazole', 'hydrocodone', 'irinotecan', 'meloxicam', 'olanzapine', 'piperacillin', 'prevnar13', 'prevnar20', 'simvastatin', 'sirolimus', 'spironolactone', 'tramadol', 'trastuzumab'] as const;
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
