@@ -3,14 +3,14 @@
 // nothing before it ran in the process: the release's overlay view over the newest's index, its
 // index materialised from its delta snapshot, its names in another language from theirs, the
 // search in that language. On the demo store the first such search (lang=de on the oldest release)
-// held the serving thread for one turn of 267–345 ms of CPU, mostly lazy compilation, unoptimised
-// code and the garbage around it; with the same paths run once before, 105–112 ms
-// (bench/languageFirstSearch.ts, bench/results.md). So once the newest's index and change set are
-// warm, the start runs those paths once on one older release, as a request would (the loads
-// yield between slices: requests go first), then lets go of everything it loaded: the code stays
-// compiled, the memory kept is what it was. Only from stored snapshots (a build from rows is a
-// request's to pay, not a start's) and only when the index cache has room for what it loads
-// beside what it keeps: it never pushes an index out.
+// cost 760–930 ms of the server's CPU, its longest turn 52–115 ms of the serving thread (the
+// process's CPU across it 167–418 ms with GC helpers and compilers); with these paths run once at
+// start, 360–680 ms and 45–73 ms (bench/languageFirstSearch.ts --bundle, bench/results.md). So
+// once the newest's index and change set are warm, the start runs them once on one older release,
+// as a request would (the loads yield between slices: requests go first), then lets go of
+// everything it loaded: the code stays compiled, the cache holds what it held. Only from stored
+// snapshots (a build from rows is a request's to pay, not a start's) and only when the index cache
+// has room for what it loads beside what it keeps: it never pushes an index out.
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { ReleaseCatalog } from '../domain/catalog.ts';
 import type { ReleaseInfo } from '../domain/releases.ts';
