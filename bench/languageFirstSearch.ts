@@ -11,10 +11,21 @@
 // a loaded host; walls are shown beside. --warm-paths first runs the same request on the middle
 // release: the code compiled, the oldest's indexes still cold (what a first use costs beyond data).
 //
+// --bundle: the product as shipped instead (bin/terminology.mjs serve, the bundle dist/cli.mjs;
+// `node scripts/build.mjs` first), a process per round on a fresh copy of the store, its event
+// loop's turns recorded from inside by a preloaded monitor (bench/lib/turnMonitor.mjs: the serving
+// thread's CPU and run-queue wait per turn, schedstat), the probe from the moment it listens. Two
+// windows: the start's warm-up (from listening until its last "warmed" log line, + 250 ms) and the
+// first request after it. --base DIR: another checkout's bundle (e.g. the commit before, `git
+// archive` + node_modules linked + `node scripts/build.mjs`) as a same-run baseline, rounds
+// alternated (A B B A …; more --base: rotated). --prof DIR: each server's CPU profile with its
+// windows and turns, to read what the longest turn ran.
+//
 //   npx tsx bench/languageFirstSearch.ts [--rounds 5] [--lang de] [--q a] [--snapshots yes|no] [--warm-paths] [--prof DIR] [--log]
+//   npx tsx bench/languageFirstSearch.ts --bundle [--base DIR …] [--rounds 4] [--lang de] [--q a] [--snapshots yes|no] [--prof DIR]
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -28,6 +39,7 @@ import { compose } from '../src/compose.ts';
 import { createApp } from '../src/http/app.ts';
 import { removeTempDir } from './lib/procs.ts';
 import { cpuMs, median } from './lib/stats.ts';
+import { get, longestIn, nowUs, processCpuMs, rssMb, startProbe, startShipped, type ProbeTurn } from './lib/shippedTurns.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,6 +54,10 @@ const { values } = parseArgs({
     prof: { type: 'string' },
     /** The child's log (index loads with their source and time) on stdout. */
     log: { type: 'boolean', default: false },
+    /** The shipped bundle (bin/terminology.mjs serve) instead of the sources in process. */
+    bundle: { type: 'boolean', default: false },
+    /** With --bundle: another checkout whose bundle is a same-run baseline (may be given more than once). */
+    base: { type: 'string', multiple: true },
     child: { type: 'string' },
     out: { type: 'string' },
   },
@@ -134,7 +150,9 @@ async function main(): Promise<void> {
       await composed.services.catalog.searchIndexes.flushed();
       await composed.close();
     }
+    const oldest = (await db.prisma.release.findFirst({ orderBy: { ordinal: 'asc' } }))!.version;
     await db.close();
+    if (values.bundle) return await shippedRounds(work, pristine, oldest);
     const results: Result[] = [];
     for (let round = 0; round < Number(values.rounds); round++) {
       const store = path.join(work, `round-${round}`);
@@ -159,6 +177,114 @@ async function main(): Promise<void> {
     );
   } finally {
     removeTempDir(work);
+  }
+}
+
+interface ShippedResult {
+  side: string;
+  status: number;
+  /** The first request: wall, and the server process's CPU meanwhile (every thread; 10 ms ticks). */
+  wall: number;
+  cpu: number;
+  /** Its longest turn: the serving thread's CPU across it, the process's, the wall. */
+  turnRun: number;
+  turnCpu: number;
+  turnWall: number;
+  /** The probe's longest turn while it ran: as seen, and less the serving thread's run-queue wait. */
+  probeWall: number;
+  probeOwn: number;
+  /** The same during the start's warm-up (listening → its last "warmed" line + 250 ms). */
+  warmTurnRun: number;
+  warmTurnCpu: number;
+  warmProbeWall: number;
+  warmProbeOwn: number;
+  warmMs: number;
+  /** The part of the warm-up after the latest release's (this checkout's older-release warm-up; a base's 250 ms idle): its longest turn, the process's CPU across it, the probe's longest less its wait. */
+  olderTurnRun: number;
+  olderTurnCpu: number;
+  olderCpu: number;
+  olderProbeOwn: number;
+  /** The server's RSS (MB) when the warm-up is over, before the request. */
+  rss: number;
+}
+
+/** The line after which a start's warm-up is over: this checkout's, or a base's (whose last warm-up line is the latest release's). */
+const WARM_DONE = /^warmed the load paths of an older release|^older-release load paths not warmed/;
+const BASE_WARM_DONE = /^warmed the latest release/;
+
+async function shippedRound(side: string, bin: string, warmDone: RegExp, store: string, out: string, oldest: string): Promise<ShippedResult> {
+  const prof = values.prof ? ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', path.join(values.prof, path.basename(out, '.json'))] : [];
+  const s = await startShipped(bin, { TERMINOLOGY_DATA_DIR: store, TERMINOLOGY_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '0', NLP_WORKERS: '0' }, out, prof);
+  try {
+    const probe = startProbe(s);
+    // The latest release's warm-up ends first (both ways); what follows until warmDone is the older release's.
+    await s.logged(BASE_WARM_DONE);
+    const tLatest = nowUs();
+    const cLatest = processCpuMs(s.pid);
+    await s.logged(warmDone);
+    const olderCpu = warmDone === BASE_WARM_DONE ? 0 : processCpuMs(s.pid) - cLatest;
+    await new Promise((r) => setTimeout(r, 250));
+    const rss = rssMb(s.pid);
+    const c0 = processCpuMs(s.pid);
+    const t0 = nowUs();
+    const status = await get(`${s.url}/codes?q=${encodeURIComponent(values.q!)}&limit=100&lang=${values.lang}&version=${encodeURIComponent(oldest)}`);
+    const t1 = nowUs();
+    const cpu = processCpuMs(s.pid) - c0;
+    await new Promise((r) => setTimeout(r, 100));
+    const probes = await probe.stop();
+    const turns = await s.turns();
+    // With --prof: the windows and turns beside the server's CPU profile (written at its exit), to read the longest turn's functions.
+    if (values.prof) writeFileSync(path.join(values.prof, `${path.basename(out, '.json')}.windows.json`), JSON.stringify({ listenedAt: s.listenedAt, request: [t0, t1], turns }));
+    const own = (p: ProbeTurn) => Math.max(0, p.wallMs - p.waitMs);
+    const turn = longestIn(turns, t0, t1, (t) => t.runMs);
+    const warmTurn = longestIn(turns, s.listenedAt, t0, (t) => t.runMs);
+    const olderTurn = longestIn(turns, tLatest, t0, (t) => t.runMs);
+    const pr = longestIn(probes, t0, t1, own);
+    const warmPr = longestIn(probes, s.listenedAt, t0, own);
+    return {
+      side, status, wall: (t1 - t0) / 1000, cpu,
+      turnRun: turn?.runMs ?? 0, turnCpu: turn?.cpuMs ?? 0, turnWall: turn?.wallMs ?? 0,
+      probeWall: Math.max(0, ...probes.filter((p) => p.to > t0 && p.from < t1).map((p) => p.wallMs)), probeOwn: pr ? own(pr) : 0,
+      warmTurnRun: warmTurn?.runMs ?? 0, warmTurnCpu: warmTurn?.cpuMs ?? 0,
+      warmProbeWall: Math.max(0, ...probes.filter((p) => p.from < t0).map((p) => p.wallMs)), warmProbeOwn: warmPr ? own(warmPr) : 0,
+      warmMs: (t0 - s.listenedAt) / 1000,
+      olderTurnRun: olderTurn?.runMs ?? 0, olderTurnCpu: olderTurn?.cpuMs ?? 0, olderCpu,
+      olderProbeOwn: Math.max(0, ...probes.filter((p) => p.to > tLatest && p.from < t0).map(own)),
+      rss,
+    };
+  } finally {
+    await s.stop();
+  }
+}
+
+async function shippedRounds(work: string, pristine: string, oldest: string): Promise<void> {
+  const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  // A checkout without the older-release warm-up ends its warm-up with the latest release's line.
+  const side = (dir: string, label: string) => ({ side: label, bin: path.join(dir, 'bin', 'terminology.mjs'), warmDone: existsSync(path.join(dir, 'src', 'services', 'olderReleaseWarming.ts')) ? WARM_DONE : BASE_WARM_DONE });
+  const sides = [side(here, 'this'), ...(values.base ?? []).map((d) => side(path.resolve(d), path.basename(path.resolve(d))))];
+  const results: ShippedResult[] = [];
+  const f = (x: number) => x.toFixed(0);
+  process.stdout.write(`load average at start: ${loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+  for (let round = 0; round < Number(values.rounds); round++) {
+    // A B, B A, … (more sides: rotated): no side always first after another's exit.
+    const order = sides.length === 2 ? (round % 2 ? [sides[1]!, sides[0]!] : sides) : sides.map((_, k) => sides[(k + round) % sides.length]!);
+    for (const sd of order) {
+      const store = path.join(work, `round-${round}-${sd.side}`);
+      cpSync(pristine, store, { recursive: true });
+      const r = await shippedRound(sd.side, sd.bin, sd.warmDone, store, path.join(work, `turns-${round}-${sd.side}.json`), oldest);
+      results.push(r);
+      process.stdout.write(
+        `round ${round + 1} ${r.side}: ${r.status}, wall ${f(r.wall)} ms, server CPU ${f(r.cpu)} ms; longest turn: thread CPU ${f(r.turnRun)} ms (process ${f(r.turnCpu)}, wall ${f(r.turnWall)}); probe longest ${f(r.probeWall)} ms (${f(r.probeOwn)} less run-queue wait) | warm-up ${f(r.warmMs)} ms: longest turn thread CPU ${f(r.warmTurnRun)} ms (process ${f(r.warmTurnCpu)}), probe longest ${f(r.warmProbeWall)} ms (${f(r.warmProbeOwn)}), RSS then ${f(r.rss)} MB | older-release warm-up: CPU ${f(r.olderCpu)} ms, longest turn thread CPU ${f(r.olderTurnRun)} ms (process ${f(r.olderTurnCpu)}), probe longest less wait ${f(r.olderProbeOwn)} ms; load ${loadavg()[0]!.toFixed(1)}\n`,
+      );
+      removeTempDir(store);
+    }
+  }
+  for (const sd of sides) {
+    const rs = results.filter((r) => r.side === sd.side);
+    const m = (g: (r: ShippedResult) => number) => f(median(rs.map(g)));
+    process.stdout.write(
+      `median of ${rs.length} (${sd.side}): first request wall ${m((r) => r.wall)} ms, server CPU ${m((r) => r.cpu)} ms, longest turn thread CPU ${m((r) => r.turnRun)} ms (process ${m((r) => r.turnCpu)}), probe longest ${m((r) => r.probeWall)} ms (${m((r) => r.probeOwn)} less wait) | warm-up: longest turn thread CPU ${m((r) => r.warmTurnRun)} ms (process ${m((r) => r.warmTurnCpu)}), probe longest ${m((r) => r.warmProbeWall)} ms (${m((r) => r.warmProbeOwn)}), RSS then ${m((r) => r.rss)} MB | older-release warm-up: CPU ${m((r) => r.olderCpu)} ms, longest turn thread CPU ${m((r) => r.olderTurnRun)} ms (process ${m((r) => r.olderTurnCpu)}), probe longest less wait ${m((r) => r.olderProbeOwn)} ms\n`,
+    );
   }
 }
 

@@ -1,12 +1,15 @@
 // The start-up warming of the latest release: its in-memory index read from its snapshot before
 // the server listens (bounded), then, once it listens, the index built if it had no snapshot
 // and the change set against the previous release (a code page's last statement). So the first
-// requests find them ready rather than each paying for the load.
+// requests find them ready rather than each paying for the load. Last, an older release's load
+// and search paths run once and let go of (src/services/olderReleaseWarming.ts), so the first
+// request on an older release does not run them for the first time.
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Logger } from './logger.ts';
 import type { Composition } from './compose.ts';
 import { latestReleaseId } from './domain/releaseIndex/snapshotStore.ts';
+import { warmOlderReleasePaths } from './services/olderReleaseWarming.ts';
 
 /** Longest wait before listening for the latest release's index snapshot read (it goes on in the background after). */
 const START_WARM_MAX_MS = 2_000;
@@ -85,6 +88,12 @@ export async function warmBeforeListening(
           { release: r.version, against: prev?.version ?? null, changes: pair ? pair.size : null, indexMs, changesMs: Math.round(performance.now() - t1) },
           'warmed the latest release (index and change set)',
         );
+        if (isShuttingDown()) return;
+        // Then an older release's load and search paths, run once and let go of (issue 32: the first
+        // request on an older release after a start ran them for the first time, in turns of 0.3 s).
+        const older = await warmOlderReleasePaths(catalog, db.reader(), isShuttingDown).catch((e: Error) => ({ warmed: false as const, reason: e.message }));
+        if (older.warmed) log.info(older, 'warmed the load paths of an older release (and let go of what they loaded)');
+        else log.info(older, 'older-release load paths not warmed');
       })
       .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
   return {

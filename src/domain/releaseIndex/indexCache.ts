@@ -317,6 +317,35 @@ export class SearchIndexCache {
     }
   }
 
+  /**
+   * Whether `indexes` more indexes, each the size of the largest primary index kept, fit beside
+   * those kept without pushing any out: a free place in the LRU and room in the byte budget. The
+   * start's warm-up of an older release (src/services/olderReleaseWarming.ts) loads only then.
+   */
+  fits(indexes: number): boolean {
+    if (this.cache.size >= this.cache.max) return false;
+    let largest = 0;
+    for (const m of this.sizes.values()) largest = Math.max(largest, m.get('') ?? 0);
+    return this.bytes() + indexes * largest <= this.maxBytes;
+  }
+
+  /** Whether anything of the release is kept or loading: its index, a language index, its view. */
+  holds(releaseId: number): boolean {
+    return this.cache.has(releaseId) || this.reading.has(releaseId) || this.views.has(releaseId) || this.viewReads.has(releaseId);
+  }
+
+  /**
+   * Lets go of the release's index, its language indexes, view and overlay, as if it had never
+   * been loaded (the start's warm-up, once it ran the paths: src/services/olderReleaseWarming.ts).
+   * Call it once its loads have settled: a snapshot read still in flight would keep its index.
+   */
+  forget(releaseId: number): void {
+    this.views.delete(releaseId);
+    this.viewReads.delete(releaseId);
+    this.overlays.delete(releaseId);
+    this.cache.delete(releaseId);
+  }
+
   /** A language's index if it is built (and its release's still is), without loading or waiting. */
   peekLanguage(releaseId: number, language: string): ReleaseIndex | undefined {
     return this.built.has(releaseId) ? this.builtLanguages.get(`${releaseId}:${language}`) : undefined;

@@ -55,6 +55,24 @@ export async function readDeltaSnapshot({ blobs }: SnapshotDb, releaseId: number
 }
 
 /**
+ * Which of a release's snapshots of the current format are stored, without reading them: its own
+ * (`base`: undefined when none, null when whole, else the release it is a delta over) and, by
+ * language, the variants stored. The start's warm-up of an
+ * older release (src/services/olderReleaseWarming.ts) loads only what a snapshot gives.
+ */
+export async function storedSnapshots(db: Db, releaseId: number): Promise<{ base: number | null | undefined; languages: Map<string, number[]> }> {
+  const [row] = await db.$queryRawUnsafe<{ base: number | null }[]>('SELECT base_release_id AS base FROM release_index_snapshot WHERE release_id = $1 AND format = $2', releaseId, SNAPSHOT_FORMAT);
+  const rows = await db.$queryRawUnsafe<{ language: string; variant: number }[]>(
+    'SELECT language, variant FROM release_language_index_snapshot WHERE release_id = $1 AND format = $2 ORDER BY language, variant',
+    releaseId,
+    LANGUAGE_SNAPSHOT_FORMAT,
+  );
+  const languages = new Map<string, number[]>();
+  for (const r of rows) languages.set(r.language, [...(languages.get(r.language) ?? []), Number(r.variant)]);
+  return { base: row ? row.base : undefined, languages };
+}
+
+/**
  * The latest release's id (highest ordinal, as listReleases() orders them), or undefined with
  * none. Through the binary channel, not Prisma: at start Prisma's first query also instantiates
  * its query compiler (~0.15 s of this thread), and the snapshot read can start meanwhile.
