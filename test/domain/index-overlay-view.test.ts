@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
 import { TEST_ENV } from '../helpers/app.ts';
 import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
 import { overlayOf } from '../../src/domain/releaseIndex/overlay.ts';
@@ -33,7 +33,8 @@ const closers: (() => Promise<void>)[] = [];
 const releases = async (db: TestDatabase) => (await db.prisma.$queryRawUnsafe<{ id: number; version: string }[]>('SELECT id, version FROM release ORDER BY ordinal'));
 
 beforeAll(async () => {
-  demo = await createTestDatabase({ template: 'demo' });
+  // Only read (indexes loaded, searched, compared): the worker's demo store on PGlite (test/helpers/db.ts).
+  demo = await sharedDemoDatabase();
   chain = await createTestDatabase();
   dir = mkdtempSync(path.join(tmpdir(), 'overlay-view-'));
   let prev: SyntheticRelease | undefined;
