@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, readSections } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, readSections } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -270,7 +270,7 @@ describe('data/label-sections-fresh8 (round 10 held-out set, annotated blind to 
   });
 });
 
-describe('data/label-sections-fresh9 (the next held-out set, annotated blind to fresh7 and fresh8\'s mix of section kinds)', () => {
+describe('data/label-sections-fresh9 (round 11 held-out set, annotated blind to fresh7 and fresh8\'s mix of section kinds; development data from round 12)', () => {
   const { sections, gold } = readSections(FRESH9_DIR);
   const earlier = [readSections(), readSections(FRESH_DIR), readSections(FRESH2_DIR), readSections(FRESH3_DIR), readSections(FRESH4_DIR), readSections(FRESH5_DIR), readSections(FRESH6_DIR), readSections(FRESH7_DIR), readSections(FRESH8_DIR)];
   // The brief's mix (data/label-sections-fresh9/README.md), each kind within ±20 %, so it compares with fresh7 and fresh8 kind by kind.
@@ -330,7 +330,7 @@ describe('data/label-sections-fresh9 (the next held-out set, annotated blind to 
   });
 });
 
-describe('development labels of rounds 10 and 11 (--split dev10, dev11)', () => {
+describe('development labels of rounds 10, 11 and 12 (--split dev10, dev11, dev12)', () => {
   const dirs = [undefined, FRESH_DIR, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH5_DIR, FRESH6_DIR, FRESH7_DIR];
   const labelsOf = (ds: (string | undefined)[]) => new Set(ds.flatMap((d) => readSections(d).sections.map((s) => s.id.split('-')[0]!)));
 
@@ -340,5 +340,12 @@ describe('development labels of rounds 10 and 11 (--split dev10, dev11)', () => 
     expect(new Set(DEV11_LABELS).size).toBe(DEV11_LABELS.length);
     expect(new Set(DEV11_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR]));
     expect(DEV11_LABELS.length).toBe(84);
+  });
+
+  it('dev12 is dev11 and fresh9: every label of their chunks once, and no other', () => {
+    expect(DEV12_LABELS).toEqual([...DEV11_LABELS, ...FRESH9_LABELS]);
+    expect(new Set(DEV12_LABELS).size).toBe(DEV12_LABELS.length);
+    expect(new Set(DEV12_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR, FRESH9_DIR]));
+    expect(DEV12_LABELS.length).toBe(105);
   });
 });
