@@ -5,8 +5,8 @@ import type { CalibrationParams } from './calibration-model.ts';
 export const CALIBRATION: CalibrationParams = {
   label: {
     features: ["logitRaw","logSnippets","maxLikelihood","exact","single","sections"],
-    weights: [0.329647,-0.989063,7.085897,-0.599692,-0.014964,0.107967],
-    bias: -3.854332,
+    weights: [0.32936,-0.986417,7.08672,-0.599695,-0.015039,0.106766],
+    bias: -3.855152,
   },
   text: {
     features: ["rawScore","top","margin","phrase"],

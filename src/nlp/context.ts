@@ -162,6 +162,18 @@ const PSEUDO = [
   'not exceed', 'no consistent', 'not statistically', 'not fully', 'not studied', 'not been studied', 'should be',
   'if any', 'if needed', 'if necessary', 'if possible', 'could not be', 'not have been',
 ].map((p) => p.split(/[ -]/));
+/**
+ * Round 12: a rise of drug exposure ("inhibitors increase (systemic) exposure to X and may increase the risk of
+ * bleeding") is pharmacokinetics, not a population exposed to something. A fall ("inducers decrease exposure to X and
+ * may increase the risk of thromboembolic events") is a loss of effect, the treated disease's, and stays as it was.
+ */
+const PK_EXPOSURE = new Set(['increase', 'increases', 'increased', 'increasing', 'higher', 'greater']);
+/** "increase (systemic / plasma) exposure to X": the word before, or before a PK qualifier, says exposure rises. */
+function pkRise(tokens: readonly Token[], i: number): boolean {
+  const a = tokens[i - 1]?.lower;
+  if (a && PK_EXPOSURE.has(a)) return true;
+  return !!a && (a === 'systemic' || a === 'plasma' || a === 'drug') && PK_EXPOSURE.has(tokens[i - 2]?.lower ?? '');
+}
 
 const TERMINATORS = new Set([
   'but', 'however', 'although', 'though', 'except', 'aside', 'apart', 'which', 'who', 'whom', 'whose', 'yet', 'still',
@@ -216,14 +228,40 @@ function afterSectionRef(tokens: readonly Token[], k: number): boolean {
  */
 function basisPhrase(tokens: readonly Token[], i: number): [number, number] | null {
   let b = -1;
-  for (let k = i - 1; k >= 1 && k >= i - 5; k--) {
+  for (let k = i - 1; k >= 1 && k >= i - 9; k--) {
     if (tokens[k - 1]!.lower === 'based' && tokens[k]!.lower === 'on') { b = k - 1; break; }
     if (breaksScope(tokens, k) || tokens[k]!.gapBefore.includes(',')) return null;
   }
   if (b < 0) return null;
-  let e = i + 1;
-  while (e < tokens.length && !breaksScope(tokens, e) && !tokens[e]!.gapBefore.includes(',')) e++;
-  return e < tokens.length && tokens[e]!.gapBefore.includes(',') ? [b, e] : null;
+  // The phrase runs to its comma; a bracketed cross-reference inside it ("findings from animal studies [see Clinical
+  // Pharmacology (12.1), Nonclinical Toxicology (13.1)], DRUGX can cause …") is read over, dots and commas included.
+  let depth = 0;
+  for (let e = i + 1; e < tokens.length; e++) {
+    for (const ch of tokens[e]!.gapBefore) {
+      if (ch === '(' || ch === '[') depth++;
+      else if ((ch === ')' || ch === ']') && depth > 0) depth--;
+      else if (depth === 0 && ch === ',') return [b, e];
+      else if (depth === 0 && SCOPE_BREAK.test(ch)) return null;
+    }
+    if (depth === 0 && afterSectionRef(tokens, e)) return null;
+  }
+  return null;
+}
+/** Token i sits inside a bracketed cross-reference ("[see Nonclinical Toxicology (13.1)]", "(see WARNINGS)"): it names a section. */
+function inSeeReference(tokens: readonly Token[], i: number): boolean {
+  let closed = 0;
+  for (let k = i; k >= 0 && k >= i - 12; k--) {
+    const gap = tokens[k]!.gapBefore;
+    for (let c = gap.length - 1; c >= 0; c--) {
+      const ch = gap[c]!;
+      if (ch === ')' || ch === ']') closed++;
+      else if (ch === '(' || ch === '[') {
+        if (closed > 0) closed--;
+        else return tokens[k]!.lower === 'see';
+      } else if (/[.;!?\n]/.test(ch) && !/^\d/.test(tokens[k]!.text)) return false;
+    }
+  }
+  return false;
 }
 /** ", MULTAQ doubles the risk of …": a capital after a comma and a lower-case word starts a clause (all-caps text never). */
 function newClause(tokens: readonly Token[], x: number): boolean {
@@ -301,6 +339,10 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
     }
     const trig = trig0;
     if (!trig) continue;
+    if (trig.kind === 'population' && (w === 'exposure' || w === 'exposed') && pkRise(tokens, i)) {
+      i += trig.words.length - 1;
+      continue;
+    }
     if (trig.kind === 'population' && countsPatients(tokens, i)) {
       i += trig.words.length - 1;
       continue;
@@ -310,7 +352,13 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
     const end = tokens[last]!.end;
     const trigger = source.slice(start, end);
     if (trig.dir === 'sentence') {
-      const basis = basisPhrase(tokens, i);
+      let basis = basisPhrase(tokens, i);
+      // A cue inside a cross-reference that sits in such a phrase ("findings from animal studies [see …, Nonclinical
+      // Toxicology (13.1)], DRUGX can cause …") names a section of that evidence: it bounds the same phrase.
+      if (!basis && trig.kind === 'animal' && inSeeReference(tokens, i)) {
+        const outer = cues.find((c) => c.kind === 'animal' && c.scopeFrom < i && i < c.scopeTo && c.scopeTo < n);
+        if (outer) basis = [outer.scopeFrom, outer.scopeTo];
+      }
       cues.push({ kind: trig.kind, trigger, start, end, scopeFrom: basis ? basis[0] : 0, scopeTo: basis ? basis[1] : n });
     } else if (trig.dir === 'pre') {
       const reach = trig.reach ?? 12;

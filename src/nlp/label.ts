@@ -260,6 +260,20 @@ export function contraindicationText(text: string): boolean {
   return /\bcontraindicated\b/i.test(end < 0 ? lead : lead.slice(0, end + 1));
 }
 
+/**
+ * Round 12: in a pasted contraindications text, a sentence that states what the product or the combination does ("was shown to
+ * potentiate the hypotensive effect of nitrates", "is associated with a disulfiram-like reaction", "has been shown to
+ * significantly increase … QT interval prolongation") reports an event, as CAUSES does.
+ */
+const CONTRA_EFFECT = /\bpotentiat\w*|\bintensif\w*|\b(?:is|are|was|were|has been|have been) associated with\b|\bshown to (?:\w+ )?(?:increase|cause|prolong|potentiate)\b/gi;
+/** The mention follows such wording in its own clause (no ";" or ":" between: a contraindications list goes on after one). */
+function statesEffect(text: string, unit: LabelUnit, m: TermMatch): boolean {
+  for (const x of unit.text.matchAll(CONTRA_EFFECT)) {
+    const at = unit.start + x.index + x[0].length;
+    if (at <= m.start && !/[;:]/.test(text.slice(at, m.start))) return true;
+  }
+  return false;
+}
 /** Sections whose sentences state what a combination or the product does only with event wording (round 8). */
 const INTERACTION_SECTIONS = new Set(['DRUG INTERACTIONS', 'CONTRAINDICATIONS']);
 const COMBINATION_EVENT = /\brisks? (?:of|for)\b|\bpotentiat\w*|\bintensif\w*|\b(?:has|have|was|were) (?:also )?(?:been )?reported\b|\bcases? of\b/i;
@@ -449,6 +463,8 @@ const ANIMAL_DOSING = /\btimes (?:the )?(?:maximum |estimated |exposure at the |
  */
 const PREGNANCY_PHYSIOLOGY = /\b(?:increases?|decreases?|rises?|falls?|worsens?|changes?)\s+(?:during|with|in)\s+(?:normal\s+)?pregnancy\b/i;
 const OVERDOSE = /\boverdos(?:e|es|ages?|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
+/** Round 12: an overdose as the outcome of abuse or misuse ("… addiction, which can lead to overdose or death") is an event, not an overdose text. */
+const OVERDOSE_OUTCOME = /\b(?:lead(?:s|ing)?|led|result(?:s|ed|ing)?)\s+(?:to|in)\s+(?:an?\s+)?(?:accidental\s+|unintentional\s+|intentional\s+|fatal\s+)?overdos(?:e|es|ages?)\b/gi;
 
 /** The context of one mention, from the cues covering it and its unit. */
 export function mentionContext(unit: LabelUnit, cues: readonly ContextCue[], overdoseWording: boolean): LabelContext {
@@ -507,7 +523,7 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
     let pregnancyPhysiology: boolean | undefined;
     for (const m of matches) {
       const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), tokens);
-      ev.context = mentionContext(unit, ev.cues, (overdose ??= OVERDOSE.test(unit.text)));
+      ev.context = mentionContext(unit, ev.cues, (overdose ??= OVERDOSE.test(unit.text) && OVERDOSE.test(unit.text.replace(OVERDOSE_OUTCOME, ''))));
       if (ev.context === 'adverse_event' && inCrossReference(text, unit.start, m.start)) {
         ev.context = 'hypothetical';
         ev.likelihood *= CONTEXT_WEIGHT.indication!;
@@ -523,7 +539,7 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
         ev.likelihood *= CONTEXT_WEIGHT.population!;
         ev.explanations.push('organ impairment in a dosing or pharmacokinetic statement: the population');
       }
-      if (ev.context === 'adverse_event' && contraindications && unit.section === '' && !REPORTS_EVENT.test(unit.text) && !CAUSES.test(unit.text)) {
+      if (ev.context === 'adverse_event' && contraindications && unit.section === '' && !REPORTS_EVENT.test(unit.text) && !CAUSES.test(unit.text) && !statesEffect(text, unit, m)) {
         ev.context = 'population';
         ev.likelihood *= CONTEXT_WEIGHT.population!;
         ev.explanations.push('in a contraindications text: the patients the product must not be given to, not an event');

@@ -654,3 +654,43 @@ describe('round 11: PLLR epidemiology, symptoms to watch, overdose lists, fetal 
     expect(coded(`5 WARNINGS AND PRECAUTIONS\n${sentence}`)).toEqual([]);
   });
 });
+
+describe('round 12: evidence phrases with cross-references, drug exposure, overdose as an outcome, contraindication effects (issue 29)', () => {
+  const names = ['Foetal damage', 'Haemorrhage', 'Overdose', 'Death', 'Hypotension', 'Nausea', 'Embolism', 'Pulmonary arterial hypertension', 'Bone growth'];
+  const { tiny, pt } = namedVocabulary(names, [['Bleeding', 'Haemorrhage'], ['Thromboembolic events', 'Embolism']]);
+  const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
+  const coded = (text: string) => run(text).codes.map((c) => c.ptCode).sort((a, b) => a - b);
+
+  it('"based on … findings from animal studies [see …]," bounds the animal evidence even with a cross-reference inside it', () => {
+    for (const text of [
+      'Based on findings from animal studies and its mechanism of action [see Clinical Pharmacology (12.1)], DRUGX can cause fetal harm when administered to a pregnant woman.',
+      'Based on its mechanism of action and findings from animal studies [see Clinical Pharmacology (12.1), Nonclinical Toxicology (13.1)], DRUGX can cause fetal harm when administered to a pregnant woman.',
+      'Based on its mechanism of action and findings in animal embryo-fetal developmental toxicity studies, DRUGX can cause fetal harm.',
+    ]) expect(coded(text), text).toEqual([pt('Foetal damage')]);
+    // The animal finding itself, and a sentence that is all animal study, stay animal.
+    expect(excludedAs(run('In animal studies, DRUGX caused fetal harm at 3 times the human dose.'), pt('Foetal damage'))).toBe('animal');
+    expect(excludedAs(run('Fetal harm was seen in rats [see Nonclinical Toxicology (13.1)].'), pt('Foetal damage'))).toBe('animal');
+  });
+
+  it('a rise of drug exposure is pharmacokinetics, not a population; a fall still bounds what follows', () => {
+    expect(coded('Strong CYP3A inhibitors increase exposure to DRUGX and may increase the risk of bleeding.')).toEqual([pt('Haemorrhage')]);
+    expect(coded('Such inhibitors could increase systemic exposure to DRUGX and may increase the risk for bleeding.')).toEqual([pt('Haemorrhage')]);
+    expect(excludedAs(run('Inducers decrease exposure to DRUGX and may increase the risk of thromboembolic events.'), pt('Embolism'))).toBe('population');
+    expect(excludedAs(run('Avoid exposure to bleeding patients.'), pt('Haemorrhage'))).toBe('population');
+  });
+
+  it('an overdose as the outcome of misuse is an event; an overdose text stays one', () => {
+    // (A boxed warning's bullet: the text reports what the product may result in, so it is not read as an overdose text.)
+    const r = run('Concomitant use with opioids may result in profound sedation. The use of benzodiazepines, including DRUGX, exposes users to risks of abuse, misuse, and addiction, which can lead to overdose or death.');
+    expect(r.codes.map((c) => c.ptCode).sort((a, b) => a - b)).toEqual([pt('Overdose'), pt('Death')].sort((a, b) => a - b));
+    expect(excludedAs(run('Hypotension was reported. In overdose, hypotension and death may occur.'), pt('Death'))).toBe('overdose');
+  });
+
+  it('in a pasted contraindications text, what the product or combination does in the same clause is coded; the listed patients are not', () => {
+    expect(coded('DRUGX is contraindicated with nitrates. DRUGX was shown to potentiate the hypotensive effect of nitrates.')).toEqual([pt('Hypotension')]);
+    expect(coded('DRUGX is contraindicated with alcohol. Use of DRUGX is associated with a reaction to alcohol, including nausea.')).toEqual([pt('Nausea')]);
+    // Wording of an effect earlier in the unit does not reach a list item after ":" or ";".
+    const list = run('DRUGX is contraindicated with drugs for which elevated concentrations are associated with serious reactions: Sedatives: triazolam; PDE5 inhibitor: sildenafil when used for pulmonary arterial hypertension');
+    expect(list.codes).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -283,7 +283,7 @@ describeHeldOutSet(FRESH8_DIR, 'data/label-sections-fresh8 (round 10 held-out se
   split: 'fresh8', earlier: [...BEFORE_FRESH7, FRESH7_DIR], labels: FRESH8_LABELS, minSections: 160, mix: MIX7, repo: PHARMAGRAPHRAG,
 });
 
-describeHeldOutSet(FRESH9_DIR, 'data/label-sections-fresh9 (the next held-out set, annotated blind to fresh7 and fresh8\'s mix of section kinds)', {
+describeHeldOutSet(FRESH9_DIR, 'data/label-sections-fresh9 (round 11 held-out set, annotated blind to fresh7 and fresh8\'s mix of section kinds; development data from round 12)', {
   split: 'fresh9', earlier: [...BEFORE_FRESH7, FRESH7_DIR, FRESH8_DIR], labels: FRESH9_LABELS, minSections: 160, repo: PHARMAGRAPHRAG,
   // The brief's mix (data/label-sections-fresh9/README.md).
   mix: { specific_populations: 40, warnings_precautions: 45, other: 32, overdosage: 16, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 12 },
@@ -295,7 +295,7 @@ describeHeldOutSet(FRESH10_DIR, 'data/label-sections-fresh10 (the tenth held-out
   mix: { specific_populations: 35, warnings_precautions: 50, other: 30, overdosage: 15, clinical_studies: 13, boxed_warning: 9, adverse_reactions: 13 },
 });
 
-describe('development labels of rounds 10 and 11 (--split dev10, dev11)', () => {
+describe('development labels of rounds 10, 11 and 12 (--split dev10, dev11, dev12)', () => {
   const dirs = [undefined, FRESH_DIR, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH5_DIR, FRESH6_DIR, FRESH7_DIR];
   const labelsOf = (ds: (string | undefined)[]) => new Set(ds.flatMap((d) => readSections(d).sections.map((s) => s.id.split('-')[0]!)));
 
@@ -305,5 +305,12 @@ describe('development labels of rounds 10 and 11 (--split dev10, dev11)', () => 
     expect(new Set(DEV11_LABELS).size).toBe(DEV11_LABELS.length);
     expect(new Set(DEV11_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR]));
     expect(DEV11_LABELS.length).toBe(84);
+  });
+
+  it('dev12 is dev11 and fresh9: every label of their chunks once, and no other', () => {
+    expect(DEV12_LABELS).toEqual([...DEV11_LABELS, ...FRESH9_LABELS]);
+    expect(new Set(DEV12_LABELS).size).toBe(DEV12_LABELS.length);
+    expect(new Set(DEV12_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR, FRESH9_DIR]));
+    expect(DEV12_LABELS.length).toBe(105);
   });
 });

@@ -53,7 +53,7 @@ export const FRESH8_DIR = path.join(projectRoot, 'data', 'label-sections-fresh8'
 /** fresh8's labels (chunk ids start with them). */
 export const FRESH8_LABELS = ['abrocitinib', 'aripiprazole', 'binimetinib', 'carbamazepine', 'colchicine', 'dacomitinib', 'elranatamab', 'etrasimod', 'levetiracetam', 'levofloxacin', 'metronidazole', 'ondansetron', 'rimegepant', 'ritlecitinib', 'semaglutide', 'tadalafil', 'tafamidis', 'tucatinib', 'zavegepant'] as const;
 
-/** The next held-out set, annotated blind to fresh7 and fresh8's mix of section kinds (data/label-sections-fresh9/README.md): to be scored once, by the lead. */
+/** Round 11's held-out set, annotated blind to fresh7 and fresh8's mix of section kinds (data/label-sections-fresh9/README.md): scored once at round 11's end, development data from round 12. */
 export const FRESH9_DIR = path.join(projectRoot, 'data', 'label-sections-fresh9');
 /** fresh9's labels (chunk ids start with them). */
 export const FRESH9_LABELS = ['anidulafungin', 'baclofen', 'bupropion', 'cephalexin', 'cyclobenzaprine', 'doxycycline', 'enfortumab', 'finasteride', 'gemtuzumab', 'inotuzumab', 'lamotrigine', 'lorazepam', 'meningococcal', 'pegvisomant', 'rsv', 'somatrogon', 'temsirolimus', 'tigecycline', 'tisotumab', 'trimethoprim', 'voxelotor'] as const;
@@ -283,6 +283,9 @@ export const DEV10_LABELS: readonly string[] = [...DRUGS, ...FRESH4_LABELS, ...F
 
 /** Round 11's development labels (`--split dev11`): dev10's and fresh8's — eighty-four labels. */
 export const DEV11_LABELS: readonly string[] = [...DEV10_LABELS, ...FRESH8_LABELS];
+
+/** Round 12's development labels (`--split dev12`): dev11's and fresh9's — a hundred and five labels. */
+export const DEV12_LABELS: readonly string[] = [...DEV11_LABELS, ...FRESH9_LABELS];
 
 /** The runs with some codes removed from gold and predictions alike (scoring as if the release had never had them). */
 export function withoutCodes(runs: readonly SectionRun[], codes: ReadonlySet<number>): SectionRun[] {
