@@ -22,7 +22,7 @@
 // (the fairness check: ~100 %). The interval is over rounds of the same processes: a process's own luck
 // (A/A a few per cent off 100 % for a whole run) shows only across runs, so repeat runs and read them together.
 //
-//   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --json FILE]
+//   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --scrape-every 4000 --json FILE]
 //   npm run bench:metrics -- --fair --compare DIR   (the traces slot: DIR's bundle with metrics on, traces off)
 //   npm run bench:metrics -- --fair --compare DIR --compare-traced   (traces on in both: this checkout's in the "metrics" slot, DIR's in the traces slot)
 //   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs written by --json, read together)
@@ -48,6 +48,11 @@ export interface FairOptions {
   compare?: string;
   /** With `compare`: both slots run with traces on too (this checkout's in the "metrics on" slot), two versions of the traces compared. */
   compareTraced?: boolean;
+  /**
+   * The metrics servers' scrape interval, ms. Default 4,000: each server has a quarter of a core, so per request that is
+   * what a server on a core of its own scraped every second pays; 60,000 stands for Prometheus's usual 15 s.
+   */
+  scrapeEveryMs?: number;
   rounds: number;
   durationS: number;
   connections: number;
@@ -141,9 +146,9 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
       await runWrk(wrk, { url: `${servers[n].base}${PATH}`, connections: o.connections, durationS: 2 }, pin.load);
       await mixedWarmUp(servers[n].base);
     }
-    // Scraped every NAMES.length seconds: each server runs on 1/NAMES.length of a core, so per request this is
-    // what a server on a whole core scraped every second (Prometheus's usual interval is 15 s: conservative) pays.
-    for (const n of NAMES) stops.push(scraping(servers[n].metrics, NAMES.length * 1000));
+    // Scraped every NAMES.length seconds by default: each server runs on 1/NAMES.length of a core, so per request this
+    // is what a server on a whole core scraped every second (Prometheus's usual interval is 15 s: conservative) pays.
+    for (const n of NAMES) stops.push(scraping(servers[n].metrics, o.scrapeEveryMs ?? NAMES.length * 1000));
     // What each server uses per second with no requests (timers: the event-loop-delay monitor; the scrapes), ns/s.
     // Each server here has 1/NAMES.length of a core, so such per-second costs weigh NAMES.length times more per
     // request than on a core of its own; the report also gives the ratios with this rate taken off each round.
@@ -259,20 +264,23 @@ function report(rounds: readonly FairRound[], o: FairOptions, exports: number, i
     }),
     '',
     `${rounds.length} simultaneous rounds of ${o.durationS} s (medians of the per-round ratios, bootstrap 95 % intervals), wrk 1 thread × ${o.connections} connections per server; ` +
-      `load average ${Math.min(...loads)}–${Math.max(...loads)}; the servers' core busy ${pct(median(rounds.map((r) => r.coreBusy)))}, stolen ${pct(median(rounds.map((r) => r.coreSteal)))} (medians); the sink received ${exports} exports; idle ${NAMES.map((n) => `${n} ${(idle[n] / 1e6).toFixed(2)}`).join(', ')} ms of CPU a second`,
+      `load average ${Math.min(...loads)}–${Math.max(...loads)}; the servers' core busy ${pct(median(rounds.map((r) => r.coreBusy)))}, stolen ${pct(median(rounds.map((r) => r.coreSteal)))} (medians); metrics scraped every ${(o.scrapeEveryMs ?? NAMES.length * 1000) / 1000} s; the sink received ${exports} exports; idle ${NAMES.map((n) => `${n} ${(idle[n] / 1e6).toFixed(2)}`).join(', ')} ms of CPU a second`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
 /** Runs written by --json, read together: each run's medians, and the pooled median with a two-level bootstrap interval (runs, then rounds). */
 export function poolFair(files: readonly string[], skip = 0): void {
-  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number; compare?: string; compareTraced?: boolean }; rounds: FairRound[]; sinkExports: number; idleNsPerS?: Record<Name, number> });
+  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { options: { calibrate: boolean; ratio: number; durationS: number; connections: number; compare?: string; compareTraced?: boolean; scrapeEveryMs?: number }; rounds: FairRound[]; sinkExports: number; idleNsPerS?: Record<Name, number> });
   // --skip N: each run's first N rounds left out (the servers' code still warming up under the shared load).
   for (const r of runs) r.rounds = r.rounds.slice(skip);
   const calibrate = runs.every((r) => r.options.calibrate);
   if (!calibrate && runs.some((r) => r.options.calibrate)) throw new Error('--pool: A/A runs (--calibrate) and real runs are pooled apart');
   const compare = runs[0]!.options.compare;
   if (!calibrate && runs.some((r) => r.options.compare !== compare)) throw new Error('--pool: runs with and without --compare (or with another one) are pooled apart');
+  // Runs written before --scrape-every scraped every 4 s.
+  const every = (r: (typeof runs)[number]) => r.options.scrapeEveryMs ?? NAMES.length * 1000;
+  if (runs.some((r) => every(r) !== every(runs[0]!))) throw new Error('--pool: runs with other scrape intervals are pooled apart');
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const label: Record<Name, string> = calibrate
     ? { off: 'off', offAgain: 'off again (A/A)', on: 'off ("metrics" slot)', traces: 'off ("traces" slot)' }
@@ -289,7 +297,7 @@ export function poolFair(files: readonly string[], skip = 0): void {
     `|---|---|---|---|---|`,
     ...NAMES.filter((n) => n !== 'off').map((n) => `| ${label[n]} | ${cell(n, 'throughput')} | ${cell(n, 'process')} | ${cell(n, 'main')} | ${cell(n, 'busy')} |`),
     '',
-    `${runs.length} runs (fresh processes each) of ${runs.map((r) => r.rounds.length).join(', ')} simultaneous rounds${skip ? ` (the first ${skip} of each left out)` : ''}; pooled median of the per-round ratios, two-level bootstrap 95 % interval (runs, then rounds); load average ${Math.min(...loads)}–${Math.max(...loads)}`,
+    `${runs.length} runs (fresh processes each) of ${runs.map((r) => r.rounds.length).join(', ')} simultaneous rounds${skip ? ` (the first ${skip} of each left out)` : ''}, metrics scraped every ${every(runs[0]!) / 1000} s; pooled median of the per-round ratios, two-level bootstrap 95 % interval (runs, then rounds); load average ${Math.min(...loads)}–${Math.max(...loads)}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -35,15 +35,25 @@ export class HistogramSeries {
 
 interface MetricValue {
   labels: Record<string, string | number>;
+  /** Labels prom-client's renderer formats once per object and keeps (a WeakMap in its registry), then reuses at every scrape. */
+  sharedLabels?: Record<string, string>;
   value: number;
   metricName: string;
 }
+
+/** The labels of a series' _sum and _count lines beside its own (one object: the renderer keeps nothing per value). */
+const NO_LABELS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class FastHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   private readonly all = new Map<string, HistogramSeries>();
   private readonly bounds: Float64Array;
+  /** Each bucket's `le` label, made once: the same objects at every scrape. */
+  private readonly le: readonly { le: number | string }[];
+  private readonly bucketName: string;
+  private readonly sumName: string;
+  private readonly countName: string;
 
   constructor(
     readonly name: string,
@@ -53,6 +63,10 @@ export class FastHistogram {
     registry: Registry,
   ) {
     this.bounds = Float64Array.from(bounds);
+    this.le = [...bounds.map((le) => ({ le })), { le: '+Inf' }];
+    this.bucketName = `${name}_bucket`;
+    this.sumName = `${name}_sum`;
+    this.countName = `${name}_count`;
     registry.registerMetric(this as never);
   }
 
@@ -64,17 +78,38 @@ export class FastHistogram {
     return s;
   }
 
-  /** prom-client's metric interface: the values in its histogram layout (cumulative buckets, sum, count). */
+  /**
+   * For the text a scrape renders (prom-client's registry calls this in place of get(), as for its own
+   * histograms): each series' labels passed as `sharedLabels`, the same object at every scrape, so the
+   * registry formats and escapes them once per series and process rather than on every bucket line of
+   * every scrape; a bucket line formats only its `le` (bench/results.md › Cost of the metrics, session 20).
+   */
+  getForPromString(): { name: string; help: string; type: string; aggregator: string; values: MetricValue[] } {
+    const values: MetricValue[] = [];
+    const n = this.bounds.length;
+    for (const s of this.all.values()) {
+      let cumulative = 0;
+      for (let i = 0; i <= n; i++) {
+        cumulative += s.counts[i]!;
+        values.push({ labels: this.le[i]!, sharedLabels: s.labels, value: cumulative, metricName: this.bucketName });
+      }
+      values.push({ labels: NO_LABELS, sharedLabels: s.labels, value: s.sum, metricName: this.sumName });
+      values.push({ labels: NO_LABELS, sharedLabels: s.labels, value: s.count, metricName: this.countName });
+    }
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  /** prom-client's metric interface (getMetricsAsJSON, aggregation): the values in its histogram layout (cumulative buckets, sum, count), every label on each. */
   get(): { name: string; help: string; type: string; aggregator: string; values: MetricValue[] } {
     const values: MetricValue[] = [];
     for (const s of this.all.values()) {
       let cumulative = 0;
       for (let i = 0; i <= this.bounds.length; i++) {
         cumulative += s.counts[i]!;
-        values.push({ labels: { ...s.labels, le: i < this.bounds.length ? this.bounds[i]! : '+Inf' }, value: cumulative, metricName: `${this.name}_bucket` });
+        values.push({ labels: { ...s.labels, le: i < this.bounds.length ? this.bounds[i]! : '+Inf' }, value: cumulative, metricName: this.bucketName });
       }
-      values.push({ labels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
-      values.push({ labels: s.labels, value: s.count, metricName: `${this.name}_count` });
+      values.push({ labels: s.labels, value: s.sum, metricName: this.sumName });
+      values.push({ labels: s.labels, value: s.count, metricName: this.countName });
     }
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
