@@ -22,6 +22,7 @@ import path from 'node:path';
 import { freshStore, withStoreDb, type Store } from '../helpers/cli.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server.ts';
 import { threadCpu } from '../helpers/cpuWait.ts';
+import type { MonitoredTurn } from '../../bench/lib/shippedTurns.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { compose } from '../../src/compose.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -31,15 +32,6 @@ import { createApp } from '../../src/http/app.ts';
 const TURN_BOUND_MS = 150;
 const MONITOR = path.join(projectRoot, 'bench', 'lib', 'turnMonitor.mjs');
 const QUERY = '/codes?q=a&limit=100&lang=de';
-
-interface Turn {
-  from: number;
-  to: number;
-  wallMs: number;
-  runMs: number;
-  waitMs: number;
-  cpuMs: number;
-}
 
 let store: Store;
 let server: ServerProcess | undefined;
@@ -132,7 +124,7 @@ describe('the first search in another language on the oldest release after a sta
     process.kill(s.serverPid, 'SIGUSR2');
     for (let i = 0; i < 50 && !existsSync(out); i++) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 200));
-    const turns = (JSON.parse(readFileSync(out, 'utf8')) as { pid: number; turns: Turn[] }).turns;
+    const turns = (JSON.parse(readFileSync(out, 'utf8')) as { pid: number; turns: MonitoredTurn[] }).turns;
     const longest = (from: number, to: number) => turns.filter((t) => t.to > from && t.from < to).sort((a, b) => b.runMs - a.runMs)[0];
     const during = longest(t0, t1);
     // The older-release warm-up's turns: from the latest release's warm-up line to the request (nothing else runs then).
