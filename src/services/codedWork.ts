@@ -164,8 +164,8 @@ export async function sliced<T, R>(items: readonly T[], fn: (item: T, index: num
 }
 
 /**
- * A long list answer for GraphQL to complete a slice per nextTurn: the first slice as values,
- * each later slice as promises that settle one nextTurn after the previous. GraphQL (graphql-js
+ * A long list answer for GraphQL to complete a slice per nextTurn: each slice as promises that
+ * settle one nextTurn after the previous (the first one turn after the call). GraphQL (graphql-js
  * and graphql-jit alike) completes a list's plain values in one synchronous pass — 10,000
  * validated codes with their paths held the serving thread ~0.5 s — and a promised item when it
  * settles, so the fields of each slice are built in a turn of their own and other requests run
@@ -174,11 +174,12 @@ export async function sliced<T, R>(items: readonly T[], fn: (item: T, index: num
 export function settleInSlices<T>(items: readonly T[], slice = SLICE_ITEMS): readonly (T | Promise<T>)[] {
   if (items.length <= slice) return items;
   const out: (T | Promise<T>)[] = new Array(items.length);
-  let turn: Promise<void> = Promise.resolve();
+  // Even the first slice waits a turn: completed as plain values it shared the turn that built the list's last slice.
+  let turn: Promise<void> = nextTurn();
   for (let k = 0; k < items.length; k++) {
     if (k > 0 && k % slice === 0) turn = turn.then(nextTurn);
     const item = items[k]!;
-    out[k] = k < slice ? item : turn.then(() => item);
+    out[k] = turn.then(() => item);
   }
   return out;
 }
