@@ -68,7 +68,11 @@ export async function storedSnapshots(db: Db, releaseId: number): Promise<{ base
     LANGUAGE_SNAPSHOT_FORMAT,
   );
   const languages = new Map<string, number[]>();
-  for (const r of rows) languages.set(r.language, [...(languages.get(r.language) ?? []), Number(r.variant)]);
+  for (const r of rows) {
+    const variants = languages.get(r.language) ?? [];
+    variants.push(Number(r.variant));
+    languages.set(r.language, variants);
+  }
   return { base: row ? row.base : undefined, languages };
 }
 
