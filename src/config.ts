@@ -87,6 +87,8 @@ const EnvSchema = z.object({
   AUDIT_STORE_TEXT: bool.default(false),
   SEARCH_INDEX_RELEASES: z.coerce.number().int().min(1).max(100).default(2),
   SEARCH_INDEX_WARM_DELAY_MS: z.coerce.number().int().min(-1).max(3_600_000).default(3_000),
+  /** Before listening, the server asks itself the catalog routes clients open with (src/http/routeWarming.ts). */
+  ROUTE_WARM_UP: bool.default(true),
   /** Worker threads of the coding engine; 0 = run it on the request thread (tests only). */
   NLP_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   NLP_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
@@ -283,6 +285,7 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
     searchIndexReleases: c.SEARCH_INDEX_RELEASES,
     /** Delay before the latest release's index is built in the background; -1 = never (first search builds it). */
     searchIndexWarmDelayMs: c.SEARCH_INDEX_WARM_DELAY_MS,
+    routeWarmUp: c.ROUTE_WARM_UP,
     auditStoreText: c.AUDIT_STORE_TEXT,
     /** The coding engine's worker pool (see src/assessment/enginePool.ts). */
     nlp: { workers: c.NLP_WORKERS ?? Math.max(1, availableParallelism()), timeoutMs: c.NLP_TIMEOUT_MS, maxQueue: c.NLP_MAX_QUEUE },

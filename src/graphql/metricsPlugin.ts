@@ -68,6 +68,8 @@ const UNPARSED: Labels = { operation_name: 'anonymous', operation_type: 'unknown
 interface Ctx {
   request?: Request;
   inProcess?: boolean;
+  /** The start's own warm-up (src/http/routeWarming.ts): observed nowhere. */
+  warmUp?: boolean;
   params?: { operationName?: string | null };
 }
 
@@ -112,11 +114,12 @@ export function graphqlMetricsPlugin(registry: Registry): Plugin {
 
   return {
     onParams({ request, context, params }) {
-      if (!(context as Ctx).inProcess) started.set(request, { t0: performance.now(), query: params.query });
+      if (!(context as Ctx).inProcess && !(context as Ctx).warmUp) started.set(request, { t0: performance.now(), query: params.query });
     },
     onParse({ context, params }) {
       const t0 = performance.now();
       const ctx = context as Ctx;
+      if (ctx.warmUp) return undefined;
       return ({ result }) => {
         const surface = ctx.inProcess ? 'rest' : 'graphql';
         if (result instanceof Error) {
@@ -136,6 +139,7 @@ export function graphqlMetricsPlugin(registry: Registry): Plugin {
     onValidate({ context, params }) {
       const t0 = performance.now();
       const ctx = context as Ctx;
+      if (ctx.warmUp) return undefined;
       return ({ valid, result }) => {
         const labels = labelsOf(params.documentAST, ctx.params?.operationName, ctx.inProcess === true);
         phase.observe({ ...labels, phase: 'validate' }, (performance.now() - t0) / 1000);
@@ -145,6 +149,7 @@ export function graphqlMetricsPlugin(registry: Registry): Plugin {
     onExecute({ args }) {
       const t0 = performance.now();
       const ctx = args.contextValue as Ctx;
+      if (ctx.warmUp) return undefined;
       const labels = labelsOf(args.document, args.operationName, ctx.inProcess === true);
       return {
         onExecuteDone({ result }) {

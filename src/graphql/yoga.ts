@@ -29,6 +29,8 @@ export interface ServerContext {
   usedVersions?: Set<string>;
   /** A REST route executing its operation in-process (not an HTTP /graphql request). */
   inProcess?: boolean;
+  /** The start's own warm-up (src/http/routeWarming.ts): not counted in the metrics. */
+  warmUp?: boolean;
 }
 
 export interface GraphQLOptions {
@@ -119,7 +121,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
     maskedErrors: {
       maskError: (error) => toGraphQLError(error),
     },
-    context: ({ request, requestId, log, usedVersions, clientIp, apiKeyId, inProcess }) => ({
+    context: ({ request, requestId, log, usedVersions, clientIp, apiKeyId, inProcess, warmUp }) => ({
       ...createScope(services, {
         requestId,
         log,
@@ -132,6 +134,7 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
       }),
       limits,
       inProcess,
+      warmUp,
     }),
     plugins: [
       ...(opts.plugins ?? []),

@@ -28,7 +28,7 @@ export async function operation<TData, TVars extends Record<string, unknown>>(
     const result = await runOperation(
       deps.yoga,
       c.req.raw,
-      { requestId: c.get('requestId'), log: c.get('log'), clientIp: c.get('clientIp'), apiKeyId: c.get('apiKeyId') },
+      { requestId: c.get('requestId'), log: c.get('log'), clientIp: c.get('clientIp'), apiKeyId: c.get('apiKeyId'), warmUp: c.env?.warmUp },
       document,
       variables,
     );

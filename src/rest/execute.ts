@@ -30,7 +30,7 @@ const printed = new WeakMap<object, string>();
 export async function runOperation<TData, TVars extends Record<string, unknown>>(
   yoga: GraphQLServer,
   request: Request,
-  server: { requestId: string; log: Logger; clientIp?: string; apiKeyId?: string | undefined },
+  server: { requestId: string; log: Logger; clientIp?: string; apiKeyId?: string | undefined; warmUp?: boolean | undefined },
   document: TypedDocumentNode<TData, TVars>,
   variables: TVars,
 ): Promise<OperationResult<TData>> {

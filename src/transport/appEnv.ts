@@ -19,6 +19,6 @@ export interface RateLimitDecision {
 
 export type AppEnv = {
   // Absent altogether when the app is called without bindings (app.fetch(req) in tests): read with `c.env?.`.
-  Bindings: { incoming?: IncomingMessage; takenRateDecision?: RateLimitDecision };
+  Bindings: { incoming?: IncomingMessage; takenRateDecision?: RateLimitDecision; /** The start's own warm-up request (src/http/routeWarming.ts): counted nowhere. */ warmUp?: boolean };
   Variables: { requestId: string; log: Logger; clientIp: string; apiKeyId?: string; renderRefusal?: RefusalRenderer };
 };

@@ -1,0 +1,66 @@
+// The start's warm-up of the REST routes clients open with (issue 32: the first request after a
+// start within 150 ms). A route's first answer in a process runs code nothing ran before: the
+// router's and the app's middleware, Yoga's envelope, graphql-jit compiling the route's
+// operation, its zod schemas, Prisma's statements. Measured on the bundle (main thread's CPU,
+// demo store): the first request of all 50–65 ms, then 20–25 ms more for each route's first,
+// against 1–8 ms warm — about three times that on the slow machine class, over the bound. So
+// before the server listens, it asks itself what a client asks first, in process: the answers
+// are dropped, and nothing is counted — not by the warm answer cache (the app behind it is
+// asked), the rate limit (a decision comes with the request), the GraphQL metrics (`warmUp`)
+// nor the HTTP metrics and access log (they sit on the socket's side, or log at debug).
+import type { App } from './options.ts';
+import type { Logger } from '../logger.ts';
+import type { RateLimitDecision } from '../transport/appEnv.ts';
+
+/** The start waits this long at most; what is still running then finishes beside the first requests. */
+export const ROUTE_WARM_MAX_MS = 1_500;
+
+const ALLOWED: RateLimitDecision = { allowed: true, limit: Number.MAX_SAFE_INTEGER, remaining: Number.MAX_SAFE_INTEGER, resetMs: 0 };
+
+export interface RouteWarmUp {
+  /** The paths asked and each answer's status. */
+  asked: { path: string; status: number; ms: number }[];
+  ms: number;
+}
+
+/**
+ * Asks the app the catalog routes a client opens with, on the latest release: the release list, a
+ * search, a code page, and (when it has a predecessor) the code's and the release's changes against it. The code
+ * is the search's first hit, so any store works; an empty one stops after the release list.
+ */
+export async function warmRoutes(app: Pick<App, 'app'>, isShuttingDown: () => boolean): Promise<RouteWarmUp> {
+  const started = performance.now();
+  const asked: RouteWarmUp['asked'] = [];
+  const get = async (path: string): Promise<unknown> => {
+    const t0 = performance.now();
+    const res = await app.app.fetch(new Request(`http://warm-up${path}`, { headers: { accept: 'application/json' } }), { warmUp: true, takenRateDecision: ALLOWED });
+    const text = await res.text();
+    asked.push({ path, status: res.status, ms: Math.round(performance.now() - t0) });
+    return res.ok ? JSON.parse(text) : undefined;
+  };
+  const versions = (await get('/versions?limit=2')) as { results?: { version: string }[] } | undefined;
+  const [latest, previous] = versions?.results ?? [];
+  if (latest && !isShuttingDown()) {
+    const v = encodeURIComponent(latest.version);
+    const found = (await get(`/codes?q=a&limit=1&version=${v}`)) as { results?: { code: string }[] } | undefined;
+    const code = found?.results?.[0]?.code;
+    if (code && !isShuttingDown()) await get(`/codes/${code}?version=${v}`);
+    if (previous && !isShuttingDown()) {
+      const against = encodeURIComponent(previous.version);
+      if (code) await get(`/codes/${code}/changes?against=${against}&version=${v}`);
+      if (!isShuttingDown()) await get(`/versions/${v}/changes?limit=1`);
+    }
+  }
+  return { asked, ms: Math.round(performance.now() - started) };
+}
+
+/** warmRoutes, waited for at most ROUTE_WARM_MAX_MS; a failure is logged, never thrown (the server starts anyway). */
+export async function warmRoutesBeforeListening(app: Pick<App, 'app'>, log: Logger, isShuttingDown: () => boolean): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const run = warmRoutes(app, isShuttingDown).then(
+    (w) => log.info({ routes: w.asked.length, statuses: w.asked.map((a) => a.status), each: w.asked.map((a) => a.ms), ms: w.ms }, 'warmed the catalog routes'),
+    (e: Error) => log.warn({ err: { message: e.message } }, 'route warm-up failed; the first requests compile their routes'),
+  );
+  await Promise.race([run, new Promise<void>((resolve) => (timer = setTimeout(resolve, ROUTE_WARM_MAX_MS)))]);
+  clearTimeout(timer);
+}
