@@ -39,7 +39,7 @@ export function createApp(services: Services, opts: AppOptions = {}): App {
   const graphiql = graphiqlPage(yoga);
   app.use('/graphql', limits.ordinary);
   app.all('/graphql', async (c) => {
-    const context = { requestId: c.get('requestId'), log: c.get('log'), usedVersions: new Set<string>(), clientIp: c.get('clientIp') };
+    const context = { requestId: c.get('requestId'), log: c.get('log'), usedVersions: new Set<string>(), clientIp: c.get('clientIp'), warmUp: c.env?.warmUp };
     if (graphiql.wanted(c.req.raw)) return graphiql.answer(c.req.raw, context);
     // X-Terminology-Version comes with the result (releaseHeaderPlugin), cached or not.
     return yoga.handleRequest(c.req.raw, context);

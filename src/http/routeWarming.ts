@@ -1,6 +1,6 @@
 // The start's warm-up of the REST routes clients open with (issue 32: the first request after a
 // start within 150 ms). A route's first answer in a process runs code nothing ran before: the
-// router's and the app's middleware, Yoga's envelope, graphql-jit compiling the route's
+// router's and the app's middleware, Yoga's envelope (and its HTTP path for /graphql), graphql-jit compiling the route's
 // operation, its zod schemas, Prisma's statements. Measured on the bundle (main thread's CPU,
 // demo store): the first request of all 50–65 ms, then 20–25 ms more for each route's first,
 // against 1–8 ms warm — about three times that on the slow machine class, over the bound. So
@@ -25,15 +25,16 @@ export interface RouteWarmUp {
 
 /**
  * Asks the app the catalog routes a client opens with, on the latest release: the release list, a
- * search, a code page, and (when it has a predecessor) the code's and the release's changes against it. The code
+ * search, a code page, the same through GraphQL over HTTP, and (when it has a predecessor) the code's and
+ * the release's changes against it. The code
  * is the search's first hit, so any store works; an empty one stops after the release list.
  */
 export async function warmRoutes(app: Pick<App, 'app'>, isShuttingDown: () => boolean): Promise<RouteWarmUp> {
   const started = performance.now();
   const asked: RouteWarmUp['asked'] = [];
-  const get = async (path: string): Promise<unknown> => {
+  const get = async (path: string, init: RequestInit = {}): Promise<unknown> => {
     const t0 = performance.now();
-    const res = await app.app.fetch(new Request(`http://warm-up${path}`, { headers: { accept: 'application/json' } }), { warmUp: true, takenRateDecision: ALLOWED });
+    const res = await app.app.fetch(new Request(`http://warm-up${path}`, { ...init, headers: { accept: 'application/json', ...init.headers } }), { warmUp: true, takenRateDecision: ALLOWED });
     const text = await res.text();
     asked.push({ path, status: res.status, ms: Math.round(performance.now() - t0) });
     return res.ok ? JSON.parse(text) : undefined;
@@ -45,6 +46,11 @@ export async function warmRoutes(app: Pick<App, 'app'>, isShuttingDown: () => bo
     const found = (await get(`/codes?q=a&limit=1&version=${v}`)) as { results?: { code: string }[] } | undefined;
     const code = found?.results?.[0]?.code;
     if (code && !isShuttingDown()) await get(`/codes/${code}?version=${v}`);
+    // GraphQL over HTTP (the explorer's and GraphQL clients' way in): Yoga's request path, not a route's operation.
+    if (!isShuttingDown()) {
+      const query = code ? 'query($c: String!, $v: String) { versions { totalCount } code(code: $c, version: $v) { code term } }' : '{ versions { totalCount } }';
+      await get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: code ? { c: code, v: latest.version } : {} }) });
+    }
     if (previous && !isShuttingDown()) {
       const against = encodeURIComponent(previous.version);
       if (code) await get(`/codes/${code}/changes?against=${against}&version=${v}`);

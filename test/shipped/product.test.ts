@@ -67,7 +67,7 @@ describe('the shipped product, default configuration', () => {
     // Before listening, unless it outlasted the start's 1.5 s wait on a loaded host: then it is logged just after.
     const routes = () => server.logs().split('\n').find((l) => l.includes('"msg":"warmed the catalog routes"'));
     await expect.poll(routes, { timeout: 15_000, interval: 100 }).toBeDefined();
-    expect(JSON.parse(routes()!)).toMatchObject({ routes: 5, statuses: [200, 200, 200, 200, 200] });
+    expect(JSON.parse(routes()!)).toMatchObject({ routes: 6, statuses: [200, 200, 200, 200, 200, 200] });
   });
 
   it('serves the catalog endpoints', async () => {
