@@ -336,7 +336,7 @@ const STUDY_WORDING = [
  */
 const STUDY_DESIGN = [
   /\bopen-label\b|\bdouble-blind(?:ed)?\b|\bmulti-?(?:cent(?:er|re)|national)\b/i, /\b(?:overall|progression-free|disease-free|event-free|recurrence-free) survival\b/i,
-  /\b(?:treatment|study|placebo|control) arms?\b|\bboth arms\b/i, /\bphase (?:[1-4]|I{1,3}|IV)\b/i, /\(\s*[Nn]\s*=\s*\d/, /\bNCT\d{8}\b/,
+  /\b(?:treatment|study|placebo|control) arms?\b|\bboth arms\b/i, /\bphase (?:[1-4]|I{1,3}|IV)\b/i, /\(\s*N\s*=\s*\d/, /\bNCT\d{8}\b/,
 ];
 const STOPPING_RULE = /\buntil (?:(?:radiographic |documented )?disease progression|progression)(?:,)? (?:or|and\/or) (?:unacceptable|intolerable) toxicit\w*|\black of efficacy or toxicit\w*/gi;
 const STUDY_ALL = [...STUDY_WORDING, ...STUDY_DESIGN];
