@@ -1,7 +1,7 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8|dev11|fresh9|dev12|fresh10] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8|dev11|fresh9|dev12|fresh10|dev13] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
@@ -24,14 +24,16 @@
  * them all); --split fresh9: data/label-sections-fresh9, round 11's held-out set, annotated blind to fresh7 and fresh8's
  * mix, scored once at round 11's end; --split dev12: dev11 and fresh9, the hundred and five development labels of round 12,
  * one release with every set's gold names — fresh9's run already had them all); --split fresh10: data/label-sections-fresh10,
- * round 12's held-out set, annotated blind to the engine and to fresh9's mix, scored once at round 12's end). Every table
+ * round 12's held-out set, annotated blind to the engine and to fresh9's mix, scored once at round 12's end; --split dev13:
+ * dev12 and fresh10, the hundred and twenty-five development labels of round 13, one release with every set's gold
+ * names — fresh10's run already had them all). Every table
  * also gives P and F1 intervals with whole labels resampled, the interval to compare two sets of different labels by.
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
 import { defaultCtcaeDir, defaultTacPath, LABEL_THRESHOLD, loadEvaluationVocabularies } from '../tools/eval/run.ts';
 import type { LabelOptions } from '../src/nlp/index.ts';
-import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
+import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
 
 const { values } = parseArgs({
   options: {
@@ -69,6 +71,7 @@ const SEEN: SetName[] = ['base', 'fresh'];
 const DEV10: SetName[] = [...DEV, 'fresh4', 'fresh5', 'fresh6', 'fresh7'];
 const DEV11: SetName[] = [...DEV10, 'fresh8'];
 const DEV12: SetName[] = [...DEV11, 'fresh9'];
+const DEV13: SetName[] = [...DEV12, 'fresh10'];
 const SPLITS: Record<string, Split> = {
   dev: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
   heldout: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
@@ -101,6 +104,8 @@ const SPLITS: Record<string, Split> = {
   dev12: { sets: DEV12, gold: DEV12, names: DEV12, labels: DEV12_LABELS, folds: [] },
   // Round 12's held-out set: its own chunks, in a release with every set's gold names (as fresh9's run).
   fresh10: { sets: ['fresh10'], only: true, gold: [...DEV12, 'fresh10'], names: [...DEV12, 'fresh10'], labels: FRESH10_LABELS, folds: [] },
+  // Round 13: fresh10 (scored once at round 12's end) is development data: dev12 and fresh10, a hundred and twenty-five labels.
+  dev13: { sets: DEV13, gold: DEV13, names: DEV13, labels: DEV13_LABELS, folds: [] },
 };
 const split = values.split!;
 const chosen = SPLITS[split];

@@ -212,6 +212,19 @@ const FINITE_VERBS = new Set([
   'reported', 'report', 'received', 'receiving', 'treated', 'given', 'taking', 'demonstrated', 'achieved', 'may', 'can',
   'should', 'must', 'did', 'does', 'do', 'required', 'require', 'requires', 'died', 'appeared', 'appear',
 ]);
+/**
+ * Round 13: after a comma, a subject and its verb ("In patients with renal disease, thiazides may precipitate azotemia")
+ * start the main clause; a list goes on without a verb ("renal or hepatic impairment, heart failure, or dehydration").
+ */
+function clauseAfterComma(tokens: readonly Token[], k: number): boolean {
+  if (tokens[k]!.lower === 'and' || tokens[k]!.lower === 'or') return false;
+  for (let j = k + 1; j < tokens.length && j <= k + 4; j++) {
+    const tok = tokens[j]!;
+    if (tok.breakBefore || tok.gapBefore.includes(',') || tok.lower === 'and' || tok.lower === 'or') return false;
+    if (FINITE_VERBS.has(tok.lower)) return true;
+  }
+  return false;
+}
 /** "the proportion of patients with total cholesterol elevations": counting who had an event, not a population. */
 const COUNTING = new Set(['proportion', 'proportions', 'percentage', 'percentages', 'percent', 'number', 'numbers', 'incidence', 'frequency']);
 function countsPatients(tokens: readonly Token[], i: number): boolean {
@@ -374,6 +387,8 @@ export function findContextCues(source: string, tokens: readonly Token[]): Conte
       while (k < n && k - last <= until) {
         const tok = tokens[k]!;
         if (breaksScope(tokens, k) || TERMINATORS.has(tok.lower) || (inParen && tok.gapBefore.includes(')')) || stops?.has(tok.lower)) break;
+        // Round 13: a population phrase ends at a comma that a subject and its verb follow ("In patients with X, thiazides may …").
+        if (trig.kind === 'population' && !opensClause && k > last + 1 && tok.gapBefore.includes(',') && clauseAfterComma(tokens, k)) break;
         k++;
       }
       if (k < n && k - last > until && !inParen && LIST_KINDS.has(trig.kind)) k = listEnd(tokens, last + 1, k);

@@ -172,7 +172,7 @@ describe('narrative endpoints (X-API-Key)', () => {
           "terminologyCodes": [
             {
               "value": { "code": "10019211", "term": "Headache", "level": "PT" },
-              "confidence": 0.8864,
+              "confidence": 0.8879,
               "reasons": [
                 "PT \\"Headache\\": \\"headache\\" matched PT \\"Headache\\"",
                 "1 supporting snippet",
@@ -196,7 +196,7 @@ describe('narrative endpoints (X-API-Key)', () => {
                   "start": 18,
                   "end": 84,
                   "likelihood": 0.9,
-                  "confidence": 0.8864,
+                  "confidence": 0.8879,
                   "explanations": [
                     "\\"headache\\" matched PT \\"Headache\\"",
                     "section ADVERSE REACTIONS",

@@ -3,7 +3,7 @@
 // overdose); only adverse-event mentions are coded unless asked; a cue bounds its own sentence,
 // never the section; the section type comes from the request, the heading or the text.
 import { describe, expect, it } from 'vitest';
-import { buildVocabulary, classifyLabelDetailed, detectSectionType, type LabelClassification } from '../../src/nlp/index.ts';
+import { buildVocabulary, classifyLabelDetailed, confidentSectionType, detectSectionType, type LabelClassification } from '../../src/nlp/index.ts';
 import { demoVocabulary, PT } from './demo.ts';
 
 const vocab = demoVocabulary();
@@ -692,5 +692,54 @@ describe('round 12: evidence phrases with cross-references, drug exposure, overd
     // Wording of an effect earlier in the unit does not reach a list item after ":" or ";".
     const list = run('DRUGX is contraindicated with drugs for which elevated concentrations are associated with serious reactions: Sedatives: triazolam; PDE5 inhibitor: sildenafil when used for pulmonary arterial hypertension');
     expect(list.codes).toEqual([]);
+  });
+});
+
+describe('round 13: overdose asides, trial design, label wording, "depends on", fronted population phrases (issue 29)', () => {
+  const names = ['Serotonin syndrome', 'Myocardial ischaemia', 'Respiratory depression', 'Overdose', 'Breast cancer', 'Disease progression', 'Somnolence', 'Hyperhidrosis', 'Suicidal ideation', 'Dependence', 'Azotaemia', 'Renal disorder'];
+  const { tiny, pt } = namedVocabulary(names, [['Myocardial ischemia', 'Myocardial ischaemia'], ['Azotemia', 'Azotaemia'], ['Renal disease', 'Renal disorder']]);
+  const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
+  const coded = (text: string) => run(text).codes.map((c) => c.ptCode).sort((a, b) => a - b);
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+
+  it('an overdose named in a cross-reference or as the reversal agent does not make an overdose text', () => {
+    const refs = 'Patients should be informed of the increased risk of serotonin syndrome, especially if DRUGX is used with other serotonergic drugs [see Drug Interactions (7.1), Overdosage (10)]. Myocardial ischemia has been reported in patients treated with DRUGX.';
+    expect(confidentSectionType(refs)).toBeNull();
+    expect(coded(refs)).toEqual(sorted([pt('Serotonin syndrome'), pt('Myocardial ischaemia')]));
+    // The reversal agent names the antidote: neither the text nor the word "overdose" is an overdose.
+    const agent = 'Due to the risk of respiratory depression with concomitant use of opioids, consider prescribing an opioid overdose reversal agent [see Dosage and Administration (2.2)].';
+    expect(confidentSectionType(agent)).toBeNull();
+    expect(coded(agent)).toEqual([pt('Respiratory depression')]);
+    // An overdose text stays one, and so does a unit that describes an overdose.
+    expect(confidentSectionType('Overdosage of DRUGX is characterized by somnolence and respiratory depression.')).toBe('overdosage');
+    expect(excludedAs(run('Respiratory depression was reported. In overdose, respiratory depression may occur (see OVERDOSAGE).'), pt('Respiratory depression'))).toBe(undefined);
+    expect(excludedAs(run('Somnolence was reported. In overdose, respiratory depression may occur.'), pt('Respiratory depression'))).toBe('overdose');
+  });
+
+  it('trial design wording types a pasted study; the stopping rule "until disease progression or unacceptable toxicity" is not a toxicity statement', () => {
+    const study = 'EMBRACA (NCT01945775) was an open-label study in which patients (N=431) with metastatic breast cancer were randomized (2:1) to receive DRUGX or chemotherapy until disease progression or unacceptable toxicity.';
+    expect(confidentSectionType(study)).toBe('clinical_studies');
+    expect(coded(study)).toEqual([]);
+    // A toxicity the study reports is still an adverse-event statement: not typed, coded as before.
+    expect(confidentSectionType('In an open-label study (N=300), fatal toxicity occurred in 2 patients with breast cancer.')).toBeNull();
+  });
+
+  it('"drowsiness" and "sweating" are label wording (coded under any heading); "suicidal thoughts" only in text without a heading', () => {
+    expect(coded('WARNINGS AND PRECAUTIONS\nDrowsiness and sweating have been reported with DRUGX.')).toEqual(sorted([pt('Somnolence'), pt('Hyperhidrosis')]));
+    const suicidal = 'Antidepressants increased the risk of suicidal thoughts and behaviors in pediatric and young adult patients.';
+    expect(coded(suicidal)).toEqual([pt('Suicidal ideation')]);
+    // Under a heading TAC's labels have, the lay weight stays (the TAC calibrators lose a fold otherwise).
+    expect(coded(`WARNINGS AND PRECAUTIONS\n${suicidal}`)).toEqual([]);
+  });
+
+  it('"depends on" and "depending on" are not Dependence; dependence itself is', () => {
+    expect(run('Effectiveness of DRUGX depends on conversion to an active metabolite. Depending on the clinical context, consider evaluating the patient.').codes).toEqual([]);
+    expect(coded('Physical dependence has been reported with DRUGX.')).toEqual([pt('Dependence')]);
+  });
+
+  it('a population phrase ends at a comma that a subject and its verb follow; a list after it stays the population', () => {
+    expect(coded('In patients with renal disease, thiazides may precipitate azotemia.')).toEqual([pt('Azotaemia')]);
+    expect(excludedAs(run('Monitor in patients with dehydration, renal disease, or azotemia during use of DRUGX.'), pt('Azotaemia'))).toBe('population');
+    expect(excludedAs(run('Those with adrenal, renal disease, or azotemia are particularly susceptible.'), pt('Azotaemia'))).toBe('population');
   });
 });

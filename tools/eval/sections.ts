@@ -287,6 +287,9 @@ export const DEV11_LABELS: readonly string[] = [...DEV10_LABELS, ...FRESH8_LABEL
 /** Round 12's development labels (`--split dev12`): dev11's and fresh9's — a hundred and five labels. */
 export const DEV12_LABELS: readonly string[] = [...DEV11_LABELS, ...FRESH9_LABELS];
 
+/** Round 13's development labels (`--split dev13`): dev12's and fresh10's — a hundred and twenty-five labels. */
+export const DEV13_LABELS: readonly string[] = [...DEV12_LABELS, ...FRESH10_LABELS];
+
 /** The runs with some codes removed from gold and predictions alike (scoring as if the release had never had them). */
 export function withoutCodes(runs: readonly SectionRun[], codes: ReadonlySet<number>): SectionRun[] {
   return runs.map((r) => ({ ...r, gold: new Set([...r.gold].filter((c) => !codes.has(c))), predicted: new Map([...r.predicted].filter(([c]) => !codes.has(c))) }));
