@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -194,7 +194,7 @@ describe('data/label-sections-fresh6 (round 8 held-out set, annotated blind)', (
   });
 });
 
-// The held-out sets built to a fixed mix of section kinds (fresh7 to fresh10) are checked alike: each README names its
+// The held-out sets built to a fixed mix of section kinds (fresh7 to fresh11) are checked alike: each README names its
 // mix, its labels and its sources, and these checks hold the files to it.
 interface HeldOutSet {
   /** The split name every chunk carries. */
@@ -272,7 +272,7 @@ function describeHeldOutSet(dir: string, title: string, set: HeldOutSet): void {
 const BEFORE_FRESH7 = [undefined, FRESH_DIR, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH5_DIR, FRESH6_DIR];
 // fresh7's mix, which fresh8 was built to as well.
 const MIX7 = { specific_populations: 40, warnings_precautions: 40, other: 30, overdosage: 15, clinical_studies: 15, boxed_warning: 10, adverse_reactions: 10 };
-// The openFDA fields of fresh8, fresh9 and fresh10, read at one commit of one repository.
+// The openFDA fields of fresh8 to fresh11, read at one commit of one repository.
 const PHARMAGRAPHRAG = { repo: 'jmponcebe/PharmaGraphRAG', commit: '5dd363e2f243f5f2598ba4243ab6fcdfbc357151' };
 
 describeHeldOutSet(FRESH7_DIR, 'data/label-sections-fresh7 (round 9 held-out set, annotated blind to a fixed mix of section kinds)', {
@@ -292,6 +292,12 @@ describeHeldOutSet(FRESH9_DIR, 'data/label-sections-fresh9 (round 11 held-out se
 describeHeldOutSet(FRESH10_DIR, 'data/label-sections-fresh10 (the tenth held-out set, annotated blind to the brief\'s mix of section kinds)', {
   split: 'fresh10', earlier: [...BEFORE_FRESH7, FRESH7_DIR, FRESH8_DIR, FRESH9_DIR], labels: FRESH10_LABELS, minSections: 150, repo: PHARMAGRAPHRAG,
   // The brief's mix (data/label-sections-fresh10/README.md).
+  mix: { specific_populations: 35, warnings_precautions: 50, other: 30, overdosage: 15, clinical_studies: 13, boxed_warning: 9, adverse_reactions: 13 },
+});
+
+describeHeldOutSet(FRESH11_DIR, 'data/label-sections-fresh11 (the eleventh held-out set, annotated blind to the brief\'s mix of section kinds)', {
+  split: 'fresh11', earlier: [...BEFORE_FRESH7, FRESH7_DIR, FRESH8_DIR, FRESH9_DIR, FRESH10_DIR], labels: FRESH11_LABELS, minSections: 150, repo: PHARMAGRAPHRAG,
+  // The brief's mix (data/label-sections-fresh11/README.md).
   mix: { specific_populations: 35, warnings_precautions: 50, other: 30, overdosage: 15, clinical_studies: 13, boxed_warning: 9, adverse_reactions: 13 },
 });
 

@@ -14,7 +14,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9' | 'fresh10';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9' | 'fresh10' | 'fresh11';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -61,6 +61,10 @@ export const FRESH9_LABELS = ['anidulafungin', 'baclofen', 'bupropion', 'cephale
 export const FRESH10_DIR = path.join(projectRoot, 'data', 'label-sections-fresh10');
 /** fresh10's labels (chunk ids start with them). */
 export const FRESH10_LABELS = ['bevacizumab', 'covid', 'crisaborole', 'diazepam', 'epoetin', 'escitalopram', 'exemestane', 'fluconazole', 'hydrocodone', 'irinotecan', 'meloxicam', 'olanzapine', 'piperacillin', 'prevnar13', 'prevnar20', 'simvastatin', 'sirolimus', 'spironolactone', 'tramadol', 'trastuzumab'] as const;
+/** The eleventh held-out set, annotated blind to the brief's mix of section kinds (data/label-sections-fresh11/README.md): to be scored once, by the lead. */
+export const FRESH11_DIR = path.join(projectRoot, 'data', 'label-sections-fresh11');
+/** fresh11's labels (chunk ids start with them). */
+export const FRESH11_LABELS = ['adenosine', 'avelumab', 'dexmedetomidine', 'efexor', 'fentanyl', 'genotropin', 'infliximab', 'oxycodone', 'pantoprazole', 'pegfilgrastim', 'premarin', 'premarincream', 'prempro', 'quetiapine', 'risperidone', 'rituximab', 'sitagliptin', 'tamsulosin', 'ticovac', 'tolterodine', 'venlafaxine'] as const;
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
