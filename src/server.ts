@@ -91,7 +91,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const warming = await warmBeforeListening(config, db, services, log, () => shuttingDown);
   // The routes clients open with, asked once in process (their first answer compiles them).
-  if (config.routeWarmUp) await warmRoutesBeforeListening(app, log, () => shuttingDown);
+  if (config.routeWarmUp) await warmRoutesBeforeListening(app, catalog, log, () => shuttingDown);
 
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
   // target with an empty 400), behind the fast path for warm answers.

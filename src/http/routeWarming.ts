@@ -10,6 +10,7 @@
 // nor the HTTP metrics and access log (they sit on the socket's side, or log at debug).
 import type { App } from './options.ts';
 import type { Logger } from '../logger.ts';
+import type { ReleaseCatalog } from '../domain/catalog.ts';
 import type { RateLimitDecision } from '../transport/appEnv.ts';
 
 /** The start waits this long at most (checked between requests); what is still running then finishes beside the first requests. */
@@ -63,13 +64,19 @@ export async function warmRoutes(app: Pick<App, 'app'>, isShuttingDown: () => bo
   return { asked, ms: Math.round(performance.now() - started) };
 }
 
-/** warmRoutes, waited for at most ROUTE_WARM_MAX_MS; a failure is logged, never thrown (the server starts anyway). */
-export async function warmRoutesBeforeListening(app: Pick<App, 'app'>, log: Logger, isShuttingDown: () => boolean): Promise<void> {
+/**
+ * warmRoutes, waited for at most ROUTE_WARM_MAX_MS; a failure is logged, never thrown (the server
+ * starts anyway). Once it ends, the release list it read is let go of: a release imported right
+ * after the start is seen by the first request, as if nothing had asked before it.
+ */
+export async function warmRoutesBeforeListening(app: Pick<App, 'app'>, catalog: Pick<ReleaseCatalog, 'invalidate'>, log: Logger, isShuttingDown: () => boolean): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const run = warmRoutes(app, isShuttingDown).then(
-    (w) => log.info({ routes: w.asked.length, statuses: w.asked.map((a) => a.status), each: w.asked.map((a) => a.ms), ms: w.ms }, 'warmed the catalog routes'),
-    (e: Error) => log.warn({ err: { message: e.message } }, 'route warm-up failed; the first requests compile their routes'),
-  );
+  const run = warmRoutes(app, isShuttingDown)
+    .then(
+      (w) => log.info({ routes: w.asked.length, statuses: w.asked.map((a) => a.status), each: w.asked.map((a) => a.ms), ms: w.ms }, 'warmed the catalog routes'),
+      (e: Error) => log.warn({ err: { message: e.message } }, 'route warm-up failed; the first requests compile their routes'),
+    )
+    .finally(() => catalog.invalidate());
   await Promise.race([run, new Promise<void>((resolve) => (timer = setTimeout(resolve, ROUTE_WARM_MAX_MS)))]);
   clearTimeout(timer);
 }
