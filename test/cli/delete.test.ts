@@ -19,14 +19,15 @@ afterAll(async () => {
 
 describe('terminology releases delete', () => {
   it('deletes a hosted release and confirms what was removed; the other release stays, its index snapshot stored again', async () => {
-    const before = await withStoreDb(store, (db) =>
-      db.prisma.$queryRawUnsafe<{ version: string; base: string | null }[]>(
+    // One open of the store for both reads (each open of a file-backed PGlite is ~0.5 s of CPU).
+    const { before, concepts } = await withStoreDb(store, async (db) => ({
+      before: await db.prisma.$queryRawUnsafe<{ version: string; base: string | null }[]>(
         `SELECT r.version, b.version AS base FROM release_index_snapshot s JOIN release r ON r.id = s.release_id LEFT JOIN release b ON b.id = s.base_release_id ORDER BY r.ordinal`,
       ),
-    );
+      concepts: (await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM concept_at((SELECT id FROM release WHERE version = '1.0'))`))[0]!.n,
+    }));
     // The newest release's snapshot is whole, the earlier one a delta over it (snapshotChain.ts).
     expect(before).toEqual([{ version: '1.0', base: '2.0' }, { version: '2.0', base: null }]);
-    const concepts = await withStoreDb(store, async (db) => (await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM concept_at((SELECT id FROM release WHERE version = '1.0'))`))[0]!.n);
     expect(concepts).toBeGreaterThan(0);
     const r = await run(['releases', 'delete', '2.0'], store.env, 90_000);
     expect(r.stderr).toBe('');

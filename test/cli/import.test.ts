@@ -1,10 +1,9 @@
 // `terminology import` and `releases` through the real CLI: exit codes, messages, and an import
 // killed midway leaving nothing behind (its lock taken over by the next run).
 // Every CLI process of the PGlite pass costs seconds of WebAssembly start, so a process is
-// started only where the process is what is checked (the import once, the environment it
-// reads, a kill); the other runs are the same command in this process (runHere), what a run
-// left in the store is read in-process (storeReleases), and the importer's own rules are
-// test/importer's. `releases` as a process: test/cli/startup.test.ts, which also has the lock
+// started only where the process is what is checked (the import once, a kill); the other runs
+// are the same command in this process (runHere), what a run left in the store is read
+// in-process (storeReleases), and the importer's own rules are test/importer's. `releases` as a process: test/cli/startup.test.ts, which also has the lock
 // between processes (an import refused while the server owns the embedded store).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
@@ -61,8 +60,10 @@ describe('terminology import / releases', () => {
     expect(r.stderr).toContain('Cannot read the MedAscii folder /nonexistent/MedAscii');
   });
 
+  // In this process: the same entry point reads the environment it is given; a process reading
+  // its own broken environment is test/cli/startup.test.ts's.
   it('an invalid environment stops with a clear message', async () => {
-    const r = await run(['releases'], { ...store.env, PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    const r = await runHere(['releases'], { ...store.env, PORT: 'eighty', DATABASE_URL: 'mysql://x' });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Invalid configuration');
     expect(r.stderr).toContain('PORT');
