@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 import { warmBeforeListening } from './startupWarming.ts';
 import { warmRoutesBeforeListening } from './http/routeWarming.ts';
+import { warmUpValidation } from './graphql/validationWarmUp.ts';
 import { startControlChannel, type ControlCommands } from './net/controlChannel.ts';
 import { listen } from './net/listen.ts';
 import { createObservability } from './observability/setup.ts';
@@ -92,6 +93,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const warming = await warmBeforeListening(config, db, services, log, () => shuttingDown);
   // The routes clients open with, asked once in process (their first answer compiles them).
   if (config.routeWarmUp) await warmRoutesBeforeListening(app, log, () => shuttingDown);
+  warmUpValidation();
 
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
   // target with an empty 400), behind the fast path for warm answers.

@@ -55,8 +55,13 @@ export interface CodeValidation {
   summary: { items: number; valid: number; unknown: number; nonCurrent: number; termMismatches: number; multiaxial: number };
 }
 
+/** The refusal of a list longer than MAX_CODE_LIST (GraphQL's check before coercing the variable names it too: listWork.ts). */
+export function tooManyCodes(got: number) {
+  return validationError({ codes: [`at most ${MAX_CODE_LIST} codes per request (got ${got})`] });
+}
+
 async function checkList(scope: RequestScope, args: CodeListArgs): Promise<void> {
-  if (args.codes.length > MAX_CODE_LIST) throw validationError({ codes: [`at most ${MAX_CODE_LIST} codes per request (got ${args.codes.length})`] });
+  if (args.codes.length > MAX_CODE_LIST) throw tooManyCodes(args.codes.length);
   if (args.codes.length > MAX_PUBLIC_CODE_LIST) {
     if (!scope.apiKeyPresented) {
       throw validationError({ codes: [`at most ${MAX_PUBLIC_CODE_LIST} codes per request without an API key (got ${args.codes.length}); with X-API-Key, up to ${MAX_CODE_LIST}`] });
