@@ -101,7 +101,7 @@ function listItemType(type: TypeNode): string | undefined {
  * service refuses such a list, but after GraphQL has coerced it, in one synchronous pass: 80,000
  * items (within /graphql's body limit) were a 28-62 ms turn of the serving thread here.
  */
-export function tooLongCodeList(document: DocumentNode, operationName: string | null | undefined, variables: unknown): number | undefined {
+function tooLongCodeList(document: DocumentNode, operationName: string | null | undefined, variables: unknown): number | undefined {
   if (!variables || typeof variables !== 'object') return undefined;
   for (const v of getOperationAST(document, operationName)?.variableDefinitions ?? []) {
     if (listItemType(v.type) !== 'CodeListItemInput') continue;
