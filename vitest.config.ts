@@ -31,7 +31,7 @@ const NO_DATABASE = [
   // caches, the language a cache entry is keyed on, an npm FHIR client's interoperability (the
   // FHIR answers: test/fhir/operations), the index cache's byte bounds, the OpenAI provider's
   // HTTP exchange and fallback.
-  'test/graphql/document-cache.test.ts', 'test/graphql/input-limits.test.ts', 'test/graphql/validation-warm-up.test.ts', 'test/http/languageCacheKey.test.ts', 'test/fhir/client.test.ts', 'test/domain/index-memory.test.ts',
+  'test/graphql/document-cache.test.ts', 'test/graphql/input-limits.test.ts', 'test/http/languageCacheKey.test.ts', 'test/fhir/client.test.ts', 'test/domain/index-memory.test.ts',
   'test/assessment/openai.test.ts',
   // The API's description and the GraphQL request policy (what one request may ask for, and how
   // it is refused): decided before any database is asked.

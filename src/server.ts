@@ -15,7 +15,6 @@ import { createLogger, type Logger } from './logger.ts';
 import { compose } from './compose.ts';
 import { warmBeforeListening } from './startupWarming.ts';
 import { warmRoutesBeforeListening } from './http/routeWarming.ts';
-import { warmUpValidation } from './graphql/validationWarmUp.ts';
 import { startControlChannel, type ControlCommands } from './net/controlChannel.ts';
 import { listen } from './net/listen.ts';
 import { createObservability } from './observability/setup.ts';
@@ -93,7 +92,6 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const warming = await warmBeforeListening(config, db, services, log, () => shuttingDown);
   // The routes clients open with, asked once in process (their first answer compiles them).
   if (config.routeWarmUp) await warmRoutesBeforeListening(app, log, () => shuttingDown);
-  warmUpValidation(); // graphql-js's rules compiled before a client's first document (validationWarmUp.ts)
 
   // @hono/node-server's serve(), with an error handler (its default answers an unparsable request
   // target with an empty 400), behind the fast path for warm answers.
