@@ -22,7 +22,7 @@ const NO_DATABASE = [
   'test/domain/clientText.test.ts', 'test/domain/languageTags.test.ts', 'test/domain/languageText.test.ts', 'test/graphql/jit.test.ts', 'test/graphql/schema-drift.test.ts',
   'test/http/clientIp.test.ts', 'test/http/compressed-bodies.test.ts', 'test/http/cors.test.ts', 'test/http/etag.test.ts',
   'test/http/methods.test.ts', 'test/http/protection.test.ts', 'test/http/windowCounter.test.ts', 'test/impact/csv.test.ts',
-  'test/http/early413.test.ts', 'test/rest/jsonStream.test.ts', 'test/http/rateLimitConnect.test.ts',
+  'test/http/early413.test.ts', 'test/transport/jsonStream.test.ts', 'test/http/rateLimitConnect.test.ts',
   'test/nlp/assess.test.ts', 'test/nlp/bounds.test.ts', 'test/nlp/calibration.test.ts', 'test/nlp/classify.test.ts',
   'test/nlp/context.test.ts', 'test/nlp/generalisation.test.ts', 'test/nlp/identify.test.ts', 'test/nlp/label-sections-data.test.ts',
   'test/nlp/label.test.ts', 'test/nlp/text.test.ts', 'test/nlp/vocabulary.test.ts', 'test/nlp/eval.test.ts',
@@ -31,7 +31,7 @@ const NO_DATABASE = [
   // caches, the language a cache entry is keyed on, an npm FHIR client's interoperability (the
   // FHIR answers: test/fhir/operations), the index cache's byte bounds, the OpenAI provider's
   // HTTP exchange and fallback.
-  'test/graphql/document-cache.test.ts', 'test/http/languageCacheKey.test.ts', 'test/fhir/client.test.ts', 'test/domain/index-memory.test.ts',
+  'test/graphql/document-cache.test.ts', 'test/graphql/input-limits.test.ts', 'test/http/languageCacheKey.test.ts', 'test/fhir/client.test.ts', 'test/domain/index-memory.test.ts',
   'test/assessment/openai.test.ts',
   // The API's description and the GraphQL request policy (what one request may ask for, and how
   // it is refused): decided before any database is asked.

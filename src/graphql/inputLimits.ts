@@ -25,14 +25,20 @@ function checkDocument(source: string): void {
   }
 }
 
-/** Depth of a JSON value, without recursion. */
-function tooDeep(value: unknown): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (d >= MAX_NESTING) return true;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
+/**
+ * Whether a JSON value nests objects or arrays MAX_NESTING deep. Recursive, but never more than
+ * MAX_NESTING calls deep (it stops there), and without allocating: the earlier walk's explicit
+ * stack held every item of a long list at once (a tuple and an Object.values array per value),
+ * 20-50 ms of the serving thread and its garbage for a /graphql body of 80,000 list items.
+ */
+export function tooDeep(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= MAX_NESTING) return true;
+  if (Array.isArray(value)) {
+    for (let k = 0; k < value.length; k++) if (tooDeep(value[k], depth + 1)) return true;
+  } else {
+    // JSON's objects: own enumerable fields only, as for…in reads them.
+    for (const k in value) if (tooDeep((value as Record<string, unknown>)[k], depth + 1)) return true;
   }
   return false;
 }

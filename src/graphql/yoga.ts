@@ -17,6 +17,7 @@ import { transportErrorsPlugin } from './transportErrors.ts';
 import { narrativeRateLimitPlugin } from './narrativeRateLimit.ts';
 import { jitPlugin } from './jit.ts';
 import { listWorkPlugin } from './listWork.ts';
+import { largeResultsPlugin } from './largeResults.ts';
 
 /** What the HTTP layer passes with each request. */
 export interface ServerContext {
@@ -152,6 +153,8 @@ export function createGraphQLServer(services: Services, opts: GraphQLOptions = {
           ]
         : []),
       ...(opts.introspection === false ? [noIntrospectionPlugin()] : []),
+      // After errorShapePlugin: it takes over the answer of results that come out without errors.
+      largeResultsPlugin(),
       ...(opts.persistedOperations
         ? [
             usePersistedOperations<GraphQLContext>({

@@ -70,6 +70,15 @@ describe('GraphQL list work', () => {
     expectRefused(await post({ query: 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', variables: { ids } }), 400, 'VALIDATION_ERROR', /complexity \d+ exceeds/);
   });
 
+  it('refuses a coded list longer than 10,000 items before GraphQL coerces it', async () => {
+    const query = 'query($c: [CodeListItemInput!]!) { validateCodes(codes: $c) { summary { items } } }';
+    // Ending in an item GraphQL cannot coerce: the length is refused first, so the list was not walked.
+    const list = [...codes(10_000), { code: 1, nope: true }];
+    expectRefused(await post({ query, variables: { c: list } }), 400, 'VALIDATION_ERROR', /at most 10000 codes per request \(got 10001\)/);
+    // One item fewer is coerced, and refused for that item.
+    expectRefused(await post({ query, variables: { c: list.slice(1) } }), 400, 'VALIDATION_ERROR', /got invalid value 1/);
+  });
+
   it('runs coded-data and narrative fields only over POST', async () => {
     const q = encodeURIComponent('{ validateCodes(codes: [{code: "10047700"}]) { summary { items } } }');
     const res = await fetch(`${base}/graphql?query=${q}`, { headers: { accept: 'application/json' } });

@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AnalyseCodesDocument, ValidateCodesDocument } from '../operations/generated.ts';
 import { operation, respond, respondStream, type RestApp, type RestDeps } from '../context.ts';
-import { jsonChunks, streamChunks } from '../jsonStream.ts';
+import { jsonChunks, streamChunks } from '../../transport/jsonStream.ts';
 import { errorResponses, langParam, versionIdParam } from '../schemas.ts';
 import { jsonBody } from '../narrative.ts';
 import { MAX_CODE_LIST, MAX_PUBLIC_CODE_LIST, MAX_RECORDED_TERM_LENGTH } from '../../services/limits.ts';

@@ -8,7 +8,7 @@ import { errorResponses, langParam, versionIdParam } from '../schemas.ts';
 import { IMPACT_KINDS } from '../../domain/impact/analyse.ts';
 import { impactCsv, parseCodedRowsCsv, type CsvRowProblem } from '../../domain/impact/csv.ts';
 import { bodyChunks, isCsv } from '../csvBody.ts';
-import { jsonChunks, streamChunks } from '../jsonStream.ts';
+import { jsonChunks, streamChunks } from '../../transport/jsonStream.ts';
 import { validationError } from '../../domain/errors.ts';
 import { MAX_IMPACT_ROWS } from '../../services/limits.ts';
 import type { ImpactRowResult } from '../../domain/impact/analyse.ts';
