@@ -34,7 +34,7 @@ import { fairGroups, coreJiffies, loadAverage, medianWithInterval, pooledMedianW
 import { runWrk, type LoadResult } from './lib/load.ts';
 import { mixedWarmUp, observedEnvs, scraping, startObserved, startOtlpSink, type ObservedServer } from './lib/observedServers.ts';
 import { ensureTool, pinPlan, which } from './lib/pinning.ts';
-import { cleanupAll, runToEnd, stopChild } from './lib/procs.ts';
+import { alive, cleanupAll, runToEnd, stopChild } from './lib/procs.ts';
 import { median } from './lib/stats.ts';
 
 export interface FairOptions {
@@ -110,6 +110,7 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
   const serverCore = Number(pin.server);
   const sink = await startOtlpSink();
   const stops: (() => void)[] = [];
+  let serversOfRun: Partial<Record<Name, ObservedServer>> | undefined;
   try {
     const envs = await observedEnvs(sink.url, o.ratio, o.calibrate);
     const comparing = o.compare !== undefined && !o.calibrate;
@@ -122,6 +123,7 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
       traces: traced ? (await observedEnvs(sink.url, o.ratio, false)).traces : comparing ? (await observedEnvs(sink.url, 0, false)).on : envs.traces,
     };
     const servers = {} as Record<Name, ObservedServer>;
+    serversOfRun = servers;
     // The start order rotates from run to run, a precaution: the first server started idles longest before the
     // rounds (V8 may shrink an idle heap); in the runs so far it was not consistently the slower one.
     const first = process.pid % NAMES.length;
@@ -204,6 +206,13 @@ export async function measureFair(o: FairOptions): Promise<FairRound[]> {
     report(rounds, o, sink.exports, idleNsPerS);
     for (const n of NAMES) await stopChild(servers[n].proc.child);
     return rounds;
+  } catch (e) {
+    // A failed round says which server stopped (exit code or signal) and what it last wrote: wrk only sees refused sockets.
+    for (const n of NAMES) {
+      const child = serversOfRun?.[n]?.proc.child;
+      if (child && !alive(child)) o.log(`${n} (pid ${child.pid}) exited: code ${child.exitCode}, signal ${child.signalCode}; its last output:\n${serversOfRun![n]!.proc.stderr.toString().slice(-2_000)}`);
+    }
+    throw e;
   } finally {
     for (const s of stops) s();
     await cleanupAll();
