@@ -66,17 +66,33 @@ export async function warmRoutes(app: Pick<App, 'app'>, isShuttingDown: () => bo
 
 /**
  * warmRoutes, waited for at most ROUTE_WARM_MAX_MS; a failure is logged, never thrown (the server
- * starts anyway). Once it ends, the release list it read is let go of: a release imported right
- * after the start is seen by the first request, as if nothing had asked before it.
+ * starts anyway). Once it ends it lets go of what it loaded besides compiled code: the indexes and
+ * views of older releases its change routes read (so the index cache holds what it held — the
+ * older-release warm-up and a client's first request find it as they would have), and the release
+ * list (a release imported right after the start is seen by the first request).
  */
-export async function warmRoutesBeforeListening(app: Pick<App, 'app'>, catalog: Pick<ReleaseCatalog, 'invalidate'>, log: Logger, isShuttingDown: () => boolean): Promise<void> {
+export async function warmRoutesBeforeListening(
+  app: Pick<App, 'app'>,
+  catalog: Pick<ReleaseCatalog, 'invalidate' | 'releases' | 'searchIndexes'>,
+  log: Logger,
+  isShuttingDown: () => boolean,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const run = warmRoutes(app, isShuttingDown)
-    .then(
-      (w) => log.info({ routes: w.asked.length, statuses: w.asked.map((a) => a.status), each: w.asked.map((a) => a.ms), ms: w.ms }, 'warmed the catalog routes'),
-      (e: Error) => log.warn({ err: { message: e.message } }, 'route warm-up failed; the first requests compile their routes'),
-    )
-    .finally(() => catalog.invalidate());
+  const indexes = catalog.searchIndexes;
+  const run = (async () => {
+    const releases = await catalog.releases().catch(() => []);
+    const heldBefore = new Set(releases.filter((r) => indexes.holds(r.id)).map((r) => r.id));
+    try {
+      const w = await warmRoutes(app, isShuttingDown);
+      log.info({ routes: w.asked.length, statuses: w.asked.map((a) => a.status), each: w.asked.map((a) => a.ms), ms: w.ms }, 'warmed the catalog routes');
+    } catch (e) {
+      log.warn({ err: { message: (e as Error).message } }, 'route warm-up failed; the first requests compile their routes');
+    } finally {
+      // Every request above has settled; the newest's index is the start's own (startupWarming.ts).
+      for (const r of releases.slice(1)) if (!heldBefore.has(r.id) && indexes.holds(r.id)) indexes.forget(r.id);
+      catalog.invalidate();
+    }
+  })();
   await Promise.race([run, new Promise<void>((resolve) => (timer = setTimeout(resolve, ROUTE_WARM_MAX_MS)))]);
   clearTimeout(timer);
 }
