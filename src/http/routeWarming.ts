@@ -33,7 +33,7 @@ export interface RouteWarmUp {
 export async function warmRoutes(app: Pick<App, 'app'>, isShuttingDown: () => boolean): Promise<RouteWarmUp> {
   const started = performance.now();
   const asked: RouteWarmUp['asked'] = [];
-  const get = async (path: string, init: RequestInit = {}): Promise<unknown> => {
+  const ask = async (path: string, init: RequestInit = {}): Promise<unknown> => {
     // A turn of its own each: on the embedded store a request's statements may all resolve as
     // microtasks (PGlite runs on this thread), and the start's bound is a timer.
     await new Promise((r) => setImmediate(r));
@@ -43,22 +43,22 @@ export async function warmRoutes(app: Pick<App, 'app'>, isShuttingDown: () => bo
     asked.push({ path, status: res.status, ms: Math.round(performance.now() - t0) });
     return res.ok ? JSON.parse(text) : undefined;
   };
-  const versions = (await get('/versions?limit=2')) as { results?: { version: string }[] } | undefined;
+  const versions = (await ask('/versions?limit=2')) as { results?: { version: string }[] } | undefined;
   const [latest, previous] = versions?.results ?? [];
   if (latest && !isShuttingDown()) {
     const v = encodeURIComponent(latest.version);
-    const found = (await get(`/codes?q=a&limit=1&version=${v}`)) as { results?: { code: string }[] } | undefined;
+    const found = (await ask(`/codes?q=a&limit=1&version=${v}`)) as { results?: { code: string }[] } | undefined;
     const code = found?.results?.[0]?.code;
-    if (code && !isShuttingDown()) await get(`/codes/${code}?version=${v}`);
+    if (code && !isShuttingDown()) await ask(`/codes/${code}?version=${v}`);
     // GraphQL over HTTP (the explorer's and GraphQL clients' way in): Yoga's request path, not a route's operation.
     if (!isShuttingDown()) {
       const query = code ? 'query($c: String!, $v: String) { versions { totalCount } code(code: $c, version: $v) { code term } }' : '{ versions { totalCount } }';
-      await get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: code ? { c: code, v: latest.version } : {} }) });
+      await ask('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: code ? { c: code, v: latest.version } : {} }) });
     }
     if (previous && !isShuttingDown()) {
       const against = encodeURIComponent(previous.version);
-      if (code) await get(`/codes/${code}/changes?against=${against}&version=${v}`);
-      if (!isShuttingDown()) await get(`/versions/${v}/changes?limit=1`);
+      if (code) await ask(`/codes/${code}/changes?against=${against}&version=${v}`);
+      if (!isShuttingDown()) await ask(`/versions/${v}/changes?limit=1`);
     }
   }
   return { asked, ms: Math.round(performance.now() - started) };
