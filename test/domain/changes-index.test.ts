@@ -11,7 +11,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
 import { computeChanges, diffReleases } from '../../src/domain/changes/engine.ts';
-import { computeChangesFromIndexes, diffIndexes } from '../../src/domain/changes/indexDiff.ts';
+import { computeChangesFromIndexes, diffIndexes, diffOverBase, sharedBase } from '../../src/domain/changes/indexDiff.ts';
+import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
 import { ensureChangeSet, listChanges, type ChangeFilters } from '../../src/domain/changes/store.ts';
 import { ChangeListing, inJsonbOrder } from '../../src/domain/changes/listing.ts';
 import { pageFromMemory } from '../../src/domain/changes/pages.ts';
@@ -174,6 +175,57 @@ describe('changes between any two releases, from the release indexes', () => {
     await ensureChangeSet(db.prisma, first, last, indexes);
     expect(queries.filter((q) => /FULL JOIN|FROM concept/.test(q))).toEqual([]);
     expect(json(page)).toBe(json(await listChanges(db.prisma, first.id, last.id, {}, 0, 20)));
+  });
+
+  it('compares releases read through views over the newest\'s index only where they differ from it: the engine\'s rows for every pair', async () => {
+    const newest = releases.at(-1)!;
+    const indexes = new SearchIndexCache(4, undefined, db.blobs);
+    indexes.waitMs = 60_000; // a loaded host: a view's read is not cut short
+    const base = await indexes.get(newest.id, db.prisma);
+    const sideOf = async (r: { id: number }) => (r.id === newest.id ? base : (await indexes.view(r.id, db.prisma))!);
+    for (let i = 0; i < releases.length; i++) {
+      for (let j = i + 1; j < releases.length; j++) {
+        const [from, to] = [releases[i]!, releases[j]!];
+        const [a, b] = [await sideOf(from), await sideOf(to)];
+        expect(sharedBase(a, b), `${from.version} → ${to.version}`).toBe(base);
+        // Both ways: a later release against an earlier one reads retirements as additions.
+        expect(json(await diffOverBase(a, b)), `${from.version} → ${to.version}`).toBe(json(await diffReleases(db.prisma, from.id, to.id)));
+        expect(json(await diffOverBase(b, a)), `${to.version} → ${from.version}`).toBe(json(await diffReleases(db.prisma, to.id, from.id)));
+        const records = await computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
+        expect(json(records), `${from.version} → ${to.version}`).toBe(json(await computeChanges(db.prisma, from, to)));
+      }
+    }
+    // Work in proportion to the differences: the oldest's view lists a share of the release's entries.
+    const oldest = (await indexes.view(releases[0]!.id, db.prisma))!;
+    expect(oldest.differingEntries().length).toBeLessThan(base.size / 2);
+    expect(indexes.peek(releases[0]!.id), 'no older release\'s index was loaded').toBeUndefined();
+    // Two views over different indexes, or two whole indexes, are not "one base".
+    const whole = await ReleaseIndex.load(db.prisma, releases[0]!.id);
+    expect(sharedBase(whole, base)).toBeUndefined();
+    expect(sharedBase(whole, oldest)).toBeUndefined();
+  });
+
+  it('answers first → last through the views when the newest\'s index is in memory, as after a start: no release read whole, no index loaded', async () => {
+    const [first, last] = [releases[0]!, releases[3]!];
+    await db.prisma.changeSet.deleteMany({ where: { fromReleaseId: first.id, toReleaseId: last.id } });
+    await db.prisma.releaseChange.deleteMany({ where: { fromReleaseId: first.id, toReleaseId: last.id } });
+    for (const fallbacks of ['one', 'each'] as const) {
+      const indexes = new SearchIndexCache(4, undefined, db.blobs);
+      indexes.sqlFallbacks = fallbacks;
+      indexes.waitMs = 60_000;
+      await indexes.get(last.id, db.prisma);
+      queries.length = 0;
+      const page = await pageFromMemory(db.prisma, new ChangeSetMemory(), first, last, {}, 0, 20, indexes);
+      expect(page, fallbacks).not.toBeNull();
+      // Neither the ranged read (rangedDiff.ts: `_at(` lookups) nor a statement over a release's concepts; one delta row read.
+      expect(queries.filter((q) => /FULL JOIN|FROM concept|_at\(/.test(q)), fallbacks).toEqual([]);
+      expect(indexes.peek(first.id), fallbacks).toBeUndefined();
+      expect(indexes.peekView(first.id), fallbacks).toBeDefined();
+      await ensureChangeSet(db.prisma, first, last, indexes);
+      expect(json(page), fallbacks).toBe(json(await listChanges(db.prisma, first.id, last.id, {}, 0, 20)));
+      await db.prisma.changeSet.deleteMany({ where: { fromReleaseId: first.id, toReleaseId: last.id } });
+      await db.prisma.releaseChange.deleteMany({ where: { fromReleaseId: first.id, toReleaseId: last.id } });
+    }
   });
 
   it('orders metadata keys as jsonb returns them', async () => {

@@ -7,8 +7,11 @@
 // loaded machine) and longer on PGlite; this merge is a few hundred milliseconds of CPU, cut in
 // slices with a yield between them so that requests answered meanwhile are not held up.
 // Rows are the same as the statement's (test/domain/changes-index.test.ts checks it on both
-// databases), so describeChange() and everything after it are unchanged.
-import type { EntryColumns, ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
+// databases), so describeChange() and everything after it are unchanged. Two releases read
+// through one base index (a release's overlay view over the latest's index, as after a start)
+// are compared only where their overlays differ from that base (diffOverBase).
+import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
+import { OverlayView } from '../releaseIndex/overlayView.ts';
 import { LEVELS, type Level } from '../levels.ts';
 import { describeChange, type ChangeRecord, type DiffRow, type NameLookup } from './engine.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
@@ -19,46 +22,73 @@ const SLICE = 8_192;
 const LLT = LEVELS.indexOf('LLT');
 const NAMED_LEVELS = LEVELS.filter((l) => l !== 'LLT');
 
-
-/** What the diff reads of one release's index: its columns and its child → parents links. */
-interface Side extends Pick<EntryColumns, 'level' | 'code' | 'ptCode' | 'current' | 'primarySoc' | 'intlOrder'> {
-  ix: ReleaseIndex;
-  name: string[];
-  abbrev: Map<number, string>;
-  upStart: Int32Array;
-  upTo: Int32Array;
+/** What the diff reads of one release, entry by entry: a whole index's columns, or an overlay view's handles. */
+interface Side {
+  find(level: Level, code: number): number;
+  level(i: number): number;
+  code(i: number): number;
+  ptCode(i: number): number;
+  current(i: number): number;
+  primarySoc(i: number): number;
+  intlOrder(i: number): number;
+  name(i: number): string;
+  abbrev(i: number): string | null;
+  /** The codes of entry i's parents ascending (as the statement's array_agg), null for an LLT or none. */
+  parents(i: number): number[] | null;
 }
 
-function side(ix: ReleaseIndex): Side {
-  const p = ix.parts();
+/** A release read for a diff: its whole index, or its overlay view over another release's index. */
+export type DiffIndex = ReleaseIndex | OverlayView;
+
+function indexSide(ix: ReleaseIndex): Side {
+  // codePageParts(): the arrays as they are (parts() would also list the trigrams).
+  const p = ix.codePageParts();
   const c = p.columns;
+  const up = p.up;
   return {
-    ix,
-    level: c.level,
-    code: c.code,
-    ptCode: c.ptCode,
-    current: c.current,
-    primarySoc: c.primarySoc,
-    intlOrder: c.intlOrder,
-    name: c.name,
-    abbrev: new Map(p.socAbbrev),
-    upStart: p.up.start,
-    upTo: p.up.to,
+    find: (level, code) => ix.find(level, code),
+    level: (i) => c.level[i]!,
+    code: (i) => c.code[i]!,
+    ptCode: (i) => c.ptCode[i]!,
+    current: (i) => c.current[i]!,
+    primarySoc: (i) => c.primarySoc[i]!,
+    intlOrder: (i) => c.intlOrder[i]!,
+    name: (i) => c.name[i]!,
+    abbrev: (i) => p.socAbbrev.get(i) ?? null,
+    parents: (i) => {
+      if (c.level[i] === LLT) return null;
+      const from = up.start[i]!;
+      const to = up.start[i + 1]!;
+      if (from === to) return null;
+      const out: number[] = [];
+      for (let k = from; k < to; k++) out.push(c.code[up.to[k]!]!);
+      return out.sort((x, y) => x - y);
+    },
   };
 }
 
-const opt = (v: number) => (v === NONE ? null : v);
-
-/** The codes of entry i's parents ascending (as the statement's array_agg), null for an LLT or none. */
-function parentsOf(s: Side, i: number): number[] | null {
-  if (s.level[i] === LLT) return null;
-  const from = s.upStart[i]!;
-  const to = s.upStart[i + 1]!;
-  if (from === to) return null;
-  const out: number[] = [];
-  for (let k = from; k < to; k++) out.push(s.code[s.upTo[k]!]!);
-  return out.sort((x, y) => x - y);
+function viewSide(v: OverlayView): Side {
+  return {
+    find: (level, code) => v.find(level, code),
+    level: (h) => v.column('level', h),
+    code: (h) => v.column('code', h),
+    ptCode: (h) => v.column('ptCode', h),
+    current: (h) => v.column('current', h),
+    primarySoc: (h) => v.column('primarySoc', h),
+    intlOrder: (h) => v.column('intlOrder', h),
+    name: (h) => v.nameOf(h),
+    abbrev: (h) => v.abbrevOf(h),
+    parents: (h) => {
+      if (v.column('level', h) === LLT) return null;
+      const codes = v.parentCodes(h);
+      return codes.length === 0 ? null : codes.sort((x, y) => x - y);
+    },
+  };
 }
+
+const sideOf = (ix: DiffIndex): Side => (ix instanceof OverlayView ? viewSide(ix) : indexSide(ix));
+
+const opt = (v: number) => (v === NONE ? null : v);
 
 const sameList = (a: number[] | null, b: number[] | null) => (a === null || b === null ? a === b : a.length === b.length && a.every((x, k) => x === b[k]));
 
@@ -67,6 +97,56 @@ export function canDiff(a: ReleaseIndex, b: ReleaseIndex): boolean {
   return a.hasHierarchy && b.hasHierarchy && a.language === undefined && b.language === undefined;
 }
 
+/** The diff row of entry ia of A and jb of B (−1: not in that release), or undefined when they are the same. */
+function rowOf(A: Side, B: Side, ia: number, jb: number): DiffRow | undefined {
+  const inA = ia >= 0;
+  const inB = jb >= 0;
+  const aParents = inA ? A.parents(ia) : null;
+  const bParents = inB ? B.parents(jb) : null;
+  if (
+    inA && inB &&
+    A.name(ia) === B.name(jb) &&
+    A.current(ia) === B.current(jb) &&
+    A.ptCode(ia) === B.ptCode(jb) &&
+    A.primarySoc(ia) === B.primarySoc(jb) &&
+    A.abbrev(ia) === B.abbrev(jb) &&
+    A.intlOrder(ia) === B.intlOrder(jb) &&
+    sameList(aParents, bParents)
+  ) return undefined;
+  const level = LEVELS[inA ? A.level(ia) : B.level(jb)]! as Level;
+  const code = inA ? A.code(ia) : B.code(jb);
+  const lltIn = (s: Side) => {
+    const k = s.find('LLT', code);
+    return k < 0 ? null : opt(s.ptCode(k));
+  };
+  return {
+    level,
+    code,
+    inA,
+    inB,
+    aName: inA ? A.name(ia) : null,
+    bName: inB ? B.name(jb) : null,
+    aCurrent: inA ? A.current(ia) === 1 : null,
+    bCurrent: inB ? B.current(jb) === 1 : null,
+    aPt: inA ? opt(A.ptCode(ia)) : null,
+    bPt: inB ? opt(B.ptCode(jb)) : null,
+    aSoc: inA ? opt(A.primarySoc(ia)) : null,
+    bSoc: inB ? opt(B.primarySoc(jb)) : null,
+    aAbbrev: inA ? A.abbrev(ia) : null,
+    bAbbrev: inB ? B.abbrev(jb) : null,
+    aOrder: inA ? opt(A.intlOrder(ia)) : null,
+    bOrder: inB ? opt(B.intlOrder(jb)) : null,
+    aParents,
+    bParents,
+    promotedFromPt: level === 'PT' && !inA ? lltIn(A) : null,
+    demotedToPt: level === 'PT' && !inB ? lltIn(B) : null,
+    ptInA: A.find('PT', code) >= 0,
+    ptInB: B.find('PT', code) >= 0,
+  };
+}
+
+const inDiffOrder = (x: DiffRow, y: DiffRow) => LEVELS.indexOf(x.level) - LEVELS.indexOf(y.level) || x.code - y.code;
+
 /**
  * Every concept that differs between the releases of indexes a and b, as diffReleases() answers
  * it, in its order (level, code). Entries are matched by (level, code) through the indexes' maps,
@@ -74,88 +154,84 @@ export function canDiff(a: ReleaseIndex, b: ReleaseIndex): boolean {
  * written at import keeps the importer's order).
  */
 export async function diffIndexes(a: ReleaseIndex, b: ReleaseIndex): Promise<DiffRow[]> {
-  const A = side(a);
-  const B = side(b);
+  const A = indexSide(a);
+  const B = indexSide(b);
   const out: DiffRow[] = [];
-  const seenInB = new Uint8Array(B.code.length);
-  const row = (ia: number, jb: number): void => {
-    const inA = ia >= 0;
-    const inB = jb >= 0;
-    const aParents = inA ? parentsOf(A, ia) : null;
-    const bParents = inB ? parentsOf(B, jb) : null;
-    if (
-      inA && inB &&
-      A.name[ia] === B.name[jb] &&
-      A.current[ia] === B.current[jb] &&
-      A.ptCode[ia] === B.ptCode[jb] &&
-      A.primarySoc[ia] === B.primarySoc[jb] &&
-      (A.abbrev.get(ia) ?? null) === (B.abbrev.get(jb) ?? null) &&
-      A.intlOrder[ia] === B.intlOrder[jb] &&
-      sameList(aParents, bParents)
-    ) return;
-    const level = LEVELS[inA ? A.level[ia]! : B.level[jb]!]! as Level;
-    const code = inA ? A.code[ia]! : B.code[jb]!;
-    const lltIn = (s: Side) => {
-      const k = s.ix.find('LLT', code);
-      return k < 0 ? null : opt(s.ptCode[k]!);
-    };
-    out.push({
-      level,
-      code,
-      inA,
-      inB,
-      aName: inA ? A.name[ia]! : null,
-      bName: inB ? B.name[jb]! : null,
-      aCurrent: inA ? A.current[ia] === 1 : null,
-      bCurrent: inB ? B.current[jb] === 1 : null,
-      aPt: inA ? opt(A.ptCode[ia]!) : null,
-      bPt: inB ? opt(B.ptCode[jb]!) : null,
-      aSoc: inA ? opt(A.primarySoc[ia]!) : null,
-      bSoc: inB ? opt(B.primarySoc[jb]!) : null,
-      aAbbrev: inA ? (A.abbrev.get(ia) ?? null) : null,
-      bAbbrev: inB ? (B.abbrev.get(jb) ?? null) : null,
-      aOrder: inA ? opt(A.intlOrder[ia]!) : null,
-      bOrder: inB ? opt(B.intlOrder[jb]!) : null,
-      aParents,
-      bParents,
-      promotedFromPt: level === 'PT' && !inA ? lltIn(A) : null,
-      demotedToPt: level === 'PT' && !inB ? lltIn(B) : null,
-      ptInA: a.find('PT', code) >= 0,
-      ptInB: b.find('PT', code) >= 0,
-    });
-  };
-  for (let ia = 0; ia < A.code.length; ia++) {
+  const seenInB = new Uint8Array(b.size);
+  for (let ia = 0; ia < a.size; ia++) {
     if (ia % SLICE === SLICE - 1) await nextTurn();
-    const jb = b.find(LEVELS[A.level[ia]!]!, A.code[ia]!);
+    const jb = B.find(LEVELS[A.level(ia)]!, A.code(ia));
     if (jb >= 0) seenInB[jb] = 1;
-    row(ia, jb);
+    const r = rowOf(A, B, ia, jb);
+    if (r) out.push(r);
   }
-  for (let jb = 0; jb < B.code.length; jb++) {
+  for (let jb = 0; jb < b.size; jb++) {
     if (jb % SLICE === SLICE - 1) await nextTurn();
-    if (!seenInB[jb]) row(-1, jb);
+    if (seenInB[jb]) continue;
+    const r = rowOf(A, B, -1, jb);
+    if (r) out.push(r);
   }
-  return out.sort((x, y) => LEVELS.indexOf(x.level) - LEVELS.indexOf(y.level) || x.code - y.code);
+  return out.sort(inDiffOrder);
+}
+
+/** The index both read through when a and b are one index and a view over it, or two views over one index; else undefined. */
+export function sharedBase(a: DiffIndex, b: DiffIndex): ReleaseIndex | undefined {
+  const baseOf = (x: DiffIndex) => (x instanceof OverlayView ? x.baseIndex : x);
+  const base = baseOf(a);
+  if (base !== baseOf(b) || !(a instanceof OverlayView || b instanceof OverlayView)) return undefined;
+  return canDiff(base, base) ? base : undefined;
+}
+
+/**
+ * diffIndexes() for two releases read through one base index (sharedBase()): only the entries
+ * where either view differs from the base can differ between the two, so only those are compared
+ * — work in proportion to the releases' differences, not their size (issue 32: changes between
+ * any two hosted releases), and no index of either release materialised.
+ */
+export async function diffOverBase(a: DiffIndex, b: DiffIndex): Promise<DiffRow[]> {
+  const A = sideOf(a);
+  const B = sideOf(b);
+  const keys = new Set<number>();
+  for (const x of [a, b]) if (x instanceof OverlayView) for (const e of x.differingEntries()) keys.add(e.level * 2 ** 32 + e.code);
+  const out: DiffRow[] = [];
+  let n = 0;
+  for (const key of keys) {
+    if (++n % SLICE === 0) await nextTurn();
+    const level = LEVELS[Math.floor(key / 2 ** 32)]!;
+    const code = key % 2 ** 32;
+    const [ia, jb] = [A.find(level, code), B.find(level, code)];
+    if (ia < 0 && jb < 0) continue; // a base entry neither release holds
+    const r = rowOf(A, B, ia, jb);
+    if (r) out.push(r);
+  }
+  return out.sort(inDiffOrder);
 }
 
 /** Names of non-LLT codes: the target release's first, then the baseline's (as namesFor()). */
-export function indexNames(to: ReleaseIndex, from: ReleaseIndex): NameLookup {
+export function indexNames(to: DiffIndex, from: DiffIndex): NameLookup {
+  const sides = [sideOf(to), sideOf(from)];
   return (code) => {
-    for (const ix of [to, from]) {
+    for (const s of sides) {
       for (const l of NAMED_LEVELS) {
-        const i = ix.find(l, code);
-        if (i >= 0) return ix.name[i];
+        const i = s.find(l, code);
+        if (i >= 0) return s.name(i);
       }
     }
     return undefined;
   };
 }
 
-/** computeChanges() over two indexes: the diff, then each row described, in slices. */
+/** computeChanges() over two indexes (or views over one base: diffOverBase()): the diff, then each row described, in slices. */
 export async function computeChangesFromIndexes(
-  from: { version: string; index: ReleaseIndex },
-  to: { version: string; index: ReleaseIndex },
+  from: { version: string; index: DiffIndex },
+  to: { version: string; index: DiffIndex },
 ): Promise<ChangeRecord[]> {
-  const rows = await diffIndexes(from.index, to.index);
+  const [a, b] = [from.index, to.index];
+  let rows: DiffRow[];
+  if (a instanceof OverlayView || b instanceof OverlayView) {
+    if (!sharedBase(a, b)) throw new Error(`releases ${a.releaseId} and ${b.releaseId} are not read through one base index`);
+    rows = await diffOverBase(a, b);
+  } else rows = await diffIndexes(a, b);
   const name = indexNames(to.index, from.index);
   const versions = { from: from.version, to: to.version };
   const out: ChangeRecord[] = [];

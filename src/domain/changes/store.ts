@@ -7,9 +7,10 @@ import type { Level } from '../levels.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
 import type { ChangeRecord, ChangeType } from './engine.ts';
 import { metadataWithStringCodes } from './metadata.ts';
-import { canDiff, computeChangesFromIndexes } from './indexDiff.ts';
+import { canDiff, computeChangesFromIndexes, sharedBase } from './indexDiff.ts';
 import { computeChangesFromRanges } from './rangedDiff.ts';
 import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
+import type { OverlayView } from '../releaseIndex/overlayView.ts';
 
 export interface ChangeCounts {
   added: number;
@@ -72,6 +73,8 @@ async function storeIn(tx: Prisma.TransactionClient, from: ReleaseRef, to: Relea
 export interface IndexSource {
   get(releaseId: number, db: Pick<PrismaClient, '$queryRawUnsafe'>): Promise<ReleaseIndex>;
   peek(releaseId: number): ReleaseIndex | undefined;
+  /** The release's overlay view over an index in memory (read from its delta snapshot, waited for maxMs), or undefined. */
+  view?(releaseId: number, db: Pick<PrismaClient, '$queryRawUnsafe'>, maxMs?: number): Promise<OverlayView | undefined>;
   /** 'one' on the embedded store, whose statements run on the serving thread (compose.ts); 'each' on PostgreSQL. */
   readonly sqlFallbacks: 'one' | 'each';
 }
@@ -91,10 +94,29 @@ async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: Re
   if (indexes) {
     let a = indexes.peek(from.id);
     let b = indexes.peek(to.id);
+    const viewed = await throughViews(db, from, to, a, b, indexes);
+    if (viewed) return viewed;
     if ((!a || !b) && indexes.sqlFallbacks === 'one') [a, b] = await Promise.all([indexes.get(from.id, db), indexes.get(to.id, db)]);
     if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
   }
   return computeChangesFromRanges(db, from, to);
+}
+
+/** How long a change set waits for a release's view to be read (its delta row and the base index it is over). */
+const VIEW_WAIT_MS = 30_000;
+
+/**
+ * The records from the releases' overlay views over one index in memory (as after a start: the
+ * latest's index, every older release's delta snapshot over it), compared only where they differ
+ * from that index (indexDiff.ts diffOverBase): no index materialised and no release read whole,
+ * on either database. Undefined when the two are not read through one base.
+ */
+async function throughViews(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, a: ReleaseIndex | undefined, b: ReleaseIndex | undefined, indexes: IndexSource): Promise<ChangeRecord[] | undefined> {
+  if (!indexes.view || (a && b)) return undefined;
+  // Its read (one delta row) is waited for whole: the other ways cost seconds (bench/results.md).
+  const [va, vb] = await Promise.all([a ?? indexes.view(from.id, db, VIEW_WAIT_MS), b ?? indexes.view(to.id, db, VIEW_WAIT_MS)]);
+  if (!va || !vb || !sharedBase(va, vb)) return undefined;
+  return computeChangesFromIndexes({ version: from.version, index: va }, { version: to.version, index: vb });
 }
 
 async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource) {

@@ -370,9 +370,11 @@ export class SearchIndexCache {
    * row read) over its base's index when that is kept here (or being read: waited for as
    * whenLoading); undefined when the release has no delta snapshot, its base is not kept or is
    * not that snapshot's exact content: the caller answers as before (its index, or SQL). Never
-   * materialises the release's index; never rejects (a problem is warned of).
+   * materialises the release's index; never rejects (a problem is warned of). A read in flight is
+   * waited for `maxMs` from its start (INDEX_WAIT_MS: a code page answers by SQL meanwhile; a
+   * change set, whose other ways cost seconds, waits longer).
    */
-  view(releaseId: number, db: Db): Promise<OverlayView | undefined> {
+  view(releaseId: number, db: Db, maxMs = this.waitMs): Promise<OverlayView | undefined> {
     const ready = this.peekView(releaseId);
     if (ready) return Promise.resolve(ready);
     // No index kept nor being read: no base a view could be over (and no statement spent finding out).
@@ -380,7 +382,7 @@ export class SearchIndexCache {
     // Its own snapshot being read: that read is the way (whenLoading), and a stalled one is not joined by another.
     if (this.reading.has(releaseId)) return Promise.resolve(undefined);
     const known = this.viewReads.get(releaseId);
-    if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return this.bounded(known);
+    if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return this.bounded(known, maxMs);
     const entry = { read: this.readView(releaseId, db), at: -1, started: performance.now() };
     this.viewReads.set(releaseId, entry);
     void entry.read.then((v) => {
@@ -390,7 +392,7 @@ export class SearchIndexCache {
       this.views.set(releaseId, v);
       this.trimOverlays();
     });
-    return this.bounded(entry);
+    return this.bounded(entry, maxMs);
   }
 
   /**
@@ -410,10 +412,10 @@ export class SearchIndexCache {
     return s;
   }
 
-  /** A view read waited for at most waitMs from its start (as whenLoading): past that the caller answers by SQL while it goes on. */
-  private bounded(entry: { read: Promise<OverlayView | undefined>; at: number; started: number }): Promise<OverlayView | undefined> {
+  /** A view read waited for at most maxMs from its start (as whenLoading): past that the caller answers by SQL while it goes on. */
+  private bounded(entry: { read: Promise<OverlayView | undefined>; at: number; started: number }, maxMs: number): Promise<OverlayView | undefined> {
     if (entry.at >= 0) return entry.read;
-    const left = entry.started + this.waitMs - performance.now();
+    const left = entry.started + maxMs - performance.now();
     if (left <= 0) return Promise.resolve(undefined);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), left)));

@@ -356,6 +356,45 @@ export class OverlayView implements CodePageIndex {
     return t + lo;
   }
 
+  // What the change engine's diff reads (domain/changes/indexDiff.ts): an entry the view does not
+  // list here is its base's entry as it is (columns, name, parents), so a diff between releases
+  // over one base only compares these.
+
+  /** (level index, code) of every entry where the release may differ from its base: own entries, masked base entries, entries whose parents are patched. */
+  differingEntries(): { level: number; code: number }[] {
+    const out: { level: number; code: number }[] = [];
+    const c = this.b.columns;
+    for (let k = 0; k < this.own.code.length; k++) out.push({ level: this.own.level[k]!, code: this.own.code[k]! });
+    for (let byte = 0; byte < this.masked.length; byte++) {
+      const v = this.masked[byte]!;
+      if (v === 0) continue;
+      for (let bit = 0; bit < 8; bit++) {
+        const j = (byte << 3) + bit;
+        if ((v >> bit) & 1 && j < this.baseSize) out.push({ level: c.level[j]!, code: c.code[j]! });
+      }
+    }
+    for (const h of this.up.at.keys()) out.push({ level: this.int('level', h), code: this.int('code', h) });
+    return out;
+  }
+
+  /** A column of handle h, as the index's typed arrays hold it (NONE for no value). */
+  column(col: 'level' | 'code' | 'ptCode' | 'current' | 'primarySoc' | 'intlOrder', h: number): number {
+    return this.int(col, h);
+  }
+
+  nameOf(h: number): string {
+    return h < this.baseSize ? this.b.columns.name[h]! : this.own.name[h - this.baseSize]!;
+  }
+
+  abbrevOf(h: number): string | null {
+    return (h < this.baseSize ? this.b.socAbbrev.get(h) : this.own.socAbbrev[h - this.baseSize]) ?? null;
+  }
+
+  /** The codes of handle h's parents in the release (the child → parent lists; a PT's primary SOC is a column). */
+  parentCodes(h: number): number[] {
+    return this.list(h, this.up, this.b.up).map((e) => this.int('code', e.to));
+  }
+
   /** As ReleaseIndex.synonyms: the PT's LLTs, its own LLT first, then current before non-current, by name. */
   synonyms(ptCode: number): number[] {
     const l = this.b.llts;
