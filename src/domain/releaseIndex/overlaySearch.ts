@@ -4,8 +4,9 @@
 // mask) — without materialising the release's index. Handles are the overlay view's: a taken base
 // entry keeps its number j, own entry k is base.size + k. What this adds to the view, made once:
 // the own names' trigram sequences (ids of the base's trigrams, and new ids above them for trigrams
-// the base lacks) and their postings. A query's posting list is the base's without the masked
-// entries, then the own entries'; ties are broken by (level, code) in search.ts, so answers equal
+// the base lacks) and their postings. A query's postings are the base's list in place (masked
+// entries and all: search skips them where it consumes the list, nothing is copied per trigram), then
+// the own entries'; ties are broken by (level, code) in search.ts, so answers equal
 // the release's own index's (test/domain/index-overlay-search.test.ts). The listing order merges the
 // base's (masked entries skipped) with the own entries sorted by (level, intl_order, name rank in
 // the release), each own entry's place in the base's order found once.
@@ -14,12 +15,11 @@ import { LEVELS, type Level } from '../levels.ts';
 import type { PtPathColumns } from './hierarchyIndex.ts';
 import type { IndexOverlay } from './overlay.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { intersectLists, scoreTrigrams, sharedScratch, type SearchableIndex, type Stamps } from './searchable.ts';
+import { intersectLists, NO_ENTRIES, scoreTrigrams, sharedScratch, type Postings, type SearchableIndex, type Stamps } from './searchable.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 const NONE = -2147483648;
 const LAST = 2147483647;
-const EMPTY = new Int32Array(0);
 
 /** What the overlay view (overlayView.ts) gives its search: the base, the overlay's own part, the view's lookups. */
 export interface OverlaySearchSource {
@@ -195,17 +195,15 @@ export class OverlaySearch implements SearchableIndex {
     return m;
   }
 
-  /** The base's entries holding the trigram but the masked ones, then the own entries holding it. */
-  postingList(id: number): Int32Array {
-    const fromBase = id < this.baseIds ? this.base.postingList(id) : EMPTY;
+  /** The base's entries holding the trigram in place (masked ones too: `dropped`), then the own entries holding it. */
+  postings(id: number): Postings {
+    const head = id < this.baseIds ? this.base.postingList(id) : NO_ENTRIES;
     const r = this.rowOf.get(id);
-    const ownFrom = r === undefined ? 0 : this.postStart[r]!;
-    const ownTo = r === undefined ? 0 : this.postStart[r + 1]!;
-    const out = new Int32Array(fromBase.length + ownTo - ownFrom);
-    let w = 0;
-    for (let p = 0; p < fromBase.length; p++) if (!this.isMasked(fromBase[p]!)) out[w++] = fromBase[p]!;
-    for (let p = ownFrom; p < ownTo; p++) out[w++] = this.post[p]!;
-    return out.subarray(0, w);
+    return { head, tail: r === undefined ? NO_ENTRIES : this.post.subarray(this.postStart[r]!, this.postStart[r + 1]!) };
+  }
+
+  dropped(h: number): boolean {
+    return h < this.B && this.isMasked(h);
   }
 
   score(h: number, q: Uint8Array, qSize: number): { sim: number; full: number } {
@@ -226,7 +224,7 @@ export class OverlaySearch implements SearchableIndex {
     }
     const ids = inner.map((t) => this.idOf(t));
     if (ids.some((id) => id === undefined)) return [];
-    return intersectLists((ids as number[]).map((id) => this.postingList(id)), (h) => this.normAt(h).includes(q));
+    return intersectLists((ids as number[]).map((id) => this.postings(id)), (h) => !this.dropped(h) && this.normAt(h).includes(q));
   }
 
   /** The release's listing order: the base's without masked entries, own entries merged in at their places. */
