@@ -15,7 +15,12 @@
 // once (heap + arrays then), and GET /codes?q= on the oldest and the latest interleaved: CPU p50 of
 // each (queries cut from the latest's names: a word, a prefix, a name with a letter dropped).
 //
-//   npx tsx bench/overlayView.ts [--releases 6] [--scale 0.1] [--rounds 2] [--requests 200]
+// With --baseline DIR (a copy of another version of the repository, e.g. main's `git archive` with
+// src/generated and node_modules beside it) the way "base" runs that copy's own child in the views
+// way, alternated with this tree's ways in the same run: a same-run baseline for a change to the
+// view. --ways picks the ways run (default views,whole,sql; plus base when --baseline is given).
+//
+//   npx tsx bench/overlayView.ts [--releases 6] [--scale 0.1] [--rounds 2] [--requests 200] [--baseline DIR] [--ways views,base]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,10 +47,14 @@ const { values } = parseArgs({
     child: { type: 'string' },
     store: { type: 'string' },
     plan: { type: 'string' },
+    baseline: { type: 'string' },
+    ways: { type: 'string' },
   },
 });
 
 type Mode = 'views' | 'whole' | 'sql';
+/** A way of the parent: a mode of this tree's child, or 'base' (the baseline copy's child in the views mode). */
+type Way = Mode | 'base';
 interface Plan {
   releases: { id: number; version: string }[];
   /** Per request: a PT or LLT code held by both the oldest and the latest release. */
@@ -198,18 +207,21 @@ async function child(mode: Mode, store: string, plan: Plan): Promise<Result> {
   return result;
 }
 
-function runChild(mode: Mode, store: string, planFile: string): Promise<Result> {
-  const self = fileURLToPath(import.meta.url);
+function runChild(way: Way, store: string, planFile: string): Promise<Result> {
+  const self = way === 'base' ? path.resolve(values.baseline!, 'bench/overlayView.ts') : fileURLToPath(import.meta.url);
+  const mode: Mode = way === 'base' ? 'views' : way;
   return new Promise((resolve, reject) => {
+    // The child runs in its own tree (tsx resolves that tree's src from the script's path).
     const p = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--child', mode, '--store', store, '--plan', planFile, '--requests', String(values.requests)], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: path.dirname(path.dirname(self)),
     });
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.on('exit', (code) => {
       const line = out.trim().split('\n').at(-1) ?? '';
       if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as Result);
-      else reject(new Error(`child ${mode} exited ${code}: ${out.slice(-500)}`));
+      else reject(new Error(`child ${way} exited ${code}: ${out.slice(-500)}`));
     });
   });
 }
@@ -252,8 +264,9 @@ async function main() {
         layout.map((l) => `${l.version} ${l.base ? `Δ over ${l.base}` : 'whole'} ${(l.bytes / 2 ** 20).toFixed(2)} MB`).join(', ') +
         `\n${values.rounds} rounds, ways alternated; ${values.requests} code pages per release and way, interleaved oldest/latest\n`,
     );
-    const results: Record<Mode, Result[]> = { views: [], whole: [], sql: [] };
-    const order: Mode[] = ['views', 'whole', 'sql'];
+    const results: Record<Way, Result[]> = { views: [], whole: [], sql: [], base: [] };
+    const order = (values.ways?.split(',') ?? ['views', 'whole', 'sql', ...(values.baseline ? ['base'] : [])]) as Way[];
+    if (order.includes('base') && !values.baseline) throw new Error('the way base needs --baseline DIR');
     for (let round = 0; round < Number(values.rounds); round++) {
       for (const mode of round % 2 ? [...order].reverse() : order) {
         const r = await runChild(mode, store, planFile);
@@ -281,6 +294,16 @@ async function main() {
     const v = results.views;
     const w = results.whole;
     const s = results.sql;
+    const b = results.base;
+    if (v.length && b.length) {
+      // Per round: this tree's views against the baseline's, the two children of the round side by side.
+      const per = (f: (r: Result) => number) => v.map((x, k) => (b[k] ? f(x) / f(b[k]!) : NaN)).map((r) => r.toFixed(2)).join(', ');
+      process.stdout.write(
+        `  views / base per round: search CPU p50 oldest ${per((x) => x.searchCpuOld)}, latest ${per((x) => x.searchCpuNew)}, oldest/latest ${per((x) => x.searchCpuOld / x.searchCpuNew)}; ` +
+          `first search on the oldest CPU ${per((x) => x.firstSearch.cpu)}; heap + arrays added once searched ${per((x) => x.heapSearchMb - x.heapWarmMb)}\n`,
+      );
+    }
+    if (!v.length || !w.length || !s.length) return;
     process.stdout.write(
       `  views / whole: RSS added ${(m(v, (x) => x.rssAllMb - x.rssWarmMb) / m(w, (x) => x.rssAllMb - x.rssWarmMb)).toFixed(2)}×, ` +
         `heap + arrays added ${(m(v, (x) => x.heapAllMb - x.heapWarmMb) / m(w, (x) => x.heapAllMb - x.heapWarmMb)).toFixed(2)}×, ` +

@@ -202,6 +202,34 @@ describe('search through an overlay view', () => {
     expect(view.size).toBeGreaterThan(newest.size); // own entries exist
   }, 300_000);
 
+  it('masked base entries stay in the posting runs the view hands out and never in its answers: each one\'s whole name, a typo of it, an inner piece and its first two letters', async () => {
+    const list = await releases(chain);
+    const newest = await ReleaseIndex.load(chain.prisma, list.at(-1)!.id);
+    const oldest = await ReleaseIndex.load(chain.prisma, list[0]!.id);
+    const view = OverlayView.of(newest, await overlayOf(newest, oldest))!.search();
+    const masked: number[] = [];
+    for (let j = 0; j < newest.size; j++) if (view.dropped(j)) masked.push(j);
+    expect(masked.length).toBeGreaterThan(10);
+    let inRuns = 0;
+    const differ: string[] = [];
+    for (const j of masked.slice(0, 60)) {
+      const n = newest.norm[j]!;
+      // Every trigram of the masked name is held by it: its runs carry it in place.
+      const { ids } = view.queryTrigrams(n);
+      if (ids.every((id) => view.postings(id).head.includes(j))) inRuns++;
+      const d = Math.floor(n.length / 2);
+      for (const q of [newest.name[j]!, n.slice(0, d) + n.slice(d + 1), n.slice(1, 6), n.slice(0, 2)]) {
+        for (const level of [undefined, 'LLT'] as const) {
+          const got = await searchOn(chain.prisma, view, q, { level }, 0, 1000);
+          const want = await searchOn(chain.prisma, oldest, q, { level }, 0, 1000);
+          if (JSON.stringify(got) !== JSON.stringify(want) && differ.length < 3) differ.push(`${q} ${level}`);
+        }
+      }
+    }
+    expect(inRuns).toBe(Math.min(60, masked.length));
+    expect(differ).toEqual([]);
+  }, 300_000);
+
   it('the cache searches an older release through its view from the stored delta, never materialising it, and counts the view\'s search part', async () => {
     for (const db of [demo, chain]) {
       const list = await releases(db);

@@ -4,8 +4,9 @@
 // mask) — without materialising the release's index. Handles are the overlay view's: a taken base
 // entry keeps its number j, own entry k is base.size + k. What this adds to the view, made once:
 // the own names' trigram sequences (ids of the base's trigrams, and new ids above them for trigrams
-// the base lacks) and their postings. A query's posting list is the base's without the masked
-// entries, then the own entries'; ties are broken by (level, code) in search.ts, so answers equal
+// the base lacks) and their postings. A query's postings are the base's list in place (masked
+// entries and all: search skips them where it consumes the list, nothing is copied per trigram), then
+// the own entries'; ties are broken by (level, code) in search.ts, so answers equal
 // the release's own index's (test/domain/index-overlay-search.test.ts). The listing order merges the
 // base's (masked entries skipped) with the own entries sorted by (level, intl_order, name rank in
 // the release), each own entry's place in the base's order found once.
@@ -14,12 +15,11 @@ import { LEVELS, type Level } from '../levels.ts';
 import type { PtPathColumns } from './hierarchyIndex.ts';
 import type { IndexOverlay } from './overlay.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { intersectLists, scoreTrigrams, sharedScratch, type SearchableIndex, type Stamps } from './searchable.ts';
+import { intersectLists, NO_ENTRIES, scoreTrigrams, sharedScratch, type Postings, type SearchableIndex, type Stamps } from './searchable.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 const NONE = -2147483648;
 const LAST = 2147483647;
-const EMPTY = new Int32Array(0);
 
 /** What the overlay view (overlayView.ts) gives its search: the base, the overlay's own part, the view's lookups. */
 export interface OverlaySearchSource {
@@ -57,8 +57,7 @@ export class OverlaySearch implements SearchableIndex {
   private readonly seqStart: Int32Array;
   private readonly seq: Uint16Array | Int32Array;
   private readonly ownCount: Uint16Array;
-  /** Own postings: those of trigram id `id` are post[postStart[r] .. postStart[r + 1]) with r = rowOf.get(id). */
-  private readonly rowOf = new Map<number, number>();
+  /** Own postings by trigram id (CSR over every id): those of `id` are post[postStart[id] .. postStart[id + 1]). */
   private readonly postStart: Int32Array;
   private readonly post: Int32Array;
   /** Own entries in listing order, and each one's place in the base's listing order (made on the first listing). */
@@ -75,23 +74,40 @@ export class OverlaySearch implements SearchableIndex {
     const n = own.code.length;
     this.size = this.B + n;
     this.baseIds = base.trigramIdCount();
-    // Each own name's trigram ids in order (as ReleaseIndex.indexTrigrams cuts them).
-    const seq: number[] = [];
+    // Each own name's trigram ids in order (as ReleaseIndex.indexTrigrams cuts them). About half the
+    // own entries keep the name of the base entry of their (level, code) (moved, made non-current):
+    // those take its sequence as it is; the others' names are cut here.
     this.seqStart = new Int32Array(n + 1);
+    let seq = new Int32Array(32 * n + 64);
+    let w = 0;
     for (let k = 0; k < n; k++) {
-      for (const t of trigramCodes(own.norm[k]!)) {
-        let id = base.trigramIdOf(t) ?? this.extraIds.get(t);
-        if (id === undefined) this.extraIds.set(t, (id = this.baseIds + this.extraIds.size));
-        seq.push(id);
+      const j = base.find(LEVELS[own.level[k]!]!, own.code[k]!);
+      const same = j >= 0 ? base.trigramSeq(j) : undefined;
+      const cut = same && this.cols.norm[j] === own.norm[k] ? undefined : trigramCodes(own.norm[k]!);
+      const len = cut ? cut.length : same!.length;
+      if (w + len > seq.length) {
+        const grown = new Int32Array(2 * (w + len));
+        grown.set(seq.subarray(0, w));
+        seq = grown;
       }
-      this.seqStart[k + 1] = seq.length;
+      if (!cut) seq.set(same!, w);
+      else {
+        for (let p = 0; p < len; p++) {
+          const t = cut[p]!;
+          let id = base.trigramIdOf(t) ?? this.extraIds.get(t);
+          if (id === undefined) this.extraIds.set(t, (id = this.baseIds + this.extraIds.size));
+          seq[w + p] = id;
+        }
+      }
+      w += len;
+      this.seqStart[k + 1] = w;
     }
     const ids = this.baseIds + this.extraIds.size;
-    this.seq = ids <= 65536 ? Uint16Array.from(seq) : Int32Array.from(seq);
+    this.seq = ids <= 65536 ? Uint16Array.from(seq.subarray(0, w)) : seq.slice(0, w);
     // Distinct ids per name, and the own entries holding each id (ascending handles: filled in k order).
     const last = new Int32Array(ids).fill(-1);
-    const holders = new Map<number, number>();
     this.ownCount = new Uint16Array(n);
+    this.postStart = new Int32Array(ids + 1);
     for (let k = 0; k < n; k++) {
       let distinct = 0;
       for (let p = this.seqStart[k]!; p < this.seqStart[k + 1]!; p++) {
@@ -99,25 +115,20 @@ export class OverlaySearch implements SearchableIndex {
         if (last[id] === k) continue;
         last[id] = k;
         distinct++;
-        holders.set(id, (holders.get(id) ?? 0) + 1);
+        this.postStart[id + 1]!++;
       }
       this.ownCount[k] = Math.min(distinct, 65535);
     }
-    this.postStart = new Int32Array(holders.size + 1);
-    for (const [id, count] of holders) {
-      const r = this.rowOf.size;
-      this.rowOf.set(id, r);
-      this.postStart[r + 1] = this.postStart[r]! + count;
-    }
-    this.post = new Int32Array(this.postStart[holders.size]!);
-    const fill = this.postStart.slice(0, holders.size);
+    for (let id = 0; id < ids; id++) this.postStart[id + 1]! += this.postStart[id]!;
+    this.post = new Int32Array(this.postStart[ids]!);
+    const fill = this.postStart.slice(0, ids);
     last.fill(-1);
     for (let k = 0; k < n; k++) {
       for (let p = this.seqStart[k]!; p < this.seqStart[k + 1]!; p++) {
         const id = this.seq[p]!;
         if (last[id] === k) continue;
         last[id] = k;
-        this.post[fill[this.rowOf.get(id)!]!++] = this.B + k;
+        this.post[fill[id]!++] = this.B + k;
       }
     }
   }
@@ -126,7 +137,7 @@ export class OverlaySearch implements SearchableIndex {
   get bytes(): number {
     return (
       this.seq.byteLength + this.seqStart.byteLength + this.ownCount.byteLength + this.postStart.byteLength + this.post.byteLength +
-      40 * (this.extraIds.size + this.rowOf.size) + (this.listingPlan ? this.listingPlan.order.byteLength + this.listingPlan.at.byteLength : 0)
+      40 * this.extraIds.size + (this.listingPlan ? this.listingPlan.order.byteLength + this.listingPlan.at.byteLength : 0)
     );
   }
 
@@ -195,17 +206,16 @@ export class OverlaySearch implements SearchableIndex {
     return m;
   }
 
-  /** The base's entries holding the trigram but the masked ones, then the own entries holding it. */
-  postingList(id: number): Int32Array {
-    const fromBase = id < this.baseIds ? this.base.postingList(id) : EMPTY;
-    const r = this.rowOf.get(id);
-    const ownFrom = r === undefined ? 0 : this.postStart[r]!;
-    const ownTo = r === undefined ? 0 : this.postStart[r + 1]!;
-    const out = new Int32Array(fromBase.length + ownTo - ownFrom);
-    let w = 0;
-    for (let p = 0; p < fromBase.length; p++) if (!this.isMasked(fromBase[p]!)) out[w++] = fromBase[p]!;
-    for (let p = ownFrom; p < ownTo; p++) out[w++] = this.post[p]!;
-    return out.subarray(0, w);
+  /** The base's entries holding the trigram in place (masked ones too: `dropped`), then the own entries holding it. */
+  postings(id: number): Postings {
+    const head = id < this.baseIds ? this.base.postingList(id) : NO_ENTRIES;
+    const from = this.postStart[id]!;
+    const to = this.postStart[id + 1]!;
+    return { head, tail: from === to ? NO_ENTRIES : this.post.subarray(from, to) };
+  }
+
+  dropped(h: number): boolean {
+    return h < this.B && this.isMasked(h);
   }
 
   score(h: number, q: Uint8Array, qSize: number): { sim: number; full: number } {
@@ -226,7 +236,7 @@ export class OverlaySearch implements SearchableIndex {
     }
     const ids = inner.map((t) => this.idOf(t));
     if (ids.some((id) => id === undefined)) return [];
-    return intersectLists((ids as number[]).map((id) => this.postingList(id)), (h) => this.normAt(h).includes(q));
+    return intersectLists((ids as number[]).map((id) => this.postings(id)), (h) => !this.dropped(h) && this.normAt(h).includes(q));
   }
 
   /** The release's listing order: the base's without masked entries, own entries merged in at their places. */

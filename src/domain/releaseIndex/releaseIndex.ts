@@ -20,7 +20,7 @@ import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 import { BigramPostings, MAX_BIGRAM_POSTING_BYTES } from './bigramPostings.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
 import { allPathsOf, type PathNodes } from './allPaths.ts';
-import { intersectLists, scoreTrigrams, type SearchableIndex, type Stamps } from './searchable.ts';
+import { intersectLists, NO_ENTRIES, scoreTrigrams, type Postings, type SearchableIndex, type Stamps } from './searchable.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -761,8 +761,18 @@ export class ReleaseIndex implements SearchableIndex {
   }
 
 
+  /** The entries holding trigram id, ascending: a view of the index's own array. */
   postingList(id: number): Int32Array {
     return this.post.subarray(this.postStart[id]!, this.postStart[id + 1]!);
+  }
+
+  postings(id: number): Postings {
+    return { head: this.postingList(id), tail: NO_ENTRIES };
+  }
+
+  /** Every handle of a release index is one of its entries. */
+  dropped(_h: number): boolean {
+    return false;
   }
 
   /** A mask of the given trigram ids, for score(). */
@@ -791,6 +801,6 @@ export class ReleaseIndex implements SearchableIndex {
     }
     const ids = inner.map((t) => this.trigramIds.get(t));
     if (ids.some((id) => id === undefined)) return out;
-    return intersectLists((ids as number[]).map((id) => this.postingList(id)), (i) => this.norm[i]!.includes(q));
+    return intersectLists((ids as number[]).map((id) => this.postings(id)), (i) => this.norm[i]!.includes(q));
   }
 }

@@ -411,16 +411,22 @@ function matches(query: Query, fuzzy: boolean): MatchRef[] {
   const k = query.ids.length;
   const m = Math.max(1, Math.ceil(SIMILARITY_THRESHOLD * qn - 1e-9));
   if (k < m) return out;
-  const lists = query.ids.map((id) => index.postingList(id)).sort((x, y) => x.length - y.length);
+  // Any k − m + 1 of the lists would do (the bound holds for every choice): the rarest by their
+  // runs' lengths, a view's masked entries included (they are counted, then skipped once each below).
+  const lists = query.ids.map((id) => index.postings(id)).sort((x, y) => x.head.length + x.tail.length - (y.head.length + y.tail.length));
   const walked = k - m + 1;
   const skipped = k - walked;
   // Scratch arrays owned by the index (matching is synchronous); zeroed again below.
   const { counts, touched } = index.scratch;
   let n = 0;
   for (let l = 0; l < walked; l++) {
-    const list = lists[l]!;
-    for (let j = 0; j < list.length; j++) {
-      const i = list[j]!;
+    const { head, tail } = lists[l]!;
+    for (let j = 0; j < head.length; j++) {
+      const i = head[j]!;
+      if (counts[i]!++ === 0) touched[n++] = i;
+    }
+    for (let j = 0; j < tail.length; j++) {
+      const i = tail[j]!;
       if (counts[i]!++ === 0) touched[n++] = i;
     }
   }
@@ -429,7 +435,7 @@ function matches(query: Query, fuzzy: boolean): MatchRef[] {
   for (let j = 0; j < n; j++) {
     const i = touched[j]!;
     const c = counts[i]!;
-    if (c === 0) continue;
+    if (c === 0 || index.dropped(i)) continue;
     const need = Math.min(Math.ceil((SIMILARITY_THRESHOLD * (qn + index.trigramCountAt(i))) / (1 + SIMILARITY_THRESHOLD) - 1e-9), wordNeed);
     if (c + skipped < need) continue;
     const s = query.score(i);

@@ -1,11 +1,26 @@
 // What search (search.ts, underNode.ts) reads of a release's names: a ReleaseIndex, or an overlay's
 // search view (overlaySearch.ts: the newest release's index plus the release's delta, issue 32).
 // Entries are named by handles below `size`; a view's handles are not in the release's (level, code)
-// order, so search orders ties by (level, code), never by handle, and every list of handles it is
-// given holds only the release's entries. Plus the two pieces of trigram work both kinds share.
+// order, so search orders ties by (level, code), never by handle. Lists of handles it is given hold
+// only the release's entries, but for posting runs: a view hands the base's lists as they are, masked
+// entries in place (no copy per query trigram), and whoever consumes them skips those (`dropped`).
+// Plus the trigram work both kinds share.
 import type { Concept } from '../concepts.ts';
 import type { Level } from '../levels.ts';
 import type { PtPathColumns } from './hierarchyIndex.ts';
+
+/**
+ * A trigram's entries, ascending across both runs (every handle in `tail` is above every one in
+ * `head`): a release index's list and nothing; a view's, the base's list in place and its own
+ * entries'. `head` may hold handles that are not the release's (`dropped`).
+ */
+export interface Postings {
+  head: Int32Array;
+  tail: Int32Array;
+}
+
+/** An empty run. */
+export const NO_ENTRIES = new Int32Array(0);
 
 export interface SearchableIndex {
   readonly releaseId: number;
@@ -28,8 +43,10 @@ export interface SearchableIndex {
   concept(h: number): Concept;
   queryTrigrams(text: string): { size: number; ids: number[] };
   mask(ids: Iterable<number>): Uint8Array;
-  /** The release's entries holding trigram id, ascending. */
-  postingList(id: number): Int32Array;
+  /** The entries holding trigram id, ascending; skip those `dropped` names. */
+  postings(id: number): Postings;
+  /** Whether a handle found in posting runs is not one of the release's entries (a view's masked base entry). */
+  dropped(h: number): boolean;
   score(h: number, q: Uint8Array, qSize: number): { sim: number; full: number };
   /** The release's entries whose normalised name contains `q`, ascending. */
   containing(q: string): number[];
@@ -103,24 +120,32 @@ export function scoreTrigrams(seq: Uint16Array | Int32Array, from: number, to: n
 }
 
 /**
- * Entries of every list (each ascending; the query's inner trigrams) that pass `test`, ascending:
- * the rarest list walked, membership in the next rarest ones narrowing it before the test.
+ * Entries of every list (the query's inner trigrams) that pass `test`, ascending: the rarest list
+ * walked, membership in the next rarest ones narrowing it before the test. Entries `dropped` in the
+ * walked list are the test's to refuse (the others' are only stepped over).
  */
-export function intersectLists(lists: Int32Array[], test: (i: number) => boolean): number[] {
+export function intersectLists(lists: Postings[], test: (i: number) => boolean): number[] {
   const out: number[] = [];
-  const sorted = [...lists].sort((a, b) => a.length - b.length);
+  const sorted = [...lists].sort((a, b) => a.head.length + a.tail.length - (b.head.length + b.tail.length));
   const [first, ...rest] = sorted;
   const others = rest.slice(0, 3);
   const pos = others.map(() => 0);
-  outer: for (const i of first!) {
-    for (let k = 0; k < others.length; k++) {
-      const l = others[k]!;
-      let p = pos[k]!;
-      while (p < l.length && l[p]! < i) p++;
-      pos[k] = p;
-      if (p === l.length || l[p] !== i) continue outer;
+  const walk = (run: Int32Array) => {
+    outer: for (let r = 0; r < run.length; r++) {
+      const i = run[r]!;
+      for (let k = 0; k < others.length; k++) {
+        const { head, tail } = others[k]!;
+        const len = head.length + tail.length;
+        // Position p over head then tail, as one list.
+        let p = pos[k]!;
+        while (p < len && (p < head.length ? head[p]! : tail[p - head.length]!) < i) p++;
+        pos[k] = p;
+        if (p === len || (p < head.length ? head[p]! : tail[p - head.length]!) !== i) continue outer;
+      }
+      if (test(i)) out.push(i);
     }
-    if (test(i)) out.push(i);
-  }
+  };
+  walk(first!.head);
+  walk(first!.tail);
   return out;
 }
