@@ -75,9 +75,10 @@ export interface OpenOptions {
   /**
    * Embedded in memory: a compiled PGlite module and file bundle to reuse, and start parameters
    * (the test suite opens a hundred in-memory databases a run: compiling and unpacking anew, and
-   * PostgreSQL's 128 MB of shared buffers for a store of 20 MB, were a fifth of each start).
+   * PostgreSQL's 128 MB of shared buffers for a store of 20 MB, were a fifth of each start); and a
+   * file system that already holds a cluster, in place of loadDataDir (test/helpers/pgliteTree.ts).
    */
-  pglite?: Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle' | 'startParams'> | undefined;
+  pglite?: Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle' | 'startParams' | 'fs'> | undefined;
   poolSize?: number;
   /** Server mode: longest wait for a new connection (TCP, handshake, authentication) or a free pool slot. */
   connectTimeoutMs?: number | undefined;
@@ -116,7 +117,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   try {
     // PGlite itself runs initdb when its data directory holds no PG_VERSION; the same test here.
     let loadDataDir = inMemory ? opts.loadDataDir : undefined;
-    if (inMemory ? !loadDataDir : !existsSync(path.join(dataDir!, 'PG_VERSION'))) {
+    if (inMemory ? !loadDataDir && !opts.pglite?.fs : !existsSync(path.join(dataDir!, 'PG_VERSION'))) {
       const seed = opts.newStore?.();
       loadDataDir = seed?.archive;
       created = seed?.archive ? { from: 'archive' } : { from: 'initdb', reason: seed?.reason ?? 'no archive given' };

@@ -2,7 +2,7 @@
 // so the server loads the latest release's index at once from it (one read), not after
 // SEARCH_INDEX_WARM_DELAY_MS, and readiness probes keep answering meanwhile. The store is a
 // copy of the suite's demo template, which that same demo import built (snapshots included).
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { templatesReady } from '../setup/templates.ts';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,9 @@ import { startServer, type RunningServer } from '../../src/server.ts';
 
 let server: RunningServer | undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'warm-'));
+// The demo template builds while the first files run: waited for in a hook, outside the test's
+// timeout (on a loaded host the wait alone took the test's 60 s).
+beforeAll(() => templatesReady(inject('templates')), 600_000);
 afterAll(async () => {
   await server?.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -22,7 +25,6 @@ afterAll(async () => {
 describe('release index warm-up', () => {
   it('loads the latest release index from its snapshot right after start, not after the delay', async () => {
     const logs = captureLogs();
-    await templatesReady(inject('templates'));
     cpSync(inject('templates').dirs!.demo, dataDir, { recursive: true });
     const config = loadConfig({
       TERMINOLOGY_DATA_DIR: dataDir,

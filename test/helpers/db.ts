@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { templatesReady, type TemplateName } from '../setup/templates.ts';
+import { parseDataDirTar, TreeFS, type DataDirTree } from './pgliteTree.ts';
 import { openDatabase, type Database, type OpenOptions } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import type { QueryListener } from '../../src/db/instrument.ts';
@@ -48,13 +49,19 @@ export async function createFreshPostgres(template?: TemplateName): Promise<{ ur
   };
 }
 
-const dumps = new Map<TemplateName, Blob>();
-async function dump(template: TemplateName): Promise<Blob> {
-  let blob = dumps.get(template);
-  if (blob) return blob;
+// Each template's data directory, parsed once per worker (test/helpers/pgliteTree.ts).
+const trees = new Map<TemplateName, DataDirTree>();
+async function tree(template: TemplateName): Promise<DataDirTree> {
+  let t = trees.get(template);
+  if (t) return t;
   await templatesReady(inject('templates'), template);
-  dumps.set(template, (blob = new Blob([readFileSync(inject('templates').dumps![template])])));
-  return blob;
+  trees.set(template, (t = parseDataDirTar(readFileSync(inject('templates').dumps![template]))));
+  return t;
+}
+
+/** The options of a new in-memory PGlite holding a copy of the template's cluster. */
+async function fromTemplate(template: TemplateName): Promise<NonNullable<OpenOptions['pglite']>> {
+  return { ...(await pgliteShared()), fs: new TreeFS(await tree(template)) };
 }
 
 /**
@@ -91,9 +98,8 @@ export async function createTestDatabase(opts: { onQuery?: QueryListener; migrat
     url = fresh.url;
     drop = fresh.drop;
   }
-  const loadDataDir = !usingPostgres && template !== 'none' ? await dump(template) : undefined;
-  const pglite = usingPostgres ? undefined : await pgliteShared();
-  const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', loadDataDir, pglite, onQuery: opts.onQuery, poolSize: 4 });
+  const pglite = usingPostgres ? undefined : template === 'none' ? await pgliteShared() : await fromTemplate(template);
+  const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', pglite, onQuery: opts.onQuery, poolSize: 4 });
   if (template === 'none' && opts.migrate !== false) await migrate(db);
   return Object.assign(db, {
     url,
@@ -129,7 +135,7 @@ export async function sharedDemoDatabase(opts: { onQuery?: QueryListener } = {})
   if (usingPostgres) return createTestDatabase({ template: 'demo', onQuery: opts.onQuery });
   sharedDemo ??= (async () => {
     const state: SharedDemo = { db: undefined as unknown as Database, listener: undefined, holder: false };
-    state.db = await openDatabase({ dataDir: 'memory://', loadDataDir: await dump('demo'), pglite: await pgliteShared(), onQuery: (sql) => state.listener?.(sql), poolSize: 4 });
+    state.db = await openDatabase({ dataDir: 'memory://', pglite: await fromTemplate('demo'), onQuery: (sql) => state.listener?.(sql), poolSize: 4 });
     return state;
   })();
   const state = await sharedDemo;
