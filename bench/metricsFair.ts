@@ -25,7 +25,7 @@
 //   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --scrape-every 4000 --json FILE]
 //   npm run bench:metrics -- --fair --compare DIR   (the traces slot: DIR's bundle with metrics on, traces off)
 //   npm run bench:metrics -- --fair --compare DIR --compare-traced   (traces on in both: this checkout's in the "metrics" slot, DIR's in the traces slot)
-//   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs written by --json, read together)
+//   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs written by --json, read together; with --compare, the two slots round by round too)
 //
 // Needs root (cgroup v1 cpu and cpuacct controllers), taskset, 2+ cores and wrk.
 import { writeFileSync } from 'node:fs';
@@ -300,11 +300,20 @@ export function poolFair(files: readonly string[], skip = 0): void {
     const m = pooledMedianWithInterval(per, median);
     return `**${pct(m.median)}** (${pct(m.low)}–${pct(m.high)}); runs ${per.map((xs) => pct(median(xs))).join(', ')}`;
   };
+  // With --compare: the two metrics-on slots against each other, round by round (no off server in the ratio): the A/B of two versions.
+  const slots = (k: 'throughput' | 'process' | 'main') => {
+    const f = (s: FairSample) => (k === 'throughput' ? s.rps : s.requests / (k === 'process' ? s.groupNs : s.mainNs));
+    const per = runs.map((r) => r.rounds.map((x) => f(x.servers.traces) / f(x.servers.on)));
+    const m = pooledMedianWithInterval(per, median);
+    return `**${pct(m.median)}** (${pct(m.low)}–${pct(m.high)}); runs ${per.map((xs) => pct(median(xs))).join(', ')}`;
+  };
+  const ab = compare && !calibrate ? [`| ${label.traces} / ${label.on}, same round | ${slots('throughput')} | ${slots('process')} | ${slots('main')} | – |`] : [];
   const loads = runs.flatMap((r) => r.rounds.map((x) => x.load1));
   const out = [
     `| server | req/s / baseline | req per CPU-second of the process / baseline | req per CPU-second of the main thread / baseline | the process's, less its idle rate (runs that measured it) |`,
     `|---|---|---|---|---|`,
     ...NAMES.filter((n) => n !== 'off').map((n) => `| ${label[n]} | ${cell(n, 'throughput')} | ${cell(n, 'process')} | ${cell(n, 'main')} | ${cell(n, 'busy')} |`),
+    ...ab,
     '',
     `${runs.length} runs (fresh processes each) of ${runs.map((r) => r.rounds.length).join(', ')} simultaneous rounds${skip ? ` (the first ${skip} of each left out)` : ''}, metrics scraped every ${every(runs[0]!) / 1000} s; pooled median of the per-round ratios, two-level bootstrap 95 % interval (runs, then rounds); load average ${Math.min(...loads)}–${Math.max(...loads)}`,
   ];
