@@ -101,6 +101,9 @@ const TRIGGERS: Trigger[] = [
     'predisposing conditions'].map((p) =>
     t(p, 'population', 'pre', 6),
   ),
+  // Round 14: "In patients who are elderly, volume-depleted (including those on diuretic therapy), or with compromised
+  // renal function, coadministration of NSAIDs …" (the NSAID / RAS-blocker class text): the patients, a list.
+  t('who are elderly', 'population', 'pre', 12),
   // "should be used with caution in active or latent peptic ulcers, diverticulitis, …": conditions that call for care.
   ...['caution in', 'cautiously in'].map((p) => t(p, 'population', 'pre', 12)),
   // "All pregnancies have a background risk of birth defect, loss, or other adverse outcomes": the population's own risk.

@@ -268,8 +268,30 @@ export function contraindicationText(text: string): boolean {
   const lead = text.slice(0, 1_000).trimStart().replace(/^(?:[-•*·▪◦]|\(?\d{1,3}[.)])\s+/, '');
   // Caseless text (some sources flatten case) ends a sentence at any ". " (as segment.ts does).
   const end = lead.search(/\p{Lu}/u.test(lead) ? /[.!?]\s+[A-Z([•]|\n/ : /[.!?]\s|\n/);
+  if (CONTRA_TITLE.test(lead)) return true;
   return /\bcontraindicated\b/i.test(end < 0 ? lead : lead.slice(0, end + 1));
 }
+/**
+ * Round 14: "If signs and symptoms of respiratory depression … occur, discontinue", "The signs and symptoms of orthostasis
+ * (postural hypotension, dizziness …) were detected more frequently": the warned event and what to do, or what was seen
+ * (TAC's and the annotation guidelines' "if anaphylaxis occurs, discontinue"), not a watch list. Only after "of" /
+ * "consistent with", in a unit that acts or reports, and with no instruction to watch before the cue ("Inform patients
+ * of the signs and symptoms of …", "monitor …": annotated either way, left as they were).
+ */
+const SIGNS_CUE = /^signs (?:and|or) symptoms$/i;
+const SIGNS_OF = /^\s*(?:of|consistent with)\b[^.;:]*$/i;
+const SIGNS_ACT = /\b(?:discontinu\w*|stop\w*|if|when|were (?:detected|reported|observed|seen)|(?:have|has) had)\b/i;
+const SIGNS_WATCH = /\b(?:monitor\w*|observ\w*|educate|inform|alert|watch|advise|instruct|counsel)\b/i;
+function warnedSigns(text: string, unit: LabelUnit, c: ContextCue, m: TermMatch): boolean {
+  return SIGNS_CUE.test(c.trigger) && SIGNS_OF.test(text.slice(c.end, m.start)) && SIGNS_ACT.test(unit.text) && !SIGNS_WATCH.test(text.slice(unit.start, c.start));
+}
+/** Round 14: the reason a contraindication gives ("due to the risk of sudden death") or an outcome it reports ("deaths have occurred"). */
+const CONTRA_RISK = /\b(?:due to|because of) (?:the|an?) (?:(?:increased|potential|possible) )?risks? (?:of|for)\b|\b(?:have|has) occurred\b/i;
+/**
+ * Round 14: a pasted text that opens with its own "4 CONTRAINDICATIONS" title run into the first sentence (the title is
+ * not a heading line, and the first sentence need not say "contraindicated": "CONTRAINDICATIONS Hypersensitivity to …").
+ */
+const CONTRA_TITLE = /^(?:\d{1,2}\.?\s+)?(?:CONTRAINDICATIONS|Contraindications)\b/;
 
 /**
  * Round 12: in a pasted contraindications text, a sentence that states what the product or the combination does ("was shown to
@@ -428,6 +450,10 @@ function namesTherapy(m: TermMatch, tokens: readonly Token[], vocab: Vocabulary)
   const next = tokens[m.to];
   // Round 13: "an opioid overdose reversal agent" names the antidote, not an overdose.
   if (next && !next.breakBefore && next.lower === 'reversal') return true;
+  // Round 14: a plural in -ives / -ics names a drug class ("other sedatives", "antipsychotics"), and so does a class
+  // adjective before one ("sedative hypnotics"): not Sedation.
+  if (/[a-z]{3}(?:ives|ics)$/.test(last.lower) && !/(?:ives|ics)$/.test(termLast)) return true;
+  if (next && /^\s*[/-]?\s*$/.test(next.gapBefore) && /(?:ive|ic)$/.test(last.lower) && /[a-z]{3}(?:ives|ics)$/.test(next.lower)) return true;
   // An agent noun names a therapy, unless a longer name says the product's effect ("has CNS-depressant effects"; the
   // bare "depressant effects" of a lower-cased paste stays a therapy word, as it was).
   if (/[a-z]{4}ants?$/.test(last.lower) && !/ants?$/.test(termLast)) return !(m.to - m.from >= 2 && next && !next.breakBefore && EFFECT_NOUNS.has(next.lower));
@@ -498,7 +524,14 @@ const ANIMAL_DOSING = /\btimes (?:the )?(?:maximum |estimated |exposure at the |
 const PREGNANCY_PHYSIOLOGY = /\b(?:increases?|decreases?|rises?|falls?|worsens?|changes?)\s+(?:during|with|in)\s+(?:normal\s+)?pregnancy\b/i;
 const OVERDOSE = /\boverdos(?:e|es|ages?|ing)\b|\bdoses? (?:up to|as high as|exceeding)\b/i;
 /** Round 12: an overdose as the outcome of abuse or misuse ("… addiction, which can lead to overdose or death") is an event, not an overdose text. */
-const OVERDOSE_OUTCOME = /\b(?:lead(?:s|ing)?|led|result(?:s|ed|ing)?)\s+(?:to|in)\s+(?:an?\s+)?(?:accidental\s+|unintentional\s+|intentional\s+|fatal\s+)?overdos(?:e|es|ages?)\b/gi;
+const OVERDOSE_LEADS = /\b(?:lead(?:s|ing)?|led|result(?:s|ed|ing)?)\s+(?:to|in)\s+(?:an?\s+)?(?:accidental\s+|unintentional\s+|intentional\s+|fatal\s+)?overdos(?:e|es|ages?)\b/gi;
+/**
+ * Round 14: an overdose as a warned risk ("there is a greater risk for overdose and death", "the risk for overdose and
+ * death", "may cause choking, overdose, and death"). Not "to reduce the risk of overdose" or a bare "because of risk of
+ * overdose" (a duplicated medicine's: TAC's honest fold 4 loses a code to them).
+ */
+const OVERDOSE_RISK = /(?<!\breduc\w* (?:the )?)\b(?:(?:greater|increased|higher) risks? (?:of|for)|risks? for|risks? of(?= (?:[\w-]+ )?overdos\w* (?:and|or) (?:[\w-]+ )?death)) (?:an? )?(?:accidental |unintentional |fatal |opioid(?:-related)? )?overdos(?:e|es|ages?)\b|\b(?:may |can )?cause[sd]? (?:[\w-]+, ){0,3}(?:and |or )?(?:accidental |fatal )?overdos(?:e|es)\b/gi;
+const OVERDOSE_OUTCOME = new RegExp(`${OVERDOSE_LEADS.source}|${OVERDOSE_RISK.source}`, 'gi');
 
 /**
  * Round 13: overdose words that do not describe an overdose: a cross-reference ("[see Drug Interactions (7.1),
@@ -566,7 +599,7 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
     let animalDosing: boolean | undefined;
     let pregnancyPhysiology: boolean | undefined;
     for (const m of matches) {
-      const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to), tokens);
+      const ev = weighMention(vocab, unit, m, cuesCovering(cues, m.from, m.to).filter((c) => !warnedSigns(text, unit, c, m)), tokens);
       ev.context = mentionContext(unit, ev.cues, (overdose ??= OVERDOSE.test(unit.text) && OVERDOSE.test(withoutOverdoseAsides(unit.text))));
       if (ev.context === 'adverse_event' && inCrossReference(text, unit.start, m.start)) {
         ev.context = 'hypothetical';
@@ -583,7 +616,7 @@ export function labelCandidates(text: string, vocab: Vocabulary, sectionType?: S
         ev.likelihood *= CONTEXT_WEIGHT.population!;
         ev.explanations.push('organ impairment in a dosing or pharmacokinetic statement: the population');
       }
-      if (ev.context === 'adverse_event' && contraindications && unit.section === '' && !REPORTS_EVENT.test(unit.text) && !CAUSES.test(unit.text) && !statesEffect(text, unit, m)) {
+      if (ev.context === 'adverse_event' && contraindications && unit.section === '' && !REPORTS_EVENT.test(unit.text) && !CAUSES.test(unit.text) && !statesEffect(text, unit, m) && !CONTRA_RISK.test(unit.text)) {
         ev.context = 'population';
         ev.likelihood *= CONTEXT_WEIGHT.population!;
         ev.explanations.push('in a contraindications text: the patients the product must not be given to, not an event');

@@ -258,6 +258,13 @@ export const CLINICAL_SYNONYMS: ReadonlyArray<readonly [phrase: string, targets:
   ['deterioration in renal function', ['renal impairment']], ['deterioration of renal function', ['renal impairment']],
   ['anaphylactic-like reactions', ['anaphylactoid reaction']], ['anaphylactic-like reaction', ['anaphylactoid reaction']],
   ['electrolyte depletion', ['electrolyte imbalance']],
+  // Round 14, population and pregnancy wording of a finding: growth and fetal-heart findings as labels write them,
+  // and the neonatal withdrawal syndrome named as such (not the bare "withdrawal symptoms": annotated either way).
+  ['inhibition of bone growth', ['growth retardation']], ['suppression of growth', ['growth retardation']],
+  ['growth suppression', ['growth retardation']], ['premature closure of the ductus arteriosus', ['ductus arteriosus premature closure']],
+  ['premature closure of the fetal ductus arteriosus', ['ductus arteriosus premature closure']],
+  ['neonatal opioid withdrawal syndrome', ['drug withdrawal syndrome neonatal']],
+  ['neonatal withdrawal syndrome', ['drug withdrawal syndrome neonatal']], ['neonatal withdrawal symptoms', ['drug withdrawal syndrome neonatal']],
 ];
 
 /**

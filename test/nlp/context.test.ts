@@ -743,3 +743,52 @@ describe('round 13: overdose asides, trial design, label wording, "depends on", 
     expect(excludedAs(run('Those with adrenal, renal disease, or azotemia are particularly susceptible.'), pt('Azotaemia'))).toBe('population');
   });
 });
+
+describe('round 14: contraindication titles, warned signs, overdose as a warned risk, drug classes, the elderly, growth and neonatal wording (issue 29)', () => {
+  const names = ['Hypersensitivity', 'Hyperthyroidism', 'Sudden death', 'Respiratory depression', 'Apnoea', 'Hepatitis', 'Overdose', 'Death', 'Sedation', 'Hypovolaemia', 'Renal impairment', 'Growth retardation', 'Ductus arteriosus premature closure', 'Drug withdrawal syndrome neonatal', 'Drug withdrawal syndrome', 'Nausea'];
+  const { tiny, pt } = namedVocabulary(names, [['Apnea', 'Apnoea'], ['Volume depleted', 'Hypovolaemia']]);
+  const run = (text: string) => classifyLabelDetailed(text, tiny, { includeExcluded: true, minConfidence: 0.5 });
+  const coded = (text: string) => run(text).codes.map((c) => c.ptCode).sort((a, b) => a - b);
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+
+  it('a pasted text that opens with its own CONTRAINDICATIONS title reads as contraindications; the reason it gives is still coded', () => {
+    const text = 'CONTRAINDICATIONS Hypersensitivity to any component of this product. Hyperthyroidism. Patients with severe obesity due to the risk of sudden death.';
+    expect(coded(text)).toEqual([pt('Sudden death')]);
+    expect(excludedAs(run(text), pt('Hypersensitivity'))).toBe('population');
+    expect(excludedAs(run(text), pt('Hyperthyroidism'))).toBe('population');
+    // Without the title (and no "contraindicated"), the same lines are read as before: findings.
+    expect(coded('Hypersensitivity to any component of this product. Hyperthyroidism.')).toEqual(sorted([pt('Hypersensitivity'), pt('Hyperthyroidism')]));
+  });
+
+  it('"if signs and symptoms of X occur, discontinue" codes X; an instruction to watch for them does not', () => {
+    expect(coded('If signs and symptoms of respiratory depression or apnea occur, discontinue DRUGX.')).toEqual(sorted([pt('Respiratory depression'), pt('Apnoea')]));
+    expect(coded('Discontinue DRUGX immediately if signs and symptoms of hepatitis occur.')).toEqual([pt('Hepatitis')]);
+    expect(excludedAs(run('Inform patients of the signs and symptoms of hepatitis and to discontinue DRUGX.'), pt('Hepatitis'))).toBe('hypothetical');
+    expect(excludedAs(run('Monitor patients for signs and symptoms of respiratory depression.'), pt('Respiratory depression'))).toBe('hypothetical');
+  });
+
+  it('an overdose stated as a warned risk is coded; "to reduce the risk of overdose" and an overdose text are not', () => {
+    expect(coded('DRUGX delivers the opioid over an extended period, so there is a greater risk for overdose and death.')).toEqual(sorted([pt('Overdose'), pt('Death')]));
+    expect(confidentSectionType('There is a greater risk for overdose and death with DRUGX.')).toBeNull();
+    expect(excludedAs(run('Prescribe the smallest quantity of tablets in order to reduce the risk of overdose.'), pt('Overdose'))).toBe('overdose');
+    expect(confidentSectionType('Overdosage with DRUGX can cause respiratory depression and death.')).toBe('overdosage');
+  });
+
+  it('a plural drug class ("sedatives", "sedative hypnotics") is not Sedation; sedation is', () => {
+    expect(coded('Avoid use with benzodiazepines and other sedatives/hypnotics, anxiolytics, and tranquilizers.')).toEqual([]);
+    expect(coded('No dose adjustment is needed when DRUGX is co-administered with sedative hypnotics.')).toEqual([]);
+    expect(coded('Profound sedation has been reported with DRUGX.')).toEqual([pt('Sedation')]);
+  });
+
+  it('"patients who are elderly, volume-depleted, or with compromised renal function" is the population', () => {
+    const text = 'In patients who are elderly, volume-depleted (including those on diuretic therapy), or with compromised renal function, coadministration of NSAIDs may result in deterioration of renal function.';
+    expect(excludedAs(run(text), pt('Hypovolaemia'))).toBe('population');
+    expect(coded('Patients became volume-depleted on DRUGX.')).toEqual([pt('Hypovolaemia')]);
+  });
+
+  it('growth, ductus and neonatal withdrawal wording of labels is coded to its PT', () => {
+    expect(coded('DRUGX may cause reversible inhibition of bone growth when administered during the second and third trimesters of pregnancy.')).toEqual([pt('Growth retardation')]);
+    expect(coded('Use of NSAIDs at about 30 weeks gestation and later in pregnancy increases the risk of premature closure of the fetal ductus arteriosus.')).toEqual([pt('Ductus arteriosus premature closure')]);
+    expect(coded('Prolonged use of DRUGX during pregnancy can result in neonatal opioid withdrawal syndrome, which may be life-threatening.')).toEqual([pt('Drug withdrawal syndrome neonatal')]);
+  });
+});

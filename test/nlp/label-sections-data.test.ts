@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, DEV14_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -301,7 +301,7 @@ describeHeldOutSet(FRESH11_DIR, 'data/label-sections-fresh11 (the eleventh held-
   mix: { specific_populations: 35, warnings_precautions: 50, other: 30, overdosage: 15, clinical_studies: 13, boxed_warning: 9, adverse_reactions: 13 },
 });
 
-describe('development labels of rounds 10, 11 and 12 (--split dev10, dev11, dev12)', () => {
+describe('development labels of rounds 10 to 14 (--split dev10, dev11, dev12, dev13, dev14)', () => {
   const dirs = [undefined, FRESH_DIR, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH5_DIR, FRESH6_DIR, FRESH7_DIR];
   const labelsOf = (ds: (string | undefined)[]) => new Set(ds.flatMap((d) => readSections(d).sections.map((s) => s.id.split('-')[0]!)));
 
@@ -318,5 +318,19 @@ describe('development labels of rounds 10, 11 and 12 (--split dev10, dev11, dev1
     expect(new Set(DEV12_LABELS).size).toBe(DEV12_LABELS.length);
     expect(new Set(DEV12_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR, FRESH9_DIR]));
     expect(DEV12_LABELS.length).toBe(105);
+  });
+
+  it('dev13 is dev12 and fresh10: every label of their chunks once, and no other', () => {
+    expect(DEV13_LABELS).toEqual([...DEV12_LABELS, ...FRESH10_LABELS]);
+    expect(new Set(DEV13_LABELS).size).toBe(DEV13_LABELS.length);
+    expect(new Set(DEV13_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR, FRESH9_DIR, FRESH10_DIR]));
+    expect(DEV13_LABELS.length).toBe(125);
+  });
+
+  it('dev14 is dev13 and fresh11: every label of their chunks once, and no other', () => {
+    expect(DEV14_LABELS).toEqual([...DEV13_LABELS, ...FRESH11_LABELS]);
+    expect(new Set(DEV14_LABELS).size).toBe(DEV14_LABELS.length);
+    expect(new Set(DEV14_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR, FRESH9_DIR, FRESH10_DIR, FRESH11_DIR]));
+    expect(DEV14_LABELS.length).toBe(146);
   });
 });

@@ -61,7 +61,7 @@ export const FRESH9_LABELS = ['anidulafungin', 'baclofen', 'bupropion', 'cephale
 export const FRESH10_DIR = path.join(projectRoot, 'data', 'label-sections-fresh10');
 /** fresh10's labels (chunk ids start with them). */
 export const FRESH10_LABELS = ['bevacizumab', 'covid', 'crisaborole', 'diazepam', 'epoetin', 'escitalopram', 'exemestane', 'fluconazole', 'hydrocodone', 'irinotecan', 'meloxicam', 'olanzapine', 'piperacillin', 'prevnar13', 'prevnar20', 'simvastatin', 'sirolimus', 'spironolactone', 'tramadol', 'trastuzumab'] as const;
-/** The eleventh held-out set, annotated blind to the brief's mix of section kinds (data/label-sections-fresh11/README.md): to be scored once, by the lead. */
+/** The eleventh held-out set, annotated blind to the brief's mix of section kinds (data/label-sections-fresh11/README.md): scored once at round 13's end, development data from round 14. */
 export const FRESH11_DIR = path.join(projectRoot, 'data', 'label-sections-fresh11');
 /** fresh11's labels (chunk ids start with them). */
 export const FRESH11_LABELS = ['adenosine', 'avelumab', 'dexmedetomidine', 'efexor', 'fentanyl', 'genotropin', 'infliximab', 'oxycodone', 'pantoprazole', 'pegfilgrastim', 'premarin', 'premarincream', 'prempro', 'quetiapine', 'risperidone', 'rituximab', 'sitagliptin', 'tamsulosin', 'ticovac', 'tolterodine', 'venlafaxine'] as const;
@@ -293,6 +293,9 @@ export const DEV12_LABELS: readonly string[] = [...DEV11_LABELS, ...FRESH9_LABEL
 
 /** Round 13's development labels (`--split dev13`): dev12's and fresh10's — a hundred and twenty-five labels. */
 export const DEV13_LABELS: readonly string[] = [...DEV12_LABELS, ...FRESH10_LABELS];
+
+/** Round 14's development labels (`--split dev14`): dev13's and fresh11's — a hundred and forty-six labels. */
+export const DEV14_LABELS: readonly string[] = [...DEV13_LABELS, ...FRESH11_LABELS];
 
 /** The runs with some codes removed from gold and predictions alike (scoring as if the release had never had them). */
 export function withoutCodes(runs: readonly SectionRun[], codes: ReadonlySet<number>): SectionRun[] {
