@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, DEV14_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH12_DIR, FRESH12_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, DEV14_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -194,7 +194,7 @@ describe('data/label-sections-fresh6 (round 8 held-out set, annotated blind)', (
   });
 });
 
-// The held-out sets built to a fixed mix of section kinds (fresh7 to fresh11) are checked alike: each README names its
+// The held-out sets built to a fixed mix of section kinds (fresh7 to fresh12) are checked alike: each README names its
 // mix, its labels and its sources, and these checks hold the files to it.
 interface HeldOutSet {
   /** The split name every chunk carries. */
@@ -299,6 +299,12 @@ describeHeldOutSet(FRESH11_DIR, 'data/label-sections-fresh11 (the eleventh held-
   split: 'fresh11', earlier: [...BEFORE_FRESH7, FRESH7_DIR, FRESH8_DIR, FRESH9_DIR, FRESH10_DIR], labels: FRESH11_LABELS, minSections: 150, repo: PHARMAGRAPHRAG,
   // The brief's mix (data/label-sections-fresh11/README.md).
   mix: { specific_populations: 35, warnings_precautions: 50, other: 30, overdosage: 15, clinical_studies: 13, boxed_warning: 9, adverse_reactions: 13 },
+});
+
+describeHeldOutSet(FRESH12_DIR, 'data/label-sections-fresh12 (the twelfth held-out set, annotated blind to the brief\'s mix of section kinds)', {
+  split: 'fresh12', earlier: [...BEFORE_FRESH7, FRESH7_DIR, FRESH8_DIR, FRESH9_DIR, FRESH10_DIR, FRESH11_DIR], labels: FRESH12_LABELS, minSections: 150, repo: PHARMAGRAPHRAG,
+  // The brief's mix for this set (data/label-sections-fresh12/README.md).
+  mix: { specific_populations: 30, warnings_precautions: 50, other: 30, overdosage: 15, clinical_studies: 12, boxed_warning: 9, adverse_reactions: 13 },
 });
 
 describe('development labels of rounds 10 to 14 (--split dev10, dev11, dev12, dev13, dev14)', () => {

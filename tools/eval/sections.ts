@@ -14,7 +14,7 @@ import { foldRelease, readCtcaeTerms, type ReleaseContent, type TacRecord } from
 
 export interface LabelSection {
   id: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9' | 'fresh10' | 'fresh11';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9' | 'fresh10' | 'fresh11' | 'fresh12';
   sectionType: SectionType;
   heading: string;
   text: string;
@@ -65,6 +65,10 @@ export const FRESH10_LABELS = ['bevacizumab', 'covid', 'crisaborole', 'diazepam'
 export const FRESH11_DIR = path.join(projectRoot, 'data', 'label-sections-fresh11');
 /** fresh11's labels (chunk ids start with them). */
 export const FRESH11_LABELS = ['adenosine', 'avelumab', 'dexmedetomidine', 'efexor', 'fentanyl', 'genotropin', 'infliximab', 'oxycodone', 'pantoprazole', 'pegfilgrastim', 'premarin', 'premarincream', 'prempro', 'quetiapine', 'risperidone', 'rituximab', 'sitagliptin', 'tamsulosin', 'ticovac', 'tolterodine', 'venlafaxine'] as const;
+/** The twelfth held-out set, annotated blind to the brief's mix of section kinds (data/label-sections-fresh12/README.md): to be scored once, by the lead. */
+export const FRESH12_DIR = path.join(projectRoot, 'data', 'label-sections-fresh12');
+/** fresh12's labels (chunk ids start with them). */
+export const FRESH12_LABELS = ['arthrotec', 'cardura', 'carduraxl', 'dilantin', 'estring', 'feldene', 'fluoxetine', 'halcion', 'insulin_glargine', 'magnesium', 'metcort', 'methotrexate', 'morphine', 'nicardia', 'nifedipine', 'nivestim', 'nivestym', 'procardia', 'trumenba'] as const;
 
 export function readSections(dir?: string): { sections: LabelSection[]; gold: Record<string, string[]> } {
   return {
