@@ -1,7 +1,7 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8|dev11|fresh9|dev12|fresh10|dev13|fresh11|dev14] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8|dev11|fresh9|dev12|fresh10|dev13|fresh11|dev14|fresh12] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
@@ -29,14 +29,15 @@
  * names — fresh10's run already had them all); --split fresh11: data/label-sections-fresh11, round 13's held-out set,
  * annotated blind to the engine and to fresh10's mix, scored once at round 13's end; --split dev14: dev13 and fresh11,
  * the hundred and forty-six development labels of round 14, one release with every set's gold names — fresh11's run
- * already had them all). Every table
+ * already had them all); --split fresh12: data/label-sections-fresh12, round 14's held-out set, annotated blind, scored
+ * once at round 14's end. Every table
  * also gives P and F1 intervals with whole labels resampled, the interval to compare two sets of different labels by.
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
 import { defaultCtcaeDir, defaultTacPath, LABEL_THRESHOLD, loadEvaluationVocabularies } from '../tools/eval/run.ts';
 import type { LabelOptions } from '../src/nlp/index.ts';
-import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, DEV14_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
+import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH12_DIR, FRESH12_LABELS, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, DEV14_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
 
 const { values } = parseArgs({
   options: {
@@ -60,8 +61,8 @@ const VARIANTS: Record<string, LabelOptions> = {
   'with-hypothetical': { contexts: ['adverse_event', 'hypothetical'] },
 };
 const threshold = values.threshold ? Number(values.threshold) : LABEL_THRESHOLD;
-type SetName = 'base' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9' | 'fresh10' | 'fresh11';
-const sets: Record<SetName, ReturnType<typeof readSections>> = { base: readSections(), fresh: readSections(FRESH_DIR), fresh2: readSections(FRESH2_DIR), fresh3: readSections(FRESH3_DIR), fresh4: readSections(FRESH4_DIR), fresh5: readSections(FRESH5_DIR), fresh6: readSections(FRESH6_DIR), fresh7: readSections(FRESH7_DIR), fresh8: readSections(FRESH8_DIR), fresh9: readSections(FRESH9_DIR), fresh10: readSections(FRESH10_DIR), fresh11: readSections(FRESH11_DIR) };
+type SetName = 'base' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4' | 'fresh5' | 'fresh6' | 'fresh7' | 'fresh8' | 'fresh9' | 'fresh10' | 'fresh11' | 'fresh12';
+const sets: Record<SetName, ReturnType<typeof readSections>> = { base: readSections(), fresh: readSections(FRESH_DIR), fresh2: readSections(FRESH2_DIR), fresh3: readSections(FRESH3_DIR), fresh4: readSections(FRESH4_DIR), fresh5: readSections(FRESH5_DIR), fresh6: readSections(FRESH6_DIR), fresh7: readSections(FRESH7_DIR), fresh8: readSections(FRESH8_DIR), fresh9: readSections(FRESH9_DIR), fresh10: readSections(FRESH10_DIR), fresh11: readSections(FRESH11_DIR), fresh12: readSections(FRESH12_DIR) };
 /**
  * One row per split: which sets it scores (`only`: just the chunks whose own `split` field is the split's name),
  * whose gold it scores against, whose gold names enter the release (a set's names enter only from the round its set
@@ -115,6 +116,9 @@ const SPLITS: Record<string, Split> = {
   fresh11: { sets: ['fresh11'], only: true, gold: [...DEV13, 'fresh11'], names: [...DEV13, 'fresh11'], labels: FRESH11_LABELS, folds: [] },
   // Round 14: fresh11 (scored once at round 13's end) is development data: dev13 and fresh11, a hundred and forty-six labels.
   dev14: { sets: DEV14, gold: DEV14, names: DEV14, labels: DEV14_LABELS, folds: [] },
+  // Round 14's held-out set, annotated blind to the engine and to round 14's work: scored once at round 14's end; its
+  // gold names enter the release only for that run (as fresh11's).
+  fresh12: { sets: ['fresh12'], only: true, gold: [...DEV14, 'fresh12'], names: [...DEV14, 'fresh12'], labels: FRESH12_LABELS, folds: [] },
 };
 const split = values.split!;
 const chosen = SPLITS[split];
