@@ -1,7 +1,7 @@
 /**
  * Label sections of other kinds (data/label-sections; docs/nlp.md "Other section types"):
  *
- *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8|dev11|fresh9|dev12|fresh10|dev13|fresh11|dev14|fresh12] [--mode text|heading|typed] [--threshold 0.5] [--errors]
+ *   npx tsx scripts/eval-sections.ts [--split dev|heldout|fresh|seen|fresh2|all|fresh3|fresh4|dev7|fresh5|dev8|fresh6|dev9|fresh7|dev10|fresh8|dev11|fresh9|dev12|fresh10|dev13|fresh11|dev14|fresh12|dev15] [--mode text|heading|typed] [--threshold 0.5] [--errors]
  *
  * Scores the development part by default. The held-out parts are scored once, at the end of a round
  * (--split heldout: round 2's; --split fresh: data/label-sections-fresh, round 3's — both scored, so now
@@ -30,14 +30,14 @@
  * annotated blind to the engine and to fresh10's mix, scored once at round 13's end; --split dev14: dev13 and fresh11,
  * the hundred and forty-six development labels of round 14, one release with every set's gold names — fresh11's run
  * already had them all); --split fresh12: data/label-sections-fresh12, round 14's held-out set, annotated blind, scored
- * once at round 14's end. Every table
+ * once at round 14's end; --split dev15: dev14 and fresh12, the development labels of round 15. Every table
  * also gives P and F1 intervals with whole labels resampled, the interval to compare two sets of different labels by.
  */
 import { parseArgs } from 'node:util';
 import { readTac } from '../tools/eval/tac.ts';
 import { defaultCtcaeDir, defaultTacPath, LABEL_THRESHOLD, loadEvaluationVocabularies } from '../tools/eval/run.ts';
 import type { LabelOptions } from '../src/nlp/index.ts';
-import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH12_DIR, FRESH12_LABELS, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, DEV14_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
+import { ALL_CONTEXTS, DRUGS, formatLabelRows, scoreByLabel, withoutCodes, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH12_DIR, FRESH12_LABELS, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, DEV14_LABELS, DEV15_LABELS, FRESH_DIR, formatRobustness, formatTypeRows, readSections, runSections, scoreByType, sectionsRelease, type InputMode } from '../tools/eval/sections.ts';
 
 const { values } = parseArgs({
   options: {
@@ -77,6 +77,7 @@ const DEV11: SetName[] = [...DEV10, 'fresh8'];
 const DEV12: SetName[] = [...DEV11, 'fresh9'];
 const DEV13: SetName[] = [...DEV12, 'fresh10'];
 const DEV14: SetName[] = [...DEV13, 'fresh11'];
+const DEV15: SetName[] = [...DEV14, 'fresh12'];
 const SPLITS: Record<string, Split> = {
   dev: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
   heldout: { sets: ['base'], only: true, gold: DEV, names: SEEN, folds: ['humira', 'lipitor', 'veklury'] },
@@ -119,6 +120,8 @@ const SPLITS: Record<string, Split> = {
   // Round 14's held-out set, annotated blind to the engine and to round 14's work: scored once at round 14's end; its
   // gold names enter the release only for that run (as fresh11's).
   fresh12: { sets: ['fresh12'], only: true, gold: [...DEV14, 'fresh12'], names: [...DEV14, 'fresh12'], labels: FRESH12_LABELS, folds: [] },
+  // Round 15: fresh12 (scored once at round 14's end) is development data: dev14 and fresh12, a hundred and sixty-five labels.
+  dev15: { sets: DEV15, gold: DEV15, names: DEV15, labels: DEV15_LABELS, folds: [] },
 };
 const split = values.split!;
 const chosen = SPLITS[split];

@@ -1,7 +1,7 @@
 // The issue-29 development data (data/label-sections): every chunk sourced, typed and in exactly one part
 // of the one split (stratified by type, ~60/40), its gold annotated, nothing invented outside the sources.
 import { describe, expect, it } from 'vitest';
-import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH12_DIR, FRESH12_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, DEV14_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
+import { FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH4_LABELS, FRESH5_DIR, FRESH5_LABELS, FRESH6_DIR, FRESH6_LABELS, FRESH7_DIR, FRESH7_LABELS, FRESH8_DIR, FRESH8_LABELS, FRESH9_DIR, FRESH9_LABELS, FRESH10_DIR, FRESH10_LABELS, FRESH11_DIR, FRESH11_LABELS, FRESH12_DIR, FRESH12_LABELS, FRESH_DIR, DEV10_LABELS, DEV11_LABELS, DEV12_LABELS, DEV13_LABELS, DEV14_LABELS, DEV15_LABELS, readSections, type LabelSection } from '../../tools/eval/sections.ts';
 import { SECTION_TYPES } from '../../src/nlp/index.ts';
 
 describe('data/label-sections', () => {
@@ -307,7 +307,7 @@ describeHeldOutSet(FRESH12_DIR, 'data/label-sections-fresh12 (the twelfth held-o
   mix: { specific_populations: 30, warnings_precautions: 50, other: 30, overdosage: 15, clinical_studies: 12, boxed_warning: 9, adverse_reactions: 13 },
 });
 
-describe('development labels of rounds 10 to 14 (--split dev10, dev11, dev12, dev13, dev14)', () => {
+describe('development labels of rounds 10 to 15 (--split dev10 … dev15)', () => {
   const dirs = [undefined, FRESH_DIR, FRESH2_DIR, FRESH3_DIR, FRESH4_DIR, FRESH5_DIR, FRESH6_DIR, FRESH7_DIR];
   const labelsOf = (ds: (string | undefined)[]) => new Set(ds.flatMap((d) => readSections(d).sections.map((s) => s.id.split('-')[0]!)));
 
@@ -338,5 +338,12 @@ describe('development labels of rounds 10 to 14 (--split dev10, dev11, dev12, de
     expect(new Set(DEV14_LABELS).size).toBe(DEV14_LABELS.length);
     expect(new Set(DEV14_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR, FRESH9_DIR, FRESH10_DIR, FRESH11_DIR]));
     expect(DEV14_LABELS.length).toBe(146);
+  });
+
+  it('dev15 is dev14 and fresh12: every label of their chunks once, and no other', () => {
+    expect(DEV15_LABELS).toEqual([...DEV14_LABELS, ...FRESH12_LABELS]);
+    expect(new Set(DEV15_LABELS).size).toBe(DEV15_LABELS.length);
+    expect(new Set(DEV15_LABELS)).toEqual(labelsOf([...dirs, FRESH8_DIR, FRESH9_DIR, FRESH10_DIR, FRESH11_DIR, FRESH12_DIR]));
+    expect(DEV15_LABELS.length).toBe(165);
   });
 });

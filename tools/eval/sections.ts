@@ -65,7 +65,7 @@ export const FRESH10_LABELS = ['bevacizumab', 'covid', 'crisaborole', 'diazepam'
 export const FRESH11_DIR = path.join(projectRoot, 'data', 'label-sections-fresh11');
 /** fresh11's labels (chunk ids start with them). */
 export const FRESH11_LABELS = ['adenosine', 'avelumab', 'dexmedetomidine', 'efexor', 'fentanyl', 'genotropin', 'infliximab', 'oxycodone', 'pantoprazole', 'pegfilgrastim', 'premarin', 'premarincream', 'prempro', 'quetiapine', 'risperidone', 'rituximab', 'sitagliptin', 'tamsulosin', 'ticovac', 'tolterodine', 'venlafaxine'] as const;
-/** The twelfth held-out set, annotated blind to the brief's mix of section kinds (data/label-sections-fresh12/README.md): to be scored once, by the lead. */
+/** The twelfth held-out set (data/label-sections-fresh12/README.md): scored once at round 14's end, development data from round 15. */
 export const FRESH12_DIR = path.join(projectRoot, 'data', 'label-sections-fresh12');
 /** fresh12's labels (chunk ids start with them). */
 export const FRESH12_LABELS = ['arthrotec', 'cardura', 'carduraxl', 'dilantin', 'estring', 'feldene', 'fluoxetine', 'halcion', 'insulin_glargine', 'magnesium', 'metcort', 'methotrexate', 'morphine', 'nicardia', 'nifedipine', 'nivestim', 'nivestym', 'procardia', 'trumenba'] as const;
@@ -300,6 +300,9 @@ export const DEV13_LABELS: readonly string[] = [...DEV12_LABELS, ...FRESH10_LABE
 
 /** Round 14's development labels (`--split dev14`): dev13's and fresh11's — a hundred and forty-six labels. */
 export const DEV14_LABELS: readonly string[] = [...DEV13_LABELS, ...FRESH11_LABELS];
+
+/** Round 15's development labels (`--split dev15`): dev14's and fresh12's — a hundred and sixty-five labels. */
+export const DEV15_LABELS: readonly string[] = [...DEV14_LABELS, ...FRESH12_LABELS];
 
 /** The runs with some codes removed from gold and predictions alike (scoring as if the release had never had them). */
 export function withoutCodes(runs: readonly SectionRun[], codes: ReadonlySet<number>): SectionRun[] {
