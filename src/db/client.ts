@@ -64,10 +64,8 @@ export interface OpenOptions {
   onReplicaQuery?: QueryListener;
   /** PGlite data directory; `memory://` (or undefined) keeps everything in memory. */
   dataDir?: string | undefined;
-  /** Embedded in memory: start from a PGlite `dumpDataDir()` archive instead of a new cluster (the test suite's templates). */
-  loadDataDir?: Blob | undefined;
   /**
-   * Embedded, a new store (no cluster in the data directory, or in memory without loadDataDir):
+   * Embedded, a new store (no cluster in the data directory, or in memory without a `pglite.fs` holding one):
    * a dumpDataDir() archive to unpack instead of running initdb, or why there is none
    * (openMigrated passes the shipped empty cluster: src/db/seedStore.ts). Absent: initdb.
    */
@@ -76,7 +74,7 @@ export interface OpenOptions {
    * Embedded in memory: a compiled PGlite module and file bundle to reuse, and start parameters
    * (the test suite opens a hundred in-memory databases a run: compiling and unpacking anew, and
    * PostgreSQL's 128 MB of shared buffers for a store of 20 MB, were a fifth of each start); and a
-   * file system that already holds a cluster, in place of loadDataDir (test/helpers/pgliteTree.ts).
+   * file system that already holds a cluster (test/helpers/pgliteTree.ts).
    */
   pglite?: Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle' | 'startParams' | 'fs'> | undefined;
   poolSize?: number;
@@ -116,8 +114,8 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   let created: StoreOrigin | undefined;
   try {
     // PGlite itself runs initdb when its data directory holds no PG_VERSION; the same test here.
-    let loadDataDir = inMemory ? opts.loadDataDir : undefined;
-    if (inMemory ? !loadDataDir && !opts.pglite?.fs : !existsSync(path.join(dataDir!, 'PG_VERSION'))) {
+    let loadDataDir: Blob | undefined;
+    if (inMemory ? !opts.pglite?.fs : !existsSync(path.join(dataDir!, 'PG_VERSION'))) {
       const seed = opts.newStore?.();
       loadDataDir = seed?.archive;
       created = seed?.archive ? { from: 'archive' } : { from: 'initdb', reason: seed?.reason ?? 'no archive given' };

@@ -42,6 +42,17 @@ interface HandleLists {
   primary: Uint8Array;
 }
 
+/** Masked base entries, ascending, from the bitset (zero bytes skipped). */
+function maskedEntries(masked: Uint8Array, baseSize: number): number[] {
+  const out: number[] = [];
+  for (let byte = 0; byte < masked.length; byte++) {
+    const v = masked[byte]!;
+    if (v === 0) continue;
+    for (let bit = 0; bit < 8; bit++) if ((v >> bit) & 1 && (byte << 3) + bit < baseSize) out.push((byte << 3) + bit);
+  }
+  return out;
+}
+
 /** Base indexes whose name ranks are a row_number (1..size, each once): the rank derivation below needs it. Checked once per base. */
 const denseRanks = new WeakMap<ReleaseIndex, boolean>();
 
@@ -110,13 +121,7 @@ export class OverlayView implements CodePageIndex {
     const B = base.size;
     const n = o.at.length;
     for (let k = 0; k < n; k++) this.ownByCode[o.own.level[k]!]!.set(o.own.code[k]!, k);
-    // Masked base entries, ascending, from the bitset (zero bytes skipped).
-    const maskedList: number[] = [];
-    for (let byte = 0; byte < o.masked.length; byte++) {
-      const v = o.masked[byte]!;
-      if (v === 0) continue;
-      for (let bit = 0; bit < 8; bit++) if ((v >> bit) & 1 && (byte << 3) + bit < B) maskedList.push((byte << 3) + bit);
-    }
+    const maskedList = maskedEntries(o.masked, B);
     // Release entry numbers the patches name, to handles: own when in `at`, else the
     // (i − own before i)-th base entry not masked (a select walked once, refs ascending).
     const refs = Int32Array.from(new Set([...o.down.entry, ...o.down.to, ...o.up.entry, ...o.up.to])).sort();
@@ -365,14 +370,7 @@ export class OverlayView implements CodePageIndex {
     const out: { level: number; code: number }[] = [];
     const c = this.b.columns;
     for (let k = 0; k < this.own.code.length; k++) out.push({ level: this.own.level[k]!, code: this.own.code[k]! });
-    for (let byte = 0; byte < this.masked.length; byte++) {
-      const v = this.masked[byte]!;
-      if (v === 0) continue;
-      for (let bit = 0; bit < 8; bit++) {
-        const j = (byte << 3) + bit;
-        if ((v >> bit) & 1 && j < this.baseSize) out.push({ level: c.level[j]!, code: c.code[j]! });
-      }
-    }
+    for (const j of maskedEntries(this.masked, this.baseSize)) out.push({ level: c.level[j]!, code: c.code[j]! });
     for (const h of this.up.at.keys()) out.push({ level: this.int('level', h), code: this.int('code', h) });
     return out;
   }
