@@ -206,6 +206,11 @@ async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<
       // statement limit here; connecting stays bounded.
       const unbounded = (opts.queryTimeoutMs ?? 0) > 0;
       let failed: Error | undefined;
+      // A checked-out client has no listener of the pool's: a backend terminated between two
+      // statements (57P01: a restart, a failover, DROP DATABASE … FORCE) would otherwise be an
+      // uncaught exception. The session's next statement fails with it instead.
+      const lost = (e: Error) => (failed ??= e);
+      client.on('error', lost);
       try {
         if (unbounded) await client.query(timed('SET statement_timeout = 0', undefined, opts.queryTimeoutMs! + 1_000));
         const run = (text: string, values?: unknown[]) => client.query(timed(text, values, unbounded ? UNBOUNDED_MS : undefined));
@@ -220,7 +225,10 @@ async function openServer(opts: OpenOptions & { databaseUrl: string }): Promise<
         throw e;
       } finally {
         if (unbounded && !failed) await client.query('RESET statement_timeout').catch((e: Error) => (failed = e));
-        // A session that failed may be mid-statement or broken: never hand it to the next user.
+        // A session that failed may be mid-statement or broken: never hand it to the next user
+        // (a late error from a discarded one still has a listener).
+        client.off('error', lost);
+        if (failed) client.on('error', () => {});
         client.release(failed);
       }
     },

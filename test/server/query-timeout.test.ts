@@ -36,6 +36,27 @@ describe('statement limit', () => {
     expect(row!.statement_timeout).toBe('300ms');
   });
 
+  it('a session whose backend is terminated between two statements fails that session, not the process', async () => {
+    const err = await db
+      .withConnection(async (c) => {
+        const [{ pid }] = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        const admin = new pg.Client({ connectionString: pgdb.url });
+        await admin.connect();
+        try {
+          await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        } finally {
+          await admin.end();
+        }
+        // The 57P01 arrives while the session holds no statement (a checked-out, idle client).
+        await new Promise((r) => setTimeout(r, 200));
+        await c.query('SELECT 1');
+      })
+      .then(() => null, (e: unknown) => e);
+    expect(String(err)).toMatch(/terminat|not queryable/i);
+    // The broken connection was discarded: the pool of one serves the next statement.
+    expect(await db.prisma.$queryRawUnsafe('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
   it('cancels a binary COPY over the limit too, and the pool is usable after it (one pooled connection)', async () => {
     const started = Date.now();
     await expect(db.blobs.copyOut(`SELECT convert_to(pg_sleep(2)::text, 'UTF8')`)).rejects.toThrow(/statement timeout/);
