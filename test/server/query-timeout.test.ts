@@ -39,7 +39,7 @@ describe('statement limit', () => {
   it('a session whose backend is terminated between two statements fails that session, not the process', async () => {
     const err = await db
       .withConnection(async (c) => {
-        const [{ pid }] = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        const pid = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
         const admin = new pg.Client({ connectionString: pgdb.url });
         await admin.connect();
         try {
