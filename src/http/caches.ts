@@ -59,7 +59,7 @@ export function etagOfText(text: string): string {
 
 /**
  * Strong ETags and the catalog's Cache-Control and Vary on the GET answers of the routes it is
- * mounted on (routers/catalog.ts, the SMQ change sets in routers/smqs.ts): clients revalidate
+ * mounted on (routers/catalog.ts; the SMQ list, detail and change sets in routers/smqs.ts): clients revalidate
  * with If-None-Match (304). The warm answer cache keeps the answers of the same paths
  * (CATALOG_PATHS, decided before routing; test/http/routeMiddleware.test.ts checks they agree).
  */

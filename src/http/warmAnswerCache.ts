@@ -72,10 +72,10 @@ function replays(d: RateLimitDecision): boolean {
 const PER_REQUEST = new Set(['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'connection', 'date', 'content-length']);
 
 /**
- * The catalog routes (REST GETs about releases): the only answers kept. Decided here before any
+ * The catalog routes (REST GETs about releases and their SMQs): the only answers kept. Decided here before any
  * routing; the same routes are mounted with the catalog's ETag and Cache-Control (caches.ts).
  */
-export const CATALOG_PATHS = /^\/(versions|codes)(\/|$)/;
+export const CATALOG_PATHS = /^\/(versions|codes|smqs)(\/|$)/;
 
 export interface WarmAnswerCacheDeps {
   catalog: ReleaseCatalog;

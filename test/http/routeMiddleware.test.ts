@@ -142,7 +142,7 @@ describe('catalog cache headers, mounted by the catalog routers', () => {
     '/health/ready': '/health/ready',
     '/problems/:slug': '/problems/method-not-allowed',
   };
-  const CATALOG = ['/versions', '/codes', '/codes/:code', '/codes/:code/changes', '/versions/:toVersionId/changes', '/versions/:toVersionId/smq-changes'];
+  const CATALOG = ['/versions', '/codes', '/codes/:code', '/codes/:code/changes', '/versions/:toVersionId/changes', '/smqs', '/smqs/:code', '/versions/:toVersionId/smq-changes'];
 
   it('every catalog GET has ETag, Cache-Control and Vary; no other route has them; the warm answer cache keeps exactly these paths', async () => {
     const ip = newClient();
