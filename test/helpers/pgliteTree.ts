@@ -1,7 +1,7 @@
 // A store template's data directory held in a worker's memory, written straight into each new
 // in-memory PGlite. PGlite's own `loadDataDir` reads the dumpDataDir() archive through Node 20's
 // Blob stream, cuts every file out of it, and for each of the ~1,100 files looks every parent
-// directory up anew: about half of an in-memory store's start (README › Testing: 0.77-1.04 ->
+// directory up anew: about half of an in-memory store's start (docs/testing.md: 0.77-1.04 ->
 // 0.47-0.59 s of CPU on a loaded host). Here the archive is parsed once per worker and a start
 // only makes the directories and copies the files' bytes (each store still gets copies of its
 // own: PostgreSQL writes its files in place).

@@ -1,4 +1,4 @@
-// TE_CPU_PROF=DIR (README › Testing › Profile): a V8 CPU profile of each test file in its worker
+// TE_CPU_PROF=DIR (README › Testing › Profile; a whole run profiled: docs/testing.md): a V8 CPU profile of each test file in its worker
 // (its import, hooks and tests), DIR/file.<project>.<path>.cpuprofile, for
 // scripts/cpu-profile-summary.mjs. The processes a file starts are profiled by cpu-prof.mjs.
 import { writeFileSync } from 'node:fs';
