@@ -5,6 +5,7 @@
  *
  *   npm run eval [-- --data PATH] [--threshold 0.4] [--out results.json]
  *                [--no-mentions] [--no-identify] [--fit [--write-params]]
+ *   npm run eval -- --tac-test FILE [--data TRAIN] [--threshold 0.25] [--out results.json]
  *
  * The TAC figures are always cross-validated by label (5 folds; the calibrators of each fold are
  * fitted on the other four), pooled with a bootstrap interval. Headline: the honest validation,
@@ -15,6 +16,11 @@
  * cross-validation within it); --write-params writes the full-fit TAC calibrators and the narrative
  * ones to src/nlp/calibration-params.ts (the shipped file; TAC calibrators fitted on every label's
  * honest run), with the honest cross-validated ECEs as the held-out record. Without the TAC file, the TAC-based parameters (label, text, identify) are kept.
+ *
+ * --tac-test FILE (or $TAC2017_TEST_PATH) scores the TAC 2017 test half instead, once and with no
+ * fitting (tools/eval/tacTest.ts): records in train.json's format, the shipped calibrators, the
+ * REST default threshold, a release built from the training half (--data) as a fold's is. A file
+ * that is not such records, or whose label ids are in the training half, is refused with exit 2.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +30,7 @@ import type { CalibrationParams, LogisticModel } from '../src/nlp/calibration.ts
 import { CALIBRATION } from '../src/nlp/calibration-params.ts';
 import { formatNarrativeReport, runNarrativeEvaluation } from '../tools/eval/narratives.ts';
 import { defaultTacPath, formatReport, runEvaluation, type EvaluationReport } from '../tools/eval/run.ts';
+import { formatTacTestReport, runTacTest, TacTestRefusal } from '../tools/eval/tacTest.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +41,7 @@ const { values } = parseArgs({
     'no-identify': { type: 'boolean', default: false },
     fit: { type: 'boolean', default: false },
     'write-params': { type: 'boolean', default: false },
+    'tac-test': { type: 'string' },
   },
   strict: true,
 });
@@ -63,6 +71,36 @@ export const CALIBRATION: CalibrationParams = {
   heldOut: ${JSON.stringify(p.heldOut)},
 };
 `;
+}
+
+const tacTestPath = values['tac-test'] ?? process.env.TAC2017_TEST_PATH;
+if (tacTestPath !== undefined) {
+  // The test half is scored once with what ships: nothing is fitted, nothing written but --out.
+  try {
+    if (values.fit || values['write-params']) throw new TacTestRefusal('--tac-test scores the test half with the shipped calibrators: --fit and --write-params do not apply');
+    const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
+    if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new TacTestRefusal(`--threshold must be a number between 0 and 1 (got ${values.threshold})`);
+    const report = await runTacTest({
+      testPath: tacTestPath,
+      ...(values.data ? { trainPath: values.data } : {}),
+      ...(threshold !== undefined ? { threshold } : {}),
+      mentions: !values['no-mentions'],
+      identify: !values['no-identify'],
+      log: (l) => process.stderr.write(`${l}\n`),
+    });
+    process.stdout.write(`${formatTacTestReport(report)}\n\n`);
+    const json = { tacTest: report };
+    if (values.out) {
+      writeFileSync(values.out, `${JSON.stringify(json, null, 2)}\n`);
+      process.stderr.write(`wrote ${values.out}\n`);
+    } else {
+      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    }
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(err instanceof TacTestRefusal ? 2 : 1);
+  }
+  process.exit(0);
 }
 
 try {

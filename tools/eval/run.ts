@@ -338,7 +338,7 @@ export function collectLabel(vocab: Vocabulary, l: EvalLabel, withMentions = tru
 export type TacParams = Pick<CalibrationParams, 'label' | 'text' | 'identify'>;
 
 /** One label's outcomes under given parameters (what the metrics and the bootstrap add up). */
-interface Scored {
+export interface Scored {
   gold: number;
   tp: number;
   fp: number;
@@ -359,7 +359,7 @@ interface Scored {
   run: LabelRun;
 }
 
-function scoreLabel(run: LabelRun, params: CalibrationParams, threshold: number): Scored {
+export function scoreLabel(run: LabelRun, params: CalibrationParams, threshold: number): Scored {
   const s: Scored = {
     gold: run.label.gold.size, tp: 0, fp: 0, tp25: 0, fp25: 0, labelConf: [], labelY: [],
     mentionN: 0, mentionCorrect: 0, mentionTop5: 0, textConf: [], textY: [],
@@ -393,7 +393,7 @@ function scoreLabel(run: LabelRun, params: CalibrationParams, threshold: number)
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const mean = (xs: readonly number[]) => (xs.length ? sum(xs) / xs.length : 0);
 
-function aggregate(name: string, scored: readonly Scored[], threshold: number): SplitMetrics {
+export function aggregate(name: string, scored: readonly Scored[], threshold: number): SplitMetrics {
   const goldTotal = sum(scored.map((s) => s.gold));
   const tp = sum(scored.map((s) => s.tp));
   const fp = sum(scored.map((s) => s.fp));
@@ -482,7 +482,7 @@ const sd = (xs: readonly number[]) => {
 };
 
 /** Percentile bootstrap over labels of the pooled held-out outcomes. */
-export function bootstrapIntervals(scored: readonly Scored[], perFold: readonly SplitMetrics[], replicates = 1000, seed = 17): Intervals {
+export function bootstrapIntervals(scored: readonly Pick<Scored, 'tp' | 'fp' | 'gold' | 'mentionN' | 'mentionCorrect'>[], perFold: readonly SplitMetrics[], replicates = 1000, seed = 17): Intervals {
   const rnd = mulberry32(seed);
   const p: number[] = [];
   const r: number[] = [];
