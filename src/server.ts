@@ -162,7 +162,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       log.info('stopped');
     })());
   // METRICS_PORT not bound: stop what started rather than serve without the metrics asked for.
-  await observability?.listen(config.host, log, server).catch(async (e: unknown) => {
+  await observability?.listen(config.host, log).catch(async (e: unknown) => {
     await close();
     throw e;
   });

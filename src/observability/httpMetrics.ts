@@ -5,7 +5,7 @@
 // unless the listener answered synchronously (a warm answer), one 'close' listener (a shared
 // function) and one small object; the route template of a path is remembered (routes.ts).
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HistogramSeries } from './fastHistogram.ts';
 import type { Metrics } from './metrics.ts';
@@ -172,25 +172,12 @@ export function serveMetrics(metrics: Metrics, token: string | undefined, req: I
 const isMetricsTarget = (url: string | undefined) => url === '/metrics' || url?.startsWith('/metrics?') === true;
 
 /**
- * METRICS_PORT's connections, served by the main http.Server (setup.ts): a request that arrived
- * on one of these sockets is answered by `serve` before anything else (not counted, limited,
- * cached or traced). A set of the sockets rather than a mark on them: Node's own code sees every
- * socket with the shape it gave it.
- */
-export interface MetricsPort {
-  readonly sockets: ReadonlySet<Socket>;
-  readonly serve: RequestListener;
-}
-
-/**
  * The listener with HTTP metrics; with `token`, GET /metrics on this port too (Bearer token),
- * otherwise /metrics is the app's (404); with `port`, METRICS_PORT's requests.
+ * otherwise /metrics is the app's (404).
  */
-export function instrumentListener(listener: RequestListener, metrics: Metrics, routes: RouteClassifier, token: string | undefined, port?: MetricsPort): RequestListener {
+export function instrumentListener(listener: RequestListener, metrics: Metrics, routes: RouteClassifier, token: string | undefined): RequestListener {
   const recorder = new HttpRecorder(metrics, routes);
-  const portSockets = port?.sockets;
   return (req, res) => {
-    if (portSockets !== undefined && portSockets.has(req.socket)) return port!.serve(req, res);
     if (token !== undefined && isMetricsTarget(req.url)) return serveMetrics(metrics, token, req, res);
     metrics.httpInFlight++;
     const socket = req.socket;
@@ -204,11 +191,11 @@ export function instrumentListener(listener: RequestListener, metrics: Metrics, 
   };
 }
 
-/** What METRICS_PORT answers: /metrics only (the token asked for when one is set), 404 for any other path. */
-export function metricsPortListener(metrics: Metrics, token: string | undefined): RequestListener {
-  return (req, res) => {
+/** The separate metrics listener (METRICS_PORT): /metrics only. */
+export function metricsServer(metrics: Metrics, token: string | undefined): Server {
+  return createServer((req, res) => {
     if (isMetricsTarget(req.url)) return serveMetrics(metrics, token, req, res);
     res.writeHead(404, { 'content-type': 'text/plain', 'content-length': 10 });
     res.end('not found\n');
-  };
+  });
 }
