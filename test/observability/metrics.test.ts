@@ -105,6 +105,14 @@ describe('/metrics of the shipped server', () => {
     expect((await send('/no/such/thing', 'unmatched')).status).toBe(404);
     // /metrics itself is not counted, nor rate-limited: scraping more often than the limit is fine.
     for (let i = 0; i < 3; i++) await scrape();
+    // Any other path asked on METRICS_PORT, on the connection its scrapes keep alive, is that listener's 404: never
+    // the app's answer, counted or rate-limited (the totals below; bench/results.md session 23 tried serving it by the main server).
+    for (const p of ['/versions', '/codes/10047700', '/no/such/thing', '/metricsx']) {
+      const r = await fetch(new URL(p, metricsUrl), { headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '10.1.0.1' } });
+      expect(r.status, p).toBe(404);
+      expect(await r.text(), p).toBe('not found\n');
+      await scrape(metricsUrl);
+    }
 
     const { text, samples } = await scrape();
     for (const [k, n] of sent) {
@@ -291,6 +299,28 @@ describe.skipIf(usingPostgres || (!hasPrometheus && !inCi))('Prometheus scraping
     expect((await query('build_info{job="terminology"}'))[0]?.metric.store).toBe('embedded');
     expect(Number((await query('sum(cache_lookups_total{job="terminology",cache="warm_answer",result="hit"})'))[0]?.value[1])).toBeGreaterThan(0);
   }, 120_000);
+});
+
+// Last with the server: it stops it. A scraper keeps its connection to METRICS_PORT open between scrapes (keep-alive);
+// the shutdown must not wait for it (a keep-alive timeout later): closing the metrics listener cuts its idle connections.
+describe('shutdown with a scraper connected', () => {
+  it('stops at once and closes the metrics connection', async () => {
+    const { hostname, port } = new URL(metricsUrl);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.setEncoding('latin1').on('data', (d: string) => (received += d));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(`GET /metrics HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
+    await expect.poll(() => received.includes('build_info'), { timeout: 10_000 }).toBe(true);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    // fetch's pooled connections to the main port close after 4 s idle (undici): with none left the main port's
+    // drain ends at once (its idle sweep would otherwise cut this connection too), and only this one could hold the stop.
+    await new Promise((r) => setTimeout(r, 5_000));
+    const started = Date.now();
+    expect(await server.stop()).toBe(0);
+    await closed;
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
 });
 
 describe('label values are closed by construction', () => {
