@@ -46,6 +46,16 @@ const { values } = parseArgs({
   strict: true,
 });
 
+/** The report as JSON: to --out, or to stdout after the text. */
+function writeJson(json: unknown): void {
+  if (values.out) {
+    writeFileSync(values.out, `${JSON.stringify(json, null, 2)}\n`);
+    process.stderr.write(`wrote ${values.out}\n`);
+  } else {
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  }
+}
+
 
 const model = (m: LogisticModel) =>
   `{\n    features: ${JSON.stringify(m.features)},\n    weights: ${JSON.stringify(m.weights)},\n    bias: ${m.bias},\n  }`;
@@ -89,13 +99,7 @@ if (tacTestPath !== undefined) {
       log: (l) => process.stderr.write(`${l}\n`),
     });
     process.stdout.write(`${formatTacTestReport(report)}\n\n`);
-    const json = { tacTest: report };
-    if (values.out) {
-      writeFileSync(values.out, `${JSON.stringify(json, null, 2)}\n`);
-      process.stderr.write(`wrote ${values.out}\n`);
-    } else {
-      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-    }
+    writeJson({ tacTest: report });
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(err instanceof TacTestRefusal ? 2 : 1);
@@ -136,13 +140,7 @@ try {
     writeFileSync(file, paramsFile(params));
     process.stderr.write(`wrote ${file}${tac ? '' : ' (TAC-based parameters kept: no TAC data)'}\n`);
   }
-  const json = { ...(tac ? { tac } : {}), narratives };
-  if (values.out) {
-    writeFileSync(values.out, `${JSON.stringify(json, null, 2)}\n`);
-    process.stderr.write(`wrote ${values.out}\n`);
-  } else {
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-  }
+  writeJson({ ...(tac ? { tac } : {}), narratives });
 } catch (err) {
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
