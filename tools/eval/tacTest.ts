@@ -11,9 +11,7 @@
 // to a temp dir, the store is in memory).
 import { existsSync, readFileSync } from 'node:fs';
 import { CALIBRATION } from '../../src/nlp/calibration-params.ts';
-import { calibrateLabel, round } from '../../src/nlp/calibration.ts';
-import { textCandidates } from '../../src/nlp/classify.ts';
-import { byContext, labelCandidates, labelFeatureInput } from '../../src/nlp/label.ts';
+import { round } from '../../src/nlp/calibration.ts';
 import type { Database } from '../../src/db/client.ts';
 import type { Vocabulary } from '../../src/nlp/vocabulary.ts';
 import { LABEL_MIN_CONFIDENCE } from '../../src/services/limits.ts';
@@ -31,7 +29,7 @@ import {
   type ReleaseSummary,
   type SplitMetrics,
 } from './run.ts';
-import { foldRelease, groupLabels, isGoldEvent, readCtcaeTerms, readTac, type TacRecord } from './tac.ts';
+import { foldRelease, groupLabels, readCtcaeTerms, readTac, type TacRecord } from './tac.ts';
 
 /** Issue 29's targets on the test half. */
 export const TEST_TARGETS = { labelF1: 0.875, mentionAccuracy: 0.9 } as const;
@@ -148,9 +146,6 @@ export function readTestRecords(file: string): TacRecord[] {
   return data as TacRecord[];
 }
 
-const ADVERSE_ONLY: ReadonlySet<'adverse_event'> = new Set(['adverse_event'] as const);
-const goldPtsOf = (r: TacRecord) => new Set(r.adverse_events.filter(isGoldEvent).map((e) => e[2]!));
-
 /** Scores the test half once (see the file header). */
 export async function runTacTest(opts: TacTestOptions): Promise<TacTestReport> {
   const log = opts.log ?? (() => {});
@@ -189,36 +184,15 @@ export async function runTacTest(opts: TacTestOptions): Promise<TacTestReport> {
   const iv = bootstrapIntervals(scored, [], replicates);
   const mentionCorrect = scored.reduce((a, s) => a + s.mentionCorrect, 0);
 
-  // Per section name: each section alone through the shipped label path, with its own gold.
-  const top1 = new Map<string, number | undefined>();
+  // Per section name: each section alone as a label of its own (its text, its gold, its distinct
+  // mentions), scored as the whole labels are.
   const units = new Map<string, Map<string, { tp: number; fp: number; gold: number; mentionN: number; mentionCorrect: number; sections: number }>>();
   for (const r of test) {
-    const gold = goldPtsOf(r);
-    let tp = 0;
-    let fp = 0;
-    for (const c0 of labelCandidates(r.section_text, vocab)) {
-      const c = byContext(c0, ADVERSE_ONLY).candidate;
-      if (!c || calibrateLabel(labelFeatureInput(c), CALIBRATION) < threshold) continue;
-      if (gold.has(c.ptCode)) tp++;
-      else fp++;
-    }
-    let mentionN = 0;
-    let correct = 0;
-    if (withMentions) {
-      const seen = new Set<string>();
-      for (const e of r.adverse_events.filter(isGoldEvent)) {
-        const k = `${e[0].toLowerCase()}\u0000${e[2]}`;
-        if (seen.has(k)) continue;
-        seen.add(k);
-        if (!top1.has(e[0])) top1.set(e[0], textCandidates(e[0], vocab, 5)[0]?.ptCode);
-        mentionN++;
-        if (top1.get(e[0]) === e[2]) correct++;
-      }
-    }
+    const s = scoreLabel(collectLabel(vocab, groupLabels([r])[0]!, withMentions, false), CALIBRATION, threshold);
     const byLabel = units.get(r.section_name) ?? new Map();
     units.set(r.section_name, byLabel);
     const u = byLabel.get(r.label_id) ?? { tp: 0, fp: 0, gold: 0, mentionN: 0, mentionCorrect: 0, sections: 0 };
-    byLabel.set(r.label_id, { tp: u.tp + tp, fp: u.fp + fp, gold: u.gold + gold.size, mentionN: u.mentionN + mentionN, mentionCorrect: u.mentionCorrect + correct, sections: u.sections + 1 });
+    byLabel.set(r.label_id, { tp: u.tp + s.tp, fp: u.fp + s.fp, gold: u.gold + s.gold, mentionN: u.mentionN + s.mentionN, mentionCorrect: u.mentionCorrect + s.mentionCorrect, sections: u.sections + 1 });
   }
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   const perSection: SectionFigures[] = [...units.entries()]
