@@ -16,6 +16,7 @@ import { pools, timings } from '../observability/signals.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
 import { dropStoreManifest } from './storeManifest.ts';
 import { pgliteBlobs, postgresBlobs, type BlobChannel } from './blobs.ts';
+import { upgradeStoreIfNeeded, type StoreUpgrade } from './storeUpgrade.ts';
 
 export type DbMode = 'embedded' | 'server';
 
@@ -47,6 +48,8 @@ export interface Database {
   close(): Promise<void>;
   /** Set when this open made a new embedded cluster: how (src/db/seedStore.ts). */
   readonly created?: StoreOrigin | undefined;
+  /** Set when this open copied an embedded store written by an older PGlite into a new cluster (src/db/storeUpgrade.ts). */
+  readonly upgraded?: StoreUpgrade | undefined;
 }
 
 /** How a new embedded store was made: unpacked from the shipped empty cluster, or by initdb (and why not from it). */
@@ -88,6 +91,8 @@ export interface OpenOptions {
   queryTimeoutMs?: number | undefined;
   /** Called with every SQL statement Prisma sends (tests count them). */
   onQuery?: QueryListener;
+  /** Embedded: told what an upgrade of a store written by an older PGlite is doing (it takes a while on a large store). */
+  onUpgradeProgress?: ((message: string) => void) | undefined;
 }
 
 function prismaWith(factory: SqlDriverAdapterFactory, onQuery?: QueryListener): PrismaClient {
@@ -112,7 +117,9 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   }
   let client: PGlite;
   let created: StoreOrigin | undefined;
+  let upgraded: StoreUpgrade | undefined;
   try {
+    if (dataDir) upgraded = await upgradeStoreIfNeeded(dataDir, opts.onUpgradeProgress);
     // PGlite itself runs initdb when its data directory holds no PG_VERSION; the same test here.
     let loadDataDir: Blob | undefined;
     if (inMemory ? !opts.pglite?.fs : !existsSync(path.join(dataDir!, 'PG_VERSION'))) {
@@ -146,6 +153,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   return {
     mode: 'embedded',
     created,
+    upgraded,
     prisma,
     reader: () => prisma,
     withConnection: (fn) => fn(conn),

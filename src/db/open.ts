@@ -67,6 +67,8 @@ export async function openMigrated(
     queryTimeoutMs?: number;
     /** A new embedded store starts from this empty cluster; default the shipped one (src/db/seedStore.ts), false: initdb. */
     seed?: SeedOption;
+    /** Embedded: what an upgrade of a store written by an older PGlite is doing (src/db/storeUpgrade.ts). */
+    onUpgradeProgress?: (message: string) => void;
   } = {},
 ): Promise<Database> {
   const connectMs = config.databaseConnectTimeoutMs ?? 5_000;
@@ -80,6 +82,7 @@ export async function openMigrated(
     onQuery: opts.onQuery,
     onReplicaQuery: opts.onReplicaQuery,
     newStore: () => loadSeed(opts.seed),
+    onUpgradeProgress: opts.onUpgradeProgress,
   });
   try {
     if (db.mode === 'server') await reach(db, describeTarget(config.databaseUrl!), connectMs, config.databaseStartTimeoutMs ?? 60_000, opts.onRetry);
