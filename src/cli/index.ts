@@ -8,8 +8,7 @@
 import { Command, CommanderError } from 'commander';
 import type { Config } from '../config.ts';
 import type { Readable } from 'node:stream';
-import type { Database } from '../db/client.ts';
-import type { StoreUpgrade } from '../db/storeUpgrade.ts';
+import type { Database, StoreUpgrade } from '../db/client.ts';
 import type { ProgressStream } from './progress.ts';
 import { addDataCommands, CliError, DATA_COMMANDS, processIo, type CommandIo } from './commands.ts';
 
@@ -61,9 +60,9 @@ function program(config: () => Config, io: CliIo): Command {
     .description('apply pending database migrations and exit')
     .action(async () => {
       const c = config();
-      const [{ openDatabase }, { migrate }, { loadSeed }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts'), import('../db/seedStore.ts')]);
+      const [{ openDatabase }, { migrate }, { loadSeed }, { upgradeStoreIfNeeded }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts'), import('../db/seedStore.ts'), import('../db/storeUpgrade.ts')]);
       // A new embedded store starts from the shipped empty cluster, as `serve` makes one (initdb is seconds).
-      const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, newStore: () => loadSeed(undefined), onUpgradeProgress: err });
+      const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, newStore: () => loadSeed(undefined), upgrade: (dir) => upgradeStoreIfNeeded(dir, err) });
       try {
         if (db.upgraded) err(upgradeSummary(db.upgraded));
         if (db.created) out(db.created.from === 'archive' ? 'created a new store from the shipped empty store' : `created a new store (initdb: ${db.created.reason ?? 'no shipped empty store'})`);

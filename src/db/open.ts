@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { openDatabase, type Database } from './client.ts';
 import { migrate } from './migrate.ts';
 import { loadSeed, type SeedOption } from './seedStore.ts';
+import { upgradeStoreIfNeeded } from './storeUpgrade.ts';
 import type { QueryListener } from './instrument.ts';
 
 export type DatabaseStartConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize'> &
@@ -82,7 +83,7 @@ export async function openMigrated(
     onQuery: opts.onQuery,
     onReplicaQuery: opts.onReplicaQuery,
     newStore: () => loadSeed(opts.seed),
-    onUpgradeProgress: opts.onUpgradeProgress,
+    upgrade: (dir) => upgradeStoreIfNeeded(dir, opts.onUpgradeProgress),
   });
   try {
     if (db.mode === 'server') await reach(db, describeTarget(config.databaseUrl!), connectMs, config.databaseStartTimeoutMs ?? 60_000, opts.onRetry);

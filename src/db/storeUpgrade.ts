@@ -12,7 +12,9 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { StoreUpgrade } from './client.ts';
 import { applyMigrations, readMigrations } from './migrate.ts';
+import { loadSeed } from './seedStore.ts';
 
 /** PostgreSQL major version of the installed PGlite's clusters (test/db/storeUpgrade.test.ts checks it against a new store). */
 export const CLUSTER_MAJOR = '18';
@@ -21,17 +23,6 @@ const UPGRADABLE = new Set(['17']);
 const DONE_MARK = 'UPGRADE_COMPLETE';
 /** Rows copied per COPY are bounded by bytes, not count: a table's pages are read in slices of about this much. */
 const SLICE_BYTES = 32 * 2 ** 20;
-
-/** What an upgrade did, for the start-up log and the CLI. */
-export interface StoreUpgrade {
-  fromMajor: string;
-  toMajor: string;
-  /** The old cluster, kept: delete it once the upgraded store has been checked. */
-  backup: string;
-  tables: number;
-  rows: number;
-  ms: number;
-}
 
 export class StoreUpgradeError extends Error {}
 
@@ -94,7 +85,9 @@ export async function upgradeStoreIfNeeded(dataDir: string, onProgress?: (messag
   try {
     const migrations = readMigrations();
     await applyMigrations(raw(from), migrations);
-    to = await PGlite.create({ dataDir: work, extensions: { pg_trgm } });
+    // The new cluster from the shipped empty store when it matches (initdb and the migrations are seconds), else initdb.
+    const seed = loadSeed(undefined).archive;
+    to = await PGlite.create({ dataDir: work, extensions: { pg_trgm }, ...(seed ? { loadDataDir: seed } : {}) });
     await applyMigrations(raw(to), migrations);
     ({ tables, rows } = await copyTables(from, to, onProgress));
     await to.query('CHECKPOINT');

@@ -142,7 +142,7 @@ describe('a store written by PGlite 0.4 (PostgreSQL 17)', () => {
     expect(existsSync(path.join(store, 'pglite.upgrading'))).toBe(false);
   });
 
-  it('the CLI says what it did and where the old copy is', async () => {
+  it('the CLI (a data command, and `migrate`) says what it did and where the old copy is', async () => {
     const store = copyOfOldStore();
     const r = await runHere(['releases'], { TERMINOLOGY_DATA_DIR: store, TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' });
     expect(r.code).toBe(0);
@@ -150,5 +150,11 @@ describe('a store written by PGlite 0.4 (PostgreSQL 17)', () => {
     expect(r.stderr).toContain(`upgraded the store from PostgreSQL 17 to 18`);
     expect(r.stderr).toContain(`the old copy is kept at ${path.join(store, 'pglite-pg17-backup')}: delete it once the store has been checked`);
     expect(r.stdout).toMatch(/\d/);
+    // `terminology migrate` opens the store its own way: it upgrades it too.
+    const other = copyOfOldStore();
+    const m = await runHere(['migrate'], { TERMINOLOGY_DATA_DIR: other, TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' });
+    expect(m.code).toBe(0);
+    expect(m.stderr).toContain(`the old copy is kept at ${path.join(other, 'pglite-pg17-backup')}`);
+    expect(m.stdout).toContain('database is up to date');
   }, 120_000);
 });
