@@ -15,7 +15,7 @@ import { createApiKey } from '../../src/domain/apiKeys.ts';
 import { applyMigrations, readMigrations } from '../../src/db/migrate.ts';
 import { openMigrated } from '../../src/db/open.ts';
 import { CLUSTER_MAJOR, StoreUpgradeError, clusterMajor, copyTables } from '../../src/db/storeUpgrade.ts';
-import { freshStore, runHere, withStoreDb, type Store } from '../helpers/cli.ts';
+import { freshStore, run, runHere, withStoreDb, type Store } from '../helpers/cli.ts';
 
 type Client = { query: PGlite['query'] };
 
@@ -144,7 +144,8 @@ describe('a store written by PGlite 0.4 (PostgreSQL 17)', () => {
 
   it('the CLI (a data command, and `migrate`) says what it did and where the old copy is', async () => {
     const store = copyOfOldStore();
-    const r = await runHere(['releases'], { TERMINOLOGY_DATA_DIR: store, TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' });
+    // As a process of the bundle (bin/terminology.mjs): the old PGlite must load from it as it does from the sources.
+    const r = await run(['releases'], { TERMINOLOGY_DATA_DIR: store, TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' }, 90_000);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/upgrading the store from PostgreSQL 17 to 18/);
     expect(r.stderr).toContain(`upgraded the store from PostgreSQL 17 to 18`);
