@@ -46,6 +46,8 @@ const NO_DATABASE = [
   // gives: test/domain/languageIndex-snapshot), the engine workers' memory accounting (the
   // vocabulary sources read from each database: test/assessment/vocabulary-from-index).
   'test/cli/heap-limit.test.ts', 'test/domain/cjkBigrams.test.ts', 'test/assessment/engine-pool-memory.test.ts',
+  // The embedded store's own upgrade between PGlite versions (a PostgreSQL server is upgraded by its operator).
+  'test/db/storeUpgrade.test.ts',
   // An index's overlay and its materialisation are arrays in memory over the index each database
   // builds from its rows (which test/domain/releaseIndex-* check on both): a synthetic chain imported
   // twice for the same arrays is a minute of the PostgreSQL pass for nothing.

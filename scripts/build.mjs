@@ -32,9 +32,9 @@ const result = await build({
   target: 'node20',
   // Dependencies are bundled too: a start then reads a few files instead of ~1,200 modules
   // resolved one by one in node_modules. External stay those that load files of their own
-  // beside their code (PGlite's wasm and data, Prisma's query compiler, piscina's worker, pino's
+  // beside their code (PGlite's wasm and data, also the older PGlite a store upgrade loads, Prisma's query compiler, piscina's worker, pino's
   // transports), pg (an optional native module), and the build and dev tools.
-  external: ['@electric-sql/pglite', '@prisma/*', 'piscina', 'pino', 'pg', 'esbuild', 'tsx', 'prisma'],
+  external: ['@electric-sql/pglite', 'pglite-pg17', '@prisma/*', 'piscina', 'pino', 'pg', 'esbuild', 'tsx', 'prisma'],
   // Bundled CommonJS calls require() for Node's built-ins: give the ES modules one.
   banner: { js: "import { createRequire as __teCreateRequire } from 'node:module'; const require = __teCreateRequire(import.meta.url);" },
   sourcemap: true,

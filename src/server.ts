@@ -56,8 +56,14 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     {
       queryTimeoutMs: config.databaseQueryTimeoutMs,
       onRetry: (r) => log.warn({ database: r.target, attempt: r.attempt, retryInMs: r.retryInMs, err: { message: r.error } }, 'database not reachable; retrying'),
+      onUpgradeProgress: (message) => log.info({ store: 'upgrade' }, message),
     },
   );
+  // A store written by an older PGlite was copied to the installed one: where the old copy is, once.
+  if (db.upgraded) {
+    const { fromMajor, toMajor, backup, tables, rows, ms } = db.upgraded;
+    log.warn({ fromMajor, toMajor, backup, tables, rows, ms }, `store upgraded from PostgreSQL ${fromMajor} to ${toMajor}; the old copy is kept at ${backup}: delete it once the store has been checked`);
+  }
   // A first start: whether the shipped empty cluster served, or why initdb ran instead (src/db/seedStore.ts).
   if (db.created) {
     const { from, reason } = db.created;

@@ -8,7 +8,7 @@
 import { Command, CommanderError } from 'commander';
 import type { Config } from '../config.ts';
 import type { Readable } from 'node:stream';
-import type { Database } from '../db/client.ts';
+import type { Database, StoreUpgrade } from '../db/client.ts';
 import type { ProgressStream } from './progress.ts';
 import { addDataCommands, CliError, DATA_COMMANDS, processIo, type CommandIo } from './commands.ts';
 
@@ -20,9 +20,11 @@ export interface CliIo extends CommandIo {
   progress: ProgressStream;
 }
 
-async function withDb<T>(config: Config, fn: (db: Database) => Promise<T>): Promise<T> {
+async function withDb<T>(config: Config, fn: (db: Database) => Promise<T>, note: (s: string) => void): Promise<T> {
   const { openMigrated } = await import('../db/open.ts');
-  const db = await openMigrated(config);
+  // An embedded store of an older PGlite is copied to the installed one on open (src/db/storeUpgrade.ts): say so, it takes a while.
+  const db = await openMigrated(config, { onUpgradeProgress: note });
+  if (db.upgraded) note(upgradeSummary(db.upgraded));
   try {
     return await fn(db);
   } finally {
@@ -31,9 +33,15 @@ async function withDb<T>(config: Config, fn: (db: Database) => Promise<T>): Prom
   }
 }
 
+/** One line for the person who ran the command: what the upgrade did and what to do with the old copy. */
+function upgradeSummary(u: StoreUpgrade): string {
+  return `upgraded the store from PostgreSQL ${u.fromMajor} to ${u.toMajor} (${u.tables} tables, ${u.rows} rows, ${(u.ms / 1000).toFixed(1)} s); the old copy is kept at ${u.backup}: delete it once the store has been checked`;
+}
+
 function program(config: () => Config, io: CliIo): Command {
   const out = (s: string) => io.out(`${s}\n`);
   const err = (s: string) => io.err(`${s}\n`);
+  const withStore = <T>(fn: (db: Database) => Promise<T>) => withDb(config(), fn, err);
   const p = new Command('terminology')
     .description('Terminology Explorer: host, browse, compare and code into releases of a MedDRA-shaped terminology.')
     .exitOverride()
@@ -52,10 +60,11 @@ function program(config: () => Config, io: CliIo): Command {
     .description('apply pending database migrations and exit')
     .action(async () => {
       const c = config();
-      const [{ openDatabase }, { migrate }, { loadSeed }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts'), import('../db/seedStore.ts')]);
+      const [{ openDatabase }, { migrate }, { loadSeed }, { upgradeStoreIfNeeded }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts'), import('../db/seedStore.ts'), import('../db/storeUpgrade.ts')]);
       // A new embedded store starts from the shipped empty cluster, as `serve` makes one (initdb is seconds).
-      const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, newStore: () => loadSeed(undefined) });
+      const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, newStore: () => loadSeed(undefined), upgrade: (dir) => upgradeStoreIfNeeded(dir, err) });
       try {
+        if (db.upgraded) err(upgradeSummary(db.upgraded));
         if (db.created) out(db.created.from === 'archive' ? 'created a new store from the shipped empty store' : `created a new store (initdb: ${db.created.reason ?? 'no shipped empty store'})`);
         const r = await migrate(db);
         for (const m of r.applied) out(`applied ${m}`);
@@ -75,7 +84,7 @@ function program(config: () => Config, io: CliIo): Command {
     .option('--language <tag>', 'BCP 47 tag of the folder\'s language (default: read from meddra_release.asc); a hosted version in a new language adds the language')
     .action(async (dir: string, o: { version?: string; releaseDate?: string; replace: boolean; language?: string }) => {
       const [{ importRelease }, { progressReporter }] = await Promise.all([import('../importer/import.ts'), import('./progress.ts')]);
-      await withDb(config(), async (db) => {
+      await withStore(async (db) => {
         const progress = progressReporter('import', io.progress);
         try {
           const s = await importRelease(db, dir, {
@@ -101,7 +110,7 @@ function program(config: () => Config, io: CliIo): Command {
       });
     });
 
-  addDataCommands(p, { config, withDb: (fn) => withDb(config(), fn), io });
+  addDataCommands(p, { config, withDb: withStore, io });
   // A write of the store like import, not a data command: never run by a server for the CLI (its
   // caches hold the release), refused while one owns the embedded store.
   p.commands
@@ -111,7 +120,7 @@ function program(config: () => Config, io: CliIo): Command {
     .argument('<version>', 'the release to delete (as `terminology releases` lists it)')
     .action(async (version: string) => {
       const { deleteRelease } = await import('../importer/releases.ts');
-      const d = await withDb(config(), (db) => deleteRelease(db, version));
+      const d = await withStore((db) => deleteRelease(db, version));
       const moved = d.snapshotsRestored ? `; ${d.snapshotsRestored} other release index snapshot(s) that depended on its snapshot stored again` : '';
       await out(`deleted release ${d.version} (${d.languages.join(', ')}): ${d.rows.deleted} content rows removed, ${d.rows.updated} shared with its neighbours cut or extended${moved}`);
     });

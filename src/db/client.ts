@@ -47,6 +47,19 @@ export interface Database {
   close(): Promise<void>;
   /** Set when this open made a new embedded cluster: how (src/db/seedStore.ts). */
   readonly created?: StoreOrigin | undefined;
+  /** Set when this open copied an embedded store written by an older PGlite into a new cluster (src/db/storeUpgrade.ts). */
+  readonly upgraded?: StoreUpgrade | undefined;
+}
+
+/** What an upgrade of an embedded store written by an older PGlite did (src/db/storeUpgrade.ts), for the start-up log and the CLI. */
+export interface StoreUpgrade {
+  fromMajor: string;
+  toMajor: string;
+  /** The old cluster, kept: delete it once the upgraded store has been checked. */
+  backup: string;
+  tables: number;
+  rows: number;
+  ms: number;
 }
 
 /** How a new embedded store was made: unpacked from the shipped empty cluster, or by initdb (and why not from it). */
@@ -88,6 +101,12 @@ export interface OpenOptions {
   queryTimeoutMs?: number | undefined;
   /** Called with every SQL statement Prisma sends (tests count them). */
   onQuery?: QueryListener;
+  /**
+   * Embedded, an existing store, under its lock before PGlite opens it: brings a cluster written by an
+   * older PGlite to the installed one's (openMigrated and `terminology migrate` pass src/db/storeUpgrade.ts's;
+   * without it such a store fails to open).
+   */
+  upgrade?: ((pgliteDir: string) => Promise<StoreUpgrade | undefined>) | undefined;
 }
 
 function prismaWith(factory: SqlDriverAdapterFactory, onQuery?: QueryListener): PrismaClient {
@@ -112,7 +131,9 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   }
   let client: PGlite;
   let created: StoreOrigin | undefined;
+  let upgraded: StoreUpgrade | undefined;
   try {
+    if (dataDir && opts.upgrade) upgraded = await opts.upgrade(dataDir);
     // PGlite itself runs initdb when its data directory holds no PG_VERSION; the same test here.
     let loadDataDir: Blob | undefined;
     if (inMemory ? !opts.pglite?.fs : !existsSync(path.join(dataDir!, 'PG_VERSION'))) {
@@ -146,6 +167,7 @@ async function openEmbedded(opts: OpenOptions): Promise<Database> {
   return {
     mode: 'embedded',
     created,
+    upgraded,
     prisma,
     reader: () => prisma,
     withConnection: (fn) => fn(conn),

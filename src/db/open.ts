@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { openDatabase, type Database } from './client.ts';
 import { migrate } from './migrate.ts';
 import { loadSeed, type SeedOption } from './seedStore.ts';
+import { upgradeStoreIfNeeded } from './storeUpgrade.ts';
 import type { QueryListener } from './instrument.ts';
 
 export type DatabaseStartConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'poolSize'> &
@@ -67,6 +68,8 @@ export async function openMigrated(
     queryTimeoutMs?: number;
     /** A new embedded store starts from this empty cluster; default the shipped one (src/db/seedStore.ts), false: initdb. */
     seed?: SeedOption;
+    /** Embedded: what an upgrade of a store written by an older PGlite is doing (src/db/storeUpgrade.ts). */
+    onUpgradeProgress?: (message: string) => void;
   } = {},
 ): Promise<Database> {
   const connectMs = config.databaseConnectTimeoutMs ?? 5_000;
@@ -80,6 +83,7 @@ export async function openMigrated(
     onQuery: opts.onQuery,
     onReplicaQuery: opts.onReplicaQuery,
     newStore: () => loadSeed(opts.seed),
+    upgrade: (dir) => upgradeStoreIfNeeded(dir, opts.onUpgradeProgress),
   });
   try {
     if (db.mode === 'server') await reach(db, describeTarget(config.databaseUrl!), connectMs, config.databaseStartTimeoutMs ?? 60_000, opts.onRetry);
