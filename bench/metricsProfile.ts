@@ -19,7 +19,7 @@ import { mixedWarmUp, observedEnvs, startOtlpSink, type ObservedServer } from '.
 import { ensureTool, pinned, pinPlan } from './lib/pinning.ts';
 import { alive, cleanupAll, freePort, makeTempDir, spawnTracked, stopChild } from './lib/procs.ts';
 import { projectRoot } from '../src/paths.ts';
-import { loadAverage } from './lib/fairShare.ts';
+import { loadAverage, threadCpuNs } from './lib/fairShare.ts';
 
 const { values } = parseArgs({
   options: {
@@ -79,10 +79,23 @@ interface Window {
   requests: number;
   scraped: boolean;
   scrapes: number;
+  /** Each scrape's start and end (µs of the monotonic clock), from this process's side. */
+  scrapeTimes: [number, number][];
+  /** CPU time over the window (/proc schedstat), ns: the serving (main) thread and the whole process. */
+  mainNs: number;
+  processNs: number;
 }
 
+const cpuOf = (pid: number) => {
+  const t = threadCpuNs(pid);
+  let all = 0;
+  for (const v of t.values()) all += v;
+  return { main: t.get(pid) ?? 0, all };
+};
+
 /** Self time (µs) by label and by part for samples inside `windows`; per thread profile. */
-function attribute(p: Profile, windows: readonly Window[]): { byLabel: Map<string, number>; byPart: Map<string, number>; underScrape: number } {
+function attribute(p: Profile, windows: readonly Window[]): { byLabel: Map<string, number>; byPart: Map<string, number>; underScrape: number; duringScrape: number } {
+  const scrapeTimes = windows.flatMap((w) => w.scrapeTimes ?? []);
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -101,6 +114,8 @@ function attribute(p: Profile, windows: readonly Window[]): { byLabel: Map<strin
   const byLabel = new Map<string, number>();
   const byPart = new Map<string, number>();
   let scrape = 0;
+  // Busy samples between a scrape's request and its answer (this process's clock): the scrape's burst, and what requests ran meanwhile.
+  let during = 0;
   let t = p.startTime;
   for (let i = 0; i < p.samples.length; i++) {
     t += p.timeDeltas[i]!;
@@ -114,8 +129,9 @@ function attribute(p: Profile, windows: readonly Window[]): { byLabel: Map<strin
     const k = part(n);
     byPart.set(k, (byPart.get(k) ?? 0) + dt);
     if (underScrape(n.id)) scrape += dt;
+    if (scrapeTimes.some(([a, b]) => t >= a && t < b)) during += dt;
   }
-  return { byLabel, byPart, underScrape: scrape };
+  return { byLabel, byPart, underScrape: scrape, duringScrape: during };
 }
 
 /** As startObserved, with node's own arguments (--cpu-prof is not allowed in NODE_OPTIONS). */
@@ -180,23 +196,46 @@ async function main(): Promise<void> {
       const s = servers.get(n)!;
       const scraped = values['scrape-windows'] ? Math.floor(i / names.length) % 2 === 0 : scrapeEvery > 0;
       let scrapes = 0;
+      const scrapeTimes: [number, number][] = [];
       let stop = () => {};
       if (scraped && s.metrics) {
         const url = s.metrics;
         const t = setInterval(() => {
           scrapes++;
-          void fetch(url).then((r) => r.arrayBuffer()).catch(() => undefined);
+          const t0 = nowUs();
+          void fetch(url)
+            .then((r) => r.arrayBuffer())
+            .then(() => scrapeTimes.push([t0, nowUs()]))
+            .catch(() => undefined);
         }, scrapeEvery);
         stop = () => clearInterval(t);
       }
+      const cpu0 = cpuOf(s.pid);
       const from = nowUs();
       const r = await runWrk(wrk, { url: s.base + PATH, connections, durationS }, pin.load);
       const to = nowUs();
+      const cpu1 = cpuOf(s.pid);
       stop();
-      windows.push({ server: n, from, to, requests: r.requests, scraped, scrapes });
+      windows.push({ server: n, from, to, requests: r.requests, scraped, scrapes, scrapeTimes, mainNs: cpu1.main - cpu0.main, processNs: cpu1.all - cpu0.all });
       loads.push(loadAverage());
-      log(`${n} window ${i}: ${Math.round(r.rps)} req/s${scraped ? `, ${scrapes} scrapes` : ''}, load ${loadAverage()}`);
+      const last = windows.at(-1)!;
+      log(`${n} window ${i}: ${Math.round(r.rps)} req/s, CPU ${(last.processNs / 1000 / r.requests).toFixed(2)} µs/req (main ${(last.mainNs / 1000 / r.requests).toFixed(2)})${scraped ? `, ${scrapes} scrapes` : ''}, load ${loadAverage()}`);
       await new Promise((res) => setTimeout(res, 500));
+    }
+    if (values['scrape-windows']) {
+      // Each scraped window against the unscraped one beside it (same server, seconds apart): the scraped window's CPU
+      // beyond its requests at the neighbour's CPU per request, per scrape.
+      for (const n of names) {
+        const ws = windows.filter((w) => w.server === n);
+        const per: { main: number; all: number }[] = [];
+        for (let k = 0; k + 1 < ws.length; k += 2) {
+          const [a, b] = ws[k]!.scraped ? [ws[k]!, ws[k + 1]!] : [ws[k + 1]!, ws[k]!];
+          if (!a.scrapes) continue;
+          per.push({ main: (a.mainNs - (a.requests * b.mainNs) / b.requests) / a.scrapes / 1e6, all: (a.processNs - (a.requests * b.processNs) / b.requests) / a.scrapes / 1e6 });
+        }
+        const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+        console.log(`## ${n}: CPU per scrape beyond the requests' (pairs of neighbouring windows), ms: main thread ${per.map((p) => p.main.toFixed(1)).join(', ')} (median ${med(per.map((p) => p.main)).toFixed(1)}); process ${per.map((p) => p.all.toFixed(1)).join(', ')} (median ${med(per.map((p) => p.all)).toFixed(1)})`);
+      }
     }
     for (const s of servers.values()) await stopChild(s.proc.child, 30_000);
     const top = Number(values.top);
@@ -216,7 +255,7 @@ async function main(): Promise<void> {
         for (const { thread, profile } of profiles) {
           const a = attribute(profile, ws);
           const total = [...a.byPart.values()].reduce((x, y) => x + y, 0);
-          console.log(`${thread}: ${(total / requests).toFixed(2)} µs/request of busy samples; under a scrape ${(a.underScrape / 1000).toFixed(1)} ms${scrapes ? ` (${(a.underScrape / scrapes / 1000).toFixed(2)} ms a scrape)` : ''}`);
+          console.log(`${thread}: ${(total / requests).toFixed(2)} µs/request of busy samples; under a scrape's frames ${(a.underScrape / 1000).toFixed(1)} ms${scrapes ? ` (${(a.underScrape / scrapes / 1000).toFixed(2)} ms a scrape; busy while one was in flight ${(a.duringScrape / scrapes / 1000).toFixed(2)} ms a scrape)` : ''}`);
           for (const [k, v] of [...a.byPart].sort((x, y) => y[1] - x[1]).slice(0, 14)) console.log(`  ${k}: ${(v / requests).toFixed(3)} µs/req`);
           for (const [k, v] of a.byLabel) {
             const key = `${thread === 'thread 0' ? '' : '[worker] '}${k}`;
