@@ -4,7 +4,11 @@
 // Why flat: the structured clone writes every object's property names, and the worker reads them
 // back as new strings and objects; a span sent as nested objects (context, parent, times, status,
 // scope, attributes) was ≈ 40 keys and a dozen objects each way, for a few primitives of content
-// (bench/results.md › Cost of the metrics, session 19). Here only attribute keys remain.
+// (bench/results.md › Cost of the metrics, session 19). Names, attribute keys and string values
+// go once per batch in a table (`strings`) and by index in `values`: the clone writes a string
+// each time it meets it (it shares objects, not strings), and the spans of a server repeat a
+// handful (seven keys, a route, a method, an address): written 512 times a batch before, read back
+// as as many new strings that each attribute key then had to be looked up as (session 24).
 // Spans whose ids nobody has read yet (answered warm spans, answeredSpan.ts) leave them empty: the
 // worker draws them (`drawIds`), so the serving thread makes no id strings at all.
 import { randomFillSync } from 'node:crypto';
@@ -15,12 +19,41 @@ import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 
 /**
  * A batch: the distinct scopes; each span's fixed numeric fields (NUMBERS of them, in the order
- * `flatten` writes them) in one typed array, copied as one block; its strings and attributes, in order, in `values`.
+ * `flatten` writes them) in one typed array, copied as one block; its strings and attributes, in order,
+ * in `values`, where a span's name is an index into `strings`, and each attribute is its key's index × 2
+ * (+ 1 when its value is a string, then given as an index into `strings` too) followed by its value.
  */
 export interface FlatBatch {
   scopes: InstrumentationScope[];
   numbers: Float64Array;
   values: unknown[];
+  /** The batch's distinct names, attribute keys and string attribute values. */
+  strings: string[];
+}
+
+/** A batch's string table while it is written: each distinct string once. */
+class StringTable {
+  readonly strings: string[] = [];
+  private readonly index = new Map<string, number>();
+  /** By key index: the index of that key's last string value (a key's value mostly repeats span after span). */
+  private readonly lastValue: number[] = [];
+  of(s: string): number {
+    let i = this.index.get(s);
+    if (i === undefined) {
+      i = this.strings.length;
+      this.strings.push(s);
+      this.index.set(s, i);
+    }
+    return i;
+  }
+  /** A string value of key `k`: compared with that key's last value first, without hashing a string made per request. */
+  valueOf(k: number, s: string): number {
+    const last = this.lastValue[k];
+    if (last !== undefined && this.strings[last] === s) return last;
+    const i = this.of(s);
+    this.lastValue[k] = i;
+    return i;
+  }
 }
 /** kind, traceFlags, parent (0 none, 1 local, 2 remote), start s and ns, end s and ns, status code, dropped attributes, events and links, scope. */
 export const NUMBERS = 12;
@@ -31,15 +64,22 @@ export interface LazyIds {
 }
 const undrawn = (c: SpanContext): boolean => typeof (c as Partial<LazyIds>).idsUndrawn === 'function' && (c as unknown as LazyIds).idsUndrawn();
 
-function pushAttributes(out: unknown[], attributes: Attributes | undefined): void {
+function pushAttributes(out: unknown[], table: StringTable, attributes: Attributes | undefined): void {
   const at = out.length;
   out[at] = 0;
   if (!attributes) return;
   let n = 0;
   for (const key in attributes) {
     // Both exporters write every key (an undefined value as an empty AnyValue).
-    out[out.length] = key;
-    out[out.length] = attributes[key];
+    const value = attributes[key];
+    const k = table.of(key);
+    if (typeof value === 'string') {
+      out[out.length] = k * 2 + 1;
+      out[out.length] = table.valueOf(k, value);
+    } else {
+      out[out.length] = k * 2;
+      out[out.length] = value;
+    }
     n++;
   }
   out[at] = n;
@@ -53,6 +93,7 @@ export function flatten(spans: readonly ReadableSpan[]): FlatBatch {
   const scopes: InstrumentationScope[] = [];
   const numbers = new Float64Array(spans.length * NUMBERS);
   const out: unknown[] = [];
+  const table = new StringTable();
   let n = 0;
   for (const s of spans) {
     const c = s.spanContext();
@@ -74,13 +115,13 @@ export function flatten(spans: readonly ReadableSpan[]): FlatBatch {
     numbers[n++] = s.droppedLinksCount;
     numbers[n++] = scope;
     let i = out.length;
-    out[i++] = s.name;
+    out[i++] = table.of(s.name);
     out[i++] = lazy ? '' : c.traceId;
     out[i++] = lazy ? '' : c.spanId;
     out[i++] = c.traceState?.serialize();
     out[i++] = parent?.spanId;
     out[i++] = status.message;
-    pushAttributes(out, s.attributes);
+    pushAttributes(out, table, s.attributes);
     out[out.length] = s.events.length;
     for (const e of s.events) {
       i = out.length;
@@ -88,7 +129,7 @@ export function flatten(spans: readonly ReadableSpan[]): FlatBatch {
       out[i++] = e.time[0];
       out[i++] = e.time[1];
       out[i++] = e.droppedAttributesCount ?? 0;
-      pushAttributes(out, e.attributes);
+      pushAttributes(out, table, e.attributes);
     }
     out[out.length] = s.links.length;
     for (const l of s.links) {
@@ -99,10 +140,10 @@ export function flatten(spans: readonly ReadableSpan[]): FlatBatch {
       out[i++] = l.context.isRemote;
       out[i++] = l.context.traceState?.serialize();
       out[i++] = l.droppedAttributesCount ?? 0;
-      pushAttributes(out, l.attributes);
+      pushAttributes(out, table, l.attributes);
     }
   }
-  return { scopes, numbers, values: out };
+  return { scopes, numbers, values: out, strings: table.strings };
 }
 
 // Ids of spans the serving thread left undrawn (answered warm spans), drawn in the worker: random,
@@ -131,6 +172,7 @@ const traceState = (s: string | undefined): TraceState | undefined => (s === und
 /** Reads a FlatBatch back as the SDK's ReadableSpans (in the worker), with `resource` and one object per scope. */
 export function readSpans(batch: FlatBatch, resource: Resource, drawIds: () => [string, string], scopeOf: (s: InstrumentationScope) => InstrumentationScope = (s) => s): ReadableSpan[] {
   const f = batch.values;
+  const strings = batch.strings;
   const num = batch.numbers;
   const scopes = batch.scopes.map(scopeOf);
   const spans: ReadableSpan[] = [];
@@ -138,12 +180,15 @@ export function readSpans(batch: FlatBatch, resource: Resource, drawIds: () => [
   const attributes = (): Attributes => {
     const n = f[i++] as number;
     const a: Attributes = {};
-    for (let k = 0; k < n; k++, i += 2) a[f[i] as string] = f[i + 1] as AttributeValue;
+    for (let k = 0; k < n; k++, i += 2) {
+      const key = f[i] as number;
+      a[strings[key >> 1]!] = (key & 1 ? strings[f[i + 1] as number] : f[i + 1]) as AttributeValue;
+    }
     return a;
   };
   for (let n = 0; n < num.length; n += NUMBERS) {
     const kind = num[n] as SpanKind;
-    const name = f[i] as string;
+    const name = strings[f[i] as number]!;
     let traceId = f[i + 1] as string;
     let spanId = f[i + 2] as string;
     if (traceId === '') [traceId, spanId] = drawIds();
