@@ -22,7 +22,7 @@
 // (the fairness check: ~100 %). The interval is over rounds of the same processes: a process's own luck
 // (A/A a few per cent off 100 % for a whole run) shows only across runs, so repeat runs and read them together.
 //
-//   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --scrape-every 4000 --json FILE]
+//   npm run bench:metrics -- --fair [--rounds 30 --duration 5 --connections 32 --ratio 0.1 --calibrate --scrape-every 60000 --json FILE]   (60 s the default since session 24)
 //   npm run bench:metrics -- --fair --compare DIR   (the traces slot: DIR's bundle with metrics on, traces off)
 //   npm run bench:metrics -- --fair --compare DIR --compare-traced   (traces on in both: this checkout's in the "metrics" slot, DIR's in the traces slot)
 //   npm run bench:metrics -- --fair --pool A.json,B.json,… [--skip N]   (runs written by --json, read together; with --compare, the two slots round by round too)
