@@ -13,6 +13,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { TEST_ENV } from '../helpers/app.ts';
 import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
 import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
+import { OverlayView } from '../../src/domain/releaseIndex/overlayView.ts';
+import { overlayOf } from '../../src/domain/releaseIndex/overlay.ts';
 import { chainDefaults } from '../../src/domain/releaseIndex/snapshotChain.ts';
 import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
 import type { ReleaseInfo } from '../../src/domain/releases.ts';
@@ -192,14 +194,50 @@ describe('older snapshot groups and the newest release', () => {
     expect(await budgeted.view(a!.id, db.prisma)).toBeDefined();
     expect(await budgeted.view(b!.id, db.prisma)).toBeDefined();
     expect(budgeted.bytes()).toBeLessThanOrEqual(bound);
-    // A budget without room for a base: no view, no base kept, the newest stays, and nothing over the budget.
-    const tight = new SearchIndexCache(4, undefined, db.blobs, {}, Math.ceil(top.approximateBytes() * 1.1));
+    // A budget without room for a base but for a view: the release's view over the newest's index, from
+    // an overlay computed here (its index loaded once, not kept), the base not loaded, within the budget.
+    const fullA = await ReleaseIndex.load(db.prisma, a!.id);
+    const viewBytes = OverlayView.of(top, await overlayOf(top, fullA))!.bytes;
+    expect(viewBytes * 2).toBeLessThan(kBytes);
+    const tightBound = Math.ceil(top.approximateBytes() + viewBytes * 1.5);
+    const tight = new SearchIndexCache(4, undefined, db.blobs, {}, tightBound);
     syncNewest(tight);
     tight.waitMs = 60_000;
-    await tight.get(newest!.id, db.prisma);
-    expect(await tight.view(a!.id, db.prisma)).toBeUndefined();
-    expect(tight.peek(k!.id)).toBeUndefined();
-    expect(tight.peek(newest!.id)).toBeDefined();
+    const tightTop = await tight.get(newest!.id, db.prisma);
+    const derived = await tight.view(a!.id, db.prisma);
+    expect(derived?.baseIndex, 'a view over the newest').toBe(tightTop);
+    expect(tight.peek(k!.id), 'no base loaded').toBeUndefined();
+    expect(tight.peek(a!.id)).toBeUndefined();
+    expect(tight.bytes()).toBeLessThanOrEqual(tightBound);
+    // Its answers are the whole index's.
+    for (let i = 0; i < fullA.size; i += 7) {
+      const level = fullA.levelOf(i);
+      const code = fullA.code[i]!;
+      expect(JSON.stringify([derived!.concept(derived!.find(level, code)), derived!.allPaths(level, code), derived!.children(level, code)])).toBe(
+        JSON.stringify([fullA.concept(i), fullA.allPaths(level, code), fullA.children(level, code)]),
+      );
+    }
+    // A second release's view pushes the first out rather than go over the budget.
+    expect(await tight.view(b!.id, db.prisma)).toBeDefined();
+    await settle();
+    expect(tight.peekView(b!.id), 'the newer view kept').toBeDefined();
+    expect(tight.peekView(a!.id), 'the least recently used view went').toBeUndefined();
+    expect(tight.bytes()).toBeLessThanOrEqual(tightBound);
+    // No room even for a view: the one made answers its request and is not kept, nor made again (no load); nothing kept but the newest.
+    const loads: number[] = [];
+    const none = new SearchIndexCache(4, undefined, db.blobs, { onLoaded: (id) => void loads.push(id) }, top.approximateBytes() + 1);
+    syncNewest(none);
+    none.waitMs = 60_000;
+    await none.get(newest!.id, db.prisma);
+    await none.view(a!.id, db.prisma);
+    await settle();
+    expect(none.peekView(a!.id)).toBeUndefined();
+    loads.length = 0;
+    expect(await none.view(a!.id, db.prisma)).toBeUndefined();
+    expect(loads).toEqual([]);
+    expect(none.peek(k!.id)).toBeUndefined();
+    expect(none.peek(newest!.id)).toBeDefined();
+    expect(none.bytes()).toBeLessThanOrEqual(top.approximateBytes() + 1);
   }, 120_000);
 
   it('REST code pages and searches on the oldest release: through the view over its keyframe, no SQL for a code page once the view exists, the bytes of the SQL path', async () => {

@@ -105,6 +105,8 @@ export class SearchIndexCache {
   private readonly knownBytes = new Map<number, number>();
   /** Loads of indexes not kept (admits() said no): shared while in flight, let go of once handed over. */
   private readonly passing = new Map<number, Promise<ReleaseIndex>>();
+  /** Releases whose overlay over this newest index is too large for a view (derivedView()). */
+  private readonly tooFar = new Map<number, ReleaseIndex>();
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
   onWarning: IndexWarning;
   /** Told of each index made ready, where it came from and how long it took (compose() logs it). */
@@ -447,6 +449,9 @@ export class SearchIndexCache {
     if (!v || this.built.get(v.baseIndex.releaseId) !== v.baseIndex) return undefined;
     // Its base used, as a request on the base's own release would: the bases of groups in use stay.
     this.cache.get(v.baseIndex.releaseId);
+    // And the view itself the most recently used (trimViews() drops in this order).
+    this.views.delete(releaseId);
+    this.views.set(releaseId, v);
     return v;
   }
 
@@ -476,6 +481,13 @@ export class SearchIndexCache {
       if (!v || this.built.get(v.baseIndex.releaseId) !== v.baseIndex) return;
       this.views.set(releaseId, v);
       this.trimOverlays();
+      this.trimViews(releaseId);
+      // Over the budget even alone beside what is pinned: not kept (nor made again over this base: tooFar).
+      if (this.bytes() > this.maxBytes) {
+        this.views.delete(releaseId);
+        this.tooFar.set(releaseId, v.baseIndex);
+        this.viewReads.set(releaseId, { read: Promise.resolve(undefined), at: entry.at, started: entry.started });
+      }
     });
     return this.bounded(entry, maxMs);
   }
@@ -516,17 +528,39 @@ export class SearchIndexCache {
     if (!this.blobs) return undefined;
     try {
       const data = await readDeltaSnapshot({ db, blobs: this.blobs }, releaseId);
-      if (!data) return undefined;
-      const { overlay, base } = deserializeDelta(data, releaseId);
-      // Its base not kept (an older group's keyframe): loaded now, when it fits beside the newest, as
-      // the base of its whole group's views; the request that asked answers by SQL meanwhile (bounded()).
-      const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (await this.baseFor(base.releaseId, db));
-      if (!b || b.size !== base.size || snapshotChecksum(b) !== base.checksum) return undefined;
-      return OverlayView.of(b, overlay);
+      if (data) {
+        const { overlay, base } = deserializeDelta(data, releaseId);
+        // Its base not kept (an older group's keyframe): loaded now, when it fits beside the newest, as
+        // the base of its whole group's views; the request that asked answers by SQL meanwhile (bounded()).
+        const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (await this.baseFor(base.releaseId, db));
+        if (b && b.size === base.size && snapshotChecksum(b) === base.checksum) return OverlayView.of(b, overlay);
+      }
+      return await this.derivedView(releaseId, db);
     } catch (e) {
       this.warn(releaseId, 'release index delta not usable for code pages; answered without it', e);
       return undefined;
     }
+  }
+
+  /**
+   * A view over the newest's index from an overlay computed here, for a release whose stored delta
+   * cannot serve (its keyframe does not fit beside the newest, or it is a keyframe itself): its
+   * index loaded once and not kept (pass()), diffed against the newest's (overlay.ts), let go of.
+   * None when the overlay is over OVERLAY_MAX_SHARE of the index (remembered while that newest is
+   * kept: not loaded again for nothing), or the release is the newest, or no newest is kept.
+   */
+  private async derivedView(releaseId: number, db: Db): Promise<OverlayView | undefined> {
+    const newestId = this.newestId;
+    const newest = newestId === undefined ? undefined : this.built.get(newestId);
+    if (!newest || releaseId === newestId || !newest.hasHierarchy || this.built.has(releaseId) || this.tooFar.get(releaseId) === newest) return undefined;
+    const ix = await this.pass(releaseId, db);
+    if (!ix.hasHierarchy) return undefined;
+    const overlay = await overlayOf(newest, ix);
+    if (overlayBytes(overlay) > OVERLAY_MAX_SHARE * ix.approximateBytes()) {
+      this.tooFar.set(releaseId, newest);
+      return undefined;
+    }
+    return this.built.get(newest.releaseId) === newest ? OverlayView.of(newest, overlay) : undefined;
   }
 
   /** A keyframe's index loaded (or joined) as a views' base, when it would be kept (admits()); undefined otherwise or when its load fails. */
@@ -668,6 +702,19 @@ export class SearchIndexCache {
       },
       (e: unknown) => this.warn(releaseId, 'release index overlay not kept; the index is built from rows when no snapshot serves', e),
     );
+  }
+
+  /**
+   * Over the byte budget once overlays went: the least recently used views but `keep` go (views
+   * over the newest's index are not dropped with any index: without this they would only grow).
+   */
+  private trimViews(keep: number): void {
+    for (const id of [...this.views.keys()]) {
+      if (this.bytes() <= this.maxBytes) return;
+      if (id === keep) continue;
+      this.views.delete(id);
+      this.viewReads.delete(id);
+    }
   }
 
   /** Over the byte budget, overlays go first, the oldest kept first: built indexes answer, overlays only spare a build. */
