@@ -150,6 +150,8 @@ export class SearchIndexCache {
           this.views.delete(id);
           this.viewReads.delete(id);
         }
+        // Nor is what was found too far from it (and this holds no index that went).
+        for (const [id, b] of [...this.tooFar]) if (b === this.built.get(releaseId)) this.tooFar.delete(id);
         this.built.delete(releaseId);
         this.sizes.delete(releaseId);
         this.loadedStamps.delete(String(releaseId));
