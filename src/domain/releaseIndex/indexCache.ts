@@ -12,6 +12,11 @@
 // An import replacing one language's names keeps the release id: sync() drops the indexes whose
 // names release_language says were imported since they were loaded, whenever the catalog reads
 // the release list (every few seconds on PostgreSQL), so every replica follows within that.
+// The newest release (the list's first: what most requests read, the base of its group's views) is
+// never pushed out by another release's load: an older release whose index would not fit beside it
+// is loaded for the caller that needs it and not kept, and its searches and code pages go through
+// its view or SQL (admits()). A release whose delta snapshot is over an older keyframe gets its view
+// over that keyframe's index, loaded in the background as a base when it fits (issue 32, session 24).
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
@@ -50,6 +55,12 @@ export const READ_WAIT_MS = 1_500;
 
 /** How long a release found without a usable delta (whole snapshot, none, base not kept) is not asked again for a view. */
 const VIEW_RETRY_MS = 5_000;
+
+/**
+ * A view over the newest made from a computed overlay, estimated before it is made as this share of
+ * the release's index (measured: 0.07–0.19 at scale 0.25, the oldest of 12 releases the most).
+ */
+const DERIVED_VIEW_SHARE = 0.2;
 
 /** The largest overlay kept, as a share of its whole index's bytes. */
 const OVERLAY_MAX_SHARE = 0.25;
@@ -94,6 +105,14 @@ export class SearchIndexCache {
   private readonly views = new Map<number, OverlayView>();
   /** Whether code pages may be answered through views (bench/overlayView.ts turns it off for its same-run baseline). */
   useViews = true;
+  /** The newest release (sync(): the release list's first), pinned: never evicted to make room for another's index. */
+  private newestId: number | undefined;
+  /** Bytes of each release's primary index once loaded, kept after it goes: admits() estimates with them. */
+  private readonly knownBytes = new Map<number, number>();
+  /** Loads of indexes not kept (admits() said no): shared while in flight, let go of once handed over. */
+  private readonly passing = new Map<number, Promise<ReleaseIndex>>();
+  /** Releases whose overlay over this newest index is too large for a view (derivedView()). */
+  private readonly tooFar = new Map<number, ReleaseIndex>();
   /** Where snapshot problems are reported (compose() passes the logger's); they never fail a request. */
   onWarning: IndexWarning;
   /** Told of each index made ready, where it came from and how long it took (compose() logs it). */
@@ -137,6 +156,8 @@ export class SearchIndexCache {
           this.views.delete(id);
           this.viewReads.delete(id);
         }
+        // Nor is what was found too far from it (and this holds no index that went).
+        for (const [id, b] of [...this.tooFar]) if (b === this.built.get(releaseId)) this.tooFar.delete(id);
         this.built.delete(releaseId);
         this.sizes.delete(releaseId);
         this.loadedStamps.delete(String(releaseId));
@@ -168,28 +189,82 @@ export class SearchIndexCache {
     let m = this.sizes.get(releaseId);
     if (!m) this.sizes.set(releaseId, (m = new Map()));
     m.set(language, ix.approximateBytes());
+    if (language === '') this.knownBytes.set(releaseId, ix.approximateBytes());
     this.trimOverlays();
     for (const older of [...this.cache.rkeys()]) {
       if (this.bytes() <= this.maxBytes) break;
-      if (older === releaseId) continue;
+      if (older === releaseId || older === this.newestId) continue;
       if (!this.sizes.has(older)) continue; // still loading: its size is not known yet
       this.keepOverlay(older);
       this.cache.delete(older);
       counts.indexEvictions++;
     }
+    // Still over with only the newest beside it: this one is not kept (its callers have it), the newest stays.
+    if (this.bytes() > this.maxBytes && releaseId !== this.newestId && this.newestId !== undefined && this.built.has(this.newestId)) {
+      this.keepOverlay(releaseId);
+      this.cache.delete(releaseId);
+      counts.indexEvictions++;
+    }
+  }
+
+  /**
+   * Whether the release's index, once loaded, would be kept without pushing out the newest's: its
+   * estimated bytes (as last loaded, else the newest's) fit in the budget beside the newest's index
+   * and the views, and the LRU holds a second release. Always for the newest, and while the newest
+   * is not kept (it pushes the others out when it comes). Otherwise a search or a code page answers
+   * through the release's view or SQL, and a caller that needs the whole index has it without it
+   * being kept (get()).
+   */
+  admits(releaseId: number): boolean {
+    const newest = this.newestId;
+    if (newest === undefined || releaseId === newest || this.cache.has(releaseId) || !this.built.has(newest)) return true;
+    if (this.cache.max < 2) return false;
+    let pinned = 0;
+    for (const b of this.sizes.get(newest)?.values() ?? []) pinned += b;
+    for (const v of this.views.values()) pinned += v.bytes;
+    const estimate = this.knownBytes.get(releaseId) ?? this.sizes.get(newest)?.get('') ?? 0;
+    return pinned + estimate <= this.maxBytes;
+  }
+
+  /** Puts a release's load in the LRU; when full and the newest is its least recently used, the newest is used first, so another goes. */
+  private keep(releaseId: number, p: Promise<ReleaseIndex>): void {
+    const newest = this.newestId;
+    if (newest !== undefined && releaseId !== newest && this.cache.size >= this.cache.max && this.cache.has(newest)) {
+      const [lru] = this.cache.rkeys();
+      if (lru === newest) this.cache.get(newest);
+    }
+    this.cache.set(releaseId, p);
+  }
+
+  /** A release's index loaded for its caller and not kept (admits(): it would push the newest's out). Its snapshot when usable, else built from rows. */
+  private pass(releaseId: number, db: Db): Promise<ReleaseIndex> {
+    let p = this.passing.get(releaseId);
+    if (p) return p;
+    counts.indexMisses++;
+    const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : this.readIndex(releaseId, db);
+    p = snapshot.then((ix) => ix ?? this.fromOverlay(releaseId, db) ?? this.build(releaseId, db));
+    const entry = p;
+    this.passing.set(releaseId, entry);
+    const done = () => void (this.passing.get(releaseId) === entry && this.passing.delete(releaseId));
+    entry.then((ix) => {
+      this.knownBytes.set(releaseId, ix.approximateBytes());
+      done();
+    }, done);
+    return entry;
   }
 
   /** The release's index, loaded with `db` on first use; concurrent callers share one build. */
   get(releaseId: number, db: Db): Promise<ReleaseIndex> {
     let p = this.cache.get(releaseId);
     if (p) counts.indexHits++;
+    else if (!this.admits(releaseId)) return this.pass(releaseId, db);
     else {
       counts.indexMisses++;
       this.loadedStamps.set(String(releaseId), this.latestStamps.get(String(releaseId)));
       const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : this.fromSnapshot(releaseId, db);
       const loading = snapshot.then((ix) => ix ?? this.fromOverlay(releaseId, db) ?? this.build(releaseId, db));
       p = loading;
-      this.cache.set(releaseId, loading);
+      this.keep(releaseId, loading);
       loading.then(
         (ix) => {
           if (this.cache.peek(releaseId) !== loading) return;
@@ -219,12 +294,26 @@ export class SearchIndexCache {
       counts.indexHits++;
       return Promise.resolve(ready);
     }
+    // Not to be kept, or its view on its way: no load started for it (the caller answers by SQL meanwhile).
+    if (!this.shouldLoad(releaseId)) return Promise.resolve(undefined);
     const loading = this.get(releaseId, db).catch(() => undefined);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), maxMs)));
     return Promise.race([loading, late])
       .finally(() => clearTimeout(timer))
       .then((ix) => ix ?? this.whenLoading(releaseId, READ_WAIT_MS));
+  }
+
+  /**
+   * Whether a search on the release should load its index (within(); search.ts's SQL path races
+   * that load): it is kept or loading, or would be kept (admits()) and no view of it is being made
+   * (its read, or its base's load, in flight: the view answers once made, without this index).
+   */
+  shouldLoad(releaseId: number): boolean {
+    if (this.cache.has(releaseId)) return true;
+    if (!this.admits(releaseId)) return false;
+    const pending = this.viewReads.get(releaseId);
+    return !(pending && pending.at < 0);
   }
 
   /**
@@ -269,6 +358,8 @@ export class SearchIndexCache {
       building.then(
         (ix) => {
           if (this.languages.get(key) !== building) return;
+          // Over a release's index not kept (get(): pass()): not kept either.
+          if (!this.cache.has(releaseId)) return void this.languages.delete(key);
           this.builtLanguages.set(key, ix);
           this.account(releaseId, ix, key);
           // Its CJK bigram postings, built on the first partial search, count from then on.
@@ -286,6 +377,7 @@ export class SearchIndexCache {
    * The catalog calls it with every list it reads.
    */
   sync(releases: readonly ReleaseInfo[]): void {
+    if (releases[0]) this.newestId = releases[0].id;
     for (const r of releases) {
       r.languages.forEach((tag, position) => {
         const at = r.namesImportedAt?.[tag];
@@ -331,7 +423,7 @@ export class SearchIndexCache {
 
   /** Whether anything of the release is kept or loading: its index, a language index, its view. */
   holds(releaseId: number): boolean {
-    return this.cache.has(releaseId) || this.reading.has(releaseId) || this.views.has(releaseId) || this.viewReads.has(releaseId);
+    return this.cache.has(releaseId) || this.reading.has(releaseId) || this.passing.has(releaseId) || this.views.has(releaseId) || this.viewReads.has(releaseId);
   }
 
   /**
@@ -362,7 +454,13 @@ export class SearchIndexCache {
   /** The release's code-page view if one is made over an index still kept, without reading or waiting. */
   peekView(releaseId: number): OverlayView | undefined {
     const v = this.views.get(releaseId);
-    return v && this.built.get(v.baseIndex.releaseId) === v.baseIndex ? v : undefined;
+    if (!v || this.built.get(v.baseIndex.releaseId) !== v.baseIndex) return undefined;
+    // Its base used, as a request on the base's own release would: the bases of groups in use stay.
+    this.cache.get(v.baseIndex.releaseId);
+    // And the view itself the most recently used (trimViews() drops in this order).
+    this.views.delete(releaseId);
+    this.views.set(releaseId, v);
+    return v;
   }
 
   /**
@@ -391,6 +489,13 @@ export class SearchIndexCache {
       if (!v || this.built.get(v.baseIndex.releaseId) !== v.baseIndex) return;
       this.views.set(releaseId, v);
       this.trimOverlays();
+      this.trimViews(releaseId);
+      // Over the budget even alone beside what is pinned: not kept (nor made again over this base: tooFar).
+      if (this.bytes() > this.maxBytes) {
+        this.views.delete(releaseId);
+        this.tooFar.set(releaseId, v.baseIndex);
+        this.viewReads.set(releaseId, { read: Promise.resolve(undefined), at: entry.at, started: entry.started });
+      }
     });
     return this.bounded(entry, maxMs);
   }
@@ -431,15 +536,49 @@ export class SearchIndexCache {
     if (!this.blobs) return undefined;
     try {
       const data = await readDeltaSnapshot({ db, blobs: this.blobs }, releaseId);
-      if (!data) return undefined;
-      const { overlay, base } = deserializeDelta(data, releaseId);
-      const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs));
-      if (!b || b.size !== base.size || snapshotChecksum(b) !== base.checksum) return undefined;
-      return OverlayView.of(b, overlay);
+      if (data) {
+        const { overlay, base } = deserializeDelta(data, releaseId);
+        // Its base not kept (an older group's keyframe): loaded now, when it fits beside the newest, as
+        // the base of its whole group's views; the request that asked answers by SQL meanwhile (bounded()).
+        const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (await this.baseFor(base.releaseId, db));
+        if (b && b.size === base.size && snapshotChecksum(b) === base.checksum) return OverlayView.of(b, overlay);
+      }
+      return await this.derivedView(releaseId, db);
     } catch (e) {
       this.warn(releaseId, 'release index delta not usable for code pages; answered without it', e);
       return undefined;
     }
+  }
+
+  /**
+   * A view over the newest's index from an overlay computed here, for a release whose stored delta
+   * cannot serve (its keyframe does not fit beside the newest, or it is a keyframe itself): its
+   * index loaded once and not kept (pass()), diffed against the newest's (overlay.ts), let go of.
+   * None when the overlay is over OVERLAY_MAX_SHARE of the index (remembered while that newest is
+   * kept: not loaded again for nothing), or the release is the newest, or no newest is kept.
+   */
+  private async derivedView(releaseId: number, db: Db): Promise<OverlayView | undefined> {
+    const newestId = this.newestId;
+    const newest = newestId === undefined ? undefined : this.built.get(newestId);
+    if (!newest || releaseId === newestId || !newest.hasHierarchy || this.built.has(releaseId) || this.tooFar.get(releaseId) === newest) return undefined;
+    // Only into room the budget has now: making one costs a load and a diff, so it never pushes another
+    // view out (with more releases in use than room, views made in turn would each push the next out).
+    const estimate = DERIVED_VIEW_SHARE * (this.knownBytes.get(releaseId) ?? newest.approximateBytes());
+    if (this.bytes() + estimate > this.maxBytes) return undefined;
+    const ix = await this.pass(releaseId, db);
+    if (!ix.hasHierarchy) return undefined;
+    const overlay = await overlayOf(newest, ix);
+    if (overlayBytes(overlay) > OVERLAY_MAX_SHARE * ix.approximateBytes()) {
+      this.tooFar.set(releaseId, newest);
+      return undefined;
+    }
+    return this.built.get(newest.releaseId) === newest ? OverlayView.of(newest, overlay) : undefined;
+  }
+
+  /** A keyframe's index loaded (or joined) as a views' base, when it would be kept (admits()); undefined otherwise or when its load fails. */
+  private async baseFor(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
+    if (!this.admits(releaseId)) return undefined;
+    return this.get(releaseId, db).catch(() => undefined);
   }
 
   /**
@@ -476,7 +615,10 @@ export class SearchIndexCache {
       if (!ix) return;
       // Kept at once, before the entry chained on this read settles: a request that waited
       // for it (whenLoading) finds it with peek() from its next field on.
-      if (!this.cache.has(releaseId)) this.cache.set(releaseId, reading as Promise<ReleaseIndex>);
+      if (!this.cache.has(releaseId)) {
+        if (!this.admits(releaseId)) return;
+        this.keep(releaseId, reading as Promise<ReleaseIndex>);
+      }
       this.built.set(releaseId, ix);
       this.account(releaseId, ix);
       ix.onGrown = () => this.account(releaseId, ix);
@@ -572,6 +714,19 @@ export class SearchIndexCache {
       },
       (e: unknown) => this.warn(releaseId, 'release index overlay not kept; the index is built from rows when no snapshot serves', e),
     );
+  }
+
+  /**
+   * Over the byte budget once overlays went: the least recently used views but `keep` go (views
+   * over the newest's index are not dropped with any index: without this they would only grow).
+   */
+  private trimViews(keep: number): void {
+    for (const id of [...this.views.keys()]) {
+      if (this.bytes() <= this.maxBytes) return;
+      if (id === keep) continue;
+      this.views.delete(id);
+      this.viewReads.delete(id);
+    }
   }
 
   /** Over the byte budget, overlays go first, the oldest kept first: built indexes answer, overlays only spare a build. */

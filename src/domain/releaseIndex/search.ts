@@ -153,11 +153,14 @@ async function bySql(src: SearchSource, releaseId: number, nq: string, filters: 
   const candidates = () => sqlCandidates(src.db, releaseId, nq, collapse);
   const viaIndex = (wanted: () => boolean) =>
     src.indexes.get(releaseId, src.db).then((index) => (wanted() ? searchIn(src.db, index, nq, filters, offset, limit, language) : undefined));
+  // No load raced when the index would not be kept or the release's view is on its way (SearchIndexCache.shouldLoad).
+  const load = src.indexes.shouldLoad(releaseId);
   const statement = nq === '' ? src.indexes.fallback(releaseId, `list ${JSON.stringify([filters, offset, limit])}`, list) : src.indexes.fallback(releaseId, `names ${collapse} ${nq}`, candidates);
   if (statement) {
     const viaSql = nq === '' ? (statement as Promise<SearchPage>) : (statement as Promise<ReleaseIndex>).then((names) => searchIn(src.db, names, nq, filters, offset, limit, language));
-    return firstAnswer(viaSql, viaIndex);
+    return load ? firstAnswer(viaSql, viaIndex) : viaSql;
   }
+  if (!load) return nq === '' ? list() : searchIn(src.db, await candidates(), nq, filters, offset, limit, language);
   const index = await src.indexes.get(releaseId, src.db).catch(() => undefined);
   if (index) return searchIn(src.db, index, nq, filters, offset, limit, language);
   return nq === '' ? list() : searchIn(src.db, await candidates(), nq, filters, offset, limit, language);
