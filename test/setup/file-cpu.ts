@@ -25,7 +25,7 @@ declare module 'vitest' {
   interface TaskMeta {
     /** CPU milliseconds of the file's worker and the processes it started (set on the file). */
     cpuMs?: number;
-    /** Milliseconds the file waited for the store templates, the bundle or Chromium before its own hooks (wait-templates.ts). */
+    /** Milliseconds the file waited for the store templates, the bundle or Chromium, before its own hooks and in them (wait-templates.ts). */
     setupWaitMs?: number;
   }
 }

@@ -4,7 +4,7 @@
 // A file's time is its import, hooks and tests in its worker, not the time it waited for one nor
 // for the run's templates, bundle or Chromium. A
 // run of some files updates theirs and keeps the others'.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 import type {} from './file-cpu.ts'; // TaskMeta's cpuMs
@@ -49,7 +49,8 @@ export default class FileTimesReporter implements Reporter {
       return { file: key, start: Math.round(end - took), end, setupWaitMs: m.meta().setupWaitMs ?? 0 };
     });
     mkdirSync(path.dirname(FILE_TIMELINE), { recursive: true });
-    writeFileSync(FILE_TIMELINE, `${JSON.stringify({ runMs: ended, files: timeline.sort((a, b) => a.start - b.start) }, null, 1)}\n`);
+    const setupReadyMs = setupReady(this.runStart);
+    writeFileSync(FILE_TIMELINE, `${JSON.stringify({ runMs: ended, setupReadyMs, files: timeline.sort((a, b) => a.start - b.start) }, null, 1)}\n`);
     // Without the wait for the run's setup (wait-templates.ts): the order of the next run
     // (sequencer.ts) is by the work in each file, not by where it happened to start.
     update(FILE_TIMES, ran, (m) => {
@@ -58,6 +59,24 @@ export default class FileTimesReporter implements Reporter {
     });
     update(FILE_CPU, ran, (m) => m.meta().cpuMs);
   }
+}
+
+/**
+ * When each part of the run's setup (global.ts, in this process) was ready, in ms since the run
+ * started: the time its `ready` file was written. A part not built in this run is left out.
+ */
+function setupReady(runStart: number): Record<string, number> {
+  type Parts = { readyOf?: Record<string, string> };
+  const shared = globalThis as { __teTemplates?: { embedded: Parts; postgres?: Parts }; __teBuilt?: { ready: string } };
+  const files: Record<string, string | undefined> = { 'bundle and Chromium': shared.__teBuilt?.ready };
+  for (const [db, t] of Object.entries({ embedded: shared.__teTemplates?.embedded, postgres: shared.__teTemplates?.postgres })) {
+    for (const [name, file] of Object.entries(t?.readyOf ?? {})) files[`${db} ${name}`] = file;
+  }
+  const out: Record<string, number> = {};
+  for (const [part, file] of Object.entries(files)) {
+    if (file && existsSync(file)) out[part] = Math.round(statSync(file).mtimeMs - runStart);
+  }
+  return out;
 }
 
 /** Sets each module's figure in the JSON file at `file`, keeping the other files' figures; the largest first. */

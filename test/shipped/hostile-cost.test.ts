@@ -7,6 +7,7 @@
 // its own client address, so the default 120/min limit does not turn the attacks into 429s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import { usingPostgres } from '../helpers/db.ts';
 import type { ServerProcess } from '../helpers/server.ts';
 import { timedTurn, type Turn } from '../helpers/cpuWait.ts';
@@ -48,6 +49,8 @@ function answer(status: number, body: Buffer, headers: http.IncomingHttpHeaders,
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/** Sockets already given the no-op error listener below. */
+const guarded = new WeakSet<Socket>();
 
 /** `keepBytes`: keep only the answer's first bytes (an attack's reports of megabytes are read off the socket, not gathered on the probe's thread). */
 function send(path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; keepBytes?: number } = {}, via = agent): Promise<Answer> {
@@ -70,7 +73,12 @@ function send(path: string, init: { method?: string; headers?: Record<string, st
     );
     req.on('timeout', () => req.destroy(new Error(`timeout: ${path.slice(0, 80)}`)));
     // The socket may fail after the answer (EPIPE writing the rest of a refused upload): the answer counts.
-    req.on('socket', (socket) => socket.on('error', () => undefined));
+    // Once per socket: a kept-alive socket serves many requests (a listener each passed Node's limit of 10).
+    req.on('socket', (socket) => {
+      if (guarded.has(socket)) return;
+      guarded.add(socket);
+      socket.on('error', () => undefined);
+    });
     // A server that answers before the upload ends may reset the connection: what it sent is still read above.
     req.on('error', (e) => reject(new Error(`${e.message} (${init.method ?? 'GET'} ${path.slice(0, 80)})`)));
     req.end(init.body);
