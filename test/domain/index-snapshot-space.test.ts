@@ -1,0 +1,74 @@
+// The index snapshots' space on disk stays bounded as releases are imported (issue 32): each import
+// stores the newest release whole and the previous newest again as a delta over it
+// (snapshotChain.ts), leaving that whole snapshot's TOAST chunks dead; the importer's VACUUM marks
+// them free, and the next import's whole snapshot is written into them instead of growing the
+// files. What stays is one whole snapshot's worth of free space (the previous newest's, until the
+// next import), not one per import. Real stores, both databases: PGlite has no autovacuum, and the
+// PostgreSQL server of the tests none either.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { importRelease } from '../../src/importer/import.ts';
+import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
+
+let db: TestDatabase;
+let dir: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase({ template: 'migrated' });
+  dir = mkdtempSync(path.join(tmpdir(), 'snapshot-space-'));
+}, 60_000);
+
+afterAll(async () => {
+  await db?.cleanup();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Space {
+  /** The snapshot table's TOAST relation, all its pages. */
+  toast: number;
+  /** What its live rows hold there (as stored). */
+  live: number;
+  /** The newest release's whole snapshot, as stored. */
+  newest: number;
+}
+
+async function space(): Promise<Space> {
+  const [s] = await db.prisma.$queryRawUnsafe<{ toast: bigint; live: bigint; newest: bigint }[]>(
+    `SELECT pg_total_relation_size(c.reltoastrelid) AS toast,
+       (SELECT coalesce(sum(pg_column_size(data)), 0)::bigint FROM release_index_snapshot) AS live,
+       (SELECT pg_column_size(s.data)::bigint FROM release_index_snapshot s JOIN release r ON r.id = s.release_id ORDER BY r.ordinal DESC LIMIT 1) AS newest
+     FROM pg_class c WHERE c.oid = 'release_index_snapshot'::regclass`,
+  );
+  return { toast: Number(s!.toast), live: Number(s!.live), newest: Number(s!.newest) };
+}
+
+describe('index snapshot space across imports', () => {
+  it("a whole snapshot rewritten as a delta leaves space the next import's whole snapshot reuses: the table holds its live rows plus about one whole snapshot, however many imports", async () => {
+    const seen: Space[] = [];
+    let prev: SyntheticRelease | undefined;
+    // Seven releases: one group (KEYFRAME_EVERY = 8), so every import moves the previous newest.
+    for (let i = 0; i < 7; i++) {
+      const r = generateRelease({ seed: 11, version: `97.${i}`, scale: 0.02, withSmq: false, changesFrom: prev });
+      await writeMedAscii(r, path.join(dir, r.version));
+      await importRelease(db, path.join(dir, r.version));
+      seen.push(await space());
+      prev = r;
+    }
+    const rows = await db.prisma.$queryRawUnsafe<{ whole: number }[]>('SELECT count(*)::int AS whole FROM release_index_snapshot WHERE base_release_id IS NULL');
+    expect(rows[0]!.whole).toBe(1);
+    const slack = seen.map((s) => s.toast - s.live);
+    for (const [i, s] of seen.entries()) {
+      // Free: the previous newest's whole snapshot and the group's deltas written before (each
+      // at most that), plus partly filled pages. Without the VACUUM, one whole more per import.
+      expect(s.toast - s.live, `import ${i + 1}: ${JSON.stringify(s)}`).toBeLessThanOrEqual(2 * s.newest + 64 * 1024);
+    }
+    // From the third import on, the freed whole snapshot takes most of the new one: the files grow
+    // by far less than a whole snapshot per import.
+    for (let i = 2; i < seen.length; i++) {
+      expect(seen[i]!.toast - seen[i - 1]!.toast, `import ${i + 1}: ${JSON.stringify(slack)}`).toBeLessThan(0.5 * seen[i]!.newest);
+    }
+  }, 300_000);
+});
