@@ -10,11 +10,29 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { canonicalParts, partsDifference } from '../helpers/indexParts.ts';
+import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
+import { serializeIndex } from '../../src/domain/releaseIndex/snapshot.ts';
+import { loadStoredIndex } from '../../src/domain/releaseIndex/snapshotChain.ts';
+import { isDeflated, readStoredBytes, type SnapshotDb } from '../../src/domain/releaseIndex/snapshotStore.ts';
 import { importRelease } from '../../src/importer/import.ts';
+import { deleteRelease } from '../../src/importer/releases.ts';
 import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
 
 let db: TestDatabase;
 let dir: string;
+let prev: SyntheticRelease | undefined;
+
+/** Imports the next synthetic release of the chain. */
+async function importNext(version: string): Promise<void> {
+  const r = generateRelease({ seed: 11, version, scale: 0.02, withSmq: false, changesFrom: prev });
+  await writeMedAscii(r, path.join(dir, version));
+  await importRelease(db, path.join(dir, version));
+  prev = r;
+}
+
+const store = (): SnapshotDb => ({ db: db.prisma, blobs: db.blobs });
+const idOf = async (version: string) => (await db.prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM release WHERE version = $1', version))[0]!.id;
 
 beforeAll(async () => {
   db = await createTestDatabase({ template: 'migrated' });
@@ -48,14 +66,10 @@ async function space(): Promise<Space> {
 describe('index snapshot space across imports', () => {
   it("a whole snapshot rewritten as a delta leaves space the next import's whole snapshot reuses: the table holds its live rows plus about one whole snapshot, however many imports", async () => {
     const seen: Space[] = [];
-    let prev: SyntheticRelease | undefined;
     // Seven releases: one group (KEYFRAME_EVERY = 8), so every import moves the previous newest.
     for (let i = 0; i < 7; i++) {
-      const r = generateRelease({ seed: 11, version: `97.${i}`, scale: 0.02, withSmq: false, changesFrom: prev });
-      await writeMedAscii(r, path.join(dir, r.version));
-      await importRelease(db, path.join(dir, r.version));
+      await importNext(`97.${i}`);
       seen.push(await space());
-      prev = r;
     }
     const rows = await db.prisma.$queryRawUnsafe<{ whole: number }[]>('SELECT count(*)::int AS whole FROM release_index_snapshot WHERE base_release_id IS NULL');
     expect(rows[0]!.whole).toBe(1);
@@ -70,5 +84,35 @@ describe('index snapshot space across imports', () => {
     for (let i = 2; i < seen.length; i++) {
       expect(seen[i]!.toast - seen[i - 1]!.toast, `import ${i + 1}: ${JSON.stringify(slack)}`).toBeLessThan(0.5 * seen[i]!.newest);
     }
+  }, 300_000);
+
+  it('a keyframe whose group closed is stored deflated (its checksum unchanged, so its deltas still load), without a file copy; the newest stays as it is, and becomes so again when the newest is deleted', async () => {
+    // 97.7 takes the whole group (7 deltas); 97.8 finds it full, so 97.7 stays a keyframe.
+    await importNext('97.7');
+    await importNext('97.8');
+    const [k, top] = [await idOf('97.7'), await idOf('97.8')];
+    const kept = (await readStoredBytes(store(), k))!;
+    expect(isDeflated(kept)).toBe(true);
+    const whole = serializeIndex(await ReleaseIndex.load(db.prisma, k)).byteLength;
+    expect(kept.byteLength).toBeLessThan(0.8 * whole);
+    expect(isDeflated((await readStoredBytes(store(), top))!)).toBe(false);
+    const bases = await db.prisma.$queryRawUnsafe<{ version: string; base: string | null }[]>(
+      'SELECT r.version, b.version AS base FROM release_index_snapshot s JOIN release r ON r.id = s.release_id LEFT JOIN release b ON b.id = s.base_release_id ORDER BY r.ordinal',
+    );
+    expect(bases.map((b) => b.base)).toEqual([...Array(7).fill('97.7'), null, null]);
+    // Every release loads from its snapshot (the group's over the deflated keyframe) to the index its rows build.
+    for (const { version } of bases) {
+      const id = await idOf(version);
+      const loaded = (await loadStoredIndex(store(), id))!;
+      expect(partsDifference(canonicalParts(loaded.ix.parts()), canonicalParts((await ReleaseIndex.load(db.prisma, id)).parts())), version).toBe('');
+    }
+    if (db.blobs.cacheDir) {
+      const { readdirSync } = await import('node:fs');
+      expect(readdirSync(db.blobs.cacheDir).filter((f) => f.startsWith(`index-${k}-`))).toEqual([]);
+    }
+    // The newest deleted: the keyframe is the newest again, stored as it is.
+    await deleteRelease(db, '97.8');
+    expect(isDeflated((await readStoredBytes(store(), k))!)).toBe(false);
+    expect((await loadStoredIndex(store(), await idOf('97.0')))!.baseReleaseId).toBe(k);
   }, 300_000);
 });
