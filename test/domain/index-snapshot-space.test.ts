@@ -14,6 +14,10 @@ import { canonicalParts, partsDifference } from '../helpers/indexParts.ts';
 import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
 import { serializeIndex } from '../../src/domain/releaseIndex/snapshot.ts';
 import { loadStoredIndex } from '../../src/domain/releaseIndex/snapshotChain.ts';
+import { materialise, overlayOf } from '../../src/domain/releaseIndex/overlay.ts';
+import { deserializeDelta, serializeDelta } from '../../src/domain/releaseIndex/snapshotDelta.ts';
+import { checksumOf } from '../../src/domain/releaseIndex/snapshot.ts';
+import { readSnapshot } from '../../src/domain/releaseIndex/snapshotStore.ts';
 import { isDeflated, readStoredBytes, type SnapshotDb } from '../../src/domain/releaseIndex/snapshotStore.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { deleteRelease } from '../../src/importer/releases.ts';
@@ -106,6 +110,14 @@ describe('index snapshot space across imports', () => {
       const loaded = (await loadStoredIndex(store(), id))!;
       expect(partsDifference(canonicalParts(loaded.ix.parts()), canonicalParts((await ReleaseIndex.load(db.prisma, id)).parts())), version).toBe('');
     }
+    // The rebase materialises a member without its search parts: the delta it then takes over the newest is byte for byte the full index's.
+    const keyframe = (await loadStoredIndex(store(), k))!.ix;
+    const newest = (await loadStoredIndex(store(), top))!.ix;
+    const { overlay } = deserializeDelta((await readSnapshot(store(), await idOf('97.0')))!, await idOf('97.0'));
+    const over = { releaseId: top, size: newest.size, checksum: checksumOf((await readSnapshot(store(), top))!) };
+    const lean = serializeDelta(await overlayOf(newest, await materialise(keyframe, overlay, { search: false })), over);
+    const full = serializeDelta(await overlayOf(newest, await materialise(keyframe, overlay)), over);
+    expect(Buffer.from(lean).equals(Buffer.from(full))).toBe(true);
     if (db.blobs.cacheDir) {
       const { readdirSync } = await import('node:fs');
       expect(readdirSync(db.blobs.cacheDir).filter((f) => f.startsWith(`index-${k}-`))).toEqual([]);

@@ -96,10 +96,28 @@ async function isNewest(db: Db, releaseId: number, exclude: number): Promise<boo
   return rows[0]?.newer === 0;
 }
 
-/** The delta of `ix` over keyframe `base` (whose whole snapshot has checksum `checksum`), or undefined when over DELTA_MAX_SHARE of its whole. */
-async function deltaIfSmall(base: ReleaseIndex, checksum: number, ix: ReleaseIndex, wholeBytes?: number): Promise<Uint8Array | undefined> {
+/** The delta of `ix` over keyframe `base` (whose whole snapshot has checksum `checksum`), or undefined when over DELTA_MAX_SHARE of `wholeBytes` (ix's whole snapshot). */
+async function deltaIfSmall(base: ReleaseIndex, checksum: number, ix: ReleaseIndex, wholeBytes: number): Promise<Uint8Array | undefined> {
   const delta = serializeDelta(await overlayOf(base, ix), { releaseId: base.releaseId, size: base.size, checksum });
-  return delta.byteLength <= DELTA_MAX_SHARE * (wholeBytes ?? serializeIndex(ix).byteLength) ? delta : undefined;
+  return delta.byteLength <= DELTA_MAX_SHARE * wholeBytes ? delta : undefined;
+}
+
+/**
+ * A group member's index for its delta over the new newest only (rebaseOnto): materialised over
+ * `prevIx` (its keyframe, at hand) without the search parts, which overlayOf() does not read;
+ * else as any load, or built from rows.
+ */
+async function memberForRebase(sdb: SnapshotDb, id: number, prevIx: ReleaseIndex): Promise<ReleaseIndex> {
+  const data = await readSnapshot(sdb, id).catch(() => null);
+  if (data && isDeltaSnapshot(data)) {
+    try {
+      const { overlay, base } = deserializeDelta(data, id);
+      if (base.releaseId === prevIx.releaseId && base.checksum === snapshotChecksum(prevIx) && base.size === prevIx.size) return await materialise(prevIx, overlay, { search: false });
+    } catch {
+      // Damaged: as any load (below), which builds it from rows.
+    }
+  }
+  return (await loadStoredIndex(sdb, id, (b) => (b === prevIx.releaseId ? prevIx : undefined)).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, id));
 }
 
 const deflated = promisify(deflate);
@@ -131,7 +149,7 @@ export async function storeIndex(sdb: SnapshotDb, ix: ReleaseIndex, opts: StoreO
   const newest = newestWhole && (await isNewest(sdb.db, ix.releaseId, exclude));
   if (newest && ix.hasHierarchy) {
     await writeStored(sdb, ix.releaseId, whole, null);
-    await rebaseOnto(sdb, ix, checksumOf(whole), every, exclude);
+    await rebaseOnto(sdb, ix, checksumOf(whole), whole.byteLength, every, exclude);
     return { bytes: whole.byteLength, baseReleaseId: null };
   }
   const baseId = ix.hasHierarchy ? await chooseBase(sdb.db, ix.releaseId, exclude, every, newestWhole) : undefined;
@@ -158,8 +176,8 @@ export async function storeIndex(sdb: SnapshotDb, ix: ReleaseIndex, opts: StoreO
  * every point each snapshot still loads (a delta over the old keyframe while it is whole, or over
  * `top`). Then the language snapshots over `top`'s (rebaseLanguages). Returns how many moved.
  */
-async function rebaseOnto(sdb: SnapshotDb, top: ReleaseIndex, topChecksum: number, every: number, exclude: number): Promise<number> {
-  const moved = await moveGroup(sdb, top, topChecksum, every, exclude);
+async function rebaseOnto(sdb: SnapshotDb, top: ReleaseIndex, topChecksum: number, topWhole: number, every: number, exclude: number): Promise<number> {
+  const moved = await moveGroup(sdb, top, topChecksum, topWhole, every, exclude);
   if (moved.prev === undefined) return 0;
   // Not moved: the previous newest stays a keyframe, no longer the newest, so deflated.
   if (!moved.n) await deflateKeyframe(sdb, moved.prev);
@@ -168,7 +186,7 @@ async function rebaseOnto(sdb: SnapshotDb, top: ReleaseIndex, topChecksum: numbe
 }
 
 /** rebaseOnto's move: how many snapshots moved over `top`, and the keyframe before it (undefined: none). */
-async function moveGroup(sdb: SnapshotDb, top: ReleaseIndex, topChecksum: number, every: number, exclude: number): Promise<{ n: number; prev?: number }> {
+async function moveGroup(sdb: SnapshotDb, top: ReleaseIndex, topChecksum: number, topWhole: number, every: number, exclude: number): Promise<{ n: number; prev?: number }> {
   const [prev] = await sdb.db.$queryRawUnsafe<{ id: number }[]>(
     `SELECT s.release_id AS id FROM release_index_snapshot s JOIN release r ON r.id = s.release_id JOIN release me ON me.id = $1
      WHERE s.base_release_id IS NULL AND s.format = $2 AND r.ordinal < me.ordinal AND s.release_id <> $3
@@ -189,16 +207,18 @@ async function moveGroup(sdb: SnapshotDb, top: ReleaseIndex, topChecksum: number
   const prevLoaded = await loadStoredIndex(sdb, prev.id).catch(() => null);
   if (!prevLoaded || prevLoaded.baseReleaseId !== null) return kept;
   const prevIx = prevLoaded.ix;
+  // A member's whole size, for DELTA_MAX_SHARE, estimated from the newest's (topWhole) by entries:
+  // serialising each member whole only to measure it cost ~10 % of its rebase (session 24).
   // Every delta computed before any is written: all move, or none.
   const deltas: [number, Uint8Array][] = [];
   for (const { id } of group) {
-    const got = await loadStoredIndex(sdb, id, (b) => (b === prev.id ? prevIx : undefined)).catch(() => null);
-    const ix = got?.ix ?? (await ReleaseIndex.load(sdb.db, id));
-    const delta = await deltaIfSmall(top, topChecksum, ix);
+    const ix = await memberForRebase(sdb, id, prevIx);
+    const delta = await deltaIfSmall(top, topChecksum, ix, (topWhole * ix.size) / top.size);
     if (!delta) return kept;
     deltas.push([id, delta]);
   }
-  const prevDelta = await deltaIfSmall(top, topChecksum, prevIx);
+  // The previous newest's whole: the snapshot just read (inflated when it was deflated).
+  const prevDelta = await deltaIfSmall(top, topChecksum, prevIx, prevLoaded.bytes);
   if (!prevDelta) return kept;
   for (const [id, delta] of deltas) await writeStored(sdb, id, delta, top.releaseId);
   await writeStored(sdb, prev.id, prevDelta, top.releaseId);
