@@ -39,6 +39,8 @@ interface Step {
   phases: Record<string, { wallMs: number; cpuMs: number }>;
   storage: {
     database: number;
+    files?: number;
+    fileCopies?: number;
     relations: Record<string, { heap: number; toast: number; indexes: number; total: number }>;
     snapshotLive: number;
     languageSnapshotLive: number;
@@ -71,7 +73,7 @@ try {
           const snap = st.relations.release_index_snapshot!;
           log(
             `${mode} ${side} #${k + 1}: index ${r1(s.phases.index?.wallMs ?? NaN)} ms wall ${r1(s.phases.index?.cpuMs ?? NaN)} ms cpu; ` +
-              `db ${r1(st.database / MB)} MB; snapshots total ${r1(snap.total / MB)} MB, toast ${r1(snap.toast / MB)}, live ${r1(st.snapshotLive / MB)}; load ${s.loadavg}`,
+              `db ${r1(st.database / MB)} MB${st.files !== undefined ? ` (files ${r1(st.files / MB)}, copies ${r1((st.fileCopies ?? 0) / MB)})` : ''}; snapshots total ${r1(snap.total / MB)} MB, toast ${r1(snap.toast / MB)}, live ${r1(st.snapshotLive / MB)}; load ${s.loadavg}`,
           );
         }
       } finally {

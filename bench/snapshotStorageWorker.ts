@@ -3,7 +3,7 @@
 // compared in the same run), in this process, and after each import prints one JSON line: the
 // wall and this process's CPU per import phase, and what the store holds by relation (the index
 // snapshots' heap, TOAST and the TOAST bytes no live row holds). Not run alone.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -20,6 +20,18 @@ const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
+/** Bytes of the files under `dir` but the write-ahead log (embedded: PGlite's files and the snapshot copies). */
+function dirBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    if (name === 'pg_wal') continue;
+    const st = statSync(path.join(dir, name), { throwIfNoEntry: false });
+    if (st) n += st.isDirectory() ? dirBytes(path.join(dir, name)) : st.size;
+  }
+  return n;
+}
+
 type Db = { $queryRawUnsafe<T>(sql: string, ...v: unknown[]): Promise<T> };
 const q = db.prisma as unknown as Db;
 
@@ -38,6 +50,8 @@ async function storage() {
   const [{ db: dbBytes } = { db: 0n }] = await q.$queryRawUnsafe<{ db: bigint }[]>('SELECT pg_database_size(current_database()) AS db');
   return {
     database: Number(dbBytes),
+    files: values['data-dir'] ? dirBytes(values['data-dir']) : undefined,
+    fileCopies: values['data-dir'] ? dirBytes(path.join(values['data-dir'], 'cache')) : undefined,
     relations: Object.fromEntries(rels.map((r) => [r.name, { heap: Number(r.heap), toast: Number(r.toast), indexes: Number(r.indexes), total: Number(r.total) }])),
     snapshotLive: await live('release_index_snapshot'),
     languageSnapshotLive: await live('release_language_index_snapshot'),
