@@ -6,7 +6,7 @@ import { compareVersions } from '../domain/versions.ts';
 import { IMPORT_LOCK } from '../db/advisoryLocks.ts';
 import { ALL_RANGED, hostedReleases, positionOf, removeAt, renumber, seqBetween, OPEN, type Position, type WriteCounts } from './ranges.ts';
 import { ImportRefusedError } from './errors.ts';
-import { detachDependants } from '../domain/releaseIndex/snapshotChain.ts';
+import { detachDependants, inflateNewest } from '../domain/releaseIndex/snapshotChain.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -76,7 +76,7 @@ export async function detachSnapshotsOf(db: Database, version: string): Promise<
 export async function deleteRelease(db: Database, version: string): Promise<DeletedRelease> {
   const snapshotsRestored = await detachSnapshotsOf(db, version);
   if (snapshotsRestored === undefined) throw new ImportRefusedError(`Release ${version} is not hosted.`);
-  return db.prisma.$transaction(
+  const deleted = await db.prisma.$transaction(
     async (tx) => {
       if (db.mode === 'server') await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`);
       // Again under the lock: another process may have deleted or replaced it meanwhile.
@@ -89,4 +89,7 @@ export async function deleteRelease(db: Database, version: string): Promise<Dele
     },
     { timeout: 30 * 60_000, maxWait: 60_000 },
   );
+  // The newest deleted: the one now newest may be a keyframe stored deflated (snapshotChain.ts); every start reads it.
+  await inflateNewest({ db: db.prisma, blobs: db.blobs }).catch(() => false);
+  return deleted;
 }

@@ -239,8 +239,10 @@ export function overlayBytes(o: IndexOverlay, base?: ReleaseIndex): number {
  * entry columns merged by (level, code), name ranks filled, trigram ids and postings derived in
  * the release's entry order (base names' trigram ids translated, not recomputed), parent/child
  * lists and PT paths patched, LLTs per PT derived. Sliced with yields like a build.
+ * `search: false`: no trigram ids or postings (about half the CPU): an index only to take
+ * overlayOf() of (snapshotChain.ts's rebase), never searched nor serialised whole.
  */
-export async function materialise(base: ReleaseIndex, o: IndexOverlay): Promise<ReleaseIndex> {
+export async function materialise(base: ReleaseIndex, o: IndexOverlay, opts: { search?: boolean } = {}): Promise<ReleaseIndex> {
   if (base.releaseId !== o.baseReleaseId) throw new Error(`overlay of release ${o.releaseId} is over release ${o.baseReleaseId}, not ${base.releaseId}`);
   const b = base.parts();
   const bc = b.columns;
@@ -289,7 +291,7 @@ export async function materialise(base: ReleaseIndex, o: IndexOverlay): Promise<
   cols.nameRank.set(ranks);
   o.ranks.entry.forEach((i, k) => (cols.nameRank[i] = o.ranks.rank[k]!));
   await nextTurn();
-  const trig = await trigrams(b, cols, fromBase);
+  const trig = opts.search === false ? { trigrams: new Float64Array(0), postStart: Int32Array.of(0), post: new Int32Array(0), seq: new Int32Array(0) } : await trigrams(b, cols, fromBase);
   await nextTurn();
   const toBase = new Int32Array(n).fill(-1);
   for (let jj = 0; jj < b.size; jj++) if (toRelease[jj]! >= 0) toBase[toRelease[jj]!] = jj;

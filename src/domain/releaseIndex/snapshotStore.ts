@@ -4,7 +4,10 @@
 // text step, and it is stored as it is, not deflated: at full size a raw read is ~50 ms on
 // PostgreSQL, where base64 text plus inflating took ~180 ms (the column is STORAGE EXTERNAL:
 // TOAST's compression only slowed both ways). Rows written deflated by earlier versions are
-// still read (unpackIndex inflates them) until the next write replaces them.
+// still read (unpackIndex inflates them) until the next write replaces them. Since session 24 a
+// keyframe that is not the newest (snapshotChain.ts: read only when a release of its group is
+// loaded) is stored deflated on purpose: readSnapshot() inflates any deflated row (off the event
+// loop), so every reader sees serializeIndex() output, and such a row gets no file copy.
 // Embedded, PGlite still reads those 32 MB as ~16k TOAST chunks through its WebAssembly file
 // layer, ~400 ms with the event loop held; so an on-disk store also keeps a copy as a file
 // (BlobChannel.cacheDir), named after the row's release, creation time and size: a start reads
@@ -14,6 +17,8 @@
 // snapshots get a copy: a delta over one (snapshotChain.ts) is a few per cent of it, read from its row.
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { inflate } from 'node:zlib';
 import type { BlobChannel } from '../../db/blobs.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
@@ -33,9 +38,21 @@ function int(n: number): number {
   return n;
 }
 
-/** The release's stored snapshot (serializeIndex() output, or an earlier version's deflated form) in the current format, or null when there is none of it. */
+/** Whether stored bytes are deflated (a zlib stream begins 0x78; a serialisation with its magic number, 0x52). */
+export const isDeflated = (data: Uint8Array): boolean => data.byteLength > 2 && data[0] === 0x78;
+
+const inflated = promisify(inflate);
+
+/** Deflated bytes inflated (in the thread pool); bytes that do not inflate as they are (the reader then finds them damaged). */
+const plain = async (data: Uint8Array | null): Promise<Uint8Array | null> => (data && isDeflated(data) ? inflated(data).catch(() => data) : data);
+
+/** The release's stored snapshot in the current format as serializeIndex() or serializeDelta() wrote it (a deflated row inflated), or null when there is none of it. */
 export async function readSnapshot({ db, blobs }: SnapshotDb, releaseId: number): Promise<Uint8Array | null> {
-  if (blobs.cacheDir) return readThroughFile(db, blobs, blobs.cacheDir, releaseId);
+  return plain(blobs.cacheDir ? await readThroughFile(db, blobs, blobs.cacheDir, releaseId) : await readStoredBytes({ db, blobs }, releaseId));
+}
+
+/** The release's snapshot row's bytes as stored (deflated or not; not the file copy), or null. */
+export async function readStoredBytes({ blobs }: SnapshotDb, releaseId: number): Promise<Uint8Array | null> {
   return firstField(
     await blobs.copyOut(`SELECT CASE WHEN format = ${int(SNAPSHOT_FORMAT)} THEN data END FROM release_index_snapshot WHERE release_id = ${int(releaseId)}`),
   );
@@ -115,12 +132,12 @@ export async function writeStored({ db, blobs }: SnapshotDb, releaseId: number, 
     },
     copyRow([int(releaseId), int(SNAPSHOT_FORMAT), int(data.byteLength), int(baseReleaseId ?? 0)], data),
   );
-  if (blobs.cacheDir && baseReleaseId === null) {
+  if (blobs.cacheDir && baseReleaseId === null && !isDeflated(data)) {
     // The copy is a convenience: without it (a full disk, say) the next load reads the row.
     const meta = await rowMeta(db, releaseId);
     if (meta) await keepFile(db, blobs.cacheDir, releaseId, meta, data).catch(() => {});
   } else if (blobs.cacheDir) {
-    // A whole snapshot stored again as a delta (snapshotChain.ts's rebaseOnto): its copy goes now, not at the next whole write.
+    // A whole snapshot stored again as a delta (snapshotChain.ts's rebaseOnto) or deflated (an older keyframe): its copy goes now, not at the next whole write.
     await prune(db, blobs.cacheDir).catch(() => {});
   }
 }
@@ -210,7 +227,8 @@ async function readThroughFile(db: Db, blobs: BlobChannel, dir: string, releaseI
     // No copy yet (or unreadable): read the row, and keep a copy for the next start.
   }
   const data = firstField(await blobs.copyOut(`SELECT data FROM release_index_snapshot WHERE release_id = ${int(releaseId)}`));
-  if (data && data.byteLength === meta.bytes) await keepFile(db, dir, releaseId, meta, data).catch(() => {});
+  // A deflated row (an older keyframe) is read seldom and gets no copy: the copy is for the start's read.
+  if (data && data.byteLength === meta.bytes && !isDeflated(data)) await keepFile(db, dir, releaseId, meta, data).catch(() => {});
   return data;
 }
 
