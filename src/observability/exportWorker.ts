@@ -1,5 +1,5 @@
-// The OTLP exporter's thread (workerExporter.ts starts it): spans arrive as a flat array
-// (spanRecords.ts), are rebuilt as ReadableSpans and sent by the OpenTelemetry OTLP/HTTP
+// The OTLP exporter's thread (workerExporter.ts starts it): spans arrive as flat arrays
+// (spanRecords.ts), HANDOFF_BATCH at a time, wait flat until EXPORT_BATCH of them, are rebuilt as ReadableSpans and sent by the OpenTelemetry OTLP/HTTP
 // exporter (protobuf or JSON; retries, timeout, headers, compression as configured). A
 // protobuf encoder written straight from the flat batch was measured and not kept: a third of
 // the SDK serializer's CPU per span, no difference end to end (bench/results.md, session 19). Here, not
@@ -12,8 +12,8 @@ import type { ExportResult, InstrumentationScope } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import type { ExportWorkerData, ToWorker, FromWorker } from './workerExporter.ts';
-import { drawIds, readSpans, type FlatBatch } from './spanRecords.ts';
+import { EXPORT_BATCH, HANDOFF_BATCH, type ExportWorkerData, type ToWorker, type FromWorker } from './workerExporter.ts';
+import { drawIds, NUMBERS, readSpans, type FlatBatch } from './spanRecords.ts';
 
 const data = workerData as ExportWorkerData;
 const port = parentPort!;
@@ -30,29 +30,69 @@ const scopeOf = (s: InstrumentationScope): InstrumentationScope => {
   return kept;
 };
 
-const rebuilt = (batch: FlatBatch) => readSpans(batch, resource, drawIds, scopeOf);
-
-/** The SDK's OTLP/HTTP exporter for the configured protocol, fed the batch's rebuilt spans. */
+/** The SDK's OTLP/HTTP exporter for the configured protocol, fed the batches' rebuilt spans. */
 const sdk = data.protocol === 'http/json' ? new JsonExporter(config) : new ProtobufExporter(config);
-const exporter = {
-  export: (batch: FlatBatch, done: (r: ExportResult) => void) => sdk.export(rebuilt(batch), done),
-  forceFlush: () => sdk.forceFlush(),
-  shutdown: () => sdk.shutdown(),
-};
 
 const reply = (m: FromWorker) => port.postMessage(m);
 const failure = (e: unknown) => ({ name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) });
 
+// The serving thread hands spans over HANDOFF_BATCH at a time (workerExporter.ts says why); they wait here, flat,
+// until EXPORT_BATCH of them make one OTLP request, as the batch processor would have sent them.
+let held: FlatBatch[] = [];
+let heldSpans = 0;
+let timer: NodeJS.Timeout | undefined;
+
+/** What is held, sent as one request; `done` gets its result. */
+function send(done: (r: ExportResult) => void): void {
+  clearTimeout(timer);
+  timer = undefined;
+  const batches = held;
+  held = [];
+  heldSpans = 0;
+  try {
+    sdk.export(
+      batches.flatMap((b) => readSpans(b, resource, drawIds, scopeOf)),
+      done,
+    );
+  } catch (e) {
+    done({ code: 1, error: e instanceof Error ? e : new Error(String(e)) });
+  }
+}
+
+// An export's failure is answered to the hand-off that completed its request; the ones before it were answered
+// when they arrived (the batch processor sends the next only once the last is answered).
+const answer = (id: number) => (r: ExportResult) => reply({ id, ok: r.code === 0, error: r.error && failure(r.error) });
+const sendHeld = () => send((r) => r.code === 0 || answerLater(r));
+// A failed send that no hand-off waits for (the batch delay's): reported with the next hand-off's answer.
+let lateFailure: ExportResult | undefined;
+const answerLater = (r: ExportResult) => void (lateFailure = r);
+
+function take(id: number, batch: FlatBatch): void {
+  held.push(batch);
+  const spans = batch.numbers.length / NUMBERS;
+  heldSpans += spans;
+  // A hand-off short of HANDOFF_BATCH: the processor emptied its queue (its batch delay, a flush): send now, as it would have.
+  if (heldSpans >= EXPORT_BATCH || spans < HANDOFF_BATCH) return send(answer(id));
+  const failed = lateFailure;
+  lateFailure = undefined;
+  reply(failed ? { id, ok: false, error: failed.error && failure(failed.error) } : { id, ok: true });
+  // Whole hand-offs that stop coming before EXPORT_BATCH: sent within the batch delay all the same.
+  timer ??= setTimeout(sendHeld, data.batchDelayMillis ?? 5_000);
+}
+
+/** What is held, sent; then the SDK exporter's own flush (its requests in flight). */
+const sendAll = () => (heldSpans > 0 ? new Promise<void>((resolve) => send(() => resolve())) : Promise.resolve());
+
 port.on('message', (m: ToWorker) => {
   if (m.kind === 'export') {
     try {
-      exporter.export(m.batch, (r: ExportResult) => reply({ id: m.id, ok: r.code === 0, error: r.error && failure(r.error) }));
+      take(m.id, m.batch);
     } catch (e) {
       reply({ id: m.id, ok: false, error: failure(e) });
     }
     return;
   }
-  const done = m.kind === 'flush' ? exporter.forceFlush() : exporter.shutdown();
+  const done = sendAll().then(() => (m.kind === 'flush' ? sdk.forceFlush() : sdk.shutdown()));
   Promise.resolve(done).then(
     () => reply({ id: m.id, ok: true }),
     (e: unknown) => reply({ id: m.id, ok: false, error: failure(e) }),

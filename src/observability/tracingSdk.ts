@@ -63,7 +63,7 @@ import { ScopedContextManager } from './scopedContextManager.ts';
 import { handedOver } from './httpMetrics.ts';
 import { traceHooks, type TaskSpan } from './traceHooks.ts';
 import { answeredSpans, type RecordAnswered } from './answeredSpan.ts';
-import { WorkerSpanExporter } from './workerExporter.ts';
+import { HANDOFF_BATCH, WorkerSpanExporter } from './workerExporter.ts';
 
 export type TracingConfig = NonNullable<Config['tracing']>;
 
@@ -470,9 +470,10 @@ export function createTracing(config: TracingConfig, log: Logger): Tracing {
   const version = packageVersion();
   const resource = resourceFromAttributes({ ...config.resourceAttributes, [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: version });
   // The OTLP exporter (serialization and HTTP) runs on a worker thread of its own (workerExporter.ts).
-  const exporter = new WorkerSpanExporter({ protocol: config.protocol, url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs }, resource);
+  const exporter = new WorkerSpanExporter({ protocol: config.protocol, url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs, batchDelayMillis: config.batchDelayMs }, resource);
   // Bounded: past 2,048 spans waiting for export, new ones are dropped (a collector that is down costs no memory).
-  const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: 2_048, maxExportBatchSize: 512, exportTimeoutMillis: config.timeoutMs });
+  // Handed over HANDOFF_BATCH at a time, sent EXPORT_BATCH at a time by the worker (workerExporter.ts says why).
+  const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: 2_048, maxExportBatchSize: HANDOFF_BATCH, exportTimeoutMillis: config.timeoutMs });
   const provider = new BasicTracerProvider({ resource, sampler: samplerOf(config), spanProcessors: [processor] });
   const contextManager = new ScopedContextManager();
   context.setGlobalContextManager(contextManager);

@@ -19,8 +19,21 @@ export interface ExportWorkerData {
   url: string;
   headers: Record<string, string>;
   timeoutMillis: number;
+  /** OTEL_BSP_SCHEDULE_DELAY: the longest the worker holds spans it has before sending them. */
+  batchDelayMillis?: number;
   resource: Attributes;
 }
+
+/**
+ * Spans handed to the worker at a time (the batch processor's export batch), while the worker sends them to the
+ * collector EXPORT_BATCH at a time. Why apart: a span waiting on the serving thread outlives two scavenges and is
+ * promoted, and the old space it fills is marked again by each major GC of the serving isolate's whole heap
+ * (the release index: tens of MB), on V8's helper threads — at 512, ≈ 9 µs of CPU a sampled span, more than the
+ * export itself (bench/results.md, session 24, the export worker). 64 leave within about one scavenge.
+ */
+export const HANDOFF_BATCH = 64;
+/** Spans in one OTLP request: the batch processor's usual maximum (OTEL_BSP_MAX_EXPORT_BATCH_SIZE's default). */
+export const EXPORT_BATCH = 512;
 
 export type ToWorker = { kind: 'export'; id: number; batch: FlatBatch } | { kind: 'flush' | 'shutdown'; id: number };
 export interface FromWorker {

@@ -13,7 +13,7 @@ import { ExportResultCode, TraceState, type ExportResult } from '@opentelemetry/
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter as InThreadJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { WorkerSpanExporter } from '../../src/observability/workerExporter.ts';
+import { EXPORT_BATCH, HANDOFF_BATCH, WorkerSpanExporter } from '../../src/observability/workerExporter.ts';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp.ts';
 
 const resource = resourceFromAttributes({ 'service.name': 'worker-export-test', 'service.version': '9.9.9' });
@@ -126,5 +126,41 @@ describe('the OTLP exporter on a worker thread', () => {
     expect(first.error?.message).toMatch(/ECONNREFUSED|connect|export/i);
     const second = await exportWith(exporter, madeSpans());
     expect(second.code).toBe(ExportResultCode.FAILED);
+  }, 60_000);
+  it('whole hand-offs wait in the worker: EXPORT_BATCH spans go in one request; a short hand-off, the batch delay or a flush send what waits', async () => {
+    const exporter = new WorkerSpanExporter({ protocol: 'http/json', url: `${receiver.url}/v1/traces`, headers: {}, timeoutMillis: 10_000, batchDelayMillis: 1_500 }, resource);
+    const spansOf = (i: number) => (JSON.parse(receiver.exports[i]!.body.toString()) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).length;
+    // HANDOFF_BATCH spans at a time, as the batch processor hands them over.
+    const handOff = () => Array.from({ length: HANDOFF_BATCH / 2 }, madeSpans).flat();
+    try {
+      let before = receiver.exports.length;
+      for (let i = 0; i < EXPORT_BATCH / HANDOFF_BATCH; i++) expect((await exportWith(exporter, handOff())).code).toBe(ExportResultCode.SUCCESS);
+      expect(receiver.exports.length - before).toBe(1);
+      expect(spansOf(before)).toBe(EXPORT_BATCH);
+      // Two whole hand-offs, then a short one (the processor's queue emptied): sent at once, together.
+      before = receiver.exports.length;
+      await exportWith(exporter, handOff());
+      await exportWith(exporter, handOff());
+      expect(receiver.exports.length).toBe(before);
+      await exportWith(exporter, madeSpans());
+      expect(receiver.exports.length - before).toBe(1);
+      expect(spansOf(before)).toBe(2 * HANDOFF_BATCH + 2);
+      // A whole hand-off and nothing after it: sent within the batch delay.
+      before = receiver.exports.length;
+      await exportWith(exporter, handOff());
+      await new Promise((r) => setTimeout(r, 500));
+      expect(receiver.exports.length).toBe(before);
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(receiver.exports.length - before).toBe(1);
+      expect(spansOf(before)).toBe(HANDOFF_BATCH);
+      // A flush sends what waits.
+      before = receiver.exports.length;
+      await exportWith(exporter, handOff());
+      await exporter.forceFlush();
+      expect(receiver.exports.length - before).toBe(1);
+      expect(spansOf(before)).toBe(HANDOFF_BATCH);
+    } finally {
+      await exporter.shutdown();
+    }
   }, 60_000);
 });
