@@ -15,9 +15,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runWrk } from './lib/load.ts';
-import { mixedWarmUp, observedEnvs, startOtlpSink, type ObservedServer } from './lib/observedServers.ts';
-import { ensureTool, pinned, pinPlan } from './lib/pinning.ts';
-import { alive, cleanupAll, freePort, makeTempDir, spawnTracked, stopChild } from './lib/procs.ts';
+import { mixedWarmUp, observedEnvs, startObserved, startOtlpSink, type ObservedServer } from './lib/observedServers.ts';
+import { ensureTool, pinPlan } from './lib/pinning.ts';
+import { cleanupAll, makeTempDir, stopChild } from './lib/procs.ts';
 import { projectRoot } from '../src/paths.ts';
 import { loadAverage, threadCpuNs } from './lib/fairShare.ts';
 
@@ -134,27 +134,6 @@ function attribute(p: Profile, windows: readonly Window[]): { byLabel: Map<strin
   return { byLabel, byPart, underScrape: scrape, duringScrape: during };
 }
 
-/** As startObserved, with node's own arguments (--cpu-prof is not allowed in NODE_OPTIONS). */
-async function startProfiled(name: string, env: Record<string, string>, nodeArgs: string[], cpu: string | undefined): Promise<ObservedServer> {
-  const port = await freePort();
-  const dataDir = makeTempDir(`bench-profile-${name}-`);
-  const [cmd, argv] = pinned(process.execPath, [...nodeArgs, path.join(projectRoot, 'bin/terminology.mjs'), 'serve'], cpu);
-  const proc = spawnTracked(cmd, argv, {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', TERMINOLOGY_DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
-  });
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    const out = proc.stderr.toString();
-    if (/warmed the latest release/.test(out)) {
-      const metrics = /"metricsUrl":"([^"]+)"/.exec(out)?.[1];
-      const pid = Number(/"pid":(\d+)[^\n]*is listening/.exec(out)?.[1] ?? proc.child.pid);
-      return { base: `http://127.0.0.1:${port}`, proc, metrics, pid };
-    }
-    if (Date.now() > deadline || !alive(proc.child)) throw new Error(`${name} did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 function profilesOf(dir: string, pid: number): { thread: string; profile: Profile }[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.cpuprofile') && f.split('.')[3] === String(pid))
@@ -179,7 +158,7 @@ async function main(): Promise<void> {
   try {
     for (const n of names) {
       // --max-old-space-size set: `serve` runs in this process, no heap-limit child (its pid is the profile's).
-      servers.set(n, await startProfiled(n, envs[n], [...nodeOptions.split(' '), '--max-old-space-size=512'], pin.server));
+      servers.set(n, await startObserved(n, envs[n], pin.server, projectRoot, [...nodeOptions.split(' '), '--max-old-space-size=512']));
     }
     for (const [n, s] of servers) {
       await mixedWarmUp(s.base);

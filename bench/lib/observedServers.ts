@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.ts';
 import { pinned, type Cpu } from './pinning.ts';
-import { freePort, makeTempDir, spawnTracked, type Tracked } from './procs.ts';
+import { alive, freePort, makeTempDir, spawnTracked, type Tracked } from './procs.ts';
 
 export type ServerName = 'off' | 'on' | 'traces';
 export const SERVER_NAMES: readonly ServerName[] = ['off', 'on', 'traces'];
@@ -67,10 +67,11 @@ export interface ObservedServer {
  * One server started from the shipped bundle on the demo store (a data directory of its own), pinned to `cpu` when given;
  * `root`: another checkout's bundle (its bin/terminology.mjs and dist/), for a same-run comparison of two versions.
  */
-export async function startObserved(name: string, env: Record<string, string>, cpu: Cpu | undefined, root = projectRoot): Promise<ObservedServer> {
+/** `nodeArgs`: node's own arguments before the script (--cpu-prof is not allowed in NODE_OPTIONS: bench/metricsProfile.ts). */
+export async function startObserved(name: string, env: Record<string, string>, cpu: Cpu | undefined, root = projectRoot, nodeArgs: string[] = []): Promise<ObservedServer> {
   const port = await freePort();
   const dir = makeTempDir(`bench-metrics-${name}-`);
-  const [cmd, argv] = pinned(process.execPath, [path.join(root, 'bin/terminology.mjs'), 'serve'], cpu);
+  const [cmd, argv] = pinned(process.execPath, [...nodeArgs, path.join(root, 'bin/terminology.mjs'), 'serve'], cpu);
   const proc = spawnTracked(cmd, argv, {
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', TERMINOLOGY_DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
   });
@@ -82,7 +83,7 @@ export async function startObserved(name: string, env: Record<string, string>, c
       const pid = Number(/"pid":(\d+)[^\n]*is listening/.exec(out)?.[1] ?? proc.child.pid);
       return { base: `http://127.0.0.1:${port}`, proc, metrics, pid };
     }
-    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${out}`);
+    if (Date.now() > deadline || !alive(proc.child)) throw new Error(`${name} did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
