@@ -117,6 +117,10 @@ const EnvSchema = z.object({
   OTEL_SDK_DISABLED: bool.default(false),
   /** Spans are sent in batches this often (ms). */
   OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).max(600_000).default(5_000),
+  /** Spans waiting to be sent at most; newer ones are dropped while a collector is down. */
+  OTEL_BSP_MAX_QUEUE_SIZE: z.coerce.number().int().min(1).max(65_536).default(2_048),
+  /** Spans in one OTLP request at most (the SDK's rule: never more than the queue holds). */
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(65_536).default(512),
 });
 
 
@@ -309,6 +313,8 @@ export const ConfigSchema = EnvSchema.transform((c, ctx) => {
             /** The ratio of the traceidratio samplers (default 1: every trace). */
             samplerRatio: c.OTEL_TRACES_SAMPLER_ARG ?? 1,
             batchDelayMs: c.OTEL_BSP_SCHEDULE_DELAY,
+            maxQueueSize: c.OTEL_BSP_MAX_QUEUE_SIZE,
+            exportBatchSize: Math.min(c.OTEL_BSP_MAX_EXPORT_BATCH_SIZE, c.OTEL_BSP_MAX_QUEUE_SIZE),
           }
         : undefined,
   };

@@ -67,16 +67,22 @@ const sendHeld = () => send((r) => r.code === 0 || answerLater(r));
 let lateFailure: ExportResult | undefined;
 const answerLater = (r: ExportResult) => void (lateFailure = r);
 
+/** OTEL_BSP_MAX_EXPORT_BATCH_SIZE; the processor hands over at most this many at a time too. */
+const exportBatch = data.exportBatch ?? EXPORT_BATCH;
+const handOff = Math.min(HANDOFF_BATCH, exportBatch);
+
 function take(id: number, batch: FlatBatch): void {
-  held.push(batch);
   const spans = batch.numbers.length / NUMBERS;
+  // A request never holds more than the configured maximum: what waits goes first when this hand-off would overflow it.
+  if (heldSpans > 0 && heldSpans + spans > exportBatch) sendHeld();
+  held.push(batch);
   heldSpans += spans;
-  // A hand-off short of HANDOFF_BATCH: the processor emptied its queue (its batch delay, a flush): send now, as it would have.
-  if (heldSpans >= EXPORT_BATCH || spans < HANDOFF_BATCH) return send(answer(id));
+  // A hand-off short of a whole one: the processor emptied its queue (its batch delay, a flush): send now, as it would have.
+  if (heldSpans >= exportBatch || spans < handOff) return send(answer(id));
   const failed = lateFailure;
   lateFailure = undefined;
   reply(failed ? { id, ok: false, error: failed.error && failure(failed.error) } : { id, ok: true });
-  // Whole hand-offs that stop coming before EXPORT_BATCH: sent within the batch delay all the same.
+  // Whole hand-offs that stop coming before a request is full: sent within the batch delay all the same.
   timer ??= setTimeout(sendHeld, data.batchDelayMillis ?? 5_000);
 }
 

@@ -470,10 +470,14 @@ export function createTracing(config: TracingConfig, log: Logger): Tracing {
   const version = packageVersion();
   const resource = resourceFromAttributes({ ...config.resourceAttributes, [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: version });
   // The OTLP exporter (serialization and HTTP) runs on a worker thread of its own (workerExporter.ts).
-  const exporter = new WorkerSpanExporter({ protocol: config.protocol, url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs, batchDelayMillis: config.batchDelayMs }, resource);
-  // Bounded: past 2,048 spans waiting for export, new ones are dropped (a collector that is down costs no memory).
-  // Handed over HANDOFF_BATCH at a time, sent EXPORT_BATCH at a time by the worker (workerExporter.ts says why).
-  const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: 2_048, maxExportBatchSize: HANDOFF_BATCH, exportTimeoutMillis: config.timeoutMs });
+  const exporter = new WorkerSpanExporter(
+    { protocol: config.protocol, url: config.url, headers: config.headers, timeoutMillis: config.timeoutMs, batchDelayMillis: config.batchDelayMs, exportBatch: config.exportBatchSize },
+    resource,
+  );
+  // Bounded: past OTEL_BSP_MAX_QUEUE_SIZE spans (2,048) waiting for export, new ones are dropped (a collector that is down
+  // costs no memory). Handed over HANDOFF_BATCH at a time, sent OTEL_BSP_MAX_EXPORT_BATCH_SIZE (512) at a time by the
+  // worker (workerExporter.ts says why).
+  const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.batchDelayMs, maxQueueSize: config.maxQueueSize, maxExportBatchSize: Math.min(HANDOFF_BATCH, config.exportBatchSize), exportTimeoutMillis: config.timeoutMs });
   const provider = new BasicTracerProvider({ resource, sampler: samplerOf(config), spanProcessors: [processor] });
   const contextManager = new ScopedContextManager();
   context.setGlobalContextManager(contextManager);

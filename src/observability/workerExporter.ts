@@ -21,6 +21,8 @@ export interface ExportWorkerData {
   timeoutMillis: number;
   /** OTEL_BSP_SCHEDULE_DELAY: the longest the worker holds spans it has before sending them. */
   batchDelayMillis?: number;
+  /** OTEL_BSP_MAX_EXPORT_BATCH_SIZE: spans in one request to the collector at most (default EXPORT_BATCH). */
+  exportBatch?: number;
   resource: Attributes;
 }
 
@@ -32,7 +34,7 @@ export interface ExportWorkerData {
  * export itself (bench/results.md, session 24, the export worker). 64 leave within about one scavenge.
  */
 export const HANDOFF_BATCH = 64;
-/** Spans in one OTLP request: the batch processor's usual maximum (OTEL_BSP_MAX_EXPORT_BATCH_SIZE's default). */
+/** Spans in one OTLP request by default: the batch processor's usual maximum (OTEL_BSP_MAX_EXPORT_BATCH_SIZE's default). */
 export const EXPORT_BATCH = 512;
 
 export type ToWorker = { kind: 'export'; id: number; batch: FlatBatch } | { kind: 'flush' | 'shutdown'; id: number };

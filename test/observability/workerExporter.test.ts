@@ -163,4 +163,19 @@ describe('the OTLP exporter on a worker thread', () => {
       await exporter.shutdown();
     }
   }, 60_000);
+  it('OTEL_BSP_MAX_EXPORT_BATCH_SIZE below what hand-offs add up to: no request holds more than it, and no span is lost', async () => {
+    const exporter = new WorkerSpanExporter({ protocol: 'http/json', url: `${receiver.url}/v1/traces`, headers: {}, timeoutMillis: 10_000, exportBatch: 100 }, resource);
+    const spansOf = (i: number) => (JSON.parse(receiver.exports[i]!.body.toString()) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).length;
+    try {
+      const before = receiver.exports.length;
+      // Eight whole hand-offs of 64 (512 spans), then a flush.
+      for (let i = 0; i < 8; i++) expect((await exportWith(exporter, Array.from({ length: HANDOFF_BATCH / 2 }, madeSpans).flat())).code).toBe(ExportResultCode.SUCCESS);
+      await exporter.forceFlush();
+      const sizes = receiver.exports.slice(before).map((_, i) => spansOf(before + i));
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(8 * HANDOFF_BATCH);
+    } finally {
+      await exporter.shutdown();
+    }
+  }, 60_000);
 });
