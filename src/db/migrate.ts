@@ -50,6 +50,16 @@ export function readMigrations(dir = defaultDir): Migration[] {
     });
 }
 
+/** A PGlite instance as the runner's session (the build's empty store, a store upgrade's two clusters; whichever PGlite version). */
+export function pgliteSession(client: { query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>; exec(script: string): Promise<unknown> }): RawConnection {
+  return {
+    query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
+    exec: async (script) => {
+      await client.exec(script);
+    },
+  };
+}
+
 interface AppliedRow {
   migration_name: string;
   checksum: string;

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, wr
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { distDir, migrationsDir } from '../paths.ts';
-import { applyMigrations, readMigrations } from './migrate.ts';
+import { applyMigrations, pgliteSession, readMigrations } from './migrate.ts';
 
 /** Bump when the archive's layout or the manifest's shape changes: older archives are then ignored. */
 const FORMAT = 1;
@@ -115,15 +115,7 @@ export function buildSeed(dir = defaultSeedDir): Promise<'current' | 'built'> {
     const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
     const pg = await PGlite.create({ extensions: { pg_trgm } });
     try {
-      await applyMigrations(
-        {
-          query: async <T>(sql: string, params?: unknown[]) => (await pg.query<T>(sql, params)).rows,
-          exec: async (script) => {
-            await pg.exec(script);
-          },
-        },
-        readMigrations(),
-      );
+      await applyMigrations(pgliteSession(pg), readMigrations());
       return new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer());
     } finally {
       await pg.close();

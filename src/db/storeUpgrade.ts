@@ -13,7 +13,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { StoreUpgrade } from './client.ts';
-import { applyMigrations, readMigrations } from './migrate.ts';
+import { applyMigrations, pgliteSession, readMigrations } from './migrate.ts';
 import { loadSeed } from './seedStore.ts';
 
 /** PostgreSQL major version of the installed PGlite's clusters (test/db/storeUpgrade.test.ts checks it against a new store). */
@@ -33,18 +33,6 @@ export function clusterMajor(dataDir: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** What the migration runner needs of a session (client.ts's RawConnection, not imported: client.ts imports this module). */
-type Session = Parameters<typeof applyMigrations>[0];
-
-function raw(client: Pick<PGlite, 'query' | 'exec'>): Session {
-  return {
-    query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
-    exec: async (script: string) => {
-      await client.exec(script);
-    },
-  };
 }
 
 const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
@@ -84,11 +72,11 @@ export async function upgradeStoreIfNeeded(dataDir: string, onProgress?: (messag
   let rows = 0;
   try {
     const migrations = readMigrations();
-    await applyMigrations(raw(from), migrations);
+    await applyMigrations(pgliteSession(from), migrations);
     // The new cluster from the shipped empty store when it matches (initdb and the migrations are seconds), else initdb.
     const seed = loadSeed(undefined).archive;
     to = await PGlite.create({ dataDir: work, extensions: { pg_trgm }, ...(seed ? { loadDataDir: seed } : {}) });
-    await applyMigrations(raw(to), migrations);
+    await applyMigrations(pgliteSession(to), migrations);
     ({ tables, rows } = await copyTables(from, to, onProgress));
     await to.query('CHECKPOINT');
   } catch (e) {

@@ -12,7 +12,7 @@ import { PGlite as OldPGlite } from 'pglite-pg17';
 import { pg_trgm as oldTrgm } from 'pglite-pg17/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/domain/apiKeys.ts';
-import { applyMigrations, readMigrations } from '../../src/db/migrate.ts';
+import { applyMigrations, pgliteSession, readMigrations } from '../../src/db/migrate.ts';
 import { openMigrated } from '../../src/db/open.ts';
 import { CLUSTER_MAJOR, StoreUpgradeError, clusterMajor, copyTables } from '../../src/db/storeUpgrade.ts';
 import { freshStore, run, runHere, withStoreDb, type Store } from '../helpers/cli.ts';
@@ -68,7 +68,7 @@ beforeAll(async () => {
   const from = await PGlite.create({ dataDir: path.join(demo.dataDir!, 'pglite'), extensions: { pg_trgm } });
   const to = await OldPGlite.create({ dataDir: path.join(oldStore, 'pglite'), extensions: { pg_trgm: oldTrgm } });
   try {
-    await applyMigrations({ query: async (s, p) => (await to.query(s, p)).rows as never, exec: async (s) => void (await to.exec(s)) }, readMigrations());
+    await applyMigrations(pgliteSession(to), readMigrations());
     await copyTables(from, to as unknown as Parameters<typeof copyTables>[1]);
   } finally {
     await from.close();

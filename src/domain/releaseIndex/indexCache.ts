@@ -236,14 +236,18 @@ export class SearchIndexCache {
     this.cache.set(releaseId, p);
   }
 
+  /** A release's index from its snapshot (`read`, unless found unusable before), else materialised from its overlay, else built from rows. */
+  private load(releaseId: number, db: Db, read: (releaseId: number, db: Db) => Promise<ReleaseIndex | undefined>): Promise<ReleaseIndex> {
+    const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : read(releaseId, db);
+    return snapshot.then((ix) => ix ?? this.fromOverlay(releaseId, db) ?? this.build(releaseId, db));
+  }
+
   /** A release's index loaded for its caller and not kept (admits(): it would push the newest's out). Its snapshot when usable, else built from rows. */
   private pass(releaseId: number, db: Db): Promise<ReleaseIndex> {
-    let p = this.passing.get(releaseId);
-    if (p) return p;
+    const inFlight = this.passing.get(releaseId);
+    if (inFlight) return inFlight;
     counts.indexMisses++;
-    const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : this.readIndex(releaseId, db);
-    p = snapshot.then((ix) => ix ?? this.fromOverlay(releaseId, db) ?? this.build(releaseId, db));
-    const entry = p;
+    const entry = this.load(releaseId, db, (id, d) => this.readIndex(id, d));
     this.passing.set(releaseId, entry);
     const done = () => void (this.passing.get(releaseId) === entry && this.passing.delete(releaseId));
     entry.then((ix) => {
@@ -261,8 +265,7 @@ export class SearchIndexCache {
     else {
       counts.indexMisses++;
       this.loadedStamps.set(String(releaseId), this.latestStamps.get(String(releaseId)));
-      const snapshot = this.unusable.has(releaseId) ? Promise.resolve(undefined) : this.fromSnapshot(releaseId, db);
-      const loading = snapshot.then((ix) => ix ?? this.fromOverlay(releaseId, db) ?? this.build(releaseId, db));
+      const loading = this.load(releaseId, db, (id, d) => this.fromSnapshot(id, d));
       p = loading;
       this.keep(releaseId, loading);
       loading.then(

@@ -28,7 +28,7 @@ import {
   serializeLanguageIndex, snapshotChecksum, unpackIndex,
 } from './snapshot.ts';
 import { deserializeDelta, deserializeLanguageDelta, isDeltaSnapshot, isLanguageDelta, serializeDelta, serializeLanguageDelta } from './snapshotDelta.ts';
-import { isDeflated, readLanguageSnapshot, readSnapshot, readStoredBytes, writeLanguageStored, writeStored, type LanguageKey, type SnapshotDb } from './snapshotStore.ts';
+import { isDeflated, plain, readLanguageSnapshot, readSnapshot, readStoredBytes, writeLanguageStored, writeStored, type LanguageKey, type SnapshotDb } from './snapshotStore.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -240,7 +240,7 @@ export async function inflateNewest(sdb: SnapshotDb): Promise<boolean> {
   const [top] = await sdb.db.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM release ORDER BY ordinal DESC LIMIT 1');
   const stored = top && (await readStoredBytes(sdb, top.id));
   if (!stored || !isDeflated(stored)) return false;
-  const whole = await readSnapshot(sdb, top.id);
+  const whole = await plain(stored);
   if (!whole || !isWholeSnapshot(whole)) return false;
   await writeStored(sdb, top.id, whole, null);
   await reclaim(sdb.db, 'release_index_snapshot');

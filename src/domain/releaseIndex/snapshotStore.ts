@@ -44,7 +44,7 @@ export const isDeflated = (data: Uint8Array): boolean => data.byteLength > 2 && 
 const inflated = promisify(inflate);
 
 /** Deflated bytes inflated (in the thread pool); bytes that do not inflate as they are (the reader then finds them damaged). */
-const plain = async (data: Uint8Array | null): Promise<Uint8Array | null> => (data && isDeflated(data) ? inflated(data).catch(() => data) : data);
+export const plain = async (data: Uint8Array | null): Promise<Uint8Array | null> => (data && isDeflated(data) ? inflated(data).catch(() => data) : data);
 
 /** The release's stored snapshot in the current format as serializeIndex() or serializeDelta() wrote it (a deflated row inflated), or null when there is none of it. */
 export async function readSnapshot({ db, blobs }: SnapshotDb, releaseId: number): Promise<Uint8Array | null> {
