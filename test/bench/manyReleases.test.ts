@@ -28,7 +28,7 @@ describe('benchmark scenario "many releases"', () => {
         err ? reject(new Error(`many-releases failed: ${err.message}\n${stderr.slice(-3000)}`)) : resolve(),
       ),
     );
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { versions: string[]; modes: { mode: string; errors: string[]; rows: { id: string; measured: string; values?: unknown }[]; raw: { imports: { version: string; primaryS: number; secondS?: number; storageBytes: number; phases: Record<string, number> }[] } }[] };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { versions: string[]; modes: { mode: string; errors: string[]; rows: { id: string; measured: string; values?: unknown }[]; raw: { imports: { version: string; primaryS: number; secondS?: number; storageBytes: number; phases: Record<string, number> }[]; alone: { version: string; primaryS: number; secondS?: number; storageBytes: number } } }[] };
     expect(report.versions).toEqual(['90.0', '90.1', '90.2']);
     expect(report.modes.map((m) => m.mode)).toEqual(process.env.TEST_DATABASE_URL ? ['embedded', 'postgresql'] : ['embedded']);
     for (const m of report.modes) {
@@ -51,6 +51,13 @@ describe('benchmark scenario "many releases"', () => {
       const bytes = m.raw.imports.map((i) => i.storageBytes);
       expect(bytes[0]).toBeGreaterThan(0);
       expect(bytes[2]).toBeGreaterThan(bytes[0]!);
+      // The baseline: the last release imported alone into a fresh store, in both languages; it
+      // takes less room than the three releases together and more than none.
+      expect(m.raw.alone.version).toBe('90.2');
+      expect(m.raw.alone.primaryS).toBeGreaterThan(0);
+      expect(m.raw.alone.secondS).toBeGreaterThan(0);
+      expect(m.raw.alone.storageBytes).toBeGreaterThan(0);
+      expect(m.raw.alone.storageBytes).toBeLessThan(bytes[2]!);
       // The first → last change set was computed from two non-neighbour releases.
       const changes = m.rows.find((r) => r.id === 'changes')!.values as { counts: { added: number } };
       expect(changes.counts.added).toBeGreaterThan(0);
