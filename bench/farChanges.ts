@@ -107,7 +107,7 @@ async function split(from: { id: number; version: string }, to: { id: number; ve
   const warm = await ranged.computeChangesFromRanges(db.prisma, { id: prev.id, version: prev.version }, to);
   await listing.ChangeListing.of(db.prisma, warm);
   for (const k of Object.keys(byClass)) delete byClass[k];
-  const rows: unknown[] = await phase('diffRanges', () => ranged.diffRanges(db.prisma, from.id, to.id));
+  const rows: unknown[] = await phase('diffRanges', () => ranged.diffRanges(db.prisma, from.id, to.id, { overlap: db.mode !== 'embedded' }));
   const statements = Object.fromEntries(Object.entries(byClass).map(([k, v]) => [k, { n: v.n, ms: round(v.ms) }]));
   const names: Map<number, string> = await phase('names', () => engine.nameMap(db.prisma, [to.id, from.id], rows));
   const records = (await phase('describe', async () =>

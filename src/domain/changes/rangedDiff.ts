@@ -76,7 +76,7 @@ const LLT = LEVEL_INDEX.LLT!;
  * statement per hosted release in that interval, each a range scan of one step through the
  * valid_from and valid_to indexes: a key's content comes with its boundary, with no lookup by key.
  */
-async function boundaries(db: Db, lo: string, hi: string): Promise<ByLevel<Boundary>> {
+async function boundaries(db: Db, lo: string, hi: string, overlap: boolean): Promise<ByLevel<Boundary>> {
   const steps = await db.$queryRawUnsafe<{ seq: string }[]>(
     `SELECT r.seq::text AS seq FROM "release" r WHERE r.seq > $1::bigint AND r.seq <= $2::bigint ORDER BY r.seq`,
     lo,
@@ -85,12 +85,12 @@ async function boundaries(db: Db, lo: string, hi: string): Promise<ByLevel<Bound
   const out = byLevel<Boundary>();
   const ended = (t: string) => `(${t}.valid_to > $1::bigint AND ${t}.valid_to <= $2::bigint AND ${t}.valid_from <= $3::bigint)`;
   const started = (t: string) => `(${t}.valid_from > $1::bigint AND ${t}.valid_from <= $2::bigint AND ${t}.valid_to > $4::bigint)`;
-  let prev = lo;
   // The last step ends at hi whatever the release list says (a release removed meanwhile).
   const ends = [...steps.map((s) => s.seq).filter((s) => s !== hi), hi];
-  for (const end of ends) {
-    // The step's rows as one JSON text: parsed at once rather than row by row by the client.
-    const [{ j }] = (await db.$queryRawUnsafe<{ j: string }[]>(
+  // The step's rows as one JSON text: parsed at once rather than row by row by the client.
+  // Promise.resolve: a client's statement starts when asked for its result (Prisma's are lazy).
+  const read = (prev: string, end: string) =>
+    Promise.resolve(db.$queryRawUnsafe<{ j: string }[]>(
       `SELECT coalesce(json_agg(json_build_array(x.t, x.level, x.code, x.lo, x.name, x.current, x.pt, x.soc, x.abbrev, x.ord, x.parent)), '[]')::text AS j FROM (
          SELECT 0 AS t, c.level::text AS level, c.code, c.valid_from <= $3::bigint AS lo, c.name, c.current, c.pt_code AS pt,
                 c.primary_soc_code AS soc, c.soc_abbrev AS abbrev, c.intl_order AS ord, NULL::int AS parent
@@ -102,7 +102,13 @@ async function boundaries(db: Db, lo: string, hi: string): Promise<ByLevel<Bound
       end,
       lo,
       hi,
-    )) as [{ j: string }];
+    ));
+  let next = read(lo, ends[0]!);
+  for (let i = 0; i < ends.length; i++) {
+    const [{ j }] = (await next) as [{ j: string }];
+    // With overlap (PostgreSQL: the server's processes read), the next step is read while this one is taken apart here.
+    const following = () => read(ends[i]!, ends[i + 1]!);
+    if (overlap && i + 1 < ends.length) next = following();
     for (const r of JSON.parse(j) as ScanRow[]) {
       const m = out[LEVEL_INDEX[r[1]]!]!;
       let e = m.get(r[2]);
@@ -116,8 +122,8 @@ async function boundaries(db: Db, lo: string, hi: string): Promise<ByLevel<Bound
         else e.b = r;
       }
     }
-    prev = end;
     await nextTurn();
+    if (!overlap && i + 1 < ends.length) next = following();
   }
   return out;
 }
@@ -201,12 +207,25 @@ async function ptCodesAt(db: Db, seq: string): Promise<Set<number>> {
 const asRow = (r: Looked | undefined): ScanRow | null =>
   r?.found ? [0, r.level, r.code, true, r.name, r.current, r.pt, r.soc, r.abbrev, r.order, null] : null;
 
+export interface RangedOptions {
+  /**
+   * Statements may overlap (PostgreSQL, whose server processes run them beside this thread): the
+   * next step's boundary rows are read while this one's are taken apart, and PT presence beside
+   * them. Off on the embedded store, where each statement runs on the serving thread one at a time.
+   */
+  overlap?: boolean;
+}
+
 /** Every concept that differs between releases a and b, as diffReleases() answers it, read from the boundary rows only. */
-export async function diffRanges(db: Db, fromId: number, toId: number): Promise<DiffRow[]> {
+export async function diffRanges(db: Db, fromId: number, toId: number, opts: RangedOptions = {}): Promise<DiffRow[]> {
   const [sa, sb] = await seqs(db, fromId, toId);
   const forward = BigInt(sa) <= BigInt(sb);
   const [lo, hi] = forward ? [sa, sb] : [sb, sa];
-  const bounds = await boundaries(db, lo, hi);
+  const overlap = opts.overlap ?? false;
+  // PT presence is read beside the boundaries when statements may overlap; after them when not.
+  const ptsEarly = overlap ? ptCodesAt(db, lo) : undefined;
+  ptsEarly?.catch(() => undefined); // awaited below; not unhandled if the boundaries fail first
+  const bounds = await boundaries(db, lo, hi, overlap);
   // A key differs when its rows do, or its parents (those held at lo only against those at hi
   // only); what the boundary rows do not hold is looked up at lo, where it is the same as at hi.
   const keys: number[][] = LEVELS.map(() => []);
@@ -220,7 +239,8 @@ export async function diffRanges(db: Db, fromId: number, toId: number): Promise<
     }
     keys[l]!.sort((x, y) => x - y);
   });
-  // A PT new or gone: the LLT of its code on the other side (promotion, demotion), when that LLT has no boundary.
+  // A PT new or gone: the LLT of its code on the other side (promotion, demotion). An import
+  // keeps each PT's own LLT (importer/model.ts), so that LLT has a boundary too; looked up if not.
   for (const code of keys[PT]!) {
     const e = bounds[PT]!.get(code)!;
     if (e.scanned && !(e.a && e.b) && !bounds[LLT]!.get(code)?.scanned) wanted[LLT]!.set(code, { row: true, parents: false });
@@ -228,7 +248,7 @@ export async function diffRanges(db: Db, fromId: number, toId: number): Promise<
   const looked = await lookups(db, lo, wanted);
   // ptInA/ptInB: a PT key with a boundary says it; any other code's PT is the same at both seqs.
   const ptNeeded = keys.some((codes, l) => l !== PT && codes.some((code) => !bounds[PT]!.get(code)?.scanned));
-  const pts = ptNeeded ? await ptCodesAt(db, lo) : new Set<number>();
+  const pts = ptsEarly ? await ptsEarly : ptNeeded ? await ptCodesAt(db, lo) : new Set<number>();
   /** A key's rows at lo and at hi. */
   const atSides = (l: number, code: number): [ScanRow | null, ScanRow | null] => {
     const e = bounds[l]!.get(code);
@@ -280,7 +300,7 @@ export async function diffRanges(db: Db, fromId: number, toId: number): Promise<
   }
   // The seqs read again: a renumbering (docs/storage.md: a gap exhausted) committed meanwhile would have moved the boundaries read.
   const [sa2, sb2] = await seqs(db, fromId, toId);
-  if (sa2 !== sa || sb2 !== sb) return diffRanges(db, fromId, toId);
+  if (sa2 !== sa || sb2 !== sb) return diffRanges(db, fromId, toId, opts);
   return out;
 }
 
@@ -289,8 +309,9 @@ export async function computeChangesFromRanges(
   db: Db,
   from: { id: number; version: string },
   to: { id: number; version: string },
+  opts: RangedOptions = {},
 ): Promise<ChangeRecord[]> {
-  const rows = await diffRanges(db, from.id, to.id);
+  const rows = await diffRanges(db, from.id, to.id, opts);
   const names = await nameMap(db, [to.id, from.id], rows);
   const name = (c: number) => names.get(c);
   const versions = { from: from.version, to: to.version };

@@ -99,7 +99,8 @@ async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: Re
     if ((!a || !b) && indexes.sqlFallbacks === 'one') [a, b] = await Promise.all([indexes.get(from.id, db), indexes.get(to.id, db)]);
     if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
   }
-  return computeChangesFromRanges(db, from, to);
+  // On PostgreSQL (the index source's 'each') the ranged read's statements may overlap.
+  return computeChangesFromRanges(db, from, to, { overlap: indexes?.sqlFallbacks === 'each' });
 }
 
 /** How long a change set waits for a release's view to be read (its delta row and the base index it is over). */
