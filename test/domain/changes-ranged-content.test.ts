@@ -63,11 +63,11 @@ describe('the ranged diff from the boundary rows', () => {
 
   it('finds no difference across keys changed and changed back (boundary rows, equal content)', async () => {
     const [a, , c] = releases;
-    const [{ n }] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
+    const [{ n }] = (await db.prisma.$queryRawUnsafe<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM concept WHERE valid_to > (SELECT seq FROM release WHERE id = $1) AND valid_to <= (SELECT seq FROM release WHERE id = $2)`,
       a!.id,
       c!.id,
-    );
+    )) as [{ n: number }];
     expect(n).toBeGreaterThan(100);
     expect(await diffReleases(db.prisma, a!.id, c!.id)).toEqual([]);
     expect(await diffRanges(db.prisma, a!.id, c!.id, { overlap: true })).toEqual([]);

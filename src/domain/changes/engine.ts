@@ -128,6 +128,8 @@ function ref(level: string, code: number | null, name: NameLookup): string {
   return n ? `${level} ${code} ${q(n)}` : `${level} ${code}`;
 }
 
+const EMPTY: ReadonlySet<number> = new Set();
+
 const PARENT_LEVEL: Record<Level, string> = { SOC: '', HLGT: 'SOC', HLT: 'HLGT', PT: 'HLT', LLT: 'PT' };
 
 /** Turns one diff row into a change with kinds, details and metadata; null when the row is fully explained elsewhere. */
@@ -203,10 +205,11 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
     before.primarySocCode = codeOf(r.aSoc);
     after.primarySocCode = codeOf(r.bSoc);
   }
-  const aP = new Set(r.aParents ?? []);
-  const bP = new Set(r.bParents ?? []);
-  const addedParents = [...bP].filter((c) => !aP.has(c));
-  const removedParents = [...aP].filter((c) => !bP.has(c));
+  // LLTs (most rows of a far pair) have no parent lists: no sets to make.
+  const aP = r.aParents ? new Set(r.aParents) : EMPTY;
+  const bP = r.bParents ? new Set(r.bParents) : EMPTY;
+  const addedParents = bP.size ? [...bP].filter((c) => !aP.has(c)) : [];
+  const removedParents = aP.size ? [...aP].filter((c) => !bP.has(c)) : [];
   const pl = PARENT_LEVEL[r.level];
   if (addedParents.length) {
     kinds.push('parents_added');
