@@ -4,6 +4,7 @@
 // comparison and a concept's history.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Level } from '../levels.ts';
+import { inBatches } from './batches.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -250,8 +251,8 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
 /** Codes per names statement: a short statement each (on the embedded store they run on the serving thread). */
 const NAME_BATCH = 5_000;
 
-/** Names (target release first, then baseline) of every code the rows refer to, by code; a statement per NAME_BATCH codes. */
-export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[]): Promise<Map<number, string>> {
+/** Names (target release first, then baseline) of every code the rows refer to, by code; a statement per NAME_BATCH codes (a few at a time with `overlap`: batches.ts). */
+export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[], overlap = false): Promise<Map<number, string>> {
   const codes = new Set<number>();
   for (const r of rows) {
     for (const c of [r.aPt, r.bPt, r.aSoc, r.bSoc, r.promotedFromPt, r.demotedToPt, ...(r.aParents ?? []), ...(r.bParents ?? [])]) {
@@ -260,7 +261,7 @@ export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[]): Pr
   }
   const all = [...codes];
   const map = new Map<number, string>();
-  for (let i = 0; i < all.length; i += NAME_BATCH) {
+  await inBatches(all.length, NAME_BATCH, overlap, async (i) => {
     const found = await db.$queryRawUnsafe<{ code: number; name: string }[]>(
       `SELECT DISTINCT ON (c.code) c.code, c.name
        FROM json_array_elements_text($2::json) WITH ORDINALITY AS r(id, pos)
@@ -272,7 +273,7 @@ export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[]): Pr
       JSON.stringify(releaseIds),
     );
     for (const f of found) map.set(f.code, f.name);
-  }
+  });
   return map;
 }
 

@@ -13,6 +13,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { LEVELS } from '../levels.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
+import { inBatches } from './batches.ts';
 import { describeChange, nameMap, type ChangeRecord, type DiffRow } from './engine.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -158,10 +159,10 @@ type Wanted = { row: boolean; parents: boolean };
  * the boundary rows cannot tell: a non-LLT key's parents held at both seqs, the row of a key whose
  * links alone changed, the LLT row of a code promoted or demoted whose LLT has no boundary.
  */
-async function lookups(db: Db, seq: string, wanted: ByLevel<Wanted>): Promise<ByLevel<Looked>> {
+async function lookups(db: Db, seq: string, wanted: ByLevel<Wanted>, overlap: boolean): Promise<ByLevel<Looked>> {
   const keys = wanted.flatMap((m, l) => [...m.keys()].sort((x, y) => x - y).map((code) => [l, code] as const));
   const out = byLevel<Looked>();
-  for (let i = 0; i < keys.length; i += KEY_BATCH) {
+  await inBatches(keys.length, KEY_BATCH, overlap, async (i) => {
     const batch = keys.slice(i, i + KEY_BATCH);
     const rows = await db.$queryRawUnsafe<Looked[]>(
       `WITH k AS MATERIALIZED (SELECT l::"Level" AS level, code, r AS want_row, p AS want_parents FROM unnest($1::text[], $2::int[], $3::bool[], $4::bool[]) AS u(l, code, r, p))
@@ -179,8 +180,7 @@ async function lookups(db: Db, seq: string, wanted: ByLevel<Wanted>): Promise<By
       seq,
     );
     for (const r of rows) out[LEVEL_INDEX[r.level]!]!.set(r.code, r);
-    await nextTurn();
-  }
+  });
   return out;
 }
 
@@ -245,7 +245,7 @@ export async function diffRanges(db: Db, fromId: number, toId: number, opts: Ran
     const e = bounds[PT]!.get(code)!;
     if (e.scanned && !(e.a && e.b) && !bounds[LLT]!.get(code)?.scanned) wanted[LLT]!.set(code, { row: true, parents: false });
   }
-  const looked = await lookups(db, lo, wanted);
+  const looked = await lookups(db, lo, wanted, overlap);
   // ptInA/ptInB: a PT key with a boundary says it; any other code's PT is the same at both seqs.
   const ptNeeded = keys.some((codes, l) => l !== PT && codes.some((code) => !bounds[PT]!.get(code)?.scanned));
   const pts = ptsEarly ? await ptsEarly : ptNeeded ? await ptCodesAt(db, lo) : new Set<number>();
@@ -312,7 +312,7 @@ export async function computeChangesFromRanges(
   opts: RangedOptions = {},
 ): Promise<ChangeRecord[]> {
   const rows = await diffRanges(db, from.id, to.id, opts);
-  const names = await nameMap(db, [to.id, from.id], rows);
+  const names = await nameMap(db, [to.id, from.id], rows, opts.overlap);
   const name = (c: number) => names.get(c);
   const versions = { from: from.version, to: to.version };
   const out: ChangeRecord[] = [];
