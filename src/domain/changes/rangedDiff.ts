@@ -6,10 +6,15 @@
 // differences, not two whole releases (or two release indexes, one loaded from its snapshot only
 // for this, as indexDiff.ts needed).
 //
+// The boundary rows hold the content too (round 11): a changed key's row at the older end ends in
+// the span and its row at the newer end starts there, so only what they cannot say is looked up
+// by key (non-LLT parent lists, link-only keys' rows), not every key at both ends.
+//
 // Bounded statements, not one: on the embedded store PGlite runs each statement on the serving
-// thread, so the keys are read one hosted release step at a time and the rows in batches of keys,
-// with a turn for other requests between them. Rows are the statement's (same columns, same
-// order): test/domain/changes-ranged.test.ts checks every pair on both databases.
+// thread, so the boundaries are read one hosted release step at a time and the lookups in batches
+// of keys, with a turn for other requests between them (on PostgreSQL a few overlap: `overlap`).
+// Rows are the statement's (same columns, same order): test/domain/changes-ranged.test.ts and
+// changes-ranged-content.test.ts check every pair on both databases.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { LEVELS } from '../levels.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
@@ -22,7 +27,6 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 const KEY_BATCH = 2_000;
 /** Records described between two turns. */
 const SLICE = 8_192;
-
 
 /** Seqs (as text: bigint) of the two releases. */
 async function seqs(db: Db, fromId: number, toId: number): Promise<[string, string]> {
