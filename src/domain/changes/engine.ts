@@ -156,7 +156,10 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
       const where =
         r.level === 'LLT' ? ` under ${ref('PT', r.bPt, name)}` : r.level === 'PT' ? ` (primary ${ref('SOC', r.bSoc, name)})` : '';
       sentences.push(`New ${r.level} in ${versions.to}${where}.`);
-      Object.assign(after, { term: r.bName, ...(r.bPt !== null ? { ptCode: codeOf(r.bPt) } : {}), ...(r.bSoc !== null ? { primarySocCode: codeOf(r.bSoc) } : {}) });
+      // Assigned one by one (most rows of a far pair are added LLTs): no spread objects.
+      after.term = r.bName;
+      if (r.bPt !== null) after.ptCode = codeOf(r.bPt);
+      if (r.bSoc !== null) after.primarySocCode = codeOf(r.bSoc);
     }
     return { level: r.level, code: r.code, changeType, term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
   }
