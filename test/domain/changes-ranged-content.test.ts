@@ -16,6 +16,7 @@ import { importRelease } from '../../src/importer/import.ts';
 import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
 import { computeChanges, diffReleases, type ChangeRecord } from '../../src/domain/changes/engine.ts';
 import { computeChangesFromRanges, diffRanges } from '../../src/domain/changes/rangedDiff.ts';
+import { changeComputation } from '../../src/domain/changes/store.ts';
 
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -72,5 +73,23 @@ describe('the ranged diff from the boundary rows', () => {
     expect(await diffReleases(db.prisma, a!.id, c!.id)).toEqual([]);
     expect(await diffRanges(db.prisma, a!.id, c!.id, { overlap: true })).toEqual([]);
     expect(await diffRanges(db.prisma, c!.id, a!.id)).toEqual([]);
+  });
+
+  it('stores a pair computed for a page only once its listing is built (listed()), and at once otherwise', async () => {
+    const [a, b, , d] = releases;
+    const rowsOf = async (from: number, to: number) =>
+      ((await db.prisma.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM release_change WHERE from_release_id = $1 AND to_release_id = $2', from, to)) as [{ n: number }])[0].n;
+    const listed = (await changeComputation(db.prisma, a!, d!, undefined, true))!;
+    const { records } = await listed.computed;
+    expect(records.length).toBeGreaterThan(100);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await rowsOf(a!.id, d!.id)).toBe(0);
+    listed.listed();
+    await listed.stored;
+    expect(await rowsOf(a!.id, d!.id)).toBe(records.length);
+    // Not for a page: stored without waiting for anyone.
+    const plain = (await changeComputation(db.prisma, b!, d!))!;
+    await plain.stored;
+    expect(await rowsOf(b!.id, d!.id)).toBe((await plain.computed).records.length);
   });
 });
