@@ -4,6 +4,7 @@
 // comparison and a concept's history.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Level } from '../levels.ts';
+import { inBatches } from './batches.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -128,6 +129,8 @@ function ref(level: string, code: number | null, name: NameLookup): string {
   return n ? `${level} ${code} ${q(n)}` : `${level} ${code}`;
 }
 
+const EMPTY: ReadonlySet<number> = new Set();
+
 const PARENT_LEVEL: Record<Level, string> = { SOC: '', HLGT: 'SOC', HLT: 'HLGT', PT: 'HLT', LLT: 'PT' };
 
 /** Turns one diff row into a change with kinds, details and metadata; null when the row is fully explained elsewhere. */
@@ -153,7 +156,10 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
       const where =
         r.level === 'LLT' ? ` under ${ref('PT', r.bPt, name)}` : r.level === 'PT' ? ` (primary ${ref('SOC', r.bSoc, name)})` : '';
       sentences.push(`New ${r.level} in ${versions.to}${where}.`);
-      Object.assign(after, { term: r.bName, ...(r.bPt !== null ? { ptCode: codeOf(r.bPt) } : {}), ...(r.bSoc !== null ? { primarySocCode: codeOf(r.bSoc) } : {}) });
+      // Assigned one by one (most rows of a far pair are added LLTs): no spread objects.
+      after.term = r.bName;
+      if (r.bPt !== null) after.ptCode = codeOf(r.bPt);
+      if (r.bSoc !== null) after.primarySocCode = codeOf(r.bSoc);
     }
     return { level: r.level, code: r.code, changeType, term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
   }
@@ -203,10 +209,11 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
     before.primarySocCode = codeOf(r.aSoc);
     after.primarySocCode = codeOf(r.bSoc);
   }
-  const aP = new Set(r.aParents ?? []);
-  const bP = new Set(r.bParents ?? []);
-  const addedParents = [...bP].filter((c) => !aP.has(c));
-  const removedParents = [...aP].filter((c) => !bP.has(c));
+  // LLTs (most rows of a far pair) have no parent lists: no sets to make.
+  const aP = r.aParents ? new Set(r.aParents) : EMPTY;
+  const bP = r.bParents ? new Set(r.bParents) : EMPTY;
+  const addedParents = bP.size ? [...bP].filter((c) => !aP.has(c)) : [];
+  const removedParents = aP.size ? [...aP].filter((c) => !bP.has(c)) : [];
   const pl = PARENT_LEVEL[r.level];
   if (addedParents.length) {
     kinds.push('parents_added');
@@ -247,8 +254,8 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
 /** Codes per names statement: a short statement each (on the embedded store they run on the serving thread). */
 const NAME_BATCH = 5_000;
 
-/** Names (target release first, then baseline) of every code the rows refer to, by code; a statement per NAME_BATCH codes. */
-export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[]): Promise<Map<number, string>> {
+/** Names (target release first, then baseline) of every code the rows refer to, by code; a statement per NAME_BATCH codes (a few at a time with `overlap`: batches.ts). */
+export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[], overlap = false): Promise<Map<number, string>> {
   const codes = new Set<number>();
   for (const r of rows) {
     for (const c of [r.aPt, r.bPt, r.aSoc, r.bSoc, r.promotedFromPt, r.demotedToPt, ...(r.aParents ?? []), ...(r.bParents ?? [])]) {
@@ -257,7 +264,7 @@ export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[]): Pr
   }
   const all = [...codes];
   const map = new Map<number, string>();
-  for (let i = 0; i < all.length; i += NAME_BATCH) {
+  await inBatches(all.length, NAME_BATCH, overlap, async (i) => {
     const found = await db.$queryRawUnsafe<{ code: number; name: string }[]>(
       `SELECT DISTINCT ON (c.code) c.code, c.name
        FROM json_array_elements_text($2::json) WITH ORDINALITY AS r(id, pos)
@@ -269,7 +276,7 @@ export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[]): Pr
       JSON.stringify(releaseIds),
     );
     for (const f of found) map.set(f.code, f.name);
-  }
+  });
   return map;
 }
 

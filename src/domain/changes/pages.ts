@@ -27,13 +27,18 @@ export async function pageFromMemory(
   const listed = memory.peekListing(from.id, to.id);
   if (listed) return listed.page(f, offset, limit);
   if (memory.isStored(from.id, to.id)) return null;
-  const c = await changeComputation(prisma, from, to, indexes);
+  const c = await changeComputation(prisma, from, to, indexes, true);
   if (!c) {
     memory.markStored(from.id, to.id);
     return null;
   }
-  const { records } = await c.computed;
-  // Held until the rows are stored: every page until then is a slice, none waits for the store.
-  const listing = await memory.listing(from.id, to.id, () => ChangeListing.of(prisma, records), c.stored);
-  return listing.page(f, offset, limit);
+  try {
+    const { records } = await c.computed;
+    // Held until the rows are stored: every page until then is a slice, none waits for the store.
+    const listing = await memory.listing(from.id, to.id, () => ChangeListing.of(prisma, records), c.stored);
+    return listing.page(f, offset, limit);
+  } finally {
+    // The rows are stored once the listing is built (store.ts): the first page does not share its time with them.
+    c.listed();
+  }
 }

@@ -6,13 +6,19 @@
 // differences, not two whole releases (or two release indexes, one loaded from its snapshot only
 // for this, as indexDiff.ts needed).
 //
+// The boundary rows hold the content too (round 11): a changed key's row at the older end ends in
+// the span and its row at the newer end starts there, so only what they cannot say is looked up
+// by key (non-LLT parent lists, link-only keys' rows), not every key at both ends.
+//
 // Bounded statements, not one: on the embedded store PGlite runs each statement on the serving
-// thread, so the keys are read one hosted release step at a time and the rows in batches of keys,
-// with a turn for other requests between them. Rows are the statement's (same columns, same
-// order): test/domain/changes-ranged.test.ts checks every pair on both databases.
+// thread, so the boundaries are read one hosted release step at a time and the lookups in batches
+// of keys, with a turn for other requests between them (on PostgreSQL a few overlap: `overlap`).
+// Rows are the statement's (same columns, same order): test/domain/changes-ranged.test.ts and
+// changes-ranged-content.test.ts check every pair on both databases.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { LEVELS } from '../levels.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
+import { inBatches } from './batches.ts';
 import { describeChange, nameMap, type ChangeRecord, type DiffRow } from './engine.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -21,8 +27,6 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 const KEY_BATCH = 2_000;
 /** Records described between two turns. */
 const SLICE = 8_192;
-
-const keyOf = (level: number, code: number) => level * 2 ** 32 + code;
 
 /** Seqs (as text: bigint) of the two releases. */
 async function seqs(db: Db, fromId: number, toId: number): Promise<[string, string]> {
@@ -36,108 +40,272 @@ async function seqs(db: Db, fromId: number, toId: number): Promise<[string, stri
 }
 
 /**
- * The (level, code) keys with a row or a (non-LLT child's) link starting or ending in (lo, hi]:
- * one statement per hosted release in that interval, each reading the boundary rows of one step
- * through the valid_from and valid_to indexes.
+ * A boundary row as the scan sends it: [kind (0 concept, 1 link), level, code, held at lo, name,
+ * current, pt_code, primary_soc_code, soc_abbrev, intl_order, parent_code]. A concept row is kept as
+ * it came: its compared columns (engine.ts diffReleases' a/b) are at NAME…ORDER.
  */
-async function boundaryKeys(db: Db, lo: string, hi: string): Promise<number[]> {
+type ScanRow = [0 | 1, string, number, boolean, string | null, boolean | null, number | null, number | null, string | null, number | null, number | null];
+const NAME = 4;
+const CURRENT = 5;
+const PT_CODE = 6;
+const SOC = 7;
+const ABBREV = 8;
+const ORDER = 9;
+
+/**
+ * What the boundary rows say of one key: its concept row at lo when that row ends in (lo, hi], its
+ * row at hi when it starts there (`scanned`: either was read, so both are known: a row covering lo
+ * and hi would overlap the one read), and the parents of the (non-LLT) key's links held at lo only
+ * and at hi only.
+ */
+interface Boundary {
+  scanned: boolean;
+  a: ScanRow | null;
+  b: ScanRow | null;
+  loOnly: number[] | null;
+  hiOnly: number[] | null;
+}
+
+/** Per level (LEVELS' order), by code: codes are small integers, so the maps hash them as such. */
+type ByLevel<T> = Map<number, T>[];
+const byLevel = <T>(): ByLevel<T> => LEVELS.map(() => new Map<number, T>());
+
+const LEVEL_INDEX: Record<string, number> = Object.fromEntries(LEVELS.map((l, i) => [l, i]));
+const PT = LEVEL_INDEX.PT!;
+const LLT = LEVEL_INDEX.LLT!;
+
+/**
+ * The boundary rows of (lo, hi] with their content: a key's row at lo is the one with
+ * `valid_from <= lo < valid_to <= hi`, its row at hi the one with `lo < valid_from <= hi < valid_to`
+ * (rows starting and ending inside the span are neither); links likewise, for non-LLT children. One
+ * statement per hosted release in that interval, each a range scan of one step through the
+ * valid_from and valid_to indexes: a key's content comes with its boundary, with no lookup by key.
+ */
+async function boundaries(db: Db, lo: string, hi: string, overlap: boolean): Promise<ByLevel<Boundary>> {
   const steps = await db.$queryRawUnsafe<{ seq: string }[]>(
     `SELECT r.seq::text AS seq FROM "release" r WHERE r.seq > $1::bigint AND r.seq <= $2::bigint ORDER BY r.seq`,
     lo,
     hi,
   );
-  const keys = new Set<number>();
-  let prev = lo;
+  const out = byLevel<Boundary>();
+  // Unqualified (one table per branch): the statement reads as round 8's, which tests recognise it by.
+  const ended = `(valid_to > $1::bigint AND valid_to <= $2::bigint AND valid_from <= $3::bigint)`;
+  const started = `(valid_from > $1::bigint AND valid_from <= $2::bigint AND valid_to > $4::bigint)`;
   // The last step ends at hi whatever the release list says (a release removed meanwhile).
   const ends = [...steps.map((s) => s.seq).filter((s) => s !== hi), hi];
-  for (const end of ends) {
-    const rows = await db.$queryRawUnsafe<{ l: number; code: number }[]>(
-      `SELECT array_position(enum_range(NULL::"Level"), level) AS l, code FROM concept
-        WHERE (valid_from > $1::bigint AND valid_from <= $2::bigint) OR (valid_to > $1::bigint AND valid_to <= $2::bigint)
-       UNION
-       SELECT array_position(enum_range(NULL::"Level"), child_level), child_code FROM hierarchy_link
-        WHERE child_level <> 'LLT' AND ((valid_from > $1::bigint AND valid_from <= $2::bigint) OR (valid_to > $1::bigint AND valid_to <= $2::bigint))`,
+  // The step's rows as one JSON text: parsed at once rather than row by row by the client.
+  // Promise.resolve: a client's statement starts when asked for its result (Prisma's are lazy).
+  const read = (prev: string, end: string) =>
+    Promise.resolve(db.$queryRawUnsafe<{ j: string }[]>(
+      `SELECT coalesce(json_agg(json_build_array(x.t, x.level, x.code, x.lo, x.name, x.current, x.pt, x.soc, x.abbrev, x.ord, x.parent)), '[]')::text AS j FROM (
+         SELECT 0 AS t, c.level::text AS level, c.code, c.valid_from <= $3::bigint AS lo, c.name, c.current, c.pt_code AS pt,
+                c.primary_soc_code AS soc, c.soc_abbrev AS abbrev, c.intl_order AS ord, NULL::int AS parent
+           FROM concept c WHERE ${ended} OR ${started}
+         UNION ALL
+         SELECT 1, l.child_level::text, l.child_code, l.valid_from <= $3::bigint, NULL, NULL, NULL, NULL, NULL, NULL, l.parent_code
+           FROM hierarchy_link l WHERE l.child_level <> 'LLT' AND (${ended} OR ${started})) x`,
       prev,
       end,
-    );
-    for (const r of rows) keys.add(keyOf(r.l - 1, r.code));
-    prev = end;
+      lo,
+      hi,
+    ));
+  let next = read(lo, ends[0]!);
+  for (let i = 0; i < ends.length; i++) {
+    const [{ j }] = (await next) as [{ j: string }];
+    // With overlap (PostgreSQL: the server's processes read), the next step is read while this one is taken apart here.
+    const following = () => read(ends[i]!, ends[i + 1]!);
+    if (overlap && i + 1 < ends.length) next = following();
+    for (const r of JSON.parse(j) as ScanRow[]) {
+      const m = out[LEVEL_INDEX[r[1]]!]!;
+      let e = m.get(r[2]);
+      if (!e) m.set(r[2], (e = { scanned: false, a: null, b: null, loOnly: null, hiOnly: null }));
+      if (r[0] === 1) {
+        if (r[3]) (e.loOnly ??= []).push(r[10]!);
+        else (e.hiOnly ??= []).push(r[10]!);
+      } else {
+        e.scanned = true;
+        if (r[3]) e.a = r;
+        else e.b = r;
+      }
+    }
     await nextTurn();
+    if (!overlap && i + 1 < ends.length) next = following();
   }
-  return [...keys].sort((x, y) => x - y);
+  return out;
 }
 
+const sameContent = (x: ScanRow, y: ScanRow) =>
+  x[NAME] === y[NAME] && x[CURRENT] === y[CURRENT] && x[PT_CODE] === y[PT_CODE] && x[SOC] === y[SOC] && x[ABBREV] === y[ABBREV] && x[ORDER] === y[ORDER];
+
+/** The same parents, counted (a link split at a boundary on another column gives the same parent on both sides). */
+function sameParents(x: readonly number[] | null, y: readonly number[] | null): boolean {
+  if (!x || !y) return !x && !y;
+  if (x.length !== y.length) return false;
+  const xs = [...x].sort((p, q) => p - q);
+  const ys = [...y].sort((p, q) => p - q);
+  return xs.every((p, i) => p === ys[i]);
+}
+
+/** The parents at lo without those held at lo only, with those held at hi only: the parents at hi, sorted (as array_agg ORDER BY). */
+function parentsAtHi(atLo: number[] | null, loOnly: readonly number[] | null, hiOnly: readonly number[] | null): number[] | null {
+  if (!loOnly && !hiOnly) return atLo;
+  const out = [...(atLo ?? [])];
+  for (const p of loOnly ?? []) out.splice(out.indexOf(p), 1);
+  out.push(...(hiOnly ?? []));
+  return out.length ? out.sort((p, q) => p - q) : null;
+}
+
+type Looked = { level: string; code: number; found: boolean; name: string | null; current: boolean | null; pt: number | null; soc: number | null; abbrev: string | null; order: number | null; parents: number[] | null };
+type Wanted = { row: boolean; parents: boolean };
+
 /**
- * diffReleases()'s rows for the given keys, at seqs sa (from) and sb (to). Every read is a lateral
- * lookup by a key (nested loops over the key list through the primary key and the child index),
- * whatever the planner estimates: joined as sets, it read both releases whole through the
- * valid_from index and hashed them (the key list's size is unknown to it); the LIMIT 1 (a key has
- * one row at a seq) keeps a lookup from being flattened into such a join.
+ * Per key: its concept row at seq (when `row`) and its parents there (when `parents`), one lateral
+ * lookup each through the primary key and the child index, in batches of KEY_BATCH. Only for what
+ * the boundary rows cannot tell: a non-LLT key's parents held at both seqs, the row of a key whose
+ * links alone changed, the LLT row of a code promoted or demoted whose LLT has no boundary.
  */
-async function rowsOf(db: Db, sa: string, sb: string, keys: number[]): Promise<DiffRow[]> {
-  const levels = keys.map((k) => LEVELS[Math.floor(k / 2 ** 32)]!);
-  const codes = keys.map((k) => k % 2 ** 32);
-  const at = (t: string, s: string) => `${t}.valid_from <= ${s}::bigint AND ${t}.valid_to > ${s}::bigint`;
-  const row = (s: string) =>
-    `LEFT JOIN LATERAL (SELECT c.code, c.name, c.current, c.pt_code, c.primary_soc_code, c.soc_abbrev, c.intl_order
-       FROM concept c WHERE c.level = k.level AND c.code = k.code AND ${at('c', s)} LIMIT 1) AS`;
-  const parents = (s: string) =>
-    `LEFT JOIN LATERAL (SELECT array_agg(l.parent_code ORDER BY l.parent_code) AS parents
-       FROM hierarchy_link l WHERE k.level <> 'LLT' AND l.child_level = k.level AND l.child_code = k.code AND ${at('l', s)}) AS`;
-  return db.$queryRawUnsafe<DiffRow[]>(
-    `WITH k AS MATERIALIZED (SELECT l::"Level" AS level, code FROM unnest($1::text[], $2::int[]) AS u(l, code)),
-     j AS (
-       SELECT k.level, k.code, a.code IS NOT NULL AS in_a, b.code IS NOT NULL AS in_b,
-              a.name AS a_name, b.name AS b_name, a.current AS a_current, b.current AS b_current,
-              a.pt_code AS a_pt, b.pt_code AS b_pt, a.primary_soc_code AS a_soc, b.primary_soc_code AS b_soc,
-              a.soc_abbrev AS a_abbrev, b.soc_abbrev AS b_abbrev, a.intl_order AS a_order, b.intl_order AS b_order,
-              pa.parents AS a_parents, pb.parents AS b_parents
+async function lookups(db: Db, seq: string, wanted: ByLevel<Wanted>, overlap: boolean): Promise<ByLevel<Looked>> {
+  const keys = wanted.flatMap((m, l) => [...m.keys()].sort((x, y) => x - y).map((code) => [l, code] as const));
+  const out = byLevel<Looked>();
+  await inBatches(keys.length, KEY_BATCH, overlap, async (i) => {
+    const batch = keys.slice(i, i + KEY_BATCH);
+    const rows = await db.$queryRawUnsafe<Looked[]>(
+      `WITH k AS MATERIALIZED (SELECT l::"Level" AS level, code, r AS want_row, p AS want_parents FROM unnest($1::text[], $2::int[], $3::bool[], $4::bool[]) AS u(l, code, r, p))
+       SELECT k.level::text AS level, k.code, c.code IS NOT NULL AS found, c.name, c.current, c.pt_code AS pt, c.primary_soc_code AS soc,
+              c.soc_abbrev AS abbrev, c.intl_order AS "order", pa.parents
        FROM k
-       ${row('$3')} a ON true
-       ${row('$4')} b ON true
-       ${parents('$3')} pa ON true
-       ${parents('$4')} pb ON true
-       WHERE (a.code IS NOT NULL OR b.code IS NOT NULL)
-         AND (a.code IS NULL OR b.code IS NULL
-          OR a.name <> b.name OR a.current <> b.current
-          OR a.pt_code IS DISTINCT FROM b.pt_code OR a.primary_soc_code IS DISTINCT FROM b.primary_soc_code
-          OR a.soc_abbrev IS DISTINCT FROM b.soc_abbrev OR a.intl_order IS DISTINCT FROM b.intl_order
-          OR pa.parents IS DISTINCT FROM pb.parents)
-     )
-     SELECT j.level::text AS level, j.code, j.in_a AS "inA", j.in_b AS "inB",
-            j.a_name AS "aName", j.b_name AS "bName", j.a_current AS "aCurrent", j.b_current AS "bCurrent",
-            j.a_pt AS "aPt", j.b_pt AS "bPt", j.a_soc AS "aSoc", j.b_soc AS "bSoc",
-            j.a_abbrev AS "aAbbrev", j.b_abbrev AS "bAbbrev", j.a_order AS "aOrder", j.b_order AS "bOrder",
-            j.a_parents AS "aParents", j.b_parents AS "bParents",
-            CASE WHEN j.level = 'PT' AND NOT j.in_a THEN
-              (SELECT c.pt_code FROM concept c WHERE c.level = 'LLT' AND c.code = j.code AND ${at('c', '$3')}) END AS "promotedFromPt",
-            CASE WHEN j.level = 'PT' AND NOT j.in_b THEN
-              (SELECT c.pt_code FROM concept c WHERE c.level = 'LLT' AND c.code = j.code AND ${at('c', '$4')}) END AS "demotedToPt",
-            EXISTS (SELECT 1 FROM concept c WHERE c.level = 'PT' AND c.code = j.code AND ${at('c', '$3')}) AS "ptInA",
-            EXISTS (SELECT 1 FROM concept c WHERE c.level = 'PT' AND c.code = j.code AND ${at('c', '$4')}) AS "ptInB"
-     FROM j
-     ORDER BY j.level, j.code`,
-    levels,
-    codes,
-    sa,
-    sb,
-  );
+       LEFT JOIN LATERAL (SELECT c.code, c.name, c.current, c.pt_code, c.primary_soc_code, c.soc_abbrev, c.intl_order FROM concept c
+         WHERE k.want_row AND c.level = k.level AND c.code = k.code AND c.valid_from <= $5::bigint AND c.valid_to > $5::bigint LIMIT 1) c ON true
+       LEFT JOIN LATERAL (SELECT array_agg(l.parent_code ORDER BY l.parent_code) AS parents FROM hierarchy_link l
+         WHERE k.want_parents AND l.child_level = k.level AND l.child_code = k.code AND l.valid_from <= $5::bigint AND l.valid_to > $5::bigint) pa ON true`,
+      batch.map(([l]) => LEVELS[l]!),
+      batch.map(([, code]) => code),
+      batch.map(([l, code]) => wanted[l]!.get(code)!.row),
+      batch.map(([l, code]) => wanted[l]!.get(code)!.parents),
+      seq,
+    );
+    for (const r of rows) out[LEVEL_INDEX[r.level]!]!.set(r.code, r);
+  });
+  return out;
+}
+
+/** PT codes per ptCodesAt statement. */
+const PT_PAGE = 10_000;
+
+/** PT codes held at seq, read in code order a page at a time (the primary key's PT range): for the ptInA/ptInB of many keys, cheaper than a lookup each. */
+async function ptCodesAt(db: Db, seq: string): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (let after = -1; ; ) {
+    const rows = await db.$queryRawUnsafe<{ code: number }[]>(
+      `SELECT c.code FROM concept c WHERE c.level = 'PT' AND c.code > $1 AND c.valid_from <= $2::bigint AND c.valid_to > $2::bigint ORDER BY c.code LIMIT ${PT_PAGE}`,
+      after,
+      seq,
+    );
+    for (const r of rows) out.add(r.code);
+    if (rows.length < PT_PAGE) return out;
+    after = rows.at(-1)!.code;
+    await nextTurn();
+  }
+}
+
+/** A looked-up row in the scan's shape. */
+const asRow = (r: Looked | undefined): ScanRow | null =>
+  r?.found ? [0, r.level, r.code, true, r.name, r.current, r.pt, r.soc, r.abbrev, r.order, null] : null;
+
+export interface RangedOptions {
+  /**
+   * Statements may overlap (PostgreSQL, whose server processes run them beside this thread): the
+   * next step's boundary rows are read while this one's are taken apart, and PT presence beside
+   * them. Off on the embedded store, where each statement runs on the serving thread one at a time.
+   */
+  overlap?: boolean;
 }
 
 /** Every concept that differs between releases a and b, as diffReleases() answers it, read from the boundary rows only. */
-export async function diffRanges(db: Db, fromId: number, toId: number): Promise<DiffRow[]> {
+export async function diffRanges(db: Db, fromId: number, toId: number, opts: RangedOptions = {}): Promise<DiffRow[]> {
   const [sa, sb] = await seqs(db, fromId, toId);
-  const [lo, hi] = BigInt(sa) <= BigInt(sb) ? [sa, sb] : [sb, sa];
-  const keys = await boundaryKeys(db, lo, hi);
+  const forward = BigInt(sa) <= BigInt(sb);
+  const [lo, hi] = forward ? [sa, sb] : [sb, sa];
+  const overlap = opts.overlap ?? false;
+  // PT presence is read beside the boundaries when statements may overlap; after them when not.
+  const ptsEarly = overlap ? ptCodesAt(db, lo) : undefined;
+  ptsEarly?.catch(() => undefined); // awaited below; not unhandled if the boundaries fail first
+  const bounds = await boundaries(db, lo, hi, overlap);
+  // A key differs when its rows do, or its parents (those held at lo only against those at hi
+  // only); what the boundary rows do not hold is looked up at lo, where it is the same as at hi.
+  const keys: number[][] = LEVELS.map(() => []);
+  const wanted = byLevel<Wanted>();
+  bounds.forEach((m, l) => {
+    for (const [code, e] of m) {
+      const linksDiffer = !sameParents(e.loOnly, e.hiOnly);
+      if (!linksDiffer && (!e.scanned || (e.a && e.b && sameContent(e.a, e.b)))) continue;
+      keys[l]!.push(code);
+      if (!e.scanned || l !== LLT) wanted[l]!.set(code, { row: !e.scanned, parents: l !== LLT });
+    }
+    keys[l]!.sort((x, y) => x - y);
+  });
+  // A PT new or gone: the LLT of its code on the other side (promotion, demotion). An import
+  // keeps each PT's own LLT (importer/model.ts), so that LLT has a boundary too; looked up if not.
+  for (const code of keys[PT]!) {
+    const e = bounds[PT]!.get(code)!;
+    if (e.scanned && !(e.a && e.b) && !bounds[LLT]!.get(code)?.scanned) wanted[LLT]!.set(code, { row: true, parents: false });
+  }
+  const looked = await lookups(db, lo, wanted, overlap);
+  // ptInA/ptInB: a PT key with a boundary says it; any other code's PT is the same at both seqs.
+  const ptNeeded = keys.some((codes, l) => l !== PT && codes.some((code) => !bounds[PT]!.get(code)?.scanned));
+  const pts = ptsEarly ? await ptsEarly : ptNeeded ? await ptCodesAt(db, lo) : new Set<number>();
+  /** A key's rows at lo and at hi. */
+  const atSides = (l: number, code: number): [ScanRow | null, ScanRow | null] => {
+    const e = bounds[l]!.get(code);
+    if (e?.scanned) return [e.a, e.b];
+    const r = asRow(looked[l]!.get(code));
+    return [r, r];
+  };
   const out: DiffRow[] = [];
-  for (let i = 0; i < keys.length; i += KEY_BATCH) {
-    // Batches follow (level, code) order, and each batch's rows are in it: the concatenation is too.
-    for (const r of await rowsOf(db, sa, sb, keys.slice(i, i + KEY_BATCH))) out.push(r);
-    await nextTurn();
+  let n = 0;
+  for (let l = 0; l < LEVELS.length; l++) {
+    const level = LEVELS[l]!;
+    for (const code of keys[l]!) {
+      if (++n % SLICE === 0) await nextTurn();
+      const e = bounds[l]!.get(code)!;
+      const [atLo, atHi] = atSides(l, code);
+      if (!atLo && !atHi) continue;
+      const loParents = l === LLT ? null : (looked[l]!.get(code)?.parents ?? null);
+      const hiParents = l === LLT ? null : parentsAtHi(loParents, e.loOnly, e.hiOnly);
+      const [a, b] = forward ? [atLo, atHi] : [atHi, atLo];
+      const pt = l === PT ? [atLo, atHi] : bounds[PT]!.get(code)?.scanned ? atSides(PT, code) : null;
+      const [ptLo, ptHi] = pt ? [pt[0] !== null, pt[1] !== null] : [pts.has(code), pts.has(code)];
+      const llt = l === PT && !(a && b) ? atSides(LLT, code) : [null, null];
+      const [lltA, lltB] = forward ? llt : [llt[1], llt[0]];
+      out.push({
+        level,
+        code,
+        inA: a !== null,
+        inB: b !== null,
+        aName: a?.[NAME] ?? null,
+        bName: b?.[NAME] ?? null,
+        aCurrent: a?.[CURRENT] ?? null,
+        bCurrent: b?.[CURRENT] ?? null,
+        aPt: a?.[PT_CODE] ?? null,
+        bPt: b?.[PT_CODE] ?? null,
+        aSoc: a?.[SOC] ?? null,
+        bSoc: b?.[SOC] ?? null,
+        aAbbrev: a?.[ABBREV] ?? null,
+        bAbbrev: b?.[ABBREV] ?? null,
+        aOrder: a?.[ORDER] ?? null,
+        bOrder: b?.[ORDER] ?? null,
+        aParents: forward ? loParents : hiParents,
+        bParents: forward ? hiParents : loParents,
+        promotedFromPt: l === PT && !a ? (lltA?.[PT_CODE] ?? null) : null,
+        demotedToPt: l === PT && !b ? (lltB?.[PT_CODE] ?? null) : null,
+        ptInA: forward ? ptLo : ptHi,
+        ptInB: forward ? ptHi : ptLo,
+      });
+    }
   }
   // The seqs read again: a renumbering (docs/storage.md: a gap exhausted) committed meanwhile would have moved the boundaries read.
   const [sa2, sb2] = await seqs(db, fromId, toId);
-  if (sa2 !== sa || sb2 !== sb) return diffRanges(db, fromId, toId);
+  if (sa2 !== sa || sb2 !== sb) return diffRanges(db, fromId, toId, opts);
   return out;
 }
 
@@ -146,9 +314,10 @@ export async function computeChangesFromRanges(
   db: Db,
   from: { id: number; version: string },
   to: { id: number; version: string },
+  opts: RangedOptions = {},
 ): Promise<ChangeRecord[]> {
-  const rows = await diffRanges(db, from.id, to.id);
-  const names = await nameMap(db, [to.id, from.id], rows);
+  const rows = await diffRanges(db, from.id, to.id, opts);
+  const names = await nameMap(db, [to.id, from.id], rows, opts.overlap);
   const name = (c: number) => names.get(c);
   const versions = { from: from.version, to: to.version };
   const out: ChangeRecord[] = [];
