@@ -14,7 +14,7 @@ import { nextTurn } from '../../runtime/nextTurn.ts';
 const NONE = -2147483648;
 
 /** Lists of some entries (CSR over the listed entries, `entry` ascending), ends as release entry numbers. */
-interface ListPatch {
+export interface ListPatch {
   entry: Int32Array;
   start: Int32Array;
   to: Int32Array;
@@ -22,7 +22,7 @@ interface ListPatch {
 }
 
 /** The columns an overlay entry carries (name ranks: its rank in the release). */
-type OwnColumns = Omit<EntryColumns, 'seqStart'> & { socAbbrev: (string | null)[] };
+export type OwnColumns = Omit<EntryColumns, 'seqStart'> & { socAbbrev: (string | null)[] };
 
 export interface IndexOverlay {
   releaseId: number;
@@ -42,9 +42,9 @@ export interface IndexOverlay {
   ranks: { entry: Int32Array; rank: Int32Array };
 }
 
-const bit = (m: Uint8Array, j: number) => (m[j >> 3]! >> (j & 7)) & 1;
+export const bit = (m: Uint8Array, j: number) => (m[j >> 3]! >> (j & 7)) & 1;
 
-const ENTRY_INTS = ['level', 'code', 'ptCode', 'current', 'primarySoc', 'intlOrder', 'nameRank', 'trigramCount', 'pathHlt', 'pathHlgt', 'pathSoc'] as const;
+export const ENTRY_INTS = ['level', 'code', 'ptCode', 'current', 'primarySoc', 'intlOrder', 'nameRank', 'trigramCount', 'pathHlt', 'pathHlgt', 'pathSoc'] as const;
 
 /**
  * The overlay of `full` (a release's index with hierarchy) on `base`: what materialise() needs to
@@ -112,7 +112,7 @@ export async function overlayOf(base: ReleaseIndex, full: ReleaseIndex): Promise
 }
 
 /** Base entries by name rank (ranks are 1..n, a row_number; any other numbering sorts). */
-function entriesByRank(rank: Int32Array, size: number): Int32Array {
+export function entriesByRank(rank: Int32Array, size: number): Int32Array {
   const out = new Int32Array(size).fill(-1);
   let dense = true;
   for (let j = 0; j < size && dense; j++) {
@@ -125,7 +125,7 @@ function entriesByRank(rank: Int32Array, size: number): Int32Array {
 }
 
 /** Ranks of the release's entries: own entries' given, taken ones the free ranks in base rank order. */
-function fillRanks(n: number, taken: Uint8Array, ownRank: Int32Array, byRank: Int32Array, toRelease: Int32Array): Int32Array {
+export function fillRanks(n: number, taken: Uint8Array, ownRank: Int32Array, byRank: Int32Array, toRelease: Int32Array): Int32Array {
   const out = new Int32Array(n);
   const used = new Uint8Array(n + 2);
   for (let i = 0; i < n; i++) {

@@ -22,12 +22,13 @@ import { constants, deflate } from 'node:zlib';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { buildLanguageIndex } from './languageIndex.ts';
 import { materialise, overlayOf } from './overlay.ts';
+import { composeBase, composeOverlay, type ComposeBase } from './overlayCompose.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import {
   CorruptSnapshotError, LANGUAGE_SNAPSHOT_FORMAT, SNAPSHOT_FORMAT, checksumOf, deserializeIndex, deserializeLanguageIndex, isWholeLanguageSnapshot, isWholeSnapshot, languageNamesOf, serializeIndex,
   serializeLanguageIndex, snapshotChecksum, unpackIndex,
 } from './snapshot.ts';
-import { deserializeDelta, deserializeLanguageDelta, isDeltaSnapshot, isLanguageDelta, serializeDelta, serializeLanguageDelta } from './snapshotDelta.ts';
+import { deserializeDelta, deserializeLanguageDelta, isDeltaSnapshot, isLanguageDelta, serializeDelta, serializeLanguageDelta, type DeltaBase } from './snapshotDelta.ts';
 import { isDeflated, plain, readLanguageSnapshot, readSnapshot, readStoredBytes, writeLanguageStored, writeStored, type LanguageKey, type SnapshotDb } from './snapshotStore.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -35,8 +36,11 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 /** Releases sharing one keyframe at most, itself included: a whole snapshot every this many releases at least. */
 export const KEYFRAME_EVERY = 8;
 
-/** The process's default for storeIndex() (bench/snapshotDelta.ts sets 1, every snapshot whole, for its same-run baseline). */
-export const chainDefaults = { keyframeEvery: KEYFRAME_EVERY, newestWhole: true };
+/**
+ * The process's default for storeIndex() (bench/snapshotDelta.ts sets 1, every snapshot whole, for its same-run baseline).
+ * `composeRebase: false`: a rebase materialises each member as before overlayCompose.ts (tests compare the two).
+ */
+export const chainDefaults = { keyframeEvery: KEYFRAME_EVERY, newestWhole: true, composeRebase: true };
 
 /** A delta larger than this share of its whole snapshot is stored whole instead (far from its base, a delta nears a whole index). */
 export const DELTA_MAX_SHARE = 0.25;
@@ -103,21 +107,31 @@ async function deltaIfSmall(base: ReleaseIndex, checksum: number, ix: ReleaseInd
 }
 
 /**
- * A group member's index for its delta over the new newest only (rebaseOnto): materialised over
- * `prevIx` (its keyframe, at hand) without the search parts, which overlayOf() does not read;
- * else as any load, or built from rows.
+ * A group member's delta over the new newest (rebaseOnto), undefined when over DELTA_MAX_SHARE of
+ * its whole (estimated from the newest's, `topWhole`, by entries: serialising each member whole only
+ * to measure it cost ~10 % of its rebase, session 24). A delta over `cb.prev` (the previous newest,
+ * at hand) is composed (`cb`) with the previous newest's overlay over the new newest (overlayCompose.ts: no
+ * index materialised, the same bytes); else the member's index as any load, or built from rows, and
+ * its overlay taken.
  */
-async function memberForRebase(sdb: SnapshotDb, id: number, prevIx: ReleaseIndex): Promise<ReleaseIndex> {
+async function memberOverTop(sdb: SnapshotDb, id: number, top: ReleaseIndex, prev: ReleaseIndex, cb: ComposeBase | undefined, topBase: DeltaBase, topWhole: number): Promise<Uint8Array | undefined> {
+  const fits = (delta: Uint8Array, size: number) => (delta.byteLength <= DELTA_MAX_SHARE * ((topWhole * size) / top.size) ? delta : undefined);
   const data = await readSnapshot(sdb, id).catch(() => null);
   if (data && isDeltaSnapshot(data)) {
     try {
       const { overlay, base } = deserializeDelta(data, id);
-      if (base.releaseId === prevIx.releaseId && base.checksum === snapshotChecksum(prevIx) && base.size === prevIx.size) return await materialise(prevIx, overlay, { search: false });
+      if (base.releaseId === prev.releaseId && base.checksum === snapshotChecksum(prev) && base.size === prev.size) {
+        const composed = cb && chainDefaults.composeRebase ? composeOverlay(cb, overlay) : undefined;
+        if (composed) return fits(serializeDelta(composed, topBase), composed.size);
+        const ix = await materialise(prev, overlay, { search: false });
+        return fits(serializeDelta(await overlayOf(top, ix), topBase), ix.size);
+      }
     } catch {
       // Damaged: as any load (below), which builds it from rows.
     }
   }
-  return (await loadStoredIndex(sdb, id, (b) => (b === prevIx.releaseId ? prevIx : undefined)).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, id));
+  const ix = (await loadStoredIndex(sdb, id, (b) => (b === prev.releaseId ? prev : undefined)).catch(() => null))?.ix ?? (await ReleaseIndex.load(sdb.db, id));
+  return fits(serializeDelta(await overlayOf(top, ix), topBase), ix.size);
 }
 
 const deflated = promisify(deflate);
@@ -207,19 +221,20 @@ async function moveGroup(sdb: SnapshotDb, top: ReleaseIndex, topChecksum: number
   const prevLoaded = await loadStoredIndex(sdb, prev.id).catch(() => null);
   if (!prevLoaded || prevLoaded.baseReleaseId !== null) return kept;
   const prevIx = prevLoaded.ix;
-  // A member's whole size, for DELTA_MAX_SHARE, estimated from the newest's (topWhole) by entries:
-  // serialising each member whole only to measure it cost ~10 % of its rebase (session 24).
+  const topBase: DeltaBase = { releaseId: top.releaseId, size: top.size, checksum: topChecksum };
+  // The previous newest's delta first (its whole: the snapshot just read, inflated when it was
+  // deflated): its overlay is what each member's is composed with.
+  const prevOverlay = await overlayOf(top, prevIx);
+  const prevDelta = serializeDelta(prevOverlay, topBase);
+  if (prevDelta.byteLength > DELTA_MAX_SHARE * prevLoaded.bytes) return kept;
+  const cb = composeBase(top, prevIx, prevOverlay);
   // Every delta computed before any is written: all move, or none.
   const deltas: [number, Uint8Array][] = [];
   for (const { id } of group) {
-    const ix = await memberForRebase(sdb, id, prevIx);
-    const delta = await deltaIfSmall(top, topChecksum, ix, (topWhole * ix.size) / top.size);
+    const delta = await memberOverTop(sdb, id, top, prevIx, cb, topBase, topWhole);
     if (!delta) return kept;
     deltas.push([id, delta]);
   }
-  // The previous newest's whole: the snapshot just read (inflated when it was deflated).
-  const prevDelta = await deltaIfSmall(top, topChecksum, prevIx, prevLoaded.bytes);
-  if (!prevDelta) return kept;
   for (const [id, delta] of deltas) await writeStored(sdb, id, delta, top.releaseId);
   await writeStored(sdb, prev.id, prevDelta, top.releaseId);
   // Their languages: over top's whole snapshot of each language top has one of (else as they are, still loading over their old base).
