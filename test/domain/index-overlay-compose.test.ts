@@ -16,11 +16,13 @@ import { materialise, overlayOf, type IndexOverlay } from '../../src/domain/rele
 import { composeBase, composeOverlay } from '../../src/domain/releaseIndex/overlayCompose.ts';
 import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
 import { deserializeDelta, serializeDelta } from '../../src/domain/releaseIndex/snapshotDelta.ts';
-import { chainDefaults, loadStoredIndex, storeIndex } from '../../src/domain/releaseIndex/snapshotChain.ts';
+import { buildLanguageIndex } from '../../src/domain/releaseIndex/languageIndex.ts';
+import { chainDefaults, loadStoredIndex, loadStoredLanguageIndex, storeIndex, storeLanguageIndex } from '../../src/domain/releaseIndex/snapshotChain.ts';
 import { checksumOf, serializeIndex } from '../../src/domain/releaseIndex/snapshot.ts';
-import { readSnapshot, writeStored, type SnapshotDb } from '../../src/domain/releaseIndex/snapshotStore.ts';
+import { readLanguageSnapshot, readSnapshot, writeLanguageStored, writeStored, type SnapshotDb } from '../../src/domain/releaseIndex/snapshotStore.ts';
 import { importRelease } from '../../src/importer/import.ts';
 import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
+import { writeLanguageFolder } from '../../tools/synthetic/language.ts';
 
 const VERSIONS = ['97.0', '97.1', '97.2', '97.3', '97.4', '97.5', '97.6', '97.7', '97.8'];
 let db: TestDatabase;
@@ -36,6 +38,9 @@ beforeAll(async () => {
     const r = generateRelease({ seed: 11, version, scale: 0.01, withSmq: false, changesFrom: prev });
     await writeMedAscii(r, path.join(dir, version));
     await importRelease(db, path.join(dir, version));
+    // A second language on each (its names follow the renames): language snapshots move too.
+    writeLanguageFolder(path.join(dir, version), path.join(dir, `${version}-de`), 'de');
+    await importRelease(db, path.join(dir, `${version}-de`));
     releases.push((prev = r));
   }
   const ids = await db.prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM release ORDER BY ordinal');
@@ -140,5 +145,48 @@ describe('a member moved onto the new newest by composing overlays', () => {
       expect(partsDifference(canonicalParts(loaded!.ix.parts()), canonicalParts(ix[k]!.parts())), VERSIONS[k]).toBe('');
     }
     expect(checksumOf(serializeIndex(top))).toBe(checksumOf((await readSnapshot(store(), t.releaseId))!));
+  }, 300_000);
+
+  it("a language's snapshots move onto the newest's without loading indexes: byte-equal to the loading path, loading to the index built from rows", async () => {
+    // As after 97.8's import: every primary over 97.8; 97.0–97.6's German snapshots deltas over 97.7's, whole.
+    const [p, t] = [ix[7]!, ix[8]!];
+    const at = new Map(
+      (await db.prisma.$queryRawUnsafe<{ id: number; at: Date }[]>(`SELECT release_id AS id, imported_at AS at FROM release_language WHERE language = 'de'`)).map((r) => [r.id, new Date(r.at)]),
+    );
+    const built = await Promise.all(ix.map((x) => buildLanguageIndex(db.prisma, x, 'de')));
+    const over = async (base: ReleaseIndex, k: number) =>
+      serializeDelta(await overlayOf(base, ix[k]!), { releaseId: base.releaseId, size: base.size, checksum: checksumOf((await readSnapshot(store(), base.releaseId))!) });
+    await writeStored(store(), t.releaseId, serializeIndex(t), null);
+    // Their German snapshots as they are while the primaries are over 97.7 (put back for the moment).
+    const saved = new Map<number, Uint8Array>();
+    await writeStored(store(), p.releaseId, serializeIndex(p), null);
+    for (let k = 0; k < 7; k++) await writeStored(store(), ix[k]!.releaseId, await over(p, k), p.releaseId);
+    await storeLanguageIndex(store(), built[7]!, 0, at.get(p.releaseId)!);
+    for (let k = 0; k < 7; k++) expect(await storeLanguageIndex(store(), built[k]!, 0, at.get(ix[k]!.releaseId)!), VERSIONS[k]).toMatchObject({ baseReleaseId: p.releaseId });
+    for (let k = 0; k < 8; k++) saved.set(ix[k]!.releaseId, (await readLanguageSnapshot(store(), ix[k]!.releaseId, 'de', 0))!);
+    // Then every primary over 97.8 (what its import's rebase wrote).
+    for (let k = 7; k >= 0; k--) await writeStored(store(), ix[k]!.releaseId, await over(t, k), t.releaseId);
+    const moved = async (compose: boolean) => {
+      for (let k = 0; k < 8; k++) await writeLanguageStored(store(), { releaseId: ix[k]!.releaseId, language: 'de', variant: 0, importedAt: at.get(ix[k]!.releaseId)! }, saved.get(ix[k]!.releaseId)!, k === 7 ? null : p.releaseId);
+      chainDefaults.composeRebase = compose;
+      try {
+        expect(await storeLanguageIndex(store(), built[8]!, 0, at.get(t.releaseId)!)).toMatchObject({ baseReleaseId: null });
+      } finally {
+        chainDefaults.composeRebase = true;
+      }
+      const out: Uint8Array[] = [];
+      for (let k = 0; k < 8; k++) out.push((await readLanguageSnapshot(store(), ix[k]!.releaseId, 'de', 0))!);
+      return out;
+    };
+    const loading = await moved(false);
+    const composed = await moved(true);
+    const bases = await db.prisma.$queryRawUnsafe<{ id: number; base: number | null }[]>(`SELECT release_id AS id, base_release_id AS base FROM release_language_index_snapshot WHERE language = 'de'`);
+    for (let k = 0; k < 8; k++) {
+      expect(bases.find((b) => b.id === ix[k]!.releaseId)?.base, VERSIONS[k]).toBe(t.releaseId);
+      expect(Buffer.from(composed[k]!).equals(Buffer.from(loading[k]!)), VERSIONS[k]).toBe(true);
+      const primary = (await loadStoredIndex(store(), ix[k]!.releaseId))!.ix;
+      const lang = (await loadStoredLanguageIndex(store(), primary, 'de', 0))!.ix;
+      expect(partsDifference(lang.languageParts(), built[k]!.languageParts()), VERSIONS[k]).toBe('');
+    }
   }, 300_000);
 });

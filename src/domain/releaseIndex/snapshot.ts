@@ -222,12 +222,13 @@ export function deserializeLanguageIndex(data: Uint8Array, base: ReleaseIndex, l
 export const isWholeLanguageSnapshot = (data: Uint8Array): boolean => data.byteLength >= 4 && new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) === LANGUAGE_MAGIC;
 
 /** The names and folded names a whole language snapshot holds, without its release's primary index (a language delta's base: snapshotDelta.ts). */
-export function languageNamesOf(data: Uint8Array, releaseId: number): { size: number; name: string[]; norm: string[] } {
+export function languageNamesOf(data: Uint8Array, releaseId: number): { size: number; name: string[]; norm: string[]; nameRank: Int32Array } {
   const r = new SectionReader(data, LANGUAGE_MAGIC, LANGUAGE_SNAPSHOT_FORMAT, releaseId, 'language index snapshot');
   const name = r.strings();
   const norm = r.strings();
-  if (name.length !== r.size || norm.length !== r.size) throw new CorruptSnapshotError('column lengths differ');
-  return { size: r.size, name, norm };
+  const nameRank = r.i32();
+  if (name.length !== r.size || norm.length !== r.size || nameRank.length !== r.size) throw new CorruptSnapshotError('column lengths differ');
+  return { size: r.size, name, norm, nameRank };
 }
 
 const inflated = promisify(inflate);

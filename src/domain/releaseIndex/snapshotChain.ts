@@ -23,6 +23,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { buildLanguageIndex } from './languageIndex.ts';
 import { materialise, overlayOf } from './overlay.ts';
 import { composeBase, composeOverlay, type ComposeBase } from './overlayCompose.ts';
+import { entriesInTop, languageDeltaOnto, namesOfDelta, type LanguageNames } from './languageCompose.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
 import {
   CorruptSnapshotError, LANGUAGE_SNAPSHOT_FORMAT, SNAPSHOT_FORMAT, checksumOf, deserializeIndex, deserializeLanguageIndex, isWholeLanguageSnapshot, isWholeSnapshot, languageNamesOf, serializeIndex,
@@ -415,7 +416,16 @@ async function rebaseLanguages(sdb: SnapshotDb, top: ReleaseIndex, language: str
   if (!deps.length) return;
   const topPrimary = top.language === undefined ? top : undefined;
   const knownHere = (id: number) => (id === top.releaseId && topPrimary ? topPrimary : known?.(id));
+  const compose = chainDefaults.composeRebase ? await languageComposer(sdb, top, language, variant) : undefined;
   for (const d of deps) {
+    const composed = await compose?.(d.id).catch((e: unknown) => {
+      if (e instanceof CorruptSnapshotError) return undefined;
+      throw e;
+    });
+    if (composed) {
+      await writeLanguageStored(sdb, { releaseId: d.id, language, variant, importedAt: new Date(d.at) }, composed, top.releaseId);
+      continue;
+    }
     const primary = (await loadStoredIndex(sdb, d.id, knownHere).catch(() => null))?.ix;
     if (!primary) continue;
     const lang = (await loadStoredLanguageIndex(sdb, primary, language, variant).catch(() => null))?.ix;
@@ -423,6 +433,49 @@ async function rebaseLanguages(sdb: SnapshotDb, top: ReleaseIndex, language: str
     await storeLanguageOnce(sdb, lang, variant, { releaseId: d.id, language, variant, importedAt: new Date(d.at) }, knownHere);
   }
   await reclaim(sdb.db, 'release_language_index_snapshot');
+}
+
+/**
+ * rebaseLanguages' way without loading indexes (languageCompose.ts): a release's delta of `language`
+ * over `top`'s whole snapshot of it, from its primary delta over `top` and its stored snapshot of the
+ * language; undefined when these are not so (then its indexes are loaded, as before), or when the delta
+ * would be over DELTA_MAX_SHARE of its whole (estimated from top's by entries, as a primary member's).
+ * The names of the whole snapshots the stored ones are over are read once for all.
+ */
+async function languageComposer(sdb: SnapshotDb, top: ReleaseIndex, language: string, variant: number): Promise<((id: number) => Promise<Uint8Array | undefined>) | undefined> {
+  const topData = await readLanguageSnapshot(sdb, top.releaseId, language, variant);
+  if (!topData || !isWholeLanguageSnapshot(topData)) return undefined;
+  const topNames = languageNamesOf(topData, top.releaseId);
+  if (topNames.size !== top.size) return undefined;
+  const topBase: DeltaBase = { releaseId: top.releaseId, size: topNames.size, checksum: checksumOf(topData) };
+  const bases = new Map<number, ReturnType<typeof languageNamesOf> | undefined>();
+  const namesOver = async (base: DeltaBase) => {
+    if (!bases.has(base.releaseId)) {
+      const data = await readLanguageSnapshot(sdb, base.releaseId, language, variant);
+      bases.set(base.releaseId, data && isWholeLanguageSnapshot(data) && checksumOf(data) === base.checksum ? languageNamesOf(data, base.releaseId) : undefined);
+    }
+    const names = bases.get(base.releaseId);
+    return names?.size === base.size ? names : undefined;
+  };
+  return async (id) => {
+    const primary = await readSnapshot(sdb, id);
+    if (!primary || !isDeltaSnapshot(primary)) return undefined;
+    const { overlay, base } = deserializeDelta(primary, id);
+    // Over top's entries: the same release and size is the same entries in (level, code) order.
+    const fromTop = base.releaseId === top.releaseId && base.size === top.size ? entriesInTop(overlay, top) : undefined;
+    const data = fromTop && (await readLanguageSnapshot(sdb, id, language, variant));
+    if (!fromTop || !data) return undefined;
+    let own: LanguageNames | undefined;
+    if (isWholeLanguageSnapshot(data)) own = languageNamesOf(data, id);
+    else if (isLanguageDelta(data)) {
+      const d = deserializeLanguageDelta(data, id);
+      const names = await namesOver(d.base);
+      own = names && namesOfDelta(d, names);
+    }
+    if (!own || own.name.length !== overlay.size) return undefined;
+    const delta = serializeLanguageDelta(id, languageDeltaOnto(fromTop, own, topNames, topBase));
+    return delta.byteLength <= DELTA_MAX_SHARE * ((topData.byteLength * overlay.size) / top.size) ? delta : undefined;
+  };
 }
 
 /**
