@@ -416,12 +416,14 @@ async function rebaseLanguages(sdb: SnapshotDb, top: ReleaseIndex, language: str
   if (!deps.length) return;
   const topPrimary = top.language === undefined ? top : undefined;
   const knownHere = (id: number) => (id === top.releaseId && topPrimary ? topPrimary : known?.(id));
-  const compose = chainDefaults.composeRebase ? await languageComposer(sdb, top, language, variant) : undefined;
+  // A damaged snapshot is no way to compose: the way below then (it stores that one again).
+  const damaged = (e: unknown) => {
+    if (e instanceof CorruptSnapshotError) return undefined;
+    throw e;
+  };
+  const compose = chainDefaults.composeRebase ? await languageComposer(sdb, top, language, variant).catch(damaged) : undefined;
   for (const d of deps) {
-    const composed = await compose?.(d.id).catch((e: unknown) => {
-      if (e instanceof CorruptSnapshotError) return undefined;
-      throw e;
-    });
+    const composed = await compose?.(d.id).catch(damaged);
     if (composed) {
       await writeLanguageStored(sdb, { releaseId: d.id, language, variant, importedAt: new Date(d.at) }, composed, top.releaseId);
       continue;
