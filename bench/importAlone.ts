@@ -2,8 +2,11 @@
 // target: "import of release N+1 ≤ its import time as the only release, independent of N"), per
 // phase, for two checkouts in the same run. N synthetic releases (one language) are generated once;
 // for each mode and side (order A B B A by default) bench/snapshotStorageWorker.ts imports the last
-// release alone into a fresh store, then all N in order into another; the phases' CPU (this
-// process's; PostgreSQL's own work not in it, PGlite's is) and wall of the last import of each.
+// release alone into a fresh store, then after the one before it into another, then all N in order
+// into a third; the phases' CPU (the importing process's; PostgreSQL's own work not in it, PGlite's
+// is) of the last import of each. Alone is also the process's first import (code not yet compiled
+// by the JIT, the store cold): "after 1" is the warm baseline against which "after N-1" shows what
+// grows with N.
 //
 //   npx tsx bench/importAlone.ts --a /work/wt-base --b . [--releases 8] [--scale 0.25]
 //        [--modes embedded,postgresql] [--order ABBA] [--json out.json]
@@ -39,11 +42,11 @@ const median = (xs: number[]) => {
 const work = makeTempDir('import-alone-');
 try {
   const data = await writeManyReleases(path.join(work, 'data'), Number(values.releases), { scale: Number(values.scale), languages: 1, log });
-  const lists = { alone: [data.dirs.at(-1)!.en], chain: data.dirs.map((d) => d.en) };
-  const runs: { side: string; mode: string; how: 'alone' | 'chain'; phases: Phases; loadavg: string }[] = [];
+  const lists = { alone: [data.dirs.at(-1)!.en], pair: data.dirs.slice(-2).map((d) => d.en), chain: data.dirs.map((d) => d.en) };
+  const runs: { side: string; mode: string; how: keyof typeof lists; phases: Phases; loadavg: string }[] = [];
   for (const mode of values.modes!.split(',')) {
     for (const [i, side] of [...values.order!].entries()) {
-      for (const how of ['alone', 'chain'] as const) {
+      for (const how of ['alone', 'pair', 'chain'] as const) {
         const dirsFile = path.join(work, `${how}.txt`);
         writeFileSync(dirsFile, lists[how].join('\n'));
         const pgdb = mode === 'postgresql' ? await createFreshPostgres(process.env.DATABASE_URL!) : undefined;
@@ -69,8 +72,8 @@ try {
   for (const mode of values.modes!.split(',')) {
     for (const side of ['A', 'B']) {
       const of = (how: string, p: string) => median(runs.filter((r) => r.mode === mode && r.side === side && r.how === how).map((r) => r.phases[p]?.cpuMs ?? 0));
-      const row = PHASES.map((p) => `${p} ${Math.round(of('alone', p))} → ${Math.round(of('chain', p))}`).join('; ');
-      process.stdout.write(`${mode} ${side}: ${data.versions.at(-1)} alone → after ${data.versions.length - 1} others, CPU ms (median): ${row}\n`);
+      const row = PHASES.map((p) => `${p} ${Math.round(of('alone', p))} / ${Math.round(of('pair', p))} / ${Math.round(of('chain', p))}`).join('; ');
+      process.stdout.write(`${mode} ${side}: ${data.versions.at(-1)} alone / after 1 / after ${data.versions.length - 1} others, CPU ms (median): ${row}\n`);
     }
   }
   if (values.json) writeFileSync(values.json, JSON.stringify({ releases: data.versions, scale: Number(values.scale), order: values.order, trees, runs }, null, 1));
