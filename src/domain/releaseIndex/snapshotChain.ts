@@ -450,13 +450,14 @@ async function languageComposer(sdb: SnapshotDb, top: ReleaseIndex, language: st
   const topNames = languageNamesOf(topData, top.releaseId);
   if (topNames.size !== top.size) return undefined;
   const topBase: DeltaBase = { releaseId: top.releaseId, size: topNames.size, checksum: checksumOf(topData) };
-  const bases = new Map<number, ReturnType<typeof languageNamesOf> | undefined>();
+  const bases = new Map<string, ReturnType<typeof languageNamesOf> | undefined>();
   const namesOver = async (base: DeltaBase) => {
-    if (!bases.has(base.releaseId)) {
+    const key = `${base.releaseId}:${base.checksum}`;
+    if (!bases.has(key)) {
       const data = await readLanguageSnapshot(sdb, base.releaseId, language, variant);
-      bases.set(base.releaseId, data && isWholeLanguageSnapshot(data) && checksumOf(data) === base.checksum ? languageNamesOf(data, base.releaseId) : undefined);
+      bases.set(key, data && isWholeLanguageSnapshot(data) && checksumOf(data) === base.checksum ? languageNamesOf(data, base.releaseId) : undefined);
     }
-    const names = bases.get(base.releaseId);
+    const names = bases.get(key);
     return names?.size === base.size ? names : undefined;
   };
   return async (id) => {
