@@ -65,6 +65,17 @@ const DERIVED_VIEW_SHARE = 0.2;
 /** The largest overlay kept, as a share of its whole index's bytes. */
 const OVERLAY_MAX_SHARE = 0.25;
 
+/**
+ * Of the byte budget, the share older releases (their views, their groups' keyframes as bases) have
+ * beside the newest's index however large it is (bound()). Without it a newest index larger than the
+ * budget (24 full-size releases: 234k LLTs beside the default 147 MB share) left them no room at all
+ * and every older search went to SQL (seconds on PostgreSQL; issue 32, session 25). A half: the
+ * oldest group's keyframe (130k LLTs) fits beside its views there. The cache then holds at most the
+ * newest plus this share, over the budget only by what the newest exceeds the other half by; about
+ * half an index's estimated bytes are typed arrays, outside V8's old space (docs/storage.md).
+ */
+export const OLDER_ROOM_SHARE = 0.5;
+
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
   private readonly built = new Map<number, ReleaseIndex>();
@@ -109,6 +120,8 @@ export class SearchIndexCache {
   private newestId: number | undefined;
   /** Bytes of each release's primary index once loaded, kept after it goes: admits() estimates with them. */
   private readonly knownBytes = new Map<number, number>();
+  /** Entry counts of keyframes not loaded yet, from their deltas' headers (readView()): admits() scales the newest's bytes by them. */
+  private readonly entryCounts = new Map<number, number>();
   /** Loads of indexes not kept (admits() said no): shared while in flight, let go of once handed over. */
   private readonly passing = new Map<number, Promise<ReleaseIndex>>();
   /** Releases whose overlay over this newest index is too large for a view (derivedView()). */
@@ -183,6 +196,13 @@ export class SearchIndexCache {
     return total;
   }
 
+  /** The bytes kept at most: the budget, or the newest's indexes plus OLDER_ROOM_SHARE of the budget when more. */
+  private bound(): number {
+    let pinned = 0;
+    if (this.newestId !== undefined) for (const b of this.sizes.get(this.newestId)?.values() ?? []) pinned += b;
+    return Math.max(this.maxBytes, pinned + OLDER_ROOM_SHARE * this.maxBytes);
+  }
+
   /** Counts a built index's bytes against its release, then drops least recently used releases while over the budget. */
   private account(releaseId: number, ix: ReleaseIndex, language = ''): void {
     if (!this.cache.has(releaseId)) return;
@@ -192,7 +212,7 @@ export class SearchIndexCache {
     if (language === '') this.knownBytes.set(releaseId, ix.approximateBytes());
     this.trimOverlays();
     for (const older of [...this.cache.rkeys()]) {
-      if (this.bytes() <= this.maxBytes) break;
+      if (this.bytes() <= this.bound()) break;
       if (older === releaseId || older === this.newestId) continue;
       if (!this.sizes.has(older)) continue; // still loading: its size is not known yet
       this.keepOverlay(older);
@@ -200,7 +220,7 @@ export class SearchIndexCache {
       counts.indexEvictions++;
     }
     // Still over with only the newest beside it: this one is not kept (its callers have it), the newest stays.
-    if (this.bytes() > this.maxBytes && releaseId !== this.newestId && this.newestId !== undefined && this.built.has(this.newestId)) {
+    if (this.bytes() > this.bound() && releaseId !== this.newestId && this.newestId !== undefined && this.built.has(this.newestId)) {
       this.keepOverlay(releaseId);
       this.cache.delete(releaseId);
       counts.indexEvictions++;
@@ -209,21 +229,24 @@ export class SearchIndexCache {
 
   /**
    * Whether the release's index, once loaded, would be kept without pushing out the newest's: its
-   * estimated bytes (as last loaded, else the newest's) fit in the budget beside the newest's index
-   * and the views, and the LRU holds a second release. Always for the newest, and while the newest
+   * estimated bytes (as last loaded; else the newest's, scaled by `entries` when its entry count is
+   * known, as a delta's header tells its base's) fit within bound() beside the newest's index and
+   * the views, and the LRU holds a second release. Always for the newest, and while the newest
    * is not kept (it pushes the others out when it comes). Otherwise a search or a code page answers
    * through the release's view or SQL, and a caller that needs the whole index has it without it
    * being kept (get()).
    */
-  admits(releaseId: number): boolean {
+  admits(releaseId: number, entries = this.entryCounts.get(releaseId)): boolean {
     const newest = this.newestId;
     if (newest === undefined || releaseId === newest || this.cache.has(releaseId) || !this.built.has(newest)) return true;
     if (this.cache.max < 2) return false;
     let pinned = 0;
     for (const b of this.sizes.get(newest)?.values() ?? []) pinned += b;
     for (const v of this.views.values()) pinned += v.bytes;
-    const estimate = this.knownBytes.get(releaseId) ?? this.sizes.get(newest)?.get('') ?? 0;
-    return pinned + estimate <= this.maxBytes;
+    const newestBytes = this.sizes.get(newest)?.get('') ?? 0;
+    const newestSize = this.built.get(newest)!.size;
+    const estimate = this.knownBytes.get(releaseId) ?? (entries !== undefined && newestSize > 0 ? (newestBytes * entries) / newestSize : newestBytes);
+    return pinned + estimate <= this.bound();
   }
 
   /** Puts a release's load in the LRU; when full and the newest is its least recently used, the newest is used first, so another goes. */
@@ -421,7 +444,7 @@ export class SearchIndexCache {
     if (this.cache.size >= this.cache.max) return false;
     let largest = 0;
     for (const m of this.sizes.values()) largest = Math.max(largest, m.get('') ?? 0);
-    return this.bytes() + indexes * largest <= this.maxBytes;
+    return this.bytes() + indexes * largest <= this.bound();
   }
 
   /** Whether anything of the release is kept or loading: its index, a language index, its view. */
@@ -494,7 +517,7 @@ export class SearchIndexCache {
       this.trimOverlays();
       this.trimViews(releaseId);
       // Over the budget even alone beside what is pinned: not kept (nor made again over this base: tooFar).
-      if (this.bytes() > this.maxBytes) {
+      if (this.bytes() > this.bound()) {
         this.views.delete(releaseId);
         this.tooFar.set(releaseId, v.baseIndex);
         this.viewReads.set(releaseId, { read: Promise.resolve(undefined), at: entry.at, started: entry.started });
@@ -543,7 +566,7 @@ export class SearchIndexCache {
         const { overlay, base } = deserializeDelta(data, releaseId);
         // Its base not kept (an older group's keyframe): loaded now, when it fits beside the newest, as
         // the base of its whole group's views; the request that asked answers by SQL meanwhile (bounded()).
-        const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (await this.baseFor(base.releaseId, db));
+        const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (await this.baseFor(base.releaseId, db, base.size));
         if (b && b.size === base.size && snapshotChecksum(b) === base.checksum) return OverlayView.of(b, overlay);
       }
       return await this.derivedView(releaseId, db);
@@ -567,7 +590,7 @@ export class SearchIndexCache {
     // Only into room the budget has now: making one costs a load and a diff, so it never pushes another
     // view out (with more releases in use than room, views made in turn would each push the next out).
     const estimate = DERIVED_VIEW_SHARE * (this.knownBytes.get(releaseId) ?? newest.approximateBytes());
-    if (this.bytes() + estimate > this.maxBytes) return undefined;
+    if (this.bytes() + estimate > this.bound()) return undefined;
     const ix = await this.pass(releaseId, db);
     if (!ix.hasHierarchy) return undefined;
     const overlay = await overlayOf(newest, ix);
@@ -579,7 +602,8 @@ export class SearchIndexCache {
   }
 
   /** A keyframe's index loaded (or joined) as a views' base, when it would be kept (admits()); undefined otherwise or when its load fails. */
-  private async baseFor(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
+  private async baseFor(releaseId: number, db: Db, entries: number): Promise<ReleaseIndex | undefined> {
+    this.entryCounts.set(releaseId, entries);
     if (!this.admits(releaseId)) return undefined;
     return this.get(releaseId, db).catch(() => undefined);
   }
@@ -725,7 +749,7 @@ export class SearchIndexCache {
    */
   private trimViews(keep: number): void {
     for (const id of [...this.views.keys()]) {
-      if (this.bytes() <= this.maxBytes) return;
+      if (this.bytes() <= this.bound()) return;
       if (id === keep) continue;
       this.views.delete(id);
       this.viewReads.delete(id);
@@ -735,7 +759,7 @@ export class SearchIndexCache {
   /** Over the byte budget, overlays go first, the oldest kept first: built indexes answer, overlays only spare a build. */
   private trimOverlays(): void {
     for (const id of [...this.overlays.keys()]) {
-      if (this.bytes() <= this.maxBytes) return;
+      if (this.bytes() <= this.bound()) return;
       this.overlays.delete(id);
     }
   }
