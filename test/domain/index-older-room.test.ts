@@ -5,8 +5,10 @@
 // the fourth over the newest. With a budget below the newest's bytes, the fourth's view over the
 // newest and the oldest's view over the newest (computed here) are made and kept, within the newest
 // plus OLDER_ROOM_SHARE of the budget; with room for the older keyframe by its entry count but not by
-// the newest's bytes, the keyframe is loaded as its group's base. Answers as the whole index's.
-// PGlite and PostgreSQL.
+// the newest's bytes, the keyframe is loaded as its group's base. Answers as the whole index's. The
+// start's views (src/services/olderViewWarming.ts): every older release's made from its stored delta,
+// so the oldest's first code page issues no statement; with one place in the LRU, only the newest's
+// group's. PGlite and PostgreSQL.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,15 +20,24 @@ import { chainDefaults } from '../../src/domain/releaseIndex/snapshotChain.ts';
 import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
 import type { ReleaseInfo } from '../../src/domain/releases.ts';
 import { importRelease } from '../../src/importer/import.ts';
+import { TEST_ENV } from '../helpers/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { compose } from '../../src/compose.ts';
+import { createApp } from '../../src/http/app.ts';
+import { warmOlderViews } from '../../src/services/olderViewWarming.ts';
 import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
 
 let db: TestDatabase;
+const queries: string[] = [];
+let counting = false;
+const closers: (() => Promise<void>)[] = [];
 let dir: string;
 /** Oldest first by ordinal. */
 let list: { id: number; version: string }[];
 
 beforeAll(async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ onQuery: (sql) => void (counting && queries.push(sql)) });
   dir = mkdtempSync(path.join(tmpdir(), 'older-room-'));
   const every = chainDefaults.keyframeEvery;
   chainDefaults.keyframeEvery = 3;
@@ -45,6 +56,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  for (const close of closers) await close();
   await db?.cleanup();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -119,5 +131,43 @@ describe('older releases beside a newest index larger than the budget', () => {
     expect((await cache.view(b!.id, db.prisma))?.baseIndex).toBe(va!.baseIndex);
     expect(cache.bytes()).toBeLessThanOrEqual(Math.max(bound, top.approximateBytes() + OLDER_ROOM_SHARE * bound));
     await sameAnswers(cache, a!.id);
+  }, 120_000);
+
+  it('the start makes the older releases\' views from their deltas: the oldest\'s first code page issues no statement; one LRU place: the newest\'s group only', async () => {
+    const [a, b, k, d, newest] = list;
+    const fresh = async (env: Record<string, string> = {}) => {
+      const composed = compose(loadConfig({ ...TEST_ENV, ...env }), db, createLogger('silent'), { catalogTtlMs: 600_000 });
+      closers.push(composed.close);
+      const app = createApp(composed.services, { ...composed.appOptions, responseCache: false, graphql: { ...composed.appOptions.graphql, resultCache: false } });
+      const { catalog } = composed.services;
+      await catalog.releases();
+      await catalog.searchIndexes.get(newest!.id, db.prisma);
+      return { catalog, indexes: catalog.searchIndexes, ask: async (p: string) => (await app.fetch(new Request(`http://test${p}`))).text() };
+    };
+    const full = await ReleaseIndex.load(db.prisma, a!.id);
+    const code = String(full.code[full.size - 1]!);
+    const page = `/codes/${code}?version=${a!.version}`;
+    const plain = await fresh();
+    plain.indexes.useViews = false;
+    const want = await plain.ask(page);
+    expect(want).not.toMatch(/"status":(4|5)\d\d/);
+
+    const warmed = await fresh();
+    const result = await warmOlderViews(warmed.catalog, db.prisma, () => false);
+    expect(result.made).toEqual([d!.version, b!.version, a!.version]);
+    expect(warmed.indexes.peek(k!.id), 'the older keyframe kept as its group\'s base').toBeDefined();
+    queries.length = 0;
+    counting = true;
+    const got = await warmed.ask(page);
+    counting = false;
+    expect(got).toBe(want);
+    expect(queries, 'the oldest\'s first code page: through its view').toEqual([]);
+    expect(warmed.indexes.peek(a!.id)).toBeUndefined();
+
+    // One place in the LRU (the newest's): no base loaded, the newest's group's view only.
+    const one = await fresh({ SEARCH_INDEX_RELEASES: '1' });
+    expect((await warmOlderViews(one.catalog, db.prisma, () => false)).made).toEqual([d!.version]);
+    expect(one.indexes.peek(k!.id)).toBeUndefined();
+    expect(one.indexes.peek(newest!.id)).toBeDefined();
   }, 120_000);
 });

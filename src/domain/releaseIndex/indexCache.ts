@@ -498,7 +498,7 @@ export class SearchIndexCache {
    * waited for `maxMs` from its start (INDEX_WAIT_MS: a code page answers by SQL meanwhile; a
    * change set, whose other ways cost seconds, waits longer).
    */
-  view(releaseId: number, db: Db, maxMs = this.waitMs): Promise<OverlayView | undefined> {
+  view(releaseId: number, db: Db, maxMs = this.waitMs, warming = false): Promise<OverlayView | undefined> {
     const ready = this.peekView(releaseId);
     if (ready) return Promise.resolve(ready);
     // No index kept nor being read: no base a view could be over (and no statement spent finding out).
@@ -507,7 +507,7 @@ export class SearchIndexCache {
     if (this.reading.has(releaseId)) return Promise.resolve(undefined);
     const known = this.viewReads.get(releaseId);
     if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return this.bounded(known, maxMs);
-    const entry = { read: this.readView(releaseId, db), at: -1, started: performance.now() };
+    const entry = { read: this.readView(releaseId, db, warming), at: -1, started: performance.now() };
     this.viewReads.set(releaseId, entry);
     void entry.read.then((v) => {
       if (this.viewReads.get(releaseId) !== entry) return;
@@ -553,12 +553,26 @@ export class SearchIndexCache {
     return Promise.race([entry.read, late]).finally(() => clearTimeout(timer));
   }
 
+  /**
+   * The start's views of older releases (src/services/olderViewWarming.ts): the release's view from its
+   * stored delta only (its base kept, or loaded as a base when admits() has room; never an index
+   * loaded and diffed here), waited for however long. Undefined when not made, or when the bytes kept
+   * are within `slack` of bound(): a view made then would push another out (trimViews()).
+   */
+  async warmView(releaseId: number, db: Db, slack: number): Promise<OverlayView | undefined> {
+    if (this.views.has(releaseId) || this.built.has(releaseId)) return undefined;
+    if (this.bytes() + slack > this.bound()) return undefined;
+    // The longest a timer waits (setTimeout takes a longer delay as 1 ms).
+    return this.view(releaseId, db, 2 ** 31 - 1, true);
+  }
+
   /** Views made (tests, bench). */
   viewCount(): number {
     return this.views.size;
   }
 
-  private async readView(releaseId: number, db: Db): Promise<OverlayView | undefined> {
+  /** `warming` (warmView()): no view computed here, no base loaded into a full LRU (it would push another base out). */
+  private async readView(releaseId: number, db: Db, warming: boolean): Promise<OverlayView | undefined> {
     if (!this.blobs) return undefined;
     try {
       const data = await readDeltaSnapshot({ db, blobs: this.blobs }, releaseId);
@@ -566,10 +580,10 @@ export class SearchIndexCache {
         const { overlay, base } = deserializeDelta(data, releaseId);
         // Its base not kept (an older group's keyframe): loaded now, when it fits beside the newest, as
         // the base of its whole group's views; the request that asked answers by SQL meanwhile (bounded()).
-        const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (await this.baseFor(base.releaseId, db, base.size));
+        const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (warming && this.cache.size >= this.cache.max ? undefined : await this.baseFor(base.releaseId, db, base.size));
         if (b && b.size === base.size && snapshotChecksum(b) === base.checksum) return OverlayView.of(b, overlay);
       }
-      return await this.derivedView(releaseId, db);
+      return warming ? undefined : await this.derivedView(releaseId, db);
     } catch (e) {
       this.warn(releaseId, 'release index delta not usable for code pages; answered without it', e);
       return undefined;
