@@ -93,8 +93,8 @@ describe('older snapshot groups and the newest release', () => {
     expect(byCount.peek(k!.id), 'the older one went instead').toBeUndefined();
     expect(byCount.peek(a!.id)).toBeDefined();
 
-    // By bytes: room for the newest and a third of another.
-    const bound = Math.floor(top.approximateBytes() * 1.3);
+    // By bytes: room for the newest and a third of another (the older releases' share of a budget below the newest's bytes).
+    const bound = Math.floor((top.approximateBytes() * 0.3) / OLDER_ROOM_SHARE);
     const loads: number[] = [];
     const byBytes = new SearchIndexCache(4, undefined, db.blobs, { onLoaded: (id) => void loads.push(id) }, bound);
     syncNewest(byBytes);
