@@ -185,7 +185,14 @@ export class SearchIndexCache {
         if (reason === 'evict') counts.indexEvictions++;
       },
     });
-    memoryGauges.releaseIndexes = { bytes: () => this.bytes(), budget: maxBytes };
+    // The bound the cache holds to: its share, or the newest's index plus the older releases' room (bound()).
+    const bound = () => this.bound();
+    memoryGauges.releaseIndexes = {
+      bytes: () => this.bytes(),
+      get budget() {
+        return bound();
+      },
+    };
   }
 
   /** Estimated bytes of the built indexes kept. */
