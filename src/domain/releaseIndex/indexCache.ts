@@ -70,7 +70,9 @@ const OVERLAY_MAX_SHARE = 0.25;
  * beside the newest's index however large it is (bound()). Before, they had what the newest left: at
  * 24 full-size releases (PostgreSQL, default budget) the newest's 133.5 MB beside the 147 MB share left
  * 13.5 MB, no keyframe (the oldest group's, 90.7: 75.5 MB) nor view fitted, and every older search went
- * to SQL (seconds; issue 32, session 25). Three quarters: that keyframe and the newest group's views fit.
+ * to SQL (seconds; issue 32, session 25). Three quarters: the newest group's views and views computed over
+ * the newest (the oldest's: 22 MB) fit, within RSS 700 MB on PostgreSQL; a whole share (the oldest group's
+ * keyframe beside them too) measured 684–797 MB (docs/storage.md, session 25).
  * The cache then holds at most the newest plus this share; about half an index's estimated bytes are
  * typed arrays (51 % measured at full size), outside V8's old space, so its on-heap part stays within
  * the share as long as the newest does (0.49 × (133.5 + 110) = 119 MB ≤ 147 there).
@@ -113,7 +115,7 @@ export class SearchIndexCache {
    * when it found none usable (retried after VIEW_RETRY_MS); the views made, valid while their
    * base is this very index (dropped with it).
    */
-  private readonly viewReads = new Map<number, { read: Promise<OverlayView | undefined>; at: number; started: number }>();
+  private readonly viewReads = new Map<number, { read: Promise<OverlayView | undefined>; at: number; started: number; warming?: boolean }>();
   private readonly views = new Map<number, OverlayView>();
   /** Whether code pages may be answered through views (bench/overlayView.ts turns it off for its same-run baseline). */
   useViews = true;
@@ -514,8 +516,10 @@ export class SearchIndexCache {
     // Its own snapshot being read: that read is the way (whenLoading), and a stalled one is not joined by another.
     if (this.reading.has(releaseId)) return Promise.resolve(undefined);
     const known = this.viewReads.get(releaseId);
+    // The start's read in flight (its base may be loading: seconds): a request answers by SQL at once, not behind it.
+    if (known?.warming && known.at < 0 && !warming) return Promise.resolve(undefined);
     if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return this.bounded(known, maxMs);
-    const entry = { read: this.readView(releaseId, db, warming), at: -1, started: performance.now() };
+    const entry = { read: this.readView(releaseId, db, warming), at: -1, started: performance.now(), warming };
     this.viewReads.set(releaseId, entry);
     void entry.read.then((v) => {
       if (this.viewReads.get(releaseId) !== entry) return;
