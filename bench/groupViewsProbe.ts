@@ -4,7 +4,8 @@
 // and a search each, ROUNDS rounds). Per phase: release_index_evictions_total (METRICS_PORT), the
 // release indexes' estimated bytes (memory_cache_bytes), the server's CPU (/proc stat) and RSS. One JSON line.
 //   npx tsx bench/groupViewsProbe.ts REPO STORE_DIR LABEL [MEMORY_BUDGET_MB=320] [PHASES=pairs,all] …
-// Session 24 ran main and the branch alternately (A B B A) per budget: bench/results.md.
+// Session 24 ran main and the branch alternately (A B B A) per budget: bench/results.md. Session 25: on a
+// PostgreSQL store (DATABASE_URL=… as a KEY=VALUE), and `first`: the first requests after the settle.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { spawnTracked, freePort, stopChild } from './lib/procs.ts';
@@ -23,7 +24,7 @@ process.on('uncaughtException', (e) => { console.error(e); proc.child.kill('SIGT
 process.on('unhandledRejection', (e) => { console.error(e); proc.child.kill('SIGTERM'); setTimeout(() => process.exit(1), 3000); });
 const t0 = performance.now();
 for (;;) { try { if ((await request(base, { path: '/versions' }, { timeoutMs: 2000 })).status === 200) break; } catch {} if (performance.now() - t0 > 120000) throw new Error(proc.stderr.toString()); await new Promise((r) => setTimeout(r, 20)); }
-const vs = JSON.parse((await request(base, { path: '/versions' })).body.toString());
+const vs = JSON.parse((await request(base, { path: '/versions?limit=100' })).body.toString());
 const list = vs.results as any[];
 const versions = list.map((v: any) => v.versionId ?? v.version ?? v.id); if (!versions[0]) console.error(JSON.stringify(list[0]));
 const latest = versions[0], oldest = versions[versions.length - 1];
@@ -43,6 +44,12 @@ const phase = async (name: string, fn: () => Promise<any>) => {
 };
 const pairs = (paths: string[]) => paths.map((p): [any, any] => [{ path: `${p}${p.includes('?') ? '&' : '?'}version=${oldest}` }, { path: `${p}${p.includes('?') ? '&' : '?'}version=${latest}` }]);
 const st = (s: any) => ({ n: s.n, p50: r2(s.p50), p95: r2(s.p95), max: r2(s.max ?? NaN) });
+// Session 25: the first requests after the settle, before any phase: a code page and a search on the oldest, then the latest.
+{
+  const t = async (p: string) => { const w0 = performance.now(); const r = await request(base, { path: p }, { timeoutMs: 120000 }); return { ms: r2(performance.now() - w0), status: r.status }; };
+  const c = inputs.codes[5]!, q = encodeURIComponent(inputs.queries[1]!);
+  out.first = { codeOldest: await t(`/codes/${c}?version=${oldest}`), searchOldest: await t(`/codes?q=${q}&version=${oldest}`), codeLatest: await t(`/codes/${c}?version=${latest}`), searchLatest: await t(`/codes?q=${q}&version=${latest}`), rss: rss(), ixMb: await ixMb() };
+}
 const phases = (extra.PHASES ?? 'pairs').split(',');
 const nCodes = Number(extra.CODES ?? 200), nQ = Number(extra.QUERIES ?? 60);
 if (phases.includes('pairs')) {

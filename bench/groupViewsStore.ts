@@ -2,6 +2,8 @@
 // consecutive many-releases releases (bench/lib/manyData.ts, one language) imported by the CLI, and
 // the inputs the probe asks (codes hosted by the oldest and the latest, search queries of the oldest).
 //   npx tsx bench/groupViewsStore.ts DIR [N=12] [SCALE=0.25]   (then bench/groupViewsProbe.ts)
+// STORE_DATABASE_URL=postgres://… : the store in that (empty) PostgreSQL database instead (the
+// probe then takes DATABASE_URL=… the same); DIR keeps the generated data and inputs.json.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../src/paths.ts';
@@ -16,6 +18,7 @@ const scale = Number(scaleStr);
 const cli = path.join(projectRoot, 'bin/terminology.mjs');
 const env: NodeJS.ProcessEnv = { ...process.env, TERMINOLOGY_DATA_DIR: path.join(root, 'store'), TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' };
 for (const k of ['DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS', 'PORT']) delete env[k];
+if (process.env.STORE_DATABASE_URL) env.DATABASE_URL = process.env.STORE_DATABASE_URL;
 const data = await writeManyReleases(path.join(root, 'data'), n, { scale, languages: 1, log: (s) => console.error(s) });
 const m = await runToEnd(process.execPath, [cli, 'migrate'], { env, cwd: projectRoot, timeoutMs: 600_000 });
 if (m.code !== 0) throw new Error(`migrate: ${m.stderr.slice(-500)}`);

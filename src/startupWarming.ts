@@ -3,13 +3,15 @@
 // and the change set against the previous release (a code page's last statement). So the first
 // requests find them ready rather than each paying for the load. Last, an older release's load
 // and search paths run once and let go of (src/services/olderReleaseWarming.ts), so the first
-// request on an older release does not run them for the first time.
+// request on an older release does not run them for the first time; then the older releases' views
+// from their stored deltas, into the room the index cache has (src/services/olderViewWarming.ts).
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Logger } from './logger.ts';
 import type { Composition } from './compose.ts';
 import { latestReleaseId } from './domain/releaseIndex/snapshotStore.ts';
 import { warmOlderReleasePaths } from './services/olderReleaseWarming.ts';
+import { warmOlderViews } from './services/olderViewWarming.ts';
 
 /** Longest wait before listening for the latest release's index snapshot read (it goes on in the background after). */
 const START_WARM_MAX_MS = 2_000;
@@ -94,6 +96,10 @@ export async function warmBeforeListening(
         const older = await warmOlderReleasePaths(catalog, db.reader(), isShuttingDown).catch((e: Error) => ({ warmed: false as const, reason: e.message }));
         if (older.warmed) log.info(older, 'warmed the load paths of an older release (and let go of what they loaded)');
         else log.info(older, 'older-release load paths not warmed');
+        if (isShuttingDown()) return;
+        // Then the older releases' views (their first requests answer through them, not by SQL).
+        const views = await warmOlderViews(catalog, db.reader(), isShuttingDown).catch((e: Error) => ({ made: [], ms: 0, error: e.message }));
+        log.info({ ...views, made: views.made.length, releases: views.made }, 'made the views of older releases');
       })
       .catch((e: Error) => log.warn({ err: { message: e.message } }, 'search index warm-up failed; it will load on first search'));
   return {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { TEST_ENV } from '../helpers/app.ts';
 import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
-import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
+import { OLDER_ROOM_SHARE, SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { OverlayView } from '../../src/domain/releaseIndex/overlayView.ts';
 import { overlayOf } from '../../src/domain/releaseIndex/overlay.ts';
 import { chainDefaults } from '../../src/domain/releaseIndex/snapshotChain.ts';
@@ -93,8 +93,8 @@ describe('older snapshot groups and the newest release', () => {
     expect(byCount.peek(k!.id), 'the older one went instead').toBeUndefined();
     expect(byCount.peek(a!.id)).toBeDefined();
 
-    // By bytes: room for the newest and a third of another.
-    const bound = Math.floor(top.approximateBytes() * 1.3);
+    // By bytes: room for the newest and a third of another (the older releases' share of a budget below the newest's bytes).
+    const bound = Math.floor((top.approximateBytes() * 0.3) / OLDER_ROOM_SHARE);
     const loads: number[] = [];
     const byBytes = new SearchIndexCache(4, undefined, db.blobs, { onLoaded: (id) => void loads.push(id) }, bound);
     syncNewest(byBytes);
@@ -199,9 +199,11 @@ describe('older snapshot groups and the newest release', () => {
     const fullA = await ReleaseIndex.load(db.prisma, a!.id);
     const viewBytes = OverlayView.of(top, await overlayOf(top, fullA))!.bytes;
     expect(viewBytes * 2).toBeLessThan(kBytes);
-    // Room for the view as estimated before it is made (a fifth of an index), not for the base.
-    const tightBound = Math.ceil(top.approximateBytes() * 1.25);
-    expect(tightBound).toBeLessThan(top.approximateBytes() + kBytes);
+    // Room for the view as estimated before it is made (a fifth of an index), not for the base: beside a
+    // newest larger than the budget, older releases have OLDER_ROOM_SHARE of it (a quarter of the newest here).
+    const tightBound = Math.ceil((top.approximateBytes() * 0.25) / OLDER_ROOM_SHARE);
+    const tightCap = top.approximateBytes() + OLDER_ROOM_SHARE * tightBound;
+    expect(tightCap).toBeLessThan(top.approximateBytes() + kBytes);
     const tight = new SearchIndexCache(4, undefined, db.blobs, {}, tightBound);
     syncNewest(tight);
     tight.waitMs = 60_000;
@@ -210,7 +212,7 @@ describe('older snapshot groups and the newest release', () => {
     expect(derived?.baseIndex, 'a view over the newest').toBe(tightTop);
     expect(tight.peek(k!.id), 'no base loaded').toBeUndefined();
     expect(tight.peek(a!.id)).toBeUndefined();
-    expect(tight.bytes()).toBeLessThanOrEqual(tightBound);
+    expect(tight.bytes()).toBeLessThanOrEqual(tightCap);
     // Its answers are the whole index's.
     for (let i = 0; i < fullA.size; i += 7) {
       const level = fullA.levelOf(i);
@@ -226,10 +228,10 @@ describe('older snapshot groups and the newest release', () => {
     await settle();
     expect(tight.peekView(a!.id), 'the first view stays').toBe(derived);
     expect(counts.indexMisses, 'no load for it').toBe(loadsBefore);
-    expect(tight.bytes()).toBeLessThanOrEqual(tightBound);
+    expect(tight.bytes()).toBeLessThanOrEqual(tightCap);
     // No room even for a view: none made (no load), nothing kept but the newest.
     const loads: number[] = [];
-    const none = new SearchIndexCache(4, undefined, db.blobs, { onLoaded: (id) => void loads.push(id) }, top.approximateBytes() + 1);
+    const none = new SearchIndexCache(4, undefined, db.blobs, { onLoaded: (id) => void loads.push(id) }, 1);
     syncNewest(none);
     none.waitMs = 60_000;
     await none.get(newest!.id, db.prisma);

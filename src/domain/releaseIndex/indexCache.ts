@@ -65,6 +65,20 @@ const DERIVED_VIEW_SHARE = 0.2;
 /** The largest overlay kept, as a share of its whole index's bytes. */
 const OVERLAY_MAX_SHARE = 0.25;
 
+/**
+ * Of the byte budget, the share older releases (their views, their groups' keyframes as bases) have
+ * beside the newest's index however large it is (bound()). Before, they had what the newest left: at
+ * 24 full-size releases (PostgreSQL, default budget) the newest's 133.5 MB beside the 147 MB share left
+ * 13.5 MB, no keyframe (the oldest group's, 90.7: 75.5 MB) nor view fitted, and every older search went
+ * to SQL (seconds; issue 32, session 25). Three quarters: the newest group's views and views computed over
+ * the newest (the oldest's: 22 MB) fit, within RSS 700 MB on PostgreSQL; a whole share (the oldest group's
+ * keyframe beside them too) measured 684–797 MB (docs/storage.md, session 25).
+ * The cache then holds at most the newest plus this share; about half an index's estimated bytes are
+ * typed arrays (51 % measured at full size), outside V8's old space, so its on-heap part stays within
+ * the share as long as the newest does (0.49 × (133.5 + 110) = 119 MB ≤ 147 there).
+ */
+export const OLDER_ROOM_SHARE = 0.75;
+
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
   private readonly built = new Map<number, ReleaseIndex>();
@@ -101,7 +115,7 @@ export class SearchIndexCache {
    * when it found none usable (retried after VIEW_RETRY_MS); the views made, valid while their
    * base is this very index (dropped with it).
    */
-  private readonly viewReads = new Map<number, { read: Promise<OverlayView | undefined>; at: number; started: number }>();
+  private readonly viewReads = new Map<number, { read: Promise<OverlayView | undefined>; at: number; started: number; warming?: boolean }>();
   private readonly views = new Map<number, OverlayView>();
   /** Whether code pages may be answered through views (bench/overlayView.ts turns it off for its same-run baseline). */
   useViews = true;
@@ -109,6 +123,8 @@ export class SearchIndexCache {
   private newestId: number | undefined;
   /** Bytes of each release's primary index once loaded, kept after it goes: admits() estimates with them. */
   private readonly knownBytes = new Map<number, number>();
+  /** Entry counts of keyframes not loaded yet, from their deltas' headers (readView()): admits() scales the newest's bytes by them. */
+  private readonly entryCounts = new Map<number, number>();
   /** Loads of indexes not kept (admits() said no): shared while in flight, let go of once handed over. */
   private readonly passing = new Map<number, Promise<ReleaseIndex>>();
   /** Releases whose overlay over this newest index is too large for a view (derivedView()). */
@@ -171,7 +187,14 @@ export class SearchIndexCache {
         if (reason === 'evict') counts.indexEvictions++;
       },
     });
-    memoryGauges.releaseIndexes = { bytes: () => this.bytes(), budget: maxBytes };
+    // The bound the cache holds to: its share, or the newest's index plus the older releases' room (bound()).
+    const bound = () => this.bound();
+    memoryGauges.releaseIndexes = {
+      bytes: () => this.bytes(),
+      get budget() {
+        return bound();
+      },
+    };
   }
 
   /** Estimated bytes of the built indexes kept. */
@@ -183,6 +206,13 @@ export class SearchIndexCache {
     return total;
   }
 
+  /** The bytes kept at most: the budget, or the newest's indexes plus OLDER_ROOM_SHARE of the budget when more. */
+  private bound(): number {
+    let pinned = 0;
+    if (this.newestId !== undefined) for (const b of this.sizes.get(this.newestId)?.values() ?? []) pinned += b;
+    return Math.max(this.maxBytes, pinned + OLDER_ROOM_SHARE * this.maxBytes);
+  }
+
   /** Counts a built index's bytes against its release, then drops least recently used releases while over the budget. */
   private account(releaseId: number, ix: ReleaseIndex, language = ''): void {
     if (!this.cache.has(releaseId)) return;
@@ -192,7 +222,7 @@ export class SearchIndexCache {
     if (language === '') this.knownBytes.set(releaseId, ix.approximateBytes());
     this.trimOverlays();
     for (const older of [...this.cache.rkeys()]) {
-      if (this.bytes() <= this.maxBytes) break;
+      if (this.bytes() <= this.bound()) break;
       if (older === releaseId || older === this.newestId) continue;
       if (!this.sizes.has(older)) continue; // still loading: its size is not known yet
       this.keepOverlay(older);
@@ -200,7 +230,7 @@ export class SearchIndexCache {
       counts.indexEvictions++;
     }
     // Still over with only the newest beside it: this one is not kept (its callers have it), the newest stays.
-    if (this.bytes() > this.maxBytes && releaseId !== this.newestId && this.newestId !== undefined && this.built.has(this.newestId)) {
+    if (this.bytes() > this.bound() && releaseId !== this.newestId && this.newestId !== undefined && this.built.has(this.newestId)) {
       this.keepOverlay(releaseId);
       this.cache.delete(releaseId);
       counts.indexEvictions++;
@@ -209,21 +239,24 @@ export class SearchIndexCache {
 
   /**
    * Whether the release's index, once loaded, would be kept without pushing out the newest's: its
-   * estimated bytes (as last loaded, else the newest's) fit in the budget beside the newest's index
-   * and the views, and the LRU holds a second release. Always for the newest, and while the newest
+   * estimated bytes (as last loaded; else the newest's, scaled by `entries` when its entry count is
+   * known, as a delta's header tells its base's) fit within bound() beside the newest's index and
+   * the views, and the LRU holds a second release. Always for the newest, and while the newest
    * is not kept (it pushes the others out when it comes). Otherwise a search or a code page answers
    * through the release's view or SQL, and a caller that needs the whole index has it without it
    * being kept (get()).
    */
-  admits(releaseId: number): boolean {
+  admits(releaseId: number, entries = this.entryCounts.get(releaseId)): boolean {
     const newest = this.newestId;
     if (newest === undefined || releaseId === newest || this.cache.has(releaseId) || !this.built.has(newest)) return true;
     if (this.cache.max < 2) return false;
     let pinned = 0;
     for (const b of this.sizes.get(newest)?.values() ?? []) pinned += b;
     for (const v of this.views.values()) pinned += v.bytes;
-    const estimate = this.knownBytes.get(releaseId) ?? this.sizes.get(newest)?.get('') ?? 0;
-    return pinned + estimate <= this.maxBytes;
+    const newestBytes = this.sizes.get(newest)?.get('') ?? 0;
+    const newestSize = this.built.get(newest)!.size;
+    const estimate = this.knownBytes.get(releaseId) ?? (entries !== undefined && newestSize > 0 ? (newestBytes * entries) / newestSize : newestBytes);
+    return pinned + estimate <= this.bound();
   }
 
   /** Puts a release's load in the LRU; when full and the newest is its least recently used, the newest is used first, so another goes. */
@@ -421,7 +454,7 @@ export class SearchIndexCache {
     if (this.cache.size >= this.cache.max) return false;
     let largest = 0;
     for (const m of this.sizes.values()) largest = Math.max(largest, m.get('') ?? 0);
-    return this.bytes() + indexes * largest <= this.maxBytes;
+    return this.bytes() + indexes * largest <= this.bound();
   }
 
   /** Whether anything of the release is kept or loading: its index, a language index, its view. */
@@ -475,7 +508,7 @@ export class SearchIndexCache {
    * waited for `maxMs` from its start (INDEX_WAIT_MS: a code page answers by SQL meanwhile; a
    * change set, whose other ways cost seconds, waits longer).
    */
-  view(releaseId: number, db: Db, maxMs = this.waitMs): Promise<OverlayView | undefined> {
+  view(releaseId: number, db: Db, maxMs = this.waitMs, warming = false): Promise<OverlayView | undefined> {
     const ready = this.peekView(releaseId);
     if (ready) return Promise.resolve(ready);
     // No index kept nor being read: no base a view could be over (and no statement spent finding out).
@@ -483,8 +516,10 @@ export class SearchIndexCache {
     // Its own snapshot being read: that read is the way (whenLoading), and a stalled one is not joined by another.
     if (this.reading.has(releaseId)) return Promise.resolve(undefined);
     const known = this.viewReads.get(releaseId);
+    // The start's read in flight (its base may be loading: seconds): a request answers by SQL at once, not behind it.
+    if (known?.warming && known.at < 0 && !warming) return Promise.resolve(undefined);
     if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return this.bounded(known, maxMs);
-    const entry = { read: this.readView(releaseId, db), at: -1, started: performance.now() };
+    const entry = { read: this.readView(releaseId, db, warming), at: -1, started: performance.now(), warming };
     this.viewReads.set(releaseId, entry);
     void entry.read.then((v) => {
       if (this.viewReads.get(releaseId) !== entry) return;
@@ -494,7 +529,7 @@ export class SearchIndexCache {
       this.trimOverlays();
       this.trimViews(releaseId);
       // Over the budget even alone beside what is pinned: not kept (nor made again over this base: tooFar).
-      if (this.bytes() > this.maxBytes) {
+      if (this.bytes() > this.bound()) {
         this.views.delete(releaseId);
         this.tooFar.set(releaseId, v.baseIndex);
         this.viewReads.set(releaseId, { read: Promise.resolve(undefined), at: entry.at, started: entry.started });
@@ -530,12 +565,26 @@ export class SearchIndexCache {
     return Promise.race([entry.read, late]).finally(() => clearTimeout(timer));
   }
 
+  /**
+   * The start's views of older releases (src/services/olderViewWarming.ts): the release's view from its
+   * stored delta only (its base kept, or loaded as a base when admits() has room; never an index
+   * loaded and diffed here), waited for however long. Undefined when not made, or when the bytes kept
+   * are within `slack` of bound(): a view made then would push another out (trimViews()).
+   */
+  async warmView(releaseId: number, db: Db, slack: number): Promise<OverlayView | undefined> {
+    if (this.views.has(releaseId) || this.built.has(releaseId)) return undefined;
+    if (this.bytes() + slack > this.bound()) return undefined;
+    // The longest a timer waits (setTimeout takes a longer delay as 1 ms).
+    return this.view(releaseId, db, 2 ** 31 - 1, true);
+  }
+
   /** Views made (tests, bench). */
   viewCount(): number {
     return this.views.size;
   }
 
-  private async readView(releaseId: number, db: Db): Promise<OverlayView | undefined> {
+  /** `warming` (warmView()): no view computed here, no base loaded into a full LRU (it would push another base out). */
+  private async readView(releaseId: number, db: Db, warming: boolean): Promise<OverlayView | undefined> {
     if (!this.blobs) return undefined;
     try {
       const data = await readDeltaSnapshot({ db, blobs: this.blobs }, releaseId);
@@ -543,10 +592,10 @@ export class SearchIndexCache {
         const { overlay, base } = deserializeDelta(data, releaseId);
         // Its base not kept (an older group's keyframe): loaded now, when it fits beside the newest, as
         // the base of its whole group's views; the request that asked answers by SQL meanwhile (bounded()).
-        const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (await this.baseFor(base.releaseId, db));
+        const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (warming && this.cache.size >= this.cache.max ? undefined : await this.baseFor(base.releaseId, db, base.size));
         if (b && b.size === base.size && snapshotChecksum(b) === base.checksum) return OverlayView.of(b, overlay);
       }
-      return await this.derivedView(releaseId, db);
+      return warming ? undefined : await this.derivedView(releaseId, db);
     } catch (e) {
       this.warn(releaseId, 'release index delta not usable for code pages; answered without it', e);
       return undefined;
@@ -567,7 +616,7 @@ export class SearchIndexCache {
     // Only into room the budget has now: making one costs a load and a diff, so it never pushes another
     // view out (with more releases in use than room, views made in turn would each push the next out).
     const estimate = DERIVED_VIEW_SHARE * (this.knownBytes.get(releaseId) ?? newest.approximateBytes());
-    if (this.bytes() + estimate > this.maxBytes) return undefined;
+    if (this.bytes() + estimate > this.bound()) return undefined;
     const ix = await this.pass(releaseId, db);
     if (!ix.hasHierarchy) return undefined;
     const overlay = await overlayOf(newest, ix);
@@ -579,7 +628,8 @@ export class SearchIndexCache {
   }
 
   /** A keyframe's index loaded (or joined) as a views' base, when it would be kept (admits()); undefined otherwise or when its load fails. */
-  private async baseFor(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
+  private async baseFor(releaseId: number, db: Db, entries: number): Promise<ReleaseIndex | undefined> {
+    this.entryCounts.set(releaseId, entries);
     if (!this.admits(releaseId)) return undefined;
     return this.get(releaseId, db).catch(() => undefined);
   }
@@ -725,7 +775,7 @@ export class SearchIndexCache {
    */
   private trimViews(keep: number): void {
     for (const id of [...this.views.keys()]) {
-      if (this.bytes() <= this.maxBytes) return;
+      if (this.bytes() <= this.bound()) return;
       if (id === keep) continue;
       this.views.delete(id);
       this.viewReads.delete(id);
@@ -735,7 +785,7 @@ export class SearchIndexCache {
   /** Over the byte budget, overlays go first, the oldest kept first: built indexes answer, overlays only spare a build. */
   private trimOverlays(): void {
     for (const id of [...this.overlays.keys()]) {
-      if (this.bytes() <= this.maxBytes) return;
+      if (this.bytes() <= this.bound()) return;
       this.overlays.delete(id);
     }
   }
