@@ -271,27 +271,40 @@ export async function searchConceptsAll(
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
+const CANDIDATE_COLUMNS = 'c.level, c.code, c.name, c.name_norm, c.current, c.pt_code, c.primary_soc_code, c.soc_abbrev, c.intl_order';
+
 /**
  * An index of the release's names that can match `nq`, for a search arriving before the
  * release's index is loaded: every name containing it, and every name pg_trgm finds similar
- * (similarity ≥ 0.3 or word_similarity ≥ 0.6, the typo pass's thresholds: asked a little lower,
- * since pg_trgm rounds to float4; the index decides again on its own scores), plus the PTs those
- * LLTs collapse onto (`collapse`). One statement, a scan of the release's names.
+ * (`%`: similarity ≥ pg_trgm.similarity_threshold, `<%`: word_similarity ≥
+ * word_similarity_threshold — their defaults 0.3 and 0.6 are the typo pass's thresholds; the
+ * index decides again on its own scores), plus the PTs those LLTs collapse onto (`collapse`).
+ * Operators, not the similarity() functions: the operators are what the trigram GIN index on
+ * concept.name_norm serves, so the statement reads only the names sharing enough of the query's
+ * trigrams (in any release; then kept by range) instead of computing both similarities on every
+ * name of the release (issue 32: 0.9–1.8 s at 113k names on PostgreSQL). pg_trgm compares a
+ * float4 ratio of small integers with the threshold, a rounding that never crosses it: the same
+ * names as the index's exact ratios (test/domain/search-sql-thresholds.test.ts). A query of under
+ * three characters has no trigram to look up: the planner scans the release's rows as before.
+ * The collapsed PTs are read by key, not by a second scan of the release.
  * Ranked by the same code as the whole index, on the same names, codes and trigram counts, with
  * entries in the same (level, code) order, it gives the same page; the hierarchy and change
  * filters go to SQL (the index holds no hierarchy), as they always could.
  */
 async function sqlCandidates(db: Db, releaseId: number, nq: string, collapse: boolean): Promise<ReleaseIndex> {
   const rows = await db.$queryRawUnsafe<Parameters<typeof ReleaseIndex.build>[1][number][]>(
-    `WITH m AS (
-       SELECT level, code, pt_code FROM concept_at($1::int)
-       WHERE (name_norm LIKE $2 OR similarity(name_norm, $3) >= 0.29 OR word_similarity($3, name_norm) >= 0.59)
+    `WITH m AS MATERIALIZED (
+       SELECT ${CANDIDATE_COLUMNS} FROM concept_at($1::int) c
+       WHERE c.name_norm LIKE $2 OR c.name_norm % $3 OR $3 <% c.name_norm
      )
-     SELECT level::text AS level, code, name, name_norm, current, pt_code, primary_soc_code, soc_abbrev, intl_order
-     FROM concept_at($1::int) c
-     WHERE ((c.level, c.code) IN (SELECT level, code FROM m)
-       OR ($4 AND c.level = 'PT' AND c.code IN (SELECT pt_code FROM m WHERE level = 'LLT')))
-     ORDER BY c.level, c.code`,
+     SELECT u.level::text AS level, u.code, u.name, u.name_norm, u.current, u.pt_code, u.primary_soc_code, u.soc_abbrev, u.intl_order
+     FROM (
+       SELECT * FROM m
+       UNION
+       SELECT ${CANDIDATE_COLUMNS} FROM concept_at($1::int) c
+       WHERE $4 AND c.level = 'PT' AND c.code IN (SELECT pt_code FROM m WHERE level = 'LLT')
+     ) u
+     ORDER BY u.level, u.code`,
     releaseId,
     `%${likeEscape(nq)}%`,
     nq,
