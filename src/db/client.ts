@@ -191,10 +191,33 @@ const UNBOUNDED_MS = 2_147_483_647;
 const timed = (text: string, values: unknown[] | undefined, ms: number | undefined): pg.QueryConfig =>
   ({ text, values, ...(ms ? { query_timeout: ms } : {}) }) as pg.QueryConfig;
 
+/**
+ * pg_trgm's operator thresholds for every session, at their defaults: the search by SQL finds its
+ * typo candidates with `%` and `<%` (src/domain/releaseIndex/search.ts sqlCandidates), which read
+ * them, and must find what the release index finds at 0.3 and 0.6. A database or role configured
+ * otherwise (ALTER DATABASE … SET) would change the answers; startup options override that.
+ */
+export const TRGM_OPTIONS = '-c pg_trgm.similarity_threshold=0.3 -c pg_trgm.word_similarity_threshold=0.6';
+
+/** The connection string and startup options: the URL's own `options` parameter kept, ours after it (pg lets the URL's replace the config's). */
+export function withTrgmOptions(url: string): { connectionString: string; options: string } {
+  try {
+    const u = new URL(url);
+    const own = u.searchParams.get('options');
+    if (own !== null) {
+      u.searchParams.delete('options');
+      return { connectionString: u.toString(), options: `${own} ${TRGM_OPTIONS}` };
+    }
+  } catch {
+    // Not a URL pg's own parser needs us to understand: as given.
+  }
+  return { connectionString: url, options: TRGM_OPTIONS };
+}
+
 function poolConfig(url: string, opts: OpenOptions): pg.PoolConfig {
   const q = opts.queryTimeoutMs ?? 0;
   return {
-    connectionString: url,
+    ...withTrgmOptions(url),
     max: opts.poolSize ?? 10,
     ...(opts.connectTimeoutMs ? { connectionTimeoutMillis: opts.connectTimeoutMs } : {}),
     // The server's own cancel (57014) comes first and keeps the connection usable; the

@@ -9,6 +9,8 @@ import { demoReleases } from '../../src/importer/demo.ts';
 import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
 import { normalizeName } from '../../src/domain/text.ts';
+import { openDatabase, TRGM_OPTIONS, withTrgmOptions } from '../../src/db/client.ts';
+import pg from 'pg';
 
 let db: TestDatabase;
 let releaseId: number;
@@ -77,4 +79,49 @@ describe('search by SQL at the typo thresholds', () => {
     expect(fuzzy).toBeGreaterThan(5);
     expect(waiting.peek(releaseId)).toBeUndefined();
   }, 120_000);
+
+  // A database whose default thresholds were changed (ALTER DATABASE … SET): the server-mode pool
+  // sets the index's own at connection (src/db/client.ts TRGM_OPTIONS), so the SQL page is still the index's.
+  it.runIf(process.env.TEST_DATABASE_URL !== undefined)('keeps the index thresholds on a PostgreSQL database configured with others', async () => {
+    const url = db.url!;
+    expect(url, 'a PostgreSQL database of this file').toMatch(/^postgres/);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const name = (await admin.query<{ d: string }>('SELECT current_database() AS d')).rows[0]!.d;
+    await admin.query(`ALTER DATABASE "${name}" SET pg_trgm.similarity_threshold = 0.9`);
+    await admin.query(`ALTER DATABASE "${name}" SET pg_trgm.word_similarity_threshold = 0.95`);
+    await admin.end();
+    const other = await openDatabase({ databaseUrl: url, poolSize: 2 });
+    try {
+      // A plain connection sees the database's setting: the check below would fail without the pool's options.
+      const plain = new pg.Client({ connectionString: url });
+      await plain.connect();
+      try {
+        expect((await plain.query<{ t: string }>(`SELECT current_setting('pg_trgm.similarity_threshold') AS t`)).rows[0]!.t).toBe('0.9');
+      } finally {
+        await plain.end();
+      }
+      const pooled = await other.prisma.$queryRawUnsafe<{ t: string; w: string }[]>(`SELECT current_setting('pg_trgm.similarity_threshold') AS t, current_setting('pg_trgm.word_similarity_threshold') AS w`);
+      expect(pooled[0]).toEqual({ t: '0.3', w: '0.6' });
+      const waiting = new SearchIndexCache();
+      void waiting.get(releaseId, { $queryRawUnsafe: () => new Promise<never>(() => {}) } as never);
+      let fuzzy = 0;
+      for (const q of (await sampleQueries()).slice(0, 40)) {
+        const want = await searchConcepts({ db: db.prisma, indexes: indexed }, releaseId, q, {}, 0, 1000);
+        const got = await searchConcepts({ db: other.prisma, indexes: waiting, waitMs: 0 }, releaseId, q, {}, 0, 1000);
+        expect(JSON.stringify(got), q).toBe(JSON.stringify(want));
+        if (want.hits.some((h) => h.match?.type === 'FUZZY')) fuzzy++;
+      }
+      expect(fuzzy).toBeGreaterThan(5);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
+
+  it("keeps a connection string's own startup options, ours after them", () => {
+    expect(withTrgmOptions('postgres://u@h:5432/db')).toEqual({ connectionString: 'postgres://u@h:5432/db', options: TRGM_OPTIONS });
+    const own = withTrgmOptions('postgres://u:p%40ss@h:5432/db?options=-c%20search_path%3Dx&sslmode=disable');
+    expect(own.options).toBe(`-c search_path=x ${TRGM_OPTIONS}`);
+    expect(own.connectionString).toBe('postgres://u:p%40ss@h:5432/db?sslmode=disable');
+  });
 });
