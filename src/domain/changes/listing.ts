@@ -142,20 +142,22 @@ export class ChangeListing {
    */
   static async of(db: Db, records: readonly ChangeRecord[]): Promise<ChangeListing> {
     const ranks = await termRanks(db, records.map((r) => r.term));
-    // One number per record in listing order: (level, type, term rank) above the code's 31 bits,
-    // exact in a double (5 × 3 × 2¹⁷ ranks × 2³¹ < 2⁵³). (level, code) is unique, so no two are equal.
+    // One number per record in listing order but for the code: (level, type) above the term rank,
+    // exact (15 × (n + 1) is small); the code breaks ties ((level, code) is unique, so no two are
+    // equal). Ranks go up to the number of distinct terms: a fixed 2¹⁷ per group (before round 12)
+    // let the ranks of a set over 131,072 terms spill into the next type's or level's place.
     const n = records.length;
     const key = new Float64Array(n);
-    const lv = new Uint8Array(n);
+    const code = new Int32Array(n);
     let bytes = 0;
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
-      lv[i] = LEVELS.indexOf(r.level);
-      key[i] = ((lv[i]! * 3 + TYPES.indexOf(r.changeType)) * 2 ** 17 + ranks[i]!) * 2 ** 31 + r.code;
+      key[i] = (LEVELS.indexOf(r.level) * 3 + TYPES.indexOf(r.changeType)) * (n + 1) + ranks[i]!;
+      code[i] = r.code;
       // Strings at two bytes a character, ~100 bytes per metadata value, ~200 bytes of objects per record.
       bytes += 2 * (r.term.length + r.details.length + (r.previousTerm?.length ?? 0)) + 100 * (Object.keys(r.metadata.before).length + Object.keys(r.metadata.after).length + r.metadata.kinds.length) + 200;
     }
-    const order = Int32Array.from(records, (_, i) => i).sort((a, b) => key[a]! - key[b]!);
+    const order = Int32Array.from(records, (_, i) => i).sort((a, b) => key[a]! - key[b]! || code[a]! - code[b]!);
     const items: ChangeRecord[] = new Array(n);
     for (let k = 0; k < n; k++) items[k] = records[order[k]!]!;
     const start = new Int32Array(LEVELS.length * 3 + 1);
