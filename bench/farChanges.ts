@@ -9,11 +9,13 @@
 //   - embedded: the index path too (the latest's index in memory as after a start, the oldest's
 //     loaded from its snapshot, compared);
 //   - --http: the first request end to end through the app (GET /versions/{to}/changes?fromVersionId=…),
-//     its wall time and the process's CPU, then the rows stored, then page 2.
+//     its wall time and the process's CPU, the event loop's delay meanwhile (max, p99: how long another
+//     request would wait for the thread; 5 ms resolution), then the rows stored, then page 2.
 //
 //   npx tsx bench/farChanges.ts --store /tmp/chain [--src ../other/src] [--from 90.0 --to 90.11] [--http]
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openMigrated } from '../src/db/open.ts';
 
 const { values } = parseArgs({
@@ -166,11 +168,15 @@ async function http(from: { id: number; version: string }, to: { id: number; ver
     // As after a start: the latest release's index in memory.
     await composed.services.catalog.searchIndexes.get(to.id, db.prisma);
     globalThis.gc?.();
+    // The serving thread's turns while the first page is computed: what another request would wait for at most.
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
     const c0 = cpu();
     const t0 = performance.now();
     const first = await get(1);
     const firstMs = performance.now() - t0;
     const firstCpuMs = cpu() - c0;
+    loop.disable();
     const t1 = performance.now();
     await get(2);
     const page2Ms = performance.now() - t1;
@@ -180,7 +186,7 @@ async function http(from: { id: number; version: string }, to: { id: number; ver
     await get(1);
     const againMs = performance.now() - t2;
     const body = JSON.parse(first) as { changes?: unknown; total?: number };
-    return { firstMs: round(firstMs), firstCpuMs: round(firstCpuMs), page2Ms: round(page2Ms), storedAfterMs: round(storedAfterMs), againMs: round(againMs), total: body.total, counts: body.changes };
+    return { firstMs: round(firstMs), firstCpuMs: round(firstCpuMs), loopDelayMaxMs: round(loop.max / 1e6), loopDelayP99Ms: round(loop.percentile(99) / 1e6), page2Ms: round(page2Ms), storedAfterMs: round(storedAfterMs), againMs: round(againMs), total: body.total, counts: body.changes };
   } finally {
     await composed.close();
   }

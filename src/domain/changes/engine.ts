@@ -142,39 +142,35 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
   const term = (r.bName ?? r.aName)!;
   let changeType: ChangeType = 'updated';
 
+  // Added, retired, promoted, demoted: one sentence each, made directly (most rows of a far pair; no arrays joined).
   if (!r.inA) {
     if (r.level === 'PT' && r.promotedFromPt !== null) {
-      kinds.push('promoted');
-      sentences.push(`Promoted from LLT (of ${ref('PT', r.promotedFromPt, name)}) to PT.`);
       before.level = 'LLT';
       before.ptCode = codeOf(r.promotedFromPt);
       after.level = 'PT';
       after.primarySocCode = codeOf(r.bSoc);
-    } else {
-      changeType = 'added';
-      kinds.push('added');
-      const where =
-        r.level === 'LLT' ? ` under ${ref('PT', r.bPt, name)}` : r.level === 'PT' ? ` (primary ${ref('SOC', r.bSoc, name)})` : '';
-      sentences.push(`New ${r.level} in ${versions.to}${where}.`);
-      // Assigned one by one (most rows of a far pair are added LLTs): no spread objects.
-      after.term = r.bName;
-      if (r.bPt !== null) after.ptCode = codeOf(r.bPt);
-      if (r.bSoc !== null) after.primarySocCode = codeOf(r.bSoc);
+      const details = `Promoted from LLT (of ${ref('PT', r.promotedFromPt, name)}) to PT.`;
+      return { level: r.level, code: r.code, changeType, term, previousTerm: null, details, metadata: { kinds: ['promoted'], before, after } };
     }
-    return { level: r.level, code: r.code, changeType, term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
+    const where =
+      r.level === 'LLT' ? ` under ${ref('PT', r.bPt, name)}` : r.level === 'PT' ? ` (primary ${ref('SOC', r.bSoc, name)})` : '';
+    // Assigned one by one (most rows of a far pair are added LLTs): no spread objects.
+    after.term = r.bName;
+    if (r.bPt !== null) after.ptCode = codeOf(r.bPt);
+    if (r.bSoc !== null) after.primarySocCode = codeOf(r.bSoc);
+    const details = `New ${r.level} in ${versions.to}${where}.`;
+    return { level: r.level, code: r.code, changeType: 'added', term, previousTerm: null, details, metadata: { kinds: ['added'], before, after } };
   }
   if (!r.inB) {
     if (r.level === 'PT' && r.demotedToPt !== null) {
-      kinds.push('demoted');
-      sentences.push(`Demoted from PT to an LLT of ${ref('PT', r.demotedToPt, name)}.`);
       Object.assign(before, { level: 'PT', primarySocCode: codeOf(r.aSoc) });
       Object.assign(after, { level: 'LLT', ptCode: codeOf(r.demotedToPt) });
-      return { level: r.level, code: r.code, changeType: 'updated', term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
+      const details = `Demoted from PT to an LLT of ${ref('PT', r.demotedToPt, name)}.`;
+      return { level: r.level, code: r.code, changeType: 'updated', term, previousTerm: null, details, metadata: { kinds: ['demoted'], before, after } };
     }
-    kinds.push('retired');
-    sentences.push(`No longer in release ${versions.to}.`);
     before.term = r.aName;
-    return { level: r.level, code: r.code, changeType: 'retired', term, previousTerm: null, details: sentences.join(' '), metadata: { kinds, before, after } };
+    const details = `No longer in release ${versions.to}.`;
+    return { level: r.level, code: r.code, changeType: 'retired', term, previousTerm: null, details, metadata: { kinds: ['retired'], before, after } };
   }
   // An own LLT that moved because its code was promoted or demoted: the PT row says it all.
   if (r.level === 'LLT' && ((r.bPt === r.code && !r.ptInA) || (r.aPt === r.code && !r.ptInB))) return null;
@@ -254,14 +250,22 @@ export function describeChange(r: DiffRow, name: NameLookup, versions: { from: s
 /** Codes per names statement: a short statement each (on the embedded store they run on the serving thread). */
 const NAME_BATCH = 5_000;
 
+/** Adds the codes a diff row refers to (PTs, SOCs, parents…) to `into`. */
+export function codesOf(r: DiffRow, into: Set<number>): void {
+  for (const c of [r.aPt, r.bPt, r.aSoc, r.bSoc, r.promotedFromPt, r.demotedToPt]) if (c !== null) into.add(c);
+  if (r.aParents) for (const c of r.aParents) into.add(c);
+  if (r.bParents) for (const c of r.bParents) into.add(c);
+}
+
 /** Names (target release first, then baseline) of every code the rows refer to, by code; a statement per NAME_BATCH codes (a few at a time with `overlap`: batches.ts). */
 export async function nameMap(db: Db, releaseIds: number[], rows: DiffRow[], overlap = false): Promise<Map<number, string>> {
   const codes = new Set<number>();
-  for (const r of rows) {
-    for (const c of [r.aPt, r.bPt, r.aSoc, r.bSoc, r.promotedFromPt, r.demotedToPt, ...(r.aParents ?? []), ...(r.bParents ?? [])]) {
-      if (c !== null) codes.add(c);
-    }
-  }
+  for (const r of rows) codesOf(r, codes);
+  return namesOf(db, releaseIds, codes, overlap);
+}
+
+/** Names (target release first, then baseline) of `codes`, by code (as nameMap). */
+export async function namesOf(db: Db, releaseIds: number[], codes: ReadonlySet<number>, overlap = false): Promise<Map<number, string>> {
   const all = [...codes];
   const map = new Map<number, string>();
   await inBatches(all.length, NAME_BATCH, overlap, async (i) => {

@@ -9,26 +9,12 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { LEVELS, type Level } from '../levels.ts';
 import type { ChangeRecord, ChangeType } from './engine.ts';
+import { byCodePoints, presetTermRanks, termRanks } from './termOrder.ts';
 import type { ChangeCounts, ChangePage, StoredChange } from './store.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 const TYPES: readonly ChangeType[] = ['added', 'updated', 'retired'];
-
-/** Code points compared one by one: the order of their utf-8 bytes (jsonb compares keys bytewise). */
-function byCodePoints(a: string, b: string): number {
-  // UTF-16 order is code point order but for surrogates (U+10000 and above) against U+E000–U+FFFF.
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    const sx = x >= 0xd800 && x <= 0xdfff;
-    const sy = y >= 0xd800 && y <= 0xdfff;
-    return sx === sy ? x - y : sx ? 1 : -1;
-  }
-  return a.length - b.length;
-}
 
 /** Key orders by key list: metadata objects come in a handful of shapes, each sorted once. */
 const keyOrders = new Map<string, string[]>();
@@ -53,63 +39,6 @@ export function inJsonbOrder(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const k of jsonbKeyOrder(Object.keys(v))) out[k] = inJsonbOrder((v as Record<string, unknown>)[k]);
   return out;
-}
-
-/** Rank of each term (equal terms, equal ranks) in the database's collation, the order of the listing's `ORDER BY term`: sorted by the database. */
-export async function termRanksByDatabase(db: Db, terms: readonly string[]): Promise<Int32Array> {
-  // The order as one text value: 50k integers parse faster from a comma list than from an int[] literal.
-  const [row] = await db.$queryRawUnsafe<{ o: string | null }[]>(
-    `SELECT string_agg(u.i::text, ',' ORDER BY u.t, u.i) AS o FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)`,
-    terms,
-  );
-  const ranks = new Int32Array(terms.length);
-  let rank = 0;
-  let prev: string | undefined;
-  for (const part of row?.o ? row.o.split(',') : []) {
-    const i = Number(part) - 1;
-    const t = terms[i]!;
-    // The collations PostgreSQL and PGlite use by default are deterministic: equal only when the same string.
-    if (t !== prev) rank++;
-    ranks[i] = rank;
-    prev = t;
-  }
-  if (row?.o ? false : terms.length > 0) throw new Error('term order: no answer');
-  return ranks;
-}
-
-/** Rank of each term by code points: the order of a C collation (utf-8 bytes), sorted here. */
-export function termRanksByCodePoints(terms: readonly string[]): Int32Array {
-  const order = Int32Array.from(terms, (_, i) => i).sort((a, b) => byCodePoints(terms[a]!, terms[b]!) || a - b);
-  const ranks = new Int32Array(terms.length);
-  let rank = 0;
-  let prev: string | undefined;
-  for (const i of order) {
-    if (terms[i] !== prev) rank++;
-    ranks[i] = rank;
-    prev = terms[i];
-  }
-  return ranks;
-}
-
-/**
- * Whether the database orders text by its bytes (libc collation C or POSIX): then terms are
- * ordered here, with no statement. Any other collation (a language's, ICU) is the database's to
- * apply. Asked once per database client.
- */
-const bytewise = new WeakMap<object, Promise<boolean>>();
-function ordersBytewise(db: Db): Promise<boolean> {
-  let p = bytewise.get(db);
-  if (!p) {
-    p = db
-      .$queryRawUnsafe<{ c: string; p: string | null }[]>(`SELECT datcollate AS c, to_jsonb(d) ->> 'datlocprovider' AS p FROM pg_database d WHERE datname = current_database()`)
-      .then(([r]) => !!r && (r.p === null || r.p === 'c') && (r.c === 'C' || r.c === 'POSIX'), () => false);
-    bytewise.set(db, p);
-  }
-  return p;
-}
-
-async function termRanks(db: Db, terms: readonly string[]): Promise<Int32Array> {
-  return (await ordersBytewise(db)) ? termRanksByCodePoints(terms) : termRanksByDatabase(db, terms);
 }
 
 /** A record as a stored row reads back (listChanges()): CHANGE_COLUMNS' key order, metadata keys in jsonb's. */
@@ -141,21 +70,25 @@ export class ChangeListing {
    * answer's shape (key order as stored, metadata keys in jsonb's order) is made for the page asked.
    */
   static async of(db: Db, records: readonly ChangeRecord[]): Promise<ChangeListing> {
-    const ranks = await termRanks(db, records.map((r) => r.term));
-    // One number per record in listing order: (level, type, term rank) above the code's 31 bits,
-    // exact in a double (5 × 3 × 2¹⁷ ranks × 2³¹ < 2⁵³). (level, code) is unique, so no two are equal.
+    const ranks = await (presetTermRanks(records) ?? termRanks(db, records.map((r) => r.term)));
+    // One number per record in listing order but for the code: (level, type) above the term rank,
+    // exact (15 × the ranks' width is small); the code breaks ties ((level, code) is unique, so no two are
+    // equal). Ranks go up to the number of distinct terms: a fixed 2¹⁷ per group (before round 12)
+    // let the ranks of a set over 131,072 terms spill into the next type's or level's place.
     const n = records.length;
+    let width = 1;
+    for (let i = 0; i < n; i++) width = Math.max(width, ranks[i]! + 1);
     const key = new Float64Array(n);
-    const lv = new Uint8Array(n);
+    const code = new Int32Array(n);
     let bytes = 0;
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
-      lv[i] = LEVELS.indexOf(r.level);
-      key[i] = ((lv[i]! * 3 + TYPES.indexOf(r.changeType)) * 2 ** 17 + ranks[i]!) * 2 ** 31 + r.code;
+      key[i] = (LEVELS.indexOf(r.level) * 3 + TYPES.indexOf(r.changeType)) * width + ranks[i]!;
+      code[i] = r.code;
       // Strings at two bytes a character, ~100 bytes per metadata value, ~200 bytes of objects per record.
       bytes += 2 * (r.term.length + r.details.length + (r.previousTerm?.length ?? 0)) + 100 * (Object.keys(r.metadata.before).length + Object.keys(r.metadata.after).length + r.metadata.kinds.length) + 200;
     }
-    const order = Int32Array.from(records, (_, i) => i).sort((a, b) => key[a]! - key[b]!);
+    const order = Int32Array.from(records, (_, i) => i).sort((a, b) => key[a]! - key[b]! || code[a]! - code[b]!);
     const items: ChangeRecord[] = new Array(n);
     for (let k = 0; k < n; k++) items[k] = records[order[k]!]!;
     const start = new Int32Array(LEVELS.length * 3 + 1);

@@ -19,14 +19,15 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { LEVELS } from '../levels.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
 import { inBatches } from './batches.ts';
-import { describeChange, nameMap, type ChangeRecord, type DiffRow } from './engine.ts';
+import { codesOf, describeChange, namesOf, type ChangeRecord, type DiffRow } from './engine.ts';
+import { termRanks, withTermRanks } from './termOrder.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 /** Keys read per rows statement: a few milliseconds of the database's work each. */
 const KEY_BATCH = 2_000;
-/** Records described between two turns. */
-const SLICE = 8_192;
+/** Keys taken apart or described between two turns (4,096 since round 12: a describing turn also fills its rows, ~10 ms). */
+const SLICE = 4_096;
 
 /** Seqs (as text: bigint) of the two releases. */
 async function seqs(db: Db, fromId: number, toId: number): Promise<[string, string]> {
@@ -40,11 +41,13 @@ async function seqs(db: Db, fromId: number, toId: number): Promise<[string, stri
 }
 
 /**
- * A boundary row as the scan sends it: [kind (0 concept, 1 link), level, code, held at lo, name,
- * current, pt_code, primary_soc_code, soc_abbrev, intl_order, parent_code]. A concept row is kept as
- * it came: its compared columns (engine.ts diffReleases' a/b) are at NAME…ORDER.
+ * A boundary concept row as the scan sends it: [0, level (LEVELS' index), code, held at lo, name,
+ * current, pt_code, primary_soc_code, soc_abbrev, intl_order], kept as it came: its compared
+ * columns (engine.ts diffReleases' a/b) are at NAME…ORDER. A link row is shorter (round 12: no
+ * nulls to parse): [1, child level, child code, held at lo, parent_code].
  */
-type ScanRow = [0 | 1, string, number, boolean, string | null, boolean | null, number | null, number | null, string | null, number | null, number | null];
+type ScanRow = [0, number, number, boolean, string | null, boolean | null, number | null, number | null, string | null, number | null];
+type LinkRow = [1, number, number, boolean, number];
 const NAME = 4;
 const CURRENT = 5;
 const PT_CODE = 6;
@@ -73,6 +76,8 @@ const byLevel = <T>(): ByLevel<T> => LEVELS.map(() => new Map<number, T>());
 const LEVEL_INDEX: Record<string, number> = Object.fromEntries(LEVELS.map((l, i) => [l, i]));
 const PT = LEVEL_INDEX.PT!;
 const LLT = LEVEL_INDEX.LLT!;
+/** A level column as its LEVELS index (a number in the JSON, not a text to look up). */
+const levelIndex = (col: string) => `(CASE ${col} ${LEVELS.map((l, i) => `WHEN '${l}' THEN ${i}`).join(' ')} END)`;
 
 /**
  * The boundary rows of (lo, hi] with their content: a key's row at lo is the one with
@@ -97,12 +102,12 @@ async function boundaries(db: Db, lo: string, hi: string, overlap: boolean): Pro
   // Promise.resolve: a client's statement starts when asked for its result (Prisma's are lazy).
   const read = (prev: string, end: string) =>
     Promise.resolve(db.$queryRawUnsafe<{ j: string }[]>(
-      `SELECT coalesce(json_agg(json_build_array(x.t, x.level, x.code, x.lo, x.name, x.current, x.pt, x.soc, x.abbrev, x.ord, x.parent)), '[]')::text AS j FROM (
-         SELECT 0 AS t, c.level::text AS level, c.code, c.valid_from <= $3::bigint AS lo, c.name, c.current, c.pt_code AS pt,
-                c.primary_soc_code AS soc, c.soc_abbrev AS abbrev, c.intl_order AS ord, NULL::int AS parent
+      `SELECT coalesce(json_agg(x.j), '[]')::text AS j FROM (
+         SELECT json_build_array(0, ${levelIndex('c.level')}, c.code, c.valid_from <= $3::bigint, c.name, c.current, c.pt_code,
+                c.primary_soc_code, c.soc_abbrev, c.intl_order) AS j
            FROM concept c WHERE ${ended} OR ${started}
          UNION ALL
-         SELECT 1, l.child_level::text, l.child_code, l.valid_from <= $3::bigint, NULL, NULL, NULL, NULL, NULL, NULL, l.parent_code
+         SELECT json_build_array(1, ${levelIndex('l.child_level')}, l.child_code, l.valid_from <= $3::bigint, l.parent_code)
            FROM hierarchy_link l WHERE l.child_level <> 'LLT' AND (${ended} OR ${started})) x`,
       prev,
       end,
@@ -115,13 +120,13 @@ async function boundaries(db: Db, lo: string, hi: string, overlap: boolean): Pro
     // With overlap (PostgreSQL: the server's processes read), the next step is read while this one is taken apart here.
     const following = () => read(ends[i]!, ends[i + 1]!);
     if (overlap && i + 1 < ends.length) next = following();
-    for (const r of JSON.parse(j) as ScanRow[]) {
-      const m = out[LEVEL_INDEX[r[1]]!]!;
+    for (const r of JSON.parse(j) as (ScanRow | LinkRow)[]) {
+      const m = out[r[1]]!;
       let e = m.get(r[2]);
       if (!e) m.set(r[2], (e = { scanned: false, a: null, b: null, loOnly: null, hiOnly: null }));
       if (r[0] === 1) {
-        if (r[3]) (e.loOnly ??= []).push(r[10]!);
-        else (e.hiOnly ??= []).push(r[10]!);
+        if (r[3]) (e.loOnly ??= []).push(r[4]);
+        else (e.hiOnly ??= []).push(r[4]);
       } else {
         e.scanned = true;
         if (r[3]) e.a = r;
@@ -210,7 +215,7 @@ async function ptCodesAt(db: Db, seq: string): Promise<Set<number>> {
 
 /** A looked-up row in the scan's shape. */
 const asRow = (r: Looked | undefined): ScanRow | null =>
-  r?.found ? [0, r.level, r.code, true, r.name, r.current, r.pt, r.soc, r.abbrev, r.order, null] : null;
+  r?.found ? [0, LEVEL_INDEX[r.level]!, r.code, true, r.name, r.current, r.pt, r.soc, r.abbrev, r.order] : null;
 
 export interface RangedOptions {
   /**
@@ -219,10 +224,25 @@ export interface RangedOptions {
    * them. Off on the embedded store, where each statement runs on the serving thread one at a time.
    */
   overlap?: boolean;
+  /**
+   * A listing will be built from the records (a page asked for): the terms' order is asked of
+   * the database beside the names (listing.ts withTermRanks), where statements may overlap.
+   */
+  termOrder?: boolean;
 }
 
-/** Every concept that differs between releases a and b, as diffReleases() answers it, read from the boundary rows only. */
-export async function diffRanges(db: Db, fromId: number, toId: number, opts: RangedOptions = {}): Promise<DiffRow[]> {
+/** What the ranged read found: the differing keys per level (code order) and what describes them. */
+interface Ranged {
+  forward: boolean;
+  bounds: ByLevel<Boundary>;
+  /** Per level, the codes that differ, ascending. */
+  keys: Int32Array[];
+  looked: ByLevel<Looked>;
+  pts: Set<number>;
+}
+
+/** The statements of the ranged read, then the seqs again (a renumbering meanwhile reads again). */
+async function readRanged(db: Db, fromId: number, toId: number, opts: RangedOptions): Promise<Ranged> {
   const [sa, sb] = await seqs(db, fromId, toId);
   const forward = BigInt(sa) <= BigInt(sb);
   const [lo, hi] = forward ? [sa, sb] : [sb, sa];
@@ -233,17 +253,23 @@ export async function diffRanges(db: Db, fromId: number, toId: number, opts: Ran
   const bounds = await boundaries(db, lo, hi, overlap);
   // A key differs when its rows do, or its parents (those held at lo only against those at hi
   // only); what the boundary rows do not hold is looked up at lo, where it is the same as at hi.
-  const keys: number[][] = LEVELS.map(() => []);
+  const keys: Int32Array[] = [];
   const wanted = byLevel<Wanted>();
-  bounds.forEach((m, l) => {
-    for (const [code, e] of m) {
+  // In slices with a turn between (a far pair's LLTs are ~200k keys); the sort of a level's codes is one turn.
+  let n = 0;
+  for (let l = 0; l < LEVELS.length; l++) {
+    const found: number[] = [];
+    for (const [code, e] of bounds[l]!) {
+      if (++n % SLICE === 0) await nextTurn();
       const linksDiffer = !sameParents(e.loOnly, e.hiOnly);
       if (!linksDiffer && (!e.scanned || (e.a && e.b && sameContent(e.a, e.b)))) continue;
-      keys[l]!.push(code);
+      found.push(code);
       if (!e.scanned || l !== LLT) wanted[l]!.set(code, { row: !e.scanned, parents: l !== LLT });
     }
-    keys[l]!.sort((x, y) => x - y);
-  });
+    // Typed (codes are int4): a numeric sort without a comparator call per pair.
+    keys[l] = Int32Array.from(found).sort();
+    await nextTurn();
+  }
   // A PT new or gone: the LLT of its code on the other side (promotion, demotion). An import
   // keeps each PT's own LLT (importer/model.ts), so that LLT has a boundary too; looked up if not.
   for (const code of keys[PT]!) {
@@ -254,77 +280,145 @@ export async function diffRanges(db: Db, fromId: number, toId: number, opts: Ran
   // ptInA/ptInB: a PT key with a boundary says it; any other code's PT is the same at both seqs.
   const ptNeeded = keys.some((codes, l) => l !== PT && codes.some((code) => !bounds[PT]!.get(code)?.scanned));
   const pts = ptsEarly ? await ptsEarly : ptNeeded ? await ptCodesAt(db, lo) : new Set<number>();
-  /** A key's rows at lo and at hi. */
-  const atSides = (l: number, code: number): [ScanRow | null, ScanRow | null] => {
-    const e = bounds[l]!.get(code);
-    if (e?.scanned) return [e.a, e.b];
-    const r = asRow(looked[l]!.get(code));
-    return [r, r];
-  };
+  // The seqs read again: a renumbering (docs/storage.md: a gap exhausted) committed meanwhile would have moved the boundaries read.
+  const [sa2, sb2] = await seqs(db, fromId, toId);
+  if (sa2 !== sa || sb2 !== sb) return readRanged(db, fromId, toId, opts);
+  return { forward, bounds, keys, looked, pts };
+}
+
+/** A diff row with every field, in diffReleases' column order (rows are compared as JSON). */
+const blankRow = (): DiffRow => ({
+  level: 'SOC', code: 0, inA: false, inB: false, aName: null, bName: null, aCurrent: null, bCurrent: null, aPt: null, bPt: null,
+  aSoc: null, bSoc: null, aAbbrev: null, bAbbrev: null, aOrder: null, bOrder: null, aParents: null, bParents: null,
+  promotedFromPt: null, demotedToPt: null, ptInA: false, ptInB: false,
+});
+
+/** Fills `out` with key (level l, code)'s diff row; false when it is in neither release. No arrays made: it runs twice per change. */
+function fillRow(s: Ranged, l: number, code: number, out: DiffRow): boolean {
+  const { forward, bounds, looked } = s;
+  const e = bounds[l]!.get(code)!;
+  // The key's rows at lo and at hi: from its boundary, else looked up (the same at both).
+  let atLo: ScanRow | null;
+  let atHi: ScanRow | null;
+  if (e.scanned) {
+    atLo = e.a;
+    atHi = e.b;
+  } else atLo = atHi = asRow(looked[l]!.get(code));
+  if (!atLo && !atHi) return false;
+  const loParents = l === LLT ? null : (looked[l]!.get(code)?.parents ?? null);
+  const hiParents = l === LLT ? null : parentsAtHi(loParents, e.loOnly, e.hiOnly);
+  const a = forward ? atLo : atHi;
+  const b = forward ? atHi : atLo;
+  let ptLo: boolean;
+  let ptHi: boolean;
+  if (l === PT) {
+    ptLo = atLo !== null;
+    ptHi = atHi !== null;
+  } else {
+    const p = bounds[PT]!.get(code);
+    if (p?.scanned) {
+      ptLo = p.a !== null;
+      ptHi = p.b !== null;
+    } else ptLo = ptHi = s.pts.has(code);
+  }
+  // A PT new or gone: its code's LLT at the other end (promotion, demotion).
+  let promoted: number | null = null;
+  let demoted: number | null = null;
+  if (l === PT && !(a && b)) {
+    const t = bounds[LLT]!.get(code);
+    const [lltLo, lltHi] = t?.scanned ? [t.a, t.b] : [asRow(looked[LLT]!.get(code)), asRow(looked[LLT]!.get(code))];
+    if (!a) promoted = (forward ? lltLo : lltHi)?.[PT_CODE] ?? null;
+    if (!b) demoted = (forward ? lltHi : lltLo)?.[PT_CODE] ?? null;
+  }
+  out.level = LEVELS[l]!;
+  out.code = code;
+  out.inA = a !== null;
+  out.inB = b !== null;
+  out.aName = a?.[NAME] ?? null;
+  out.bName = b?.[NAME] ?? null;
+  out.aCurrent = a?.[CURRENT] ?? null;
+  out.bCurrent = b?.[CURRENT] ?? null;
+  out.aPt = a?.[PT_CODE] ?? null;
+  out.bPt = b?.[PT_CODE] ?? null;
+  out.aSoc = a?.[SOC] ?? null;
+  out.bSoc = b?.[SOC] ?? null;
+  out.aAbbrev = a?.[ABBREV] ?? null;
+  out.bAbbrev = b?.[ABBREV] ?? null;
+  out.aOrder = a?.[ORDER] ?? null;
+  out.bOrder = b?.[ORDER] ?? null;
+  out.aParents = forward ? loParents : hiParents;
+  out.bParents = forward ? hiParents : loParents;
+  out.promotedFromPt = promoted;
+  out.demotedToPt = demoted;
+  out.ptInA = forward ? ptLo : ptHi;
+  out.ptInB = forward ? ptHi : ptLo;
+  return true;
+}
+
+/** Every concept that differs between releases a and b, as diffReleases() answers it, read from the boundary rows only. */
+export async function diffRanges(db: Db, fromId: number, toId: number, opts: RangedOptions = {}): Promise<DiffRow[]> {
+  const s = await readRanged(db, fromId, toId, opts);
   const out: DiffRow[] = [];
   let n = 0;
   for (let l = 0; l < LEVELS.length; l++) {
-    const level = LEVELS[l]!;
-    for (const code of keys[l]!) {
+    for (const code of s.keys[l]!) {
       if (++n % SLICE === 0) await nextTurn();
-      const e = bounds[l]!.get(code)!;
-      const [atLo, atHi] = atSides(l, code);
-      if (!atLo && !atHi) continue;
-      const loParents = l === LLT ? null : (looked[l]!.get(code)?.parents ?? null);
-      const hiParents = l === LLT ? null : parentsAtHi(loParents, e.loOnly, e.hiOnly);
-      const [a, b] = forward ? [atLo, atHi] : [atHi, atLo];
-      const pt = l === PT ? [atLo, atHi] : bounds[PT]!.get(code)?.scanned ? atSides(PT, code) : null;
-      const [ptLo, ptHi] = pt ? [pt[0] !== null, pt[1] !== null] : [pts.has(code), pts.has(code)];
-      const llt = l === PT && !(a && b) ? atSides(LLT, code) : [null, null];
-      const [lltA, lltB] = forward ? llt : [llt[1], llt[0]];
-      out.push({
-        level,
-        code,
-        inA: a !== null,
-        inB: b !== null,
-        aName: a?.[NAME] ?? null,
-        bName: b?.[NAME] ?? null,
-        aCurrent: a?.[CURRENT] ?? null,
-        bCurrent: b?.[CURRENT] ?? null,
-        aPt: a?.[PT_CODE] ?? null,
-        bPt: b?.[PT_CODE] ?? null,
-        aSoc: a?.[SOC] ?? null,
-        bSoc: b?.[SOC] ?? null,
-        aAbbrev: a?.[ABBREV] ?? null,
-        bAbbrev: b?.[ABBREV] ?? null,
-        aOrder: a?.[ORDER] ?? null,
-        bOrder: b?.[ORDER] ?? null,
-        aParents: forward ? loParents : hiParents,
-        bParents: forward ? hiParents : loParents,
-        promotedFromPt: l === PT && !a ? (lltA?.[PT_CODE] ?? null) : null,
-        demotedToPt: l === PT && !b ? (lltB?.[PT_CODE] ?? null) : null,
-        ptInA: forward ? ptLo : ptHi,
-        ptInB: forward ? ptHi : ptLo,
-      });
+      const row = blankRow();
+      if (fillRow(s, l, code, row)) out.push(row);
     }
   }
-  // The seqs read again: a renumbering (docs/storage.md: a gap exhausted) committed meanwhile would have moved the boundaries read.
-  const [sa2, sb2] = await seqs(db, fromId, toId);
-  if (sa2 !== sa || sb2 !== sb) return diffRanges(db, fromId, toId, opts);
   return out;
 }
 
-/** computeChanges() from the boundary rows: the diff, the names it refers to, then each row described, in slices. */
+/**
+ * computeChanges() from the boundary rows: the diff, the names it refers to, then each row
+ * described, in slices. No diff row is kept (round 12): one row object is filled per key, once
+ * for the codes to name and once to describe, so the only objects per change are its record's.
+ */
 export async function computeChangesFromRanges(
   db: Db,
   from: { id: number; version: string },
   to: { id: number; version: string },
   opts: RangedOptions = {},
 ): Promise<ChangeRecord[]> {
-  const rows = await diffRanges(db, from.id, to.id, opts);
-  const names = await nameMap(db, [to.id, from.id], rows, opts.overlap);
+  const s = await readRanged(db, from.id, to.id, opts);
+  const row = blankRow();
+  const codes = new Set<number>();
+  const early = opts.termOrder && opts.overlap;
+  const terms: string[] = [];
+  let n = 0;
+  for (let l = 0; l < LEVELS.length; l++) {
+    for (const code of s.keys[l]!) {
+      if (++n % SLICE === 0) await nextTurn();
+      if (!fillRow(s, l, code, row)) continue;
+      codesOf(row, codes);
+      if (early) terms.push((row.bName ?? row.aName)!);
+    }
+  }
+  // The term order (a statement over every term) runs beside the names statements and the describing.
+  const ranks = early ? termRanks(db, terms) : undefined;
+  ranks?.catch(() => undefined); // awaited through the listing; not unhandled if the names fail first
+  const names = await namesOf(db, [to.id, from.id], codes, opts.overlap);
   const name = (c: number) => names.get(c);
   const versions = { from: from.version, to: to.version };
   const out: ChangeRecord[] = [];
-  for (let k = 0; k < rows.length; k++) {
-    if (k % SLICE === SLICE - 1) await nextTurn();
-    const c = describeChange(rows[k]!, name, versions);
-    if (c) out.push(c);
+  /** Per record, its row's place among the terms. */
+  const termAt: number[] = [];
+  n = 0;
+  let t = 0;
+  for (let l = 0; l < LEVELS.length; l++) {
+    for (const code of s.keys[l]!) {
+      if (++n % SLICE === 0) await nextTurn();
+      if (!fillRow(s, l, code, row)) continue;
+      const c = describeChange(row, name, versions);
+      if (c) {
+        out.push(c);
+        termAt.push(t);
+      }
+      t++;
+    }
   }
+  // Ranks over the rows' terms, a superset of the records' in the same order: their order holds for the records.
+  if (ranks) withTermRanks(out, ranks.then((r) => Int32Array.from(termAt, (i) => r[i]!)));
   return out;
 }

@@ -99,7 +99,7 @@ export interface IndexSource {
  * records (test/domain/changes-ranged.test.ts; on a store migrated in place:
  * test/db/rangedMigration.test.ts).
  */
-async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource): Promise<ChangeRecord[]> {
+async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource, listing = false): Promise<ChangeRecord[]> {
   if (indexes) {
     let a = indexes.peek(from.id);
     let b = indexes.peek(to.id);
@@ -109,7 +109,7 @@ async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: Re
     if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
   }
   // On PostgreSQL (the index source's 'each') the ranged read's statements may overlap.
-  return computeChangesFromRanges(db, from, to, { overlap: indexes?.sqlFallbacks === 'each' });
+  return computeChangesFromRanges(db, from, to, { overlap: indexes?.sqlFallbacks === 'each', termOrder: listing });
 }
 
 /** How long a change set waits for a release's view to be read (its delta row and the base index it is over). */
@@ -129,8 +129,8 @@ async function throughViews(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: Rel
   return computeChangesFromIndexes({ version: from.version, index: va }, { version: to.version, index: vb });
 }
 
-async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource) {
-  const recs = await changeRecords(db, from, to, indexes);
+async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource, listing = false) {
+  const recs = await changeRecords(db, from, to, indexes, listing);
   const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
   for (const r of recs) counts[r.changeType]++;
   return { records: recs, counts };
@@ -170,7 +170,7 @@ function startComputation(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef
         };
       })
     : undefined;
-  const computed = compute(prisma, from, to, indexes);
+  const computed = compute(prisma, from, to, indexes, listing);
   const stored = computed.then(async ({ records, counts }) => {
     if (gate) await gate;
     await storeInSteps(prisma, from, to, records, counts);
