@@ -508,21 +508,7 @@ export async function loadStoredLanguageIndex(sdb: SnapshotDb, primary: ReleaseI
   }
   const b = languageNamesOf(baseData, d.base.releaseId);
   if (b.size !== d.base.size) throw new CorruptSnapshotError('its base has another size');
-  const n = primary.size;
-  const name = new Array<string>(n);
-  const norm = new Array<string>(n);
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    if (k < d.at.length && d.at[k] === i) {
-      name[i] = d.name[k]!;
-      norm[i] = d.norm[k++]!;
-      continue;
-    }
-    const j = d.fromBase[i]!;
-    if (j < 0 || j >= b.size) throw new CorruptSnapshotError(`entry ${i} has no name`);
-    name[i] = b.name[j]!;
-    norm[i] = b.norm[j]!;
-  }
-  if (k !== d.at.length) throw new CorruptSnapshotError('own names out of order');
-  return { ix: await ReleaseIndex.forLanguage(primary, language, name, norm, d.nameRank), bytes: data.byteLength + baseData.byteLength, baseReleaseId: d.base.releaseId };
+  const names = namesOfDelta(d, b);
+  if (!names) throw new CorruptSnapshotError('an entry without a name, or own names out of order');
+  return { ix: await ReleaseIndex.forLanguage(primary, language, names.name, names.norm, d.nameRank), bytes: data.byteLength + baseData.byteLength, baseReleaseId: d.base.releaseId };
 }
