@@ -4,7 +4,7 @@
 // the loaded index's page holds. Checked on queries that have such names (similarity exactly 0.3
 // or word_similarity exactly 0.6 to some name of the release), against the loaded index's pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedDemoDatabase, type TestDatabase } from '../helpers/db.ts';
+import { sharedDemoDatabase, usingPostgres, type TestDatabase } from '../helpers/db.ts';
 import { demoReleases } from '../../src/importer/demo.ts';
 import { SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
 import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
@@ -82,7 +82,7 @@ describe('search by SQL at the typo thresholds', () => {
 
   // A database whose default thresholds were changed (ALTER DATABASE … SET): the server-mode pool
   // sets the index's own at connection (src/db/client.ts TRGM_OPTIONS), so the SQL page is still the index's.
-  it.runIf(process.env.TEST_DATABASE_URL !== undefined)('keeps the index thresholds on a PostgreSQL database configured with others', async () => {
+  it.runIf(usingPostgres)('keeps the index thresholds on a PostgreSQL database configured with others', async () => {
     const url = db.url!;
     expect(url, 'a PostgreSQL database of this file').toMatch(/^postgres/);
     const admin = new pg.Client({ connectionString: url });
