@@ -121,7 +121,7 @@ describe('explorer in several languages', () => {
     await poll(() => page.locator('.name2-head .name2-text[lang=en]').textContent()).toBe('Nausea');
     expect(await page.locator('#code-lang2').inputValue()).toBe('en');
     // The page's own language stays English (the chrome); names say theirs.
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
     await page.waitForLoadState('networkidle');
     await axe(page, 'code page (de)');
     await shoot(page, 'language-de-code');
@@ -168,7 +168,7 @@ describe('explorer in several languages', () => {
     const ui = page.locator('#ui-switcher');
     expect(await ui.inputValue()).toBe('de');
     expect(param(page, 'ui')).toBeNull();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+    await poll(() => page.evaluate(() => document.documentElement.lang)).toBe('de');
     const german = async () => ({
       placeholder: await page.locator('#search-input').getAttribute('placeholder'),
       tree: await page.locator('#tree-heading').textContent(),
@@ -204,7 +204,7 @@ describe('explorer in several languages', () => {
     await poll(() => page.locator('#tree-heading').textContent()).toBe('階層構造');
     expect(await page.locator('#search-input').getAttribute('placeholder')).toBe('例：嘔吐、頭痛、10028813');
     expect(await page.locator('.code-head button.copy').first().textContent()).toBe('コードをコピー');
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    await poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ja');
     expect(await page.evaluate(() => localStorage.getItem('terminology-explorer.ui'))).toBe('ja');
     expect(await page.locator('#code-title').textContent()).toBe('Kopfschmerzen');
     expect(await page.locator('#code-title').getAttribute('lang')).toBe('de');
@@ -227,7 +227,8 @@ describe('explorer in several languages', () => {
     // Back to German: the words, <html lang> and the remembered choice.
     await ui.selectOption('de');
     await poll(() => page.locator('#tree-heading').textContent()).toBe('Hierarchie');
-    expect(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('terminology-explorer.ui')])).toEqual(['de', 'de']);
+    // <html lang> is set by an effect after the render that changed the words: polled, not read once.
+    await poll(() => page.evaluate(() => [document.documentElement.lang, localStorage.getItem('terminology-explorer.ui')])).toEqual(['de', 'de']);
     expect(param(page, 'ui')).toBe('de');
     expect(problems).toEqual([]);
     await page.context().close();
