@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importSyntheticChain } from '../helpers/syntheticChain.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { TEST_ENV } from '../helpers/app.ts';
 import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
@@ -18,14 +19,12 @@ import { overlayOf } from '../../src/domain/releaseIndex/overlay.ts';
 import { chainDefaults } from '../../src/domain/releaseIndex/snapshotChain.ts';
 import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
 import type { ReleaseInfo } from '../../src/domain/releases.ts';
-import { importRelease } from '../../src/importer/import.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { compose } from '../../src/compose.ts';
 import { createApp } from '../../src/http/app.ts';
 import { LEVELS } from '../../src/domain/levels.ts';
 import { counts } from '../../src/observability/signals.ts';
-import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
 
 let db: TestDatabase;
 let dir: string;
@@ -39,19 +38,7 @@ let base: Map<number, number | null>;
 beforeAll(async () => {
   db = await createTestDatabase({ onQuery: (sql) => void (counting && queries.push(sql)) });
   dir = mkdtempSync(path.join(tmpdir(), 'group-views-'));
-  const every = chainDefaults.keyframeEvery;
-  chainDefaults.keyframeEvery = 3;
-  try {
-    let prev: SyntheticRelease | undefined;
-    for (const version of ['96.0', '96.1', '96.2', '96.3', '96.4']) {
-      const r = generateRelease({ seed: 21, version, scale: 0.02, withSmq: false, changesFrom: prev });
-      await writeMedAscii(r, path.join(dir, version));
-      await importRelease(db, path.join(dir, version));
-      prev = r;
-    }
-  } finally {
-    chainDefaults.keyframeEvery = every;
-  }
+  await importSyntheticChain(db, dir, ['96.0', '96.1', '96.2', '96.3', '96.4'], { seed: 21, scale: 0.02, keyframeEvery: 3 });
   list = await db.prisma.$queryRawUnsafe<{ id: number; version: string }[]>('SELECT id, version FROM release ORDER BY ordinal');
   const rows = await db.prisma.$queryRawUnsafe<{ id: number; base: number | null }[]>('SELECT release_id AS id, base_release_id AS base FROM release_index_snapshot');
   base = new Map(rows.map((r) => [r.id, r.base]));

@@ -13,20 +13,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importSyntheticChain } from '../helpers/syntheticChain.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { ReleaseIndex } from '../../src/domain/releaseIndex/releaseIndex.ts';
 import { OLDER_ROOM_SHARE, SearchIndexCache } from '../../src/domain/releaseIndex/indexCache.ts';
-import { chainDefaults } from '../../src/domain/releaseIndex/snapshotChain.ts';
 import { searchConcepts } from '../../src/domain/releaseIndex/search.ts';
 import type { ReleaseInfo } from '../../src/domain/releases.ts';
-import { importRelease } from '../../src/importer/import.ts';
 import { TEST_ENV } from '../helpers/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { compose } from '../../src/compose.ts';
 import { createApp } from '../../src/http/app.ts';
 import { warmOlderViews } from '../../src/services/olderViewWarming.ts';
-import { generateRelease, writeMedAscii, type SyntheticRelease } from '../../tools/synthetic/generate.ts';
 
 let db: TestDatabase;
 const queries: string[] = [];
@@ -39,19 +37,7 @@ let list: { id: number; version: string }[];
 beforeAll(async () => {
   db = await createTestDatabase({ onQuery: (sql) => void (counting && queries.push(sql)) });
   dir = mkdtempSync(path.join(tmpdir(), 'older-room-'));
-  const every = chainDefaults.keyframeEvery;
-  chainDefaults.keyframeEvery = 3;
-  try {
-    let prev: SyntheticRelease | undefined;
-    for (const version of ['97.0', '97.1', '97.2', '97.3', '97.4']) {
-      const r = generateRelease({ seed: 23, version, scale: 0.02, withSmq: false, changesFrom: prev });
-      await writeMedAscii(r, path.join(dir, version));
-      await importRelease(db, path.join(dir, version));
-      prev = r;
-    }
-  } finally {
-    chainDefaults.keyframeEvery = every;
-  }
+  await importSyntheticChain(db, dir, ['97.0', '97.1', '97.2', '97.3', '97.4'], { seed: 23, scale: 0.02, keyframeEvery: 3 });
   list = await db.prisma.$queryRawUnsafe<{ id: number; version: string }[]>('SELECT id, version FROM release ORDER BY ordinal');
 }, 300_000);
 
