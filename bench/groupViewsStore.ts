@@ -4,6 +4,7 @@
 //   npx tsx bench/groupViewsStore.ts DIR [N=12] [SCALE=0.25]   (then bench/groupViewsProbe.ts)
 // STORE_DATABASE_URL=postgres://… : the store in that (empty) PostgreSQL database instead (the
 // probe then takes DATABASE_URL=… the same); DIR keeps the generated data and inputs.json.
+// LANGUAGES=2: each release also in a second language (imported as German), as bench/manyReleases.ts --languages 2.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../src/paths.ts';
@@ -19,13 +20,19 @@ const cli = path.join(projectRoot, 'bin/terminology.mjs');
 const env: NodeJS.ProcessEnv = { ...process.env, TERMINOLOGY_DATA_DIR: path.join(root, 'store'), TERMINOLOGY_DEMO: 'false', LOG_LEVEL: 'warn' };
 for (const k of ['DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS', 'PORT']) delete env[k];
 if (process.env.STORE_DATABASE_URL) env.DATABASE_URL = process.env.STORE_DATABASE_URL;
-const data = await writeManyReleases(path.join(root, 'data'), n, { scale, languages: 1, log: (s) => console.error(s) });
+const languages = process.env.LANGUAGES === '2' ? 2 : 1;
+const data = await writeManyReleases(path.join(root, 'data'), n, { scale, languages, log: (s) => console.error(s) });
 const m = await runToEnd(process.execPath, [cli, 'migrate'], { env, cwd: projectRoot, timeoutMs: 600_000 });
 if (m.code !== 0) throw new Error(`migrate: ${m.stderr.slice(-500)}`);
 for (const d of data.dirs) {
   const r = await runToEnd(process.execPath, [cli, 'import', d.en], { env, cwd: projectRoot, timeoutMs: 900_000 });
   console.error('import', d.version, r.code, Math.round(r.wallMs), 'ms');
   if (r.code !== 0) throw new Error(r.stderr.slice(-500));
+  if (d.de) {
+    const b = await runToEnd(process.execPath, [cli, 'import', d.de], { env, cwd: projectRoot, timeoutMs: 900_000 });
+    console.error('import', d.version, 'de', b.code, Math.round(b.wallMs), 'ms');
+    if (b.code !== 0) throw new Error(b.stderr.slice(-500));
+  }
 }
 const latest = new Set([...data.latest.pts.map((p) => p.code), ...data.latest.llts.map((l) => l.code)]);
 const both = [...new Set([...data.oldest.pts.map((p) => p.code), ...data.oldest.llts.map((l) => l.code)])].filter((c) => latest.has(c));
