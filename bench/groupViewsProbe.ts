@@ -5,7 +5,8 @@
 // release indexes' estimated bytes (memory_cache_bytes), the server's CPU (/proc stat) and RSS. One JSON line.
 //   npx tsx bench/groupViewsProbe.ts REPO STORE_DIR LABEL [MEMORY_BUDGET_MB=320] [PHASES=pairs,all] …
 // Session 24 ran main and the branch alternately (A B B A) per budget: bench/results.md. Session 25: on a
-// PostgreSQL store (DATABASE_URL=… as a KEY=VALUE), and `first`: the first requests after the settle.
+// PostgreSQL store (DATABASE_URL=… as a KEY=VALUE), and `first`: the first requests after the settle. Session 26:
+// PHASES=changes (the far pair oldest → latest), VmHWM per phase.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { spawnTracked, freePort, stopChild } from './lib/procs.ts';
@@ -32,6 +33,7 @@ const serverPid = () => { const pid = proc.child.pid!; for (const n of readdirSy
 const sp = serverPid();
 const cpuMs = () => { const f = readFileSync(`/proc/${sp}/stat`, 'utf8').slice(readFileSync(`/proc/${sp}/stat`, 'utf8').lastIndexOf(')') + 2).split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
 const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${sp}/status`, 'utf8'))![1]) / 1024);
+const hwm = () => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${sp}/status`, 'utf8'))![1]) / 1024);
 const metric = async (name: string, label = '') => { const b = (await request(`http://127.0.0.1:${mport}`, { path: '/metrics' })).body.toString(); const m = new RegExp(`^${name}(?:\\{[^}]*${label}[^}]*\\})? (\\S+)`, 'm').exec(b); return m ? Number(m[1]) : NaN; };
 const ixMb = async () => Math.round((await metric('memory_cache_bytes', 'cache="releaseIndexes"')) / 2 ** 20 * 10) / 10;
 await new Promise((r) => setTimeout(r, Number(extra.SETTLE_MS ?? 4000)));
@@ -40,7 +42,7 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 const phase = async (name: string, fn: () => Promise<any>) => {
   const e0 = await metric('release_index_evictions_total'); const c0 = cpuMs(); const w0 = performance.now();
   const res = await fn();
-  out[name] = { ...res, evictions: (await metric('release_index_evictions_total')) - e0, serverCpuMs: cpuMs() - c0, wallMs: Math.round(performance.now() - w0), rss: rss(), ixMb: await ixMb() };
+  out[name] = { ...res, evictions: (await metric('release_index_evictions_total')) - e0, serverCpuMs: cpuMs() - c0, wallMs: Math.round(performance.now() - w0), rss: rss(), hwm: hwm(), ixMb: await ixMb() };
 };
 const pairs = (paths: string[]) => paths.map((p): [any, any] => [{ path: `${p}${p.includes('?') ? '&' : '?'}version=${oldest}` }, { path: `${p}${p.includes('?') ? '&' : '?'}version=${latest}` }]);
 const st = (s: any) => ({ n: s.n, p50: r2(s.p50), p95: r2(s.p95), max: r2(s.max ?? NaN) });
@@ -57,6 +59,15 @@ await phase('codes', async () => { const [o, l] = await interleavedLatencyLoops(
 const qp = (q: string) => `/codes?q=${encodeURIComponent(q)}`;
 await phase('search', async () => { const p = pairs(inputs.queries.slice(0, nQ).map(qp)); const [o, l] = await interleavedLatencyLoops(base, p.slice(5), { warmupPairs: p.slice(0, 5), maxMs: 90000, timeoutMs: 120000 }); return { oldest: st(o), latest: st(l) }; });
 await phase('codes2', async () => { const [o, l] = await interleavedLatencyLoops(base, pairs(inputs.codes.slice(300, 300 + nCodes).map((c) => `/codes/${c}`)), { maxMs: 60000 }); return { oldest: st(o), latest: st(l) }; });
+}
+// Session 26: PHASES=changes — the far pair (oldest → latest) first time, then page 2 (stored), then page 1 again, as bench/manyReleases.ts.
+if (phases.includes('changes')) {
+await phase('changes', async () => {
+  const p = `/versions/${latest}/changes?fromVersionId=${oldest}`;
+  const t = async (q: string) => { const w0 = performance.now(); const r = await request(base, { path: q }, { timeoutMs: 300000 }); return { ms: r2(performance.now() - w0), status: r.status, body: r.body }; };
+  const a = await t(p), b = await t(`${p}&page=2`), c = await t(p);
+  return { firstMs: a.ms, storedMs: b.ms, replayMs: c.ms, status: [a.status, b.status, c.status], counts: JSON.parse(a.body.toString()).changes };
+});
 }
 if (phases.includes('all')) {
 await phase('all', async () => {
@@ -79,6 +90,7 @@ await phase('all', async () => {
 });
 }
 out.loadavgEnd = readFileSync('/proc/loadavg', 'utf8').trim();
+out.hwmEnd = hwm();
 await stopChild(proc.child, 20000);
 console.log(JSON.stringify(out));
 process.exit(0);
