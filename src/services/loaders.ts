@@ -77,7 +77,7 @@ function fromIndex<K extends { releaseId: number }, V>(
     }
     // Not loaded nor being read: through the release's overlay view when its snapshot is a delta over a kept index.
     if (rest.length && indexes) {
-      const views = new Map(await Promise.all([...new Set(rest.map((k) => k.releaseId))].map(async (id) => [id, await indexes.view(id, read)] as const)));
+      const views = new Map(await Promise.all([...new Set(rest.map((k) => k.releaseId))].map(async (id) => [id, await indexes.view(id, read, indexes.waitMs, false, true)] as const)));
       rest = rest.filter((k) => {
         const v = views.get(k.releaseId);
         if (!usable(v)) return true;
