@@ -60,6 +60,8 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
   const catalog = new ReleaseCatalog(db.prisma, hooks.catalogTtlMs ?? (db.mode === 'embedded' ? 60_000 : 5_000), {
     searchIndexReleases: config.searchIndexReleases,
     searchIndexBytes: config.memory.releaseIndexes,
+    // The second languages' names of every release (~17 MB per language at 24 full-size releases), beside the indexes' share.
+    languageNameBytes: config.memory.releaseIndexes / 4,
     blobs: db.blobs,
     indexEvents: {
       onWarning: (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message),

@@ -8,6 +8,7 @@ import { conceptCountsByLevel } from './concepts.ts';
 import type { Level } from './levels.ts';
 import { SearchIndexCache, type IndexEvents } from './releaseIndex/indexCache.ts';
 import type { BlobChannel } from '../db/blobs.ts';
+import { LanguageNameHistories } from './languageNameHistory.ts';
 
 /** How long a failed read of the release list is answered with its error without reading again. */
 const FAILURE_MEMORY_MS = 1_000;
@@ -17,6 +18,9 @@ const FAILURE_MEMORY_MS = 1_000;
  * one request did, behind whatever held the pool). The list is never older than the TTL either way.
  */
 const REFRESH_AHEAD = 0.75;
+
+/** Without a memory budget (tests, tools): the names of a few full-size releases' histories per language. */
+const DEFAULT_LANGUAGE_NAME_BYTES = 64 * 2 ** 20;
 
 export interface ReleaseSelection {
   release: ReleaseInfo;
@@ -31,14 +35,20 @@ export class ReleaseCatalog {
   private counts = new Map<number, Promise<Record<Level, number>>>();
   /** In-memory search indexes of the releases searched most recently. */
   readonly searchIndexes: SearchIndexCache;
+  /** Non-primary names of every hosted release, in memory once read (code pages' `names`, terms in a second language). */
+  readonly languageNames: LanguageNameHistories;
 
   constructor(
     private readonly prisma: PrismaClient,
     /** How long the release list is trusted; another process may import meanwhile (server mode). */
     private readonly ttlMs = 5_000,
-    opts: { searchIndexReleases?: number; searchIndexBytes?: number; blobs?: BlobChannel | undefined; indexEvents?: IndexEvents } = {},
+    opts: { searchIndexReleases?: number; searchIndexBytes?: number; languageNameBytes?: number; blobs?: BlobChannel | undefined; indexEvents?: IndexEvents } = {},
   ) {
     this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma, opts.blobs, opts.indexEvents, opts.searchIndexBytes);
+    // Any list read, however old: a release's names there are the ones read when its id and stamp agree (languageNameHistory.ts).
+    this.languageNames = new LanguageNameHistories(prisma, () => this.cache?.list, opts.languageNameBytes ?? DEFAULT_LANGUAGE_NAME_BYTES, (message, e) =>
+      opts.indexEvents?.onWarning?.(message, { releaseId: 0, error: e instanceof Error ? e.message : String(e) }),
+    );
   }
 
   /** Bumped by invalidate(): a read begun before it (a read ahead among them) does not store its older list. */

@@ -35,7 +35,7 @@ export interface MemoryGauge {
   budget: number;
 }
 /** Registered by each bounded cache as it is made (the latest of a kind wins: one app per process). */
-export const memoryGauges: Partial<Record<'warmAnswers' | 'graphqlResults' | 'graphqlDocuments' | 'releaseIndexes' | 'codedUploads' | 'codedLists' | 'changeSets' | 'engineVocabularies' | 'engineSources' | 'apiKeys', MemoryGauge>> = {};
+export const memoryGauges: Partial<Record<'warmAnswers' | 'graphqlResults' | 'graphqlDocuments' | 'releaseIndexes' | 'codedUploads' | 'codedLists' | 'changeSets' | 'languageNames' | 'engineVocabularies' | 'engineSources' | 'apiKeys', MemoryGauge>> = {};
 
 /** memory: no Redis configured; redis: counted in Redis; fallback: Redis configured but counted in memory (slow or degraded). */
 export type RateStore = 'memory' | 'redis' | 'fallback';

@@ -190,6 +190,12 @@ export async function nameOf(scope: RequestScope, c: ReleaseConcept, explicit: s
 export async function namesOf(scope: RequestScope, c: ReleaseConcept, known?: ReleaseInfo): Promise<{ language: string; name: string }[]> {
   const release = known?.id === c.releaseId ? known : await releaseOf(scope, c);
   const primary = c.language === undefined ? c.name : ((await scope.loaders.concept.load(keyOf(c)))?.name ?? c.name);
-  const others = release.languages.length > 1 ? await scope.loaders.otherNames.load(keyOf(c)) : [];
+  if (release.languages.length < 2) return [{ language: release.languages[0]!, name: primary }];
+  // From the names read once when they are (no SQL: issue 32), else one statement per batch.
+  const names = scope.services.catalog.languageNames;
+  const read = release.languages.slice(1).map((language) => ({ language, name: names.nameAt(release.id, language, c.level, c.code) }));
+  const others = read.every((n) => n.name !== undefined)
+    ? read.filter((n): n is { language: string; name: string } => typeof n.name === 'string')
+    : await scope.loaders.otherNames.load(keyOf(c));
   return [{ language: release.languages[0]!, name: primary }, ...others];
 }

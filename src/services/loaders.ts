@@ -9,6 +9,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { codeKey, conceptKey, conceptsByCodes, conceptsByKeys, type CodeKey, type Concept, type ConceptKey } from '../domain/concepts.ts';
 import type { SearchIndexCache } from '../domain/releaseIndex/indexCache.ts';
 import type { CodePageIndex } from '../domain/releaseIndex/overlayView.ts';
+import type { LanguageNameHistories } from '../domain/languageNameHistory.ts';
 import type { Level } from '../domain/levels.ts';
 import { nameKey, namesByKeys, otherNamesByKeys, type NameKey } from '../domain/conceptNames.ts';
 import {
@@ -76,7 +77,7 @@ function fromIndex<K extends { releaseId: number }, V>(
     }
     // Not loaded nor being read: through the release's overlay view when its snapshot is a delta over a kept index.
     if (rest.length && indexes) {
-      const views = new Map(await Promise.all([...new Set(rest.map((k) => k.releaseId))].map(async (id) => [id, await indexes.view(id, read)] as const)));
+      const views = new Map(await Promise.all([...new Set(rest.map((k) => k.releaseId))].map(async (id) => [id, await indexes.view(id, read, indexes.waitMs, false, true)] as const)));
       rest = rest.filter((k) => {
         const v = views.get(k.releaseId);
         if (!usable(v)) return true;
@@ -172,8 +173,11 @@ function codeChangesBatch(prisma: PrismaClient, memory: ChangeSetMemory | undefi
   };
 }
 
-/** Names in a non-primary language: from the language's built index (no SQL), else one statement per batch. */
-function indexedNameLoader(indexes: SearchIndexCache | undefined, read: PrismaClient) {
+/**
+ * Names in a non-primary language: from the language's built index, else from the hosted
+ * releases' names read once (languageNameHistory.ts; no SQL either), else one statement per batch.
+ */
+function indexedNameLoader(indexes: SearchIndexCache | undefined, read: PrismaClient, names?: LanguageNameHistories) {
   return loader<NameKey, string | null>(
     async (keys) => {
       const out = new Map<string, string | null>();
@@ -181,10 +185,15 @@ function indexedNameLoader(indexes: SearchIndexCache | undefined, read: PrismaCl
       for (const k of keys) {
         const ix = indexes?.peekLanguage(k.releaseId, k.language);
         const i = ix ? ix.find(k.level, k.code) : -1;
-        if (ix && i >= 0) out.set(nameKey(k), ix.name[i]!);
+        if (ix && i >= 0) {
+          out.set(nameKey(k), ix.name[i]!);
+          continue;
+        }
+        const known = names?.nameAt(k.releaseId, k.language, k.level, k.code);
+        if (known !== undefined) out.set(nameKey(k), known);
         else rest.push(k);
       }
-      for (const [key, v] of await namesByKeys(read, rest)) out.set(key, v);
+      if (rest.length) for (const [key, v] of await namesByKeys(read, rest)) out.set(key, v);
       return out;
     },
     nameKey,
@@ -198,7 +207,7 @@ const withRelease = <T extends { level: Level; code: number }>(releaseId: number
  * `prisma` is the primary (change sets are written there); `read` serves catalog lookups;
  * `indexes` and `changeSets` are the process's in-memory release indexes and change sets.
  */
-export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma, indexes?: SearchIndexCache, changeSets?: ChangeSetMemory) {
+export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma, indexes?: SearchIndexCache, changeSets?: ChangeSetMemory, names?: LanguageNameHistories) {
   const paths = indexedLoader<ConceptKey, PathCodes[]>(
     indexes,
     read,
@@ -279,8 +288,8 @@ export function createLoaders(prisma: PrismaClient, read: PrismaClient = prisma,
       () => 0,
     ),
     /** A concept's name in a non-primary language (from that language's index when built): one statement per batch. */
-    name: indexedNameLoader(indexes, read),
-    /** Every non-primary name of a concept. */
+    name: indexedNameLoader(indexes, read, names),
+    /** Every non-primary name of a concept (codes.ts namesOf() asks the names read once first: languageNameHistory.ts). */
     otherNames: loader<ConceptKey, { language: string; name: string }[]>((k) => otherNamesByKeys(read, k), conceptKey, () => []),
     // SMQs (src/services/smqs.ts): one statement per batch.
     smq: loader<SmqKey, Smq | null>((k) => smqsByKeys(read, k), smqKey, () => null),

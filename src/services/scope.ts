@@ -120,7 +120,7 @@ export function createScope(
   };
   const ctx: RequestScope = {
     services,
-    loaders: createLoaders(services.prisma, services.reader?.() ?? services.prisma, services.catalog.searchIndexes, services.changeSets),
+    loaders: createLoaders(services.prisma, services.reader?.() ?? services.prisma, services.catalog.searchIndexes, services.changeSets, services.catalog.languageNames),
     requestId: request.requestId,
     log,
     headerVersion: request.headerVersion,

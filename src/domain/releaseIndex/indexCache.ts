@@ -37,6 +37,17 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 export type IndexWarning = (message: string, detail: { releaseId: number; error: string }) => void;
 /** `language`: set for a non-primary language's index. */
 export type IndexLoaded = (releaseId: number, source: 'snapshot' | 'rows' | 'overlay', ms: number, language?: string) => void;
+/** A view's read (view()): `long` settles, and `isLong` is set, once it loads a base or derives the view (overlayView.ts). */
+interface ViewRead {
+  read: Promise<OverlayView | undefined>;
+  /** When it settled (performance.now()), -1 while in flight. */
+  at: number;
+  started: number;
+  warming?: boolean;
+  long?: Promise<undefined>;
+  isLong?: boolean;
+}
+
 /** Where a cache tells of snapshot problems and of indexes made ready. */
 export interface IndexEvents {
   onWarning?: IndexWarning;
@@ -115,7 +126,7 @@ export class SearchIndexCache {
    * when it found none usable (retried after VIEW_RETRY_MS); the views made, valid while their
    * base is this very index (dropped with it).
    */
-  private readonly viewReads = new Map<number, { read: Promise<OverlayView | undefined>; at: number; started: number; warming?: boolean }>();
+  private readonly viewReads = new Map<number, ViewRead>();
   private readonly views = new Map<number, OverlayView>();
   /** Whether code pages may be answered through views (bench/overlayView.ts turns it off for its same-run baseline). */
   useViews = true;
@@ -506,9 +517,11 @@ export class SearchIndexCache {
    * not that snapshot's exact content: the caller answers as before (its index, or SQL). Never
    * materialises the release's index; never rejects (a problem is warned of). A read in flight is
    * waited for `maxMs` from its start (INDEX_WAIT_MS: a code page answers by SQL meanwhile; a
-   * change set, whose other ways cost seconds, waits longer).
+   * change set, whose other ways cost seconds, waits longer). `codePage`: not even that once the read
+   * must load the view's base or derive the view (seconds at full size): a code page's SQL is
+   * tens of milliseconds, and waiting out maxMs first made the first one on an older release ~180 ms.
    */
-  view(releaseId: number, db: Db, maxMs = this.waitMs, warming = false): Promise<OverlayView | undefined> {
+  view(releaseId: number, db: Db, maxMs = this.waitMs, warming = false, codePage = false): Promise<OverlayView | undefined> {
     const ready = this.peekView(releaseId);
     if (ready) return Promise.resolve(ready);
     // No index kept nor being read: no base a view could be over (and no statement spent finding out).
@@ -518,8 +531,12 @@ export class SearchIndexCache {
     const known = this.viewReads.get(releaseId);
     // The start's read in flight (its base may be loading: seconds): a request answers by SQL at once, not behind it.
     if (known?.warming && known.at < 0 && !warming) return Promise.resolve(undefined);
-    if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return this.bounded(known, maxMs);
-    const entry = { read: this.readView(releaseId, db, warming), at: -1, started: performance.now(), warming };
+    if (known && (known.at < 0 || performance.now() - known.at < VIEW_RETRY_MS)) return this.bounded(known, maxMs, codePage);
+    // Settles once the read must load the view's base or derive it (a keyframe's load, an index and a diff:
+    // longer than a request waits): the request that started it answers by SQL at once rather than after waitMs.
+    let goesLong!: () => void;
+    const long = new Promise<undefined>((resolve) => (goesLong = () => ((entry.isLong = true), resolve(undefined))));
+    const entry: ViewRead = { read: this.readView(releaseId, db, warming, () => goesLong()), at: -1, started: performance.now(), warming, long };
     this.viewReads.set(releaseId, entry);
     void entry.read.then((v) => {
       if (this.viewReads.get(releaseId) !== entry) return;
@@ -535,7 +552,7 @@ export class SearchIndexCache {
         this.viewReads.set(releaseId, { read: Promise.resolve(undefined), at: entry.at, started: entry.started });
       }
     });
-    return this.bounded(entry, maxMs);
+    return this.bounded(entry, maxMs, codePage);
   }
 
   /**
@@ -556,13 +573,14 @@ export class SearchIndexCache {
   }
 
   /** A view read waited for at most maxMs from its start (as whenLoading): past that the caller answers by SQL while it goes on. */
-  private bounded(entry: { read: Promise<OverlayView | undefined>; at: number; started: number }, maxMs: number): Promise<OverlayView | undefined> {
+  private bounded(entry: ViewRead, maxMs: number, stopWhenLong = false): Promise<OverlayView | undefined> {
     if (entry.at >= 0) return entry.read;
     const left = entry.started + maxMs - performance.now();
-    if (left <= 0) return Promise.resolve(undefined);
+    if (left <= 0 || (stopWhenLong && entry.isLong)) return Promise.resolve(undefined);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), left)));
-    return Promise.race([entry.read, late]).finally(() => clearTimeout(timer));
+    const waits = stopWhenLong && entry.long ? [entry.read, late, entry.long] : [entry.read, late];
+    return Promise.race(waits).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -584,18 +602,23 @@ export class SearchIndexCache {
   }
 
   /** `warming` (warmView()): no view computed here, no base loaded into a full LRU (it would push another base out). */
-  private async readView(releaseId: number, db: Db, warming: boolean): Promise<OverlayView | undefined> {
+  private async readView(releaseId: number, db: Db, warming: boolean, goesLong: () => void = () => undefined): Promise<OverlayView | undefined> {
     if (!this.blobs) return undefined;
     try {
       const data = await readDeltaSnapshot({ db, blobs: this.blobs }, releaseId);
       if (data) {
         const { overlay, base } = deserializeDelta(data, releaseId);
         // Its base not kept (an older group's keyframe): loaded now, when it fits beside the newest, as
-        // the base of its whole group's views; the request that asked answers by SQL meanwhile (bounded()).
-        const b = this.built.get(base.releaseId) ?? (await this.whenLoading(base.releaseId, this.waitMs)) ?? (warming && this.cache.size >= this.cache.max ? undefined : await this.baseFor(base.releaseId, db, base.size));
+        // the base of its whole group's views; the request that asked answers by SQL meanwhile (bounded(): at once).
+        const b =
+          this.built.get(base.releaseId) ??
+          (await this.whenLoading(base.releaseId, this.waitMs)) ??
+          (warming && this.cache.size >= this.cache.max ? undefined : (goesLong(), await this.baseFor(base.releaseId, db, base.size)));
         if (b && b.size === base.size && snapshotChecksum(b) === base.checksum) return OverlayView.of(b, overlay);
       }
-      return warming ? undefined : await this.derivedView(releaseId, db);
+      if (warming) return undefined;
+      goesLong();
+      return await this.derivedView(releaseId, db);
     } catch (e) {
       this.warn(releaseId, 'release index delta not usable for code pages; answered without it', e);
       return undefined;
