@@ -90,6 +90,12 @@ const OVERLAY_MAX_SHARE = 0.25;
  */
 export const OLDER_ROOM_SHARE = 0.75;
 
+/** The bound the cache holds to (bound()), and the budget that gives a room beside a newest index (tests). */
+export const olderRoom = {
+  bound: (budget: number, newest: number): number => Math.max(budget, newest + OLDER_ROOM_SHARE * budget),
+  budgetFor: (_newest: number, room: number): number => room / OLDER_ROOM_SHARE,
+};
+
 export class SearchIndexCache {
   private readonly cache: LRUCache<number, Promise<ReleaseIndex>>;
   private readonly built = new Map<number, ReleaseIndex>();
@@ -136,6 +142,8 @@ export class SearchIndexCache {
   private readonly knownBytes = new Map<number, number>();
   /** Entry counts of keyframes not loaded yet, from their deltas' headers (readView()): admits() scales the newest's bytes by them. */
   private readonly entryCounts = new Map<number, number>();
+  /** Releases whose index was last read from their snapshot: one read brings them back, no overlay kept for them (keepOverlay()). */
+  private readonly fromStore = new Set<number>();
   /** Loads of indexes not kept (admits() said no): shared while in flight, let go of once handed over. */
   private readonly passing = new Map<number, Promise<ReleaseIndex>>();
   /** Releases whose overlay over this newest index is too large for a view (derivedView()). */
@@ -221,7 +229,7 @@ export class SearchIndexCache {
   private bound(): number {
     let pinned = 0;
     if (this.newestId !== undefined) for (const b of this.sizes.get(this.newestId)?.values() ?? []) pinned += b;
-    return Math.max(this.maxBytes, pinned + OLDER_ROOM_SHARE * this.maxBytes);
+    return olderRoom.bound(this.maxBytes, pinned);
   }
 
   /** Counts a built index's bytes against its release, then drops least recently used releases while over the budget. */
@@ -240,6 +248,8 @@ export class SearchIndexCache {
       this.cache.delete(older);
       counts.indexEvictions++;
     }
+    // Then the least recently used views (admits() counts them as room: a release needed now comes first).
+    if (releaseId !== this.newestId) this.trimViews(-1);
     // Still over with only the newest beside it: this one is not kept (its callers have it), the newest stays.
     if (this.bytes() > this.bound() && releaseId !== this.newestId && this.newestId !== undefined && this.built.has(this.newestId)) {
       this.keepOverlay(releaseId);
@@ -251,19 +261,23 @@ export class SearchIndexCache {
   /**
    * Whether the release's index, once loaded, would be kept without pushing out the newest's: its
    * estimated bytes (as last loaded; else the newest's, scaled by `entries` when its entry count is
-   * known, as a delta's header tells its base's) fit within bound() beside the newest's index and
-   * the views, and the LRU holds a second release. Always for the newest, and while the newest
-   * is not kept (it pushes the others out when it comes). Otherwise a search or a code page answers
-   * through the release's view or SQL, and a caller that needs the whole index has it without it
-   * being kept (get()).
+   * known, as a delta's header tells its base's) fit within bound() beside the newest's index, and
+   * the LRU holds a second release. Always for the newest, and while the newest is not kept (it
+   * pushes the others out when it comes). Other older indexes and views do not count: a release
+   * needed now pushes the least recently used of them out once loaded (account()). Before, views
+   * counted as pinned: the start's views filled the room, a searched release's base no longer fitted
+   * and its searches went to SQL (~10× slower, issue 32, helper rsspeak). `beside` (the start's
+   * warming, warmView()): only into room free now, everything kept counted, so that it never pushes
+   * out what it made. Otherwise a search or a code page answers through the release's view or SQL,
+   * and a caller that needs the whole index has it without it being kept (get()).
    */
-  admits(releaseId: number, entries = this.entryCounts.get(releaseId)): boolean {
+  admits(releaseId: number, entries = this.entryCounts.get(releaseId), beside = false): boolean {
     const newest = this.newestId;
     if (newest === undefined || releaseId === newest || this.cache.has(releaseId) || !this.built.has(newest)) return true;
     if (this.cache.max < 2) return false;
     let pinned = 0;
-    for (const b of this.sizes.get(newest)?.values() ?? []) pinned += b;
-    for (const v of this.views.values()) pinned += v.bytes;
+    if (beside) pinned = this.bytes();
+    else for (const b of this.sizes.get(newest)?.values() ?? []) pinned += b;
     const newestBytes = this.sizes.get(newest)?.get('') ?? 0;
     const newestSize = this.built.get(newest)!.size;
     const estimate = this.knownBytes.get(releaseId) ?? (entries !== undefined && newestSize > 0 ? (newestBytes * entries) / newestSize : newestBytes);
@@ -440,6 +454,7 @@ export class SearchIndexCache {
         if (position === 0) {
           // The primary's names changed: the release's index and every language index over it (dispose).
           this.unusable.delete(r.id);
+          this.fromStore.delete(r.id);
           this.overlays.delete(r.id);
           this.views.delete(r.id);
           this.viewReads.delete(r.id);
@@ -540,6 +555,8 @@ export class SearchIndexCache {
     this.viewReads.set(releaseId, entry);
     void entry.read.then((v) => {
       if (this.viewReads.get(releaseId) !== entry) return;
+      // The start's read found no room beside what it made: a request's read may still load the base (admits()).
+      if (!v && warming) return void this.viewReads.delete(releaseId);
       entry.at = performance.now();
       if (!v || this.built.get(v.baseIndex.releaseId) !== v.baseIndex) return;
       this.views.set(releaseId, v);
@@ -567,8 +584,12 @@ export class SearchIndexCache {
     if (!v || this.built.has(releaseId)) return undefined;
     const before = v.bytes;
     const s = v.search();
-    // Its search part now counts in the budget: overlays go first when over it.
-    if (v.bytes !== before) this.trimOverlays();
+    // Its search part now counts in the budget: overlays go first when over it, then the least recently
+    // used other views (before, the gauge passed the bound by the search parts: 128.9 of 121 MB, scale 0.5).
+    if (v.bytes !== before) {
+      this.trimOverlays();
+      this.trimViews(releaseId);
+    }
     return s;
   }
 
@@ -613,8 +634,12 @@ export class SearchIndexCache {
         const b =
           this.built.get(base.releaseId) ??
           (await this.whenLoading(base.releaseId, this.waitMs)) ??
-          (warming && this.cache.size >= this.cache.max ? undefined : (goesLong(), await this.baseFor(base.releaseId, db, base.size)));
+          (warming && this.cache.size >= this.cache.max ? undefined : (goesLong(), await this.baseFor(base.releaseId, db, base.size, warming)));
         if (b && b.size === base.size && snapshotChecksum(b) === base.checksum) return OverlayView.of(b, overlay);
+      } else if (this.admits(releaseId)) {
+        // A keyframe (a whole snapshot) that fits: its own index is kept (within(): one read, and the
+        // base of its group's views), not loaded, diffed against the newest's and let go of for a view.
+        return undefined;
       }
       if (warming) return undefined;
       goesLong();
@@ -651,9 +676,9 @@ export class SearchIndexCache {
   }
 
   /** A keyframe's index loaded (or joined) as a views' base, when it would be kept (admits()); undefined otherwise or when its load fails. */
-  private async baseFor(releaseId: number, db: Db, entries: number): Promise<ReleaseIndex | undefined> {
+  private async baseFor(releaseId: number, db: Db, entries: number, beside: boolean): Promise<ReleaseIndex | undefined> {
     this.entryCounts.set(releaseId, entries);
-    if (!this.admits(releaseId)) return undefined;
+    if (!this.admits(releaseId, entries, beside)) return undefined;
     return this.get(releaseId, db).catch(() => undefined);
   }
 
@@ -708,6 +733,7 @@ export class SearchIndexCache {
 
   private async readIndex(releaseId: number, db: Db): Promise<ReleaseIndex | undefined> {
     if (!this.blobs) return undefined;
+    this.fromStore.delete(releaseId);
     const started = performance.now();
     let loaded: Loaded | null;
     try {
@@ -730,6 +756,7 @@ export class SearchIndexCache {
     }
     this.onLoaded(releaseId, 'snapshot', Math.round(performance.now() - started));
     timings.indexLoad?.('snapshot', (performance.now() - started) / 1000, loaded.bytes);
+    this.fromStore.add(releaseId);
     return loaded.ix;
   }
 
@@ -774,6 +801,9 @@ export class SearchIndexCache {
    * built now (in the background: the diff is a pass over both). None without such an index.
    */
   private keepOverlay(releaseId: number): void {
+    // Its snapshot brings it back cheaper than materialising (1.5–2.8×); the diff would be a pass over
+    // both indexes and garbage at each eviction (older groups' bases come and go as releases are used in turn).
+    if (this.fromStore.has(releaseId)) return;
     const ix = this.built.get(releaseId);
     let baseId = -1;
     for (const id of this.built.keys()) if (id !== releaseId && id > baseId) baseId = id;

@@ -7,6 +7,7 @@
 // O(release)). Name ranks of taken entries (synonym order) are derived on demand from the base's
 // rank, the masked entries' base ranks and the own entries' ranks (binary searches). Memory:
 // the overlay's own columns, those rewritten lists, a map per level of own codes.
+import { retainedBytes } from './retainedBytes.ts';
 import type { Concept } from '../concepts.ts';
 import type { HierarchyItem, RelationshipType } from '../hierarchy.ts';
 import { LEVELS, type Level } from '../levels.ts';
@@ -164,11 +165,15 @@ export class OverlayView implements CodePageIndex {
     this.maskedRanks = Int32Array.from(maskedList, (j) => rank[j]!).sort();
     this.ownRanks = Int32Array.from(o.own.nameRank).sort();
     this.maskedCount = maskedList.length;
-    // Maps kept: own codes (n), the patches' entries, replaced PTs, own LLTs per PT (`handle` is not kept).
-    let bytes = o.masked.byteLength + 40 * (n + this.down.at.size + this.up.at.size + o.ptPaths.replaced.length + this.ownLlts.size) + this.maskedRanks.byteLength + this.ownRanks.byteLength;
-    for (const c of [o.own.level, o.own.code, o.own.ptCode, o.own.current, o.own.primarySoc, o.own.intlOrder, o.own.nameRank, o.own.pathHlt, o.own.pathHlgt, o.own.pathSoc]) bytes += c.byteLength;
-    for (const p of [this.down, this.up]) bytes += p.start.byteLength + p.to.byteLength + p.primary.byteLength;
-    for (const c of [rows.pt, rows.hlt, rows.hlgt, rows.soc, rows.primary]) bytes += c.byteLength;
+    // Maps kept: own codes (n), the patches' entries, replaced PTs (each with its pair), own LLTs per PT (`handle` is not kept).
+    let bytes = 40 * (n + this.down.at.size + this.up.at.size + this.ownLlts.size) + 88 * o.ptPaths.replaced.length;
+    // The arrays by the buffers they keep: a delta read from the store is one buffer, kept whole (retainedBytes.ts).
+    const own = o.own;
+    bytes += retainedBytes([
+      ...[o.masked, this.maskedRanks, this.ownRanks, own.level, own.code, own.ptCode, own.current, own.primarySoc, own.intlOrder, own.nameRank, own.pathHlt, own.pathHlgt, own.pathSoc],
+      ...[this.down, this.up].flatMap((p) => [p.start, p.to, p.primary]),
+      ...[rows.pt, rows.hlt, rows.hlgt, rows.soc, rows.primary],
+    ]);
     for (let k = 0; k < n; k++) bytes += 48 + 2 * (o.own.name[k]!.length + o.own.norm[k]!.length);
     for (const l of this.ownLlts.values()) bytes += 8 * l.length;
     this.pageBytes = bytes;

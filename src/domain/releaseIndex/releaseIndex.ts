@@ -11,6 +11,7 @@
 // 35 MB of typed arrays plus ~40 MB of strings and maps on the heap; the hierarchy part is
 // under 10 MB of it. Hence the snapshot (snapshot.ts): the built index stored as one value,
 // loaded in ≈ 0.5 s (parts() / fromParts() below).
+import { retainedBytes } from './retainedBytes.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Concept } from '../concepts.ts';
 import { LEVELS, type Level } from '../levels.ts';
@@ -217,9 +218,11 @@ export class ReleaseIndex implements SearchableIndex {
   approximateBytes(): number {
     if (this.sizeEstimate !== undefined) return this.sizeEstimate;
     let bytes = 0;
+    // Typed arrays by the buffers they keep (a snapshot's read is one buffer: retainedBytes.ts).
+    const arrays: ArrayBufferView[] = [];
     const walk = (v: unknown, depth: number): void => {
       if (depth > 4 || v === null || v === undefined) return;
-      if (ArrayBuffer.isView(v)) bytes += v.byteLength;
+      if (ArrayBuffer.isView(v)) arrays.push(v);
       else if (typeof v === 'string') bytes += 24 + 2 * v.length;
       else if (Array.isArray(v)) {
         bytes += 8 * v.length;
@@ -227,6 +230,7 @@ export class ReleaseIndex implements SearchableIndex {
       } else if (typeof v === 'object') for (const x of Object.values(v)) walk(x, depth + 1);
     };
     walk(this.parts(), 0);
+    bytes += retainedBytes(arrays);
     let mapEntries = this.trigramIds.size + this.socAbbrev.size + this.llts.at.size;
     for (const m of this.byCode) mapEntries += m.size;
     bytes += 40 * mapEntries + this.stamps.stamp.byteLength + this.scratch.counts.byteLength + this.scratch.touched.byteLength + (this.listing?.byteLength ?? 0);
