@@ -371,16 +371,19 @@ export async function diffRanges(db: Db, fromId: number, toId: number, opts: Ran
 }
 
 /**
- * computeChanges() from the boundary rows: the diff, the names it refers to, then each row
- * described, in slices. No diff row is kept (round 12): one row object is filled per key, once
- * for the codes to name and once to describe, so the only objects per change are its record's.
+ * Each change from the boundary rows, in level then code order: the diff, the names it refers to,
+ * then each row described (`emit`, with the row's place among the terms), in slices. No diff row
+ * is kept (round 12): one row object is filled per key, once for the codes to name and once to
+ * describe. Answers the term order of the rows' terms when it was asked beside the names (`termOrder`
+ * where statements overlap), else undefined.
  */
-export async function computeChangesFromRanges(
+export async function eachChangeFromRanges(
   db: Db,
   from: { id: number; version: string },
   to: { id: number; version: string },
-  opts: RangedOptions = {},
-): Promise<ChangeRecord[]> {
+  opts: RangedOptions,
+  emit: (c: ChangeRecord, termAt: number) => void,
+): Promise<{ ranks: Promise<Int32Array> | undefined }> {
   const s = await readRanged(db, from.id, to.id, opts);
   const row = blankRow();
   const codes = new Set<number>();
@@ -401,9 +404,6 @@ export async function computeChangesFromRanges(
   const names = await namesOf(db, [to.id, from.id], codes, opts.overlap);
   const name = (c: number) => names.get(c);
   const versions = { from: from.version, to: to.version };
-  const out: ChangeRecord[] = [];
-  /** Per record, its row's place among the terms. */
-  const termAt: number[] = [];
   n = 0;
   let t = 0;
   for (let l = 0; l < LEVELS.length; l++) {
@@ -411,13 +411,28 @@ export async function computeChangesFromRanges(
       if (++n % SLICE === 0) await nextTurn();
       if (!fillRow(s, l, code, row)) continue;
       const c = describeChange(row, name, versions);
-      if (c) {
-        out.push(c);
-        termAt.push(t);
-      }
+      if (c) emit(c, t);
       t++;
     }
   }
+  // In an object: an async function's answer that is a promise would be waited for.
+  return { ranks };
+}
+
+/** computeChanges() from the boundary rows (eachChangeFromRanges), the records kept. */
+export async function computeChangesFromRanges(
+  db: Db,
+  from: { id: number; version: string },
+  to: { id: number; version: string },
+  opts: RangedOptions = {},
+): Promise<ChangeRecord[]> {
+  const out: ChangeRecord[] = [];
+  /** Per record, its row's place among the terms. */
+  const termAt: number[] = [];
+  const { ranks } = await eachChangeFromRanges(db, from, to, opts, (c, t) => {
+    out.push(c);
+    termAt.push(t);
+  });
   // Ranks over the rows' terms, a superset of the records' in the same order: their order holds for the records.
   if (ranks) withTermRanks(out, ranks.then((r) => Int32Array.from(termAt, (i) => r[i]!)));
   return out;
