@@ -89,6 +89,8 @@ export interface IndexSource {
   peek(releaseId: number): ReleaseIndex | undefined;
   /** The release's overlay view over an index in memory (read from its delta snapshot, waited for maxMs), or undefined. */
   view?(releaseId: number, db: Pick<PrismaClient, '$queryRawUnsafe'>, maxMs?: number): Promise<OverlayView | undefined>;
+  /** The release's overlay view if made, without reading. */
+  peekView?(releaseId: number): OverlayView | undefined;
   /** 'one' on the embedded store, whose statements run on the serving thread (compose.ts); 'each' on PostgreSQL. */
   readonly sqlFallbacks: 'one' | 'each';
 }
@@ -138,10 +140,27 @@ const VIEW_WAIT_MS = 30_000;
  */
 async function throughViews(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, a: ReleaseIndex | undefined, b: ReleaseIndex | undefined, indexes: IndexSource): Promise<ChangeRecord[] | undefined> {
   if (!indexes.view || (a && b)) return undefined;
+  if (indexes.sqlFallbacks === 'each' && !(await viewOverIndex(db, from, to, a, b, indexes))) return undefined;
   // Its read (one delta row) is waited for whole: the other ways cost seconds (bench/results.md).
   const [va, vb] = await Promise.all([a ?? indexes.view(from.id, db, VIEW_WAIT_MS), b ?? indexes.view(to.id, db, VIEW_WAIT_MS)]);
   if (!va || !vb || !sharedBase(va, vb)) return undefined;
   return computeChangesFromIndexes({ version: from.version, index: va }, { version: to.version, index: vb });
+}
+
+/**
+ * On PostgreSQL, where the ranged read runs off the serving thread: whether the missing side's view
+ * is made, or would be over the other side's index in memory (its delta's base is that release).
+ * A view over another base (an older group's keyframe) is no shared base, and making it loaded that
+ * keyframe's index on the serving thread for nothing (first → last of 24 full-size releases: one
+ * turn of ~0.3 s, bench/results.md); a release with no such delta would load its whole index to be
+ * diffed here. Both sides missing: as before (their views read).
+ */
+async function viewOverIndex(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, a: ReleaseIndex | undefined, b: ReleaseIndex | undefined, indexes: IndexSource): Promise<boolean> {
+  const [missing, kept] = a ? [to, a] : b ? [from, b] : [undefined, undefined];
+  if (!missing || !kept) return true;
+  if (indexes.peekView?.(missing.id)) return true;
+  const [row] = await db.$queryRawUnsafe<{ base: number | null }[]>(`SELECT base_release_id AS base FROM release_index_snapshot WHERE release_id = $1`, missing.id);
+  return row?.base === kept.releaseId;
 }
 
 async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource, listing = false, offThread = false): Promise<Computed> {
