@@ -146,12 +146,12 @@ module.exports = {
       // Stronger than no-orphans (dependency-cruiser's orphans import nothing either): a file that
       // imports others but that no entry point reaches, directly or not, is dead code too.
       name: 'reachable-from-entry',
-      comment: 'every file of src/ is reached (type-only imports included) from src/cli/index.ts or a worker entry (the engine, the OTLP export); dead code or a development tool (tools/) otherwise',
+      comment: 'every file of src/ is reached (type-only imports included) from src/cli/index.ts or a worker entry (the engine, the OTLP export, the changes worker); dead code or a development tool (tools/) otherwise',
       severity: 'error',
-      from: { path: ['^src/cli/index\\.ts$', '^src/assessment/nlpWorkerTsx\\.mjs$', '^src/observability/exportWorkerTsx\\.mjs$'] },
+      from: { path: ['^src/cli/index\\.ts$', '^src/assessment/nlpWorkerTsx\\.mjs$', '^src/observability/exportWorkerTsx\\.mjs$', '^src/domain/changes/offThreadWorkerTsx\\.mjs$'] },
       to: {
         path: '^src/',
-        pathNot: ['^src/cli/index\\.ts$', '^src/assessment/nlpWorkerTsx\\.mjs$', '^src/observability/exportWorkerTsx\\.mjs$', '\\.d\\.ts$', '^src/generated/'],
+        pathNot: ['^src/cli/index\\.ts$', '^src/assessment/nlpWorkerTsx\\.mjs$', '^src/observability/exportWorkerTsx\\.mjs$', '^src/domain/changes/offThreadWorkerTsx\\.mjs$', '\\.d\\.ts$', '^src/generated/'],
         reachable: false,
       },
     },

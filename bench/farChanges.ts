@@ -14,6 +14,7 @@
 //
 //   npx tsx bench/farChanges.ts --store /tmp/chain [--src ../other/src] [--from 90.0 --to 90.11] [--http]
 import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openMigrated } from '../src/db/open.ts';
@@ -26,6 +27,10 @@ const { values } = parseArgs({
     to: { type: 'string' },
     http: { type: 'boolean', default: false },
     label: { type: 'string', default: '' },
+    // --http: first a pair near the last computed (to-2 → to), as a server that has computed one before (code warm, a worker started).
+    warm: { type: 'boolean', default: false },
+    // --http: cheap requests (GET /health/live) in a stream while the first far page is computed and its rows stored: their latency.
+    probe: { type: 'boolean', default: false },
   },
 });
 const src = path.resolve(values.src ?? path.join(import.meta.dirname, '../src'));
@@ -52,6 +57,14 @@ const cpu = () => {
   return (c.user + c.system) / 1000;
 };
 const round = (x: number) => Math.round(x);
+/** The serving (main) thread's CPU ms alone (its task's utime + stime; process.cpuUsage() counts every thread). */
+const threadCpu = () => {
+  const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+};
+/** VmHWM / VmRSS in MB (the peak reset by writing 5 to clear_refs). */
+const mem = (k: 'VmHWM' | 'VmRSS') => Number(/(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(k))!)![1]) / 1024;
 
 try {
   const list = await db.prisma.release.findMany({ orderBy: { ordinal: 'asc' } });
@@ -165,28 +178,83 @@ async function http(from: { id: number; version: string }, to: { id: number; ver
       return text;
     };
     await get(1, null); // the route's code warmed on the neighbour pair (stored at import)
+    const list = await db.prisma.release.findMany({ orderBy: { ordinal: 'asc' } });
+    const near = list.at(-3)!;
+    const clearNear = async () => {
+      await db.prisma.changeSet.deleteMany({ where: { fromReleaseId: near.id, toReleaseId: to.id } });
+      await db.prisma.releaseChange.deleteMany({ where: { fromReleaseId: near.id, toReleaseId: to.id } });
+    };
+    if (values.warm) {
+      await clearNear();
+      await get(1, near.version);
+      await ensureChangeSet(db.prisma, { id: near.id, version: near.version }, to);
+      await clearNear();
+    }
     // As after a start: the latest release's index in memory.
     await composed.services.catalog.searchIndexes.get(to.id, db.prisma);
     globalThis.gc?.();
     // The serving thread's turns while the first page is computed: what another request would wait for at most.
     const loop = monitorEventLoopDelay({ resolution: 5 });
+    // Cheap requests one after another (each as soon as the last answered, 5 ms apart) while the first page is computed and stored.
+    const lat: number[] = [];
+    let probing = values.probe;
+    const probe = (async () => {
+      while (probing) {
+        // Latency from when the request was due (5 ms after the last answer), not from when the timer got the thread: a stall counts.
+        const due = performance.now() + 5;
+        await new Promise((r) => setTimeout(r, 5));
+        const r = await fetch(new Request('http://bench/health/live'));
+        await r.text();
+        lat.push(performance.now() - due);
+      }
+    })();
+    try {
+      writeFileSync('/proc/self/clear_refs', '5');
+    } catch {
+      // not allowed: the peak is the process's
+    }
+    const rss0 = mem('VmRSS');
     loop.enable();
     const c0 = cpu();
+    const th0 = threadCpu();
     const t0 = performance.now();
+    // For a --cpu-prof's window (its timestamps are this clock's, µs).
+    if (process.env.FAR_MARKS) console.error('mark first-start', process.hrtime.bigint() / 1000n);
     const first = await get(1);
+    if (process.env.FAR_MARKS) console.error('mark first-end', process.hrtime.bigint() / 1000n);
     const firstMs = performance.now() - t0;
     const firstCpuMs = cpu() - c0;
+    const firstThreadCpuMs = threadCpu() - th0;
+    const firstLat = lat.length;
     loop.disable();
+    const loopFirst = { max: round(loop.max / 1e6), p99: round(loop.percentile(99) / 1e6) };
+    loop.reset();
+    loop.enable();
     const t1 = performance.now();
     await get(2);
     const page2Ms = performance.now() - t1;
     await ensureChangeSet(db.prisma, from, to);
     const storedAfterMs = performance.now() - t0;
+    const threadCpuToStoredMs = threadCpu() - th0;
+    const cpuToStoredMs = cpu() - c0;
+    loop.disable();
+    probing = false;
+    await probe;
+    const hwm = mem('VmHWM');
+    const pct = (xs: number[], q: number) => (xs.length ? round([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!) : null);
     const t2 = performance.now();
     await get(1);
     const againMs = performance.now() - t2;
     const body = JSON.parse(first) as { changes?: unknown; total?: number };
-    return { firstMs: round(firstMs), firstCpuMs: round(firstCpuMs), loopDelayMaxMs: round(loop.max / 1e6), loopDelayP99Ms: round(loop.percentile(99) / 1e6), page2Ms: round(page2Ms), storedAfterMs: round(storedAfterMs), againMs: round(againMs), total: body.total, counts: body.changes };
+    const during = lat.slice(0, firstLat);
+    return {
+      firstMs: round(firstMs), firstCpuMs: round(firstCpuMs), firstThreadCpuMs: round(firstThreadCpuMs),
+      loopDelayMaxMs: loopFirst.max, loopDelayP99Ms: loopFirst.p99, storeLoopDelayMaxMs: round(loop.max / 1e6), storeLoopDelayP99Ms: round(loop.percentile(99) / 1e6),
+      probe: values.probe ? { nFirst: during.length, p50: pct(during, 0.5), p99: pct(during, 0.99), max: pct(during, 1), nAll: lat.length, p99All: pct(lat, 0.99), maxAll: pct(lat, 1) } : undefined,
+      rssBeforeMb: round(rss0), hwmMb: round(hwm), hwmDeltaMb: round(hwm - rss0),
+      page2Ms: round(page2Ms), storedAfterMs: round(storedAfterMs), cpuToStoredMs: round(cpuToStoredMs), threadCpuToStoredMs: round(threadCpuToStoredMs), againMs: round(againMs), total: body.total, counts: body.changes,
+      load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    };
   } finally {
     await composed.close();
   }

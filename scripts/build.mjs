@@ -19,6 +19,8 @@ const result = await build({
     { in: path.join(root, 'src/assessment/nlpWorker.ts'), out: 'nlp-worker' },
     // The OTLP trace exporter's thread: src/observability/workerExporter.ts loads dist/otlp-export-worker.mjs.
     { in: path.join(root, 'src/observability/exportWorker.ts'), out: 'otlp-export-worker' },
+    // The changes worker (a far change set computed off the serving thread): src/domain/changes/offThread.ts loads dist/changes-worker.mjs.
+    { in: path.join(root, 'src/domain/changes/offThreadWorker.ts'), out: 'changes-worker' },
   ],
   outdir: path.join(root, 'dist'),
   outExtension: { '.js': '.mjs' },

@@ -10,7 +10,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { LEVELS, type Level } from '../levels.ts';
 import type { ChangeRecord, ChangeType } from './engine.ts';
 import { byCodePoints, presetTermRanks, termRanks } from './termOrder.ts';
-import type { ChangeCounts, ChangePage, StoredChange } from './store.ts';
+import type { ChangeCounts, ChangePage, StoredChange } from './pageTypes.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -42,7 +42,7 @@ export function inJsonbOrder(v: unknown): unknown {
 }
 
 /** A record as a stored row reads back (listChanges()): CHANGE_COLUMNS' key order, metadata keys in jsonb's. */
-const asStored = (r: ChangeRecord): StoredChange => ({
+export const asStored = (r: ChangeRecord): StoredChange => ({
   level: r.level,
   code: r.code,
   changeType: r.changeType,
@@ -52,7 +52,66 @@ const asStored = (r: ChangeRecord): StoredChange => ({
   metadata: inJsonbOrder(r.metadata) as ChangeRecord['metadata'],
 });
 
-export class ChangeListing {
+/** A change set's listing in memory: its size, its bytes held (the memory share's accounting), its pages. */
+export interface Listing {
+  readonly size: number;
+  readonly bytes: number;
+  /** As listChanges() without hierarchy filters: counts per type under the level filter, and one page. */
+  page(f: { level?: Level | undefined; changeType?: ChangeType | undefined }, offset: number, limit: number): ChangePage;
+}
+
+/** A record's (level, change type) group: level × 3 + type, the listing's first two keys. */
+export const groupOf = (r: Pick<ChangeRecord, 'level' | 'changeType'>) => LEVELS.indexOf(r.level) * 3 + TYPES.indexOf(r.changeType);
+
+/**
+ * The listing order of records given by group (groupOf), term rank and code: one number per record
+ * but for the code, (group) above the term rank, exact (15 × the ranks' width is small); the code
+ * breaks ties ((level, code) is unique, so no two are equal). Ranks go up to the number of distinct
+ * terms: a fixed 2¹⁷ per group (before round 12) let the ranks of a set over 131,072 terms spill
+ * into the next type's or level's place. With where each group starts in that order.
+ */
+export function listingOrder(group: ArrayLike<number>, rank: ArrayLike<number>, code: ArrayLike<number>): { order: Int32Array; start: Int32Array } {
+  const n = group.length;
+  let width = 1;
+  for (let i = 0; i < n; i++) width = Math.max(width, rank[i]! + 1);
+  const key = new Float64Array(n);
+  for (let i = 0; i < n; i++) key[i] = group[i]! * width + rank[i]!;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => key[a]! - key[b]! || code[a]! - code[b]!);
+  const start = new Int32Array(LEVELS.length * 3 + 1);
+  for (let i = 0; i < n; i++) start[group[i]! + 1]!++;
+  for (let k = 0; k < LEVELS.length * 3; k++) start[k + 1]! += start[k]!;
+  return { order, start };
+}
+
+/** A page of a listing whose items are ordered by level, then type (`start`: where each group begins), `item(i)` its i-th item as stored. Slices only: no pass over the set. */
+export function pageOfGroups(
+  start: Int32Array,
+  f: { level?: Level | undefined; changeType?: ChangeType | undefined },
+  offset: number,
+  limit: number,
+  item: (i: number) => StoredChange,
+): ChangePage {
+  const levels = f.level ? [LEVELS.indexOf(f.level)] : LEVELS.map((_, l) => l);
+  const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
+  for (const l of levels) TYPES.forEach((t, k) => (counts[t] += start[l * 3 + k + 1]! - start[l * 3 + k]!));
+  const total = f.changeType ? counts[f.changeType] : counts.added + counts.updated + counts.retired;
+  // Items are ordered by level, then type: the matching ones are one range per level (and type).
+  const items: StoredChange[] = [];
+  let skip = offset;
+  for (const l of levels) {
+    const from = start[l * 3 + (f.changeType ? TYPES.indexOf(f.changeType) : 0)]!;
+    const to = start[l * 3 + (f.changeType ? TYPES.indexOf(f.changeType) + 1 : 3)]!;
+    const take = Math.max(0, Math.min(to - from - skip, limit - items.length));
+    for (let i = from + Math.min(skip, to - from), end = i + take; i < end; i++) items.push(item(i));
+    skip = Math.max(0, skip - (to - from));
+    if (items.length >= limit) break;
+  }
+  return { total, counts, items };
+}
+
+export class ChangeListing implements Listing {
   private constructor(
     /** Records in listing order. */
     private readonly items: readonly ChangeRecord[],
@@ -71,49 +130,24 @@ export class ChangeListing {
    */
   static async of(db: Db, records: readonly ChangeRecord[]): Promise<ChangeListing> {
     const ranks = await (presetTermRanks(records) ?? termRanks(db, records.map((r) => r.term)));
-    // One number per record in listing order but for the code: (level, type) above the term rank,
-    // exact (15 × the ranks' width is small); the code breaks ties ((level, code) is unique, so no two are
-    // equal). Ranks go up to the number of distinct terms: a fixed 2¹⁷ per group (before round 12)
-    // let the ranks of a set over 131,072 terms spill into the next type's or level's place.
     const n = records.length;
-    let width = 1;
-    for (let i = 0; i < n; i++) width = Math.max(width, ranks[i]! + 1);
-    const key = new Float64Array(n);
+    const group = new Int8Array(n);
     const code = new Int32Array(n);
     let bytes = 0;
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
-      key[i] = (LEVELS.indexOf(r.level) * 3 + TYPES.indexOf(r.changeType)) * width + ranks[i]!;
+      group[i] = groupOf(r);
       code[i] = r.code;
       // Strings at two bytes a character, ~100 bytes per metadata value, ~200 bytes of objects per record.
       bytes += 2 * (r.term.length + r.details.length + (r.previousTerm?.length ?? 0)) + 100 * (Object.keys(r.metadata.before).length + Object.keys(r.metadata.after).length + r.metadata.kinds.length) + 200;
     }
-    const order = Int32Array.from(records, (_, i) => i).sort((a, b) => key[a]! - key[b]! || code[a]! - code[b]!);
+    const { order, start } = listingOrder(group, ranks, code);
     const items: ChangeRecord[] = new Array(n);
     for (let k = 0; k < n; k++) items[k] = records[order[k]!]!;
-    const start = new Int32Array(LEVELS.length * 3 + 1);
-    for (const r of records) start[LEVELS.indexOf(r.level) * 3 + TYPES.indexOf(r.changeType) + 1]!++;
-    for (let k = 0; k < LEVELS.length * 3; k++) start[k + 1]! += start[k]!;
     return new ChangeListing(items, start, bytes + 12 * n);
   }
 
-  /** As listChanges() without hierarchy filters: counts per type under the level filter, and one page. Slices only: no pass over the set. */
   page(f: { level?: Level | undefined; changeType?: ChangeType | undefined }, offset: number, limit: number): ChangePage {
-    const levels = f.level ? [LEVELS.indexOf(f.level)] : LEVELS.map((_, l) => l);
-    const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
-    for (const l of levels) TYPES.forEach((t, k) => (counts[t] += this.start[l * 3 + k + 1]! - this.start[l * 3 + k]!));
-    const total = f.changeType ? counts[f.changeType] : counts.added + counts.updated + counts.retired;
-    // Items are ordered by level, then type: the matching ones are one range per level (and type).
-    const items: StoredChange[] = [];
-    let skip = offset;
-    for (const l of levels) {
-      const from = this.start[l * 3 + (f.changeType ? TYPES.indexOf(f.changeType) : 0)]!;
-      const to = this.start[l * 3 + (f.changeType ? TYPES.indexOf(f.changeType) + 1 : 3)]!;
-      const take = Math.max(0, Math.min(to - from - skip, limit - items.length));
-      for (let i = from + Math.min(skip, to - from), end = i + take; i < end; i++) items.push(asStored(this.items[i]!));
-      skip = Math.max(0, skip - (to - from));
-      if (items.length >= limit) break;
-    }
-    return { total, counts, items };
+    return pageOfGroups(this.start, f, offset, limit, (i) => asStored(this.items[i]!));
   }
 }

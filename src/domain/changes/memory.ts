@@ -6,7 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { CHANGE_COLUMNS, readStored, type StoredChange } from './store.ts';
-import type { ChangeListing } from './listing.ts';
+import type { Listing as ChangeListing } from './listing.ts';
 import { memoryGauges } from '../../observability/signals.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;

@@ -2,7 +2,8 @@
 // nothing: the caller then reads the stored rows (store.ts listChanges()), as it always did.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { hasHierarchyFilter } from '../hierarchyFilter.ts';
-import { ChangeListing } from './listing.ts';
+import { ChangeListing, type Listing } from './listing.ts';
+import { EncodedListing } from './encoded.ts';
 import type { ChangeSetMemory } from './memory.ts';
 import { changeComputation, type ChangeFilters, type ChangePage, type IndexSource, type ReleaseRef } from './store.ts';
 
@@ -33,9 +34,17 @@ export async function pageFromMemory(
     return null;
   }
   try {
-    const { records } = await c.computed;
+    const computed = await c.computed;
+    const { records, encoded } = computed;
+    // Computed (off the thread) only to be stored, not in the listing's order: the store answers once it is.
+    if (encoded && !encoded.start && !memory.peekListing(from.id, to.id)) {
+      c.listed();
+      await c.stored;
+      return null;
+    }
     // Held until the rows are stored: every page until then is a slice, none waits for the store.
-    const listing = await memory.listing(from.id, to.id, () => ChangeListing.of(prisma, records), c.stored);
+    const build = async (): Promise<Listing> => (encoded ? new EncodedListing(encoded) : ChangeListing.of(prisma, records!));
+    const listing = await memory.listing(from.id, to.id, build, c.stored);
     return listing.page(f, offset, limit);
   } finally {
     // The rows are stored once the listing is built (store.ts): the first page does not share its time with them.

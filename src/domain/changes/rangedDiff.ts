@@ -181,7 +181,7 @@ async function lookups(db: Db, seq: string, wanted: ByLevel<Wanted>, overlap: bo
        FROM k
        LEFT JOIN LATERAL (SELECT c.code, c.name, c.current, c.pt_code, c.primary_soc_code, c.soc_abbrev, c.intl_order FROM concept c
          WHERE k.want_row AND c.level = k.level AND c.code = k.code AND c.valid_from <= $5::bigint AND c.valid_to > $5::bigint LIMIT 1) c ON true
-       LEFT JOIN LATERAL (SELECT array_agg(l.parent_code ORDER BY l.parent_code) AS parents FROM hierarchy_link l
+       LEFT JOIN LATERAL (SELECT array_agg(l.parent_code ORDER BY l.parent_code)::text AS parents FROM hierarchy_link l
          WHERE k.want_parents AND l.child_level = k.level AND l.child_code = k.code AND l.valid_from <= $5::bigint AND l.valid_to > $5::bigint) pa ON true`,
       batch.map(([l]) => LEVELS[l]!),
       batch.map(([, code]) => code),
@@ -189,9 +189,21 @@ async function lookups(db: Db, seq: string, wanted: ByLevel<Wanted>, overlap: bo
       batch.map(([l, code]) => wanted[l]!.get(code)!.parents),
       seq,
     );
-    for (const r of rows) out[LEVEL_INDEX[r.level]!]!.set(r.code, r);
+    for (const r of rows) {
+      r.parents = r.parents === null ? null : intArray(r.parents as unknown as string);
+      out[LEVEL_INDEX[r.level]!]!.set(r.code, r);
+    }
   });
   return out;
+}
+
+/**
+ * An int[] as PostgreSQL writes it ('{1,2,3}'), parsed here: the lookups' parent lists come as text,
+ * not arrays the driver parses as rows arrive, on the thread that runs the statement (the serving
+ * thread, for the changes worker's statements: one 0.1 s turn per few batches at full size).
+ */
+function intArray(text: string): number[] {
+  return text.length <= 2 ? [] : text.slice(1, -1).split(',').map(Number);
 }
 
 /** PT codes per ptCodesAt statement. */
@@ -371,16 +383,19 @@ export async function diffRanges(db: Db, fromId: number, toId: number, opts: Ran
 }
 
 /**
- * computeChanges() from the boundary rows: the diff, the names it refers to, then each row
- * described, in slices. No diff row is kept (round 12): one row object is filled per key, once
- * for the codes to name and once to describe, so the only objects per change are its record's.
+ * Each change from the boundary rows, in level then code order: the diff, the names it refers to,
+ * then each row described (`emit`, with the row's place among the terms), in slices. No diff row
+ * is kept (round 12): one row object is filled per key, once for the codes to name and once to
+ * describe. Answers the term order of the rows' terms when it was asked beside the names (`termOrder`
+ * where statements overlap), else undefined.
  */
-export async function computeChangesFromRanges(
+export async function eachChangeFromRanges(
   db: Db,
   from: { id: number; version: string },
   to: { id: number; version: string },
-  opts: RangedOptions = {},
-): Promise<ChangeRecord[]> {
+  opts: RangedOptions,
+  emit: (c: ChangeRecord, termAt: number) => void,
+): Promise<{ ranks: Promise<Int32Array> | undefined }> {
   const s = await readRanged(db, from.id, to.id, opts);
   const row = blankRow();
   const codes = new Set<number>();
@@ -401,9 +416,6 @@ export async function computeChangesFromRanges(
   const names = await namesOf(db, [to.id, from.id], codes, opts.overlap);
   const name = (c: number) => names.get(c);
   const versions = { from: from.version, to: to.version };
-  const out: ChangeRecord[] = [];
-  /** Per record, its row's place among the terms. */
-  const termAt: number[] = [];
   n = 0;
   let t = 0;
   for (let l = 0; l < LEVELS.length; l++) {
@@ -411,13 +423,28 @@ export async function computeChangesFromRanges(
       if (++n % SLICE === 0) await nextTurn();
       if (!fillRow(s, l, code, row)) continue;
       const c = describeChange(row, name, versions);
-      if (c) {
-        out.push(c);
-        termAt.push(t);
-      }
+      if (c) emit(c, t);
       t++;
     }
   }
+  // In an object: an async function's answer that is a promise would be waited for.
+  return { ranks };
+}
+
+/** computeChanges() from the boundary rows (eachChangeFromRanges), the records kept. */
+export async function computeChangesFromRanges(
+  db: Db,
+  from: { id: number; version: string },
+  to: { id: number; version: string },
+  opts: RangedOptions = {},
+): Promise<ChangeRecord[]> {
+  const out: ChangeRecord[] = [];
+  /** Per record, its row's place among the terms. */
+  const termAt: number[] = [];
+  const { ranks } = await eachChangeFromRanges(db, from, to, opts, (c, t) => {
+    out.push(c);
+    termAt.push(t);
+  });
   // Ranks over the rows' terms, a superset of the records' in the same order: their order holds for the records.
   if (ranks) withTermRanks(out, ranks.then((r) => Int32Array.from(termAt, (i) => r[i]!)));
   return out;

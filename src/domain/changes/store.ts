@@ -6,17 +6,16 @@ import { bulkInsert, type Column } from '../../db/bulk.ts';
 import type { Level } from '../levels.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
 import type { ChangeRecord, ChangeType } from './engine.ts';
+import type { ChangeCounts, ChangePage, StoredChange } from './pageTypes.ts';
+
+export type { ChangeCounts, ChangePage, StoredChange } from './pageTypes.ts';
 import { metadataWithStringCodes } from './metadata.ts';
 import { canDiff, computeChangesFromIndexes, sharedBase } from './indexDiff.ts';
 import { computeChangesFromRanges } from './rangedDiff.ts';
+import { encodedSize, encodedSlice, type EncodedChanges } from './encoded.ts';
+import { encodeOffThread } from './offThread.ts';
 import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
 import type { OverlayView } from '../releaseIndex/overlayView.ts';
-
-export interface ChangeCounts {
-  added: number;
-  updated: number;
-  retired: number;
-}
 
 export interface ReleaseRef {
   id: number;
@@ -24,11 +23,17 @@ export interface ReleaseRef {
 }
 
 /**
+ * A change set computed: its records, or (computed off the serving thread, offThread.ts) the
+ * same encoded, in the listing's order when computed for a page (encoded.ts).
+ */
+export type Computed = { counts: ChangeCounts; size: number } & ({ records: ChangeRecord[]; encoded?: undefined } | { encoded: EncodedChanges; records?: undefined });
+
+/**
  * A change set being computed on demand: its records as soon as they are computed (a listing
  * can answer from them, listing.ts) and its counts once its rows are stored.
  */
 export interface ChangeComputation {
-  computed: Promise<{ records: ChangeRecord[]; counts: ChangeCounts }>;
+  computed: Promise<Computed>;
   stored: Promise<ChangeCounts>;
   /**
    * Lets the rows' store begin, for a computation started to list a page (pages.ts calls it once
@@ -84,6 +89,8 @@ export interface IndexSource {
   peek(releaseId: number): ReleaseIndex | undefined;
   /** The release's overlay view over an index in memory (read from its delta snapshot, waited for maxMs), or undefined. */
   view?(releaseId: number, db: Pick<PrismaClient, '$queryRawUnsafe'>, maxMs?: number): Promise<OverlayView | undefined>;
+  /** The release's overlay view if made, without reading. */
+  peekView?(releaseId: number): OverlayView | undefined;
   /** 'one' on the embedded store, whose statements run on the serving thread (compose.ts); 'each' on PostgreSQL. */
   readonly sqlFallbacks: 'one' | 'each';
 }
@@ -99,7 +106,14 @@ export interface IndexSource {
  * records (test/domain/changes-ranged.test.ts; on a store migrated in place:
  * test/db/rangedMigration.test.ts).
  */
-async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource, listing = false): Promise<ChangeRecord[]> {
+async function changeRecords(
+  db: Pick<PrismaClient, '$queryRawUnsafe'>,
+  from: ReleaseRef,
+  to: ReleaseRef,
+  indexes?: IndexSource,
+  listing = false,
+  offThread = false,
+): Promise<ChangeRecord[] | EncodedChanges> {
   if (indexes) {
     let a = indexes.peek(from.id);
     let b = indexes.peek(to.id);
@@ -109,7 +123,10 @@ async function changeRecords(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: Re
     if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
   }
   // On PostgreSQL (the index source's 'each') the ranged read's statements may overlap.
-  return computeChangesFromRanges(db, from, to, { overlap: indexes?.sqlFallbacks === 'each', termOrder: listing });
+  const opts = { overlap: indexes?.sqlFallbacks === 'each', termOrder: listing };
+  // On demand (not in an import's transaction): off the serving thread, encoded.
+  if (offThread) return encodeOffThread(db, from, to, { ...opts, list: listing });
+  return computeChangesFromRanges(db, from, to, opts);
 }
 
 /** How long a change set waits for a release's view to be read (its delta row and the base index it is over). */
@@ -123,18 +140,41 @@ const VIEW_WAIT_MS = 30_000;
  */
 async function throughViews(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, a: ReleaseIndex | undefined, b: ReleaseIndex | undefined, indexes: IndexSource): Promise<ChangeRecord[] | undefined> {
   if (!indexes.view || (a && b)) return undefined;
+  if (indexes.sqlFallbacks === 'each' && !(await viewOverIndex(db, from, to, a, b, indexes))) return undefined;
   // Its read (one delta row) is waited for whole: the other ways cost seconds (bench/results.md).
   const [va, vb] = await Promise.all([a ?? indexes.view(from.id, db, VIEW_WAIT_MS), b ?? indexes.view(to.id, db, VIEW_WAIT_MS)]);
   if (!va || !vb || !sharedBase(va, vb)) return undefined;
   return computeChangesFromIndexes({ version: from.version, index: va }, { version: to.version, index: vb });
 }
 
-async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource, listing = false) {
-  const recs = await changeRecords(db, from, to, indexes, listing);
-  const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
-  for (const r of recs) counts[r.changeType]++;
-  return { records: recs, counts };
+/**
+ * On PostgreSQL, where the ranged read runs off the serving thread: whether the missing side's view
+ * is made, or would be over the other side's index in memory (its delta's base is that release).
+ * A view over another base (an older group's keyframe) is no shared base, and making it loaded that
+ * keyframe's index on the serving thread for nothing (first → last of 24 full-size releases: one
+ * turn of ~0.3 s, bench/results.md); a release with no such delta would load its whole index to be
+ * diffed here. Both sides missing: as before (their views read).
+ */
+async function viewOverIndex(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, a: ReleaseIndex | undefined, b: ReleaseIndex | undefined, indexes: IndexSource): Promise<boolean> {
+  const [missing, kept] = a ? [to, a] : b ? [from, b] : [undefined, undefined];
+  if (!missing || !kept) return true;
+  if (indexes.peekView?.(missing.id)) return true;
+  const [row] = await db.$queryRawUnsafe<{ base: number | null }[]>(`SELECT base_release_id AS base FROM release_index_snapshot WHERE release_id = $1`, missing.id);
+  return row?.base === kept.releaseId;
 }
+
+async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource, listing = false, offThread = false): Promise<Computed> {
+  const got = await changeRecords(db, from, to, indexes, listing, offThread);
+  if (!Array.isArray(got)) return { encoded: got, counts: got.counts, size: encodedSize(got) };
+  const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
+  for (const r of got) counts[r.changeType]++;
+  return { records: got, counts, size: got.length };
+}
+
+/** bulkInsert's statement for CHANGE_ROW over encoded rows (encoded.ts: keys as a stored row reads back), with no object made per row. */
+const ENCODED_INSERT = `INSERT INTO "release_change" ("from_release_id", "to_release_id", "level", "code", "change_type", "term", "details", "previous_term", "metadata")
+  SELECT $2::int, $3::int, x.level::"Level", x.code, x."changeType"::"ChangeType", x.term, x.details, x."previousTerm", x.metadata
+  FROM json_to_recordset($1::json) AS x(level text, code int, "changeType" text, term text, details text, "previousTerm" text, metadata jsonb) ON CONFLICT DO NOTHING`;
 
 /** Rows written per statement when a change set is stored on demand: each its own short transaction (on the embedded database, a request waits for at most one: ~0.1 s under load). */
 const STORE_CHUNK = 1_000;
@@ -148,9 +188,11 @@ const STORE_CHUNK = 1_000;
  * the set is a function of the two (immutable) releases, so their rows are the same and
  * ON CONFLICT DO NOTHING makes the second writer's rows and claim no-ops.
  */
-async function storeInSteps(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef, records: ChangeRecord[], counts: ChangeCounts): Promise<void> {
-  for (let start = 0; start < records.length; start += STORE_CHUNK) {
-    await bulkInsert(prisma, 'release_change', { from_release_id: from.id, to_release_id: to.id }, CHANGE_ROW, records.slice(start, start + STORE_CHUNK), { onConflict: 'DO NOTHING' });
+async function storeInSteps(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef, c: Computed): Promise<void> {
+  const { records, encoded, counts } = c;
+  for (let start = 0; start < c.size; start += STORE_CHUNK) {
+    if (encoded) await prisma.$executeRawUnsafe(ENCODED_INSERT, encodedSlice(encoded, start, Math.min(c.size, start + STORE_CHUNK)), from.id, to.id);
+    else await bulkInsert(prisma, 'release_change', { from_release_id: from.id, to_release_id: to.id }, CHANGE_ROW, records.slice(start, start + STORE_CHUNK), { onConflict: 'DO NOTHING' });
   }
   await prisma.$executeRawUnsafe(
     `INSERT INTO change_set (from_release_id, to_release_id, added, updated, retired) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
@@ -170,11 +212,11 @@ function startComputation(prisma: PrismaClient, from: ReleaseRef, to: ReleaseRef
         };
       })
     : undefined;
-  const computed = compute(prisma, from, to, indexes, listing);
-  const stored = computed.then(async ({ records, counts }) => {
+  const computed = compute(prisma, from, to, indexes, listing, true);
+  const stored = computed.then(async (c) => {
     if (gate) await gate;
-    await storeInSteps(prisma, from, to, records, counts);
-    return (await storedCounts(prisma, from.id, to.id)) ?? counts;
+    await storeInSteps(prisma, from, to, c);
+    return (await storedCounts(prisma, from.id, to.id)) ?? c.counts;
   });
   const c: ChangeComputation = { computed, stored: stored.finally(() => inFlight.delete(key)), listed: () => listed() };
   // A caller that only listed (computed) must not leave a failed store unhandled; ensure callers still see it.
@@ -207,7 +249,7 @@ export async function computeChangeSetIn(tx: Prisma.TransactionClient, from: Rel
   // 6.2 s without, in the same run. Off for the rest of this (import) transaction; PGlite accepts it too.
   await tx.$executeRawUnsafe('SET LOCAL jit = off');
   const { records, counts } = await compute(tx, from, to);
-  await storeIn(tx, from, to, records, counts);
+  await storeIn(tx, from, to, records!, counts);
   return counts;
 }
 
@@ -220,26 +262,9 @@ export async function ensureChangeSet(prisma: PrismaClient, from: ReleaseRef, to
   return (await changeComputation(prisma, from, to, indexes))?.stored ?? ensureChangeSet(prisma, from, to, indexes);
 }
 
-export interface StoredChange {
-  level: Level;
-  code: number;
-  changeType: ChangeType;
-  term: string;
-  details: string;
-  previousTerm: string | null;
-  metadata: ChangeRecord['metadata'];
-}
-
 export interface ChangeFilters extends HierarchyFilter {
   level?: Level | undefined;
   changeType?: ChangeType | undefined;
-}
-
-export interface ChangePage {
-  total: number;
-  /** Counts per change type under every filter except changeType. */
-  counts: ChangeCounts;
-  items: StoredChange[];
 }
 
 /** A stored row as answered: codes in its metadata are strings, whenever it was stored (metadata.ts). */

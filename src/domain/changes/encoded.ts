@@ -1,0 +1,51 @@
+// A change set computed off the serving thread (offThread.ts), as it comes back: its records as one
+// UTF-8 text of JSON rows (each a stored row as read back, listing.ts asStored) and their offsets,
+// not an object per record. Nothing is parsed on the serving thread but a page's rows when asked
+// (EncodedListing), and the rows are stored from slices of the same text (store.ts). A far pair's
+// 217k records were ~7 objects each on the serving heap, marked by its every major GC while held.
+import type { Level } from '../levels.ts';
+import type { ChangeType } from './engine.ts';
+import { pageOfGroups, type Listing } from './listing.ts';
+import type { ChangeCounts, ChangePage, StoredChange } from './pageTypes.ts';
+
+export interface EncodedChanges {
+  /** The records' JSON texts joined by commas. */
+  text: Uint8Array;
+  /** Where record i starts in text; it ends at off[i + 1] - 1 (the comma; off[n] = text.length + 1). */
+  off: Uint32Array;
+  counts: ChangeCounts;
+  /** Listing order (listing.ts) with where each (level, type) starts, when built for a page; null: level, then code. */
+  start: Int32Array | null;
+}
+
+const decoder = new TextDecoder();
+
+export const encodedSize = (e: EncodedChanges): number => e.off.length - 1;
+
+/** Records [from, to) as one JSON array text (json_to_recordset's input). */
+export function encodedSlice(e: EncodedChanges, from: number, to: number): string {
+  return to > from ? `[${decoder.decode(e.text.subarray(e.off[from]!, e.off[to]! - 1))}]` : '[]';
+}
+
+/** One record as a stored row reads back. */
+const encodedRow = (e: EncodedChanges, i: number): StoredChange => JSON.parse(decoder.decode(e.text.subarray(e.off[i]!, e.off[i + 1]! - 1))) as StoredChange;
+
+/** The listing of encoded records in listing order: a page parses its rows only. */
+export class EncodedListing implements Listing {
+  readonly bytes: number;
+  private readonly start: Int32Array;
+
+  constructor(private readonly e: EncodedChanges) {
+    if (!e.start) throw new Error('encoded changes not in listing order');
+    this.start = e.start;
+    this.bytes = e.text.byteLength + e.off.byteLength;
+  }
+
+  get size(): number {
+    return encodedSize(this.e);
+  }
+
+  page(f: { level?: Level | undefined; changeType?: ChangeType | undefined }, offset: number, limit: number): ChangePage {
+    return pageOfGroups(this.start, f, offset, limit, (i) => encodedRow(this.e, i));
+  }
+}
