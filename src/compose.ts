@@ -64,7 +64,7 @@ export function compose(config: Config, db: Database, log: Logger, hooks: Runtim
     languageNameBytes: config.memory.releaseIndexes / 4,
     blobs: db.blobs,
     indexEvents: {
-      onWarning: (message, d) => log.warn({ release: d.releaseId, err: { message: d.error } }, message),
+      onWarning: (message, d) => log.warn({ ...(d.releaseId === undefined ? {} : { release: d.releaseId }), err: { message: d.error } }, message),
       onLoaded: (release, source, ms, language) => log.info({ release, source, ms, ...(language ? { language } : {}) }, 'release index ready'),
     },
   });

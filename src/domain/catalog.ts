@@ -47,7 +47,7 @@ export class ReleaseCatalog {
     this.searchIndexes = new SearchIndexCache(opts.searchIndexReleases, prisma, opts.blobs, opts.indexEvents, opts.searchIndexBytes);
     // Any list read, however old: a release's names there are the ones read when its id and stamp agree (languageNameHistory.ts).
     this.languageNames = new LanguageNameHistories(prisma, () => this.cache?.list, opts.languageNameBytes ?? DEFAULT_LANGUAGE_NAME_BYTES, (message, e) =>
-      opts.indexEvents?.onWarning?.(message, { releaseId: 0, error: e instanceof Error ? e.message : String(e) }),
+      opts.indexEvents?.onWarning?.(message, { error: e instanceof Error ? e.message : String(e) }),
     );
   }
 

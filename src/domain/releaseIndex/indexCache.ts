@@ -34,7 +34,8 @@ import { counts, memoryGauges, timings } from '../../observability/signals.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
-export type IndexWarning = (message: string, detail: { releaseId: number; error: string }) => void;
+/** `releaseId`: absent when the warning is about no one release (the second languages' names of them all). */
+export type IndexWarning = (message: string, detail: { releaseId?: number; error: string }) => void;
 /** `language`: set for a non-primary language's index. */
 export type IndexLoaded = (releaseId: number, source: 'snapshot' | 'rows' | 'overlay', ms: number, language?: string) => void;
 /** A view's read (view()): `long` settles, and `isLong` is set, once it loads a base or derives the view (overlayView.ts). */

@@ -1,0 +1,43 @@
+// The second languages' names of every release are read once (languageNameHistory.ts); a failed read
+// is a warning about no one release (no `release` field in the log line), code pages fall back to SQL
+// (nameAt answers undefined) and the read is not retried within a minute while as many releases are hosted.
+import { describe, expect, it } from 'vitest';
+import { LanguageNameHistories } from '../../src/domain/languageNameHistory.ts';
+import type { ReleaseInfo } from '../../src/domain/releases.ts';
+
+const release = (id: number, ordinal: number): ReleaseInfo => ({
+  id,
+  version: `9${ordinal}.0`,
+  language: 'en',
+  languages: ['en', 'de'],
+  releaseDate: null,
+  ordinal,
+  isLatest: ordinal === 2,
+  importedAt: new Date(0),
+  namesImportedAt: { en: 1, de: 1 },
+} as ReleaseInfo);
+
+describe('a failed read of the second languages\' names', () => {
+  it('warns once with the cause, answers undefined (SQL), and does not retry at once', async () => {
+    let statements = 0;
+    const db = { $queryRawUnsafe: async () => { statements++; throw new Error('connection reset'); } } as any;
+    const warnings: { message: string; error: unknown }[] = [];
+    const list = [release(2, 2), release(1, 1)];
+    const names = new LanguageNameHistories(db, () => list, 1 << 20, (message, error) => warnings.push({ message, error }));
+    expect(names.nameAt(1, 'de', 'PT', 10000001)).toBeUndefined();
+    await names.settled();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/the de names of the hosted releases could not be read/);
+    expect((warnings[0]!.error as Error).message).toBe('connection reset');
+    const after = statements;
+    expect(after).toBeGreaterThan(0);
+    // Within RETRY_MS, with as many releases hosted: no new read, still undefined.
+    expect(names.nameAt(2, 'de', 'PT', 10000001)).toBeUndefined();
+    await names.settled();
+    expect(statements).toBe(after);
+    expect(warnings).toHaveLength(1);
+    // The primary language is never read here (its names are in the index).
+    expect(names.nameAt(1, 'en', 'PT', 10000001)).toBeUndefined();
+    expect(names.reads).toBe(1);
+  });
+});
