@@ -15,7 +15,7 @@ import { LEVELS, type Level } from '../levels.ts';
 import type { PtPathColumns } from './hierarchyIndex.ts';
 import type { IndexOverlay } from './overlay.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { intersectLists, NO_ENTRIES, scoreTrigrams, sharedScratch, type Postings, type SearchableIndex, type Stamps } from './searchable.ts';
+import { intersectLists, NO_ENTRIES, scoreTrigrams, sharedScratch, type Postings, type SearchableIndex, type Stamps, type TypoScratch } from './searchable.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 const NONE = -2147483648;
@@ -141,7 +141,7 @@ export class OverlaySearch implements SearchableIndex {
     );
   }
 
-  get scratch(): { counts: Uint16Array; touched: Int32Array } {
+  get scratch(): TypoScratch {
     return sharedScratch(this.size);
   }
 

@@ -347,6 +347,21 @@ class Query {
     return 1;
   }
 
+  /**
+   * Whether entry i, sharing `shared` of the query's trigrams, is a typo match: similarity ≥ 0.3
+   * or word_similarity ≥ 0.6, as score(i) decides. Similarity is the count's ratio (score()'s very
+   * expression); word_similarity never exceeds shared / |q| (a correctly rounded quotient of a
+   * numerator no larger and a denominator no smaller), so only the names that may pass on it alone
+   * pay for its extent search and the cached score.
+   */
+  typoMatch(i: number, shared: number): boolean {
+    if (this.size === 0 || shared === 0) return false;
+    const full = shared / (this.size + this.index.trigramCountAt(i) - shared);
+    if (full >= SIMILARITY_THRESHOLD) return true;
+    if (shared / this.size < WORD_SIMILARITY_THRESHOLD) return false;
+    return this.score(i).sim >= WORD_SIMILARITY_THRESHOLD;
+  }
+
   /** sim = greatest(similarity, word_similarity) — the reported score; full = similarity. */
   score(i: number): { sim: number; full: number } {
     let s = this.sims.get(i);
@@ -419,45 +434,46 @@ function matches(query: Query, fuzzy: boolean): MatchRef[] {
   if (fuzzy && query.cjk) return [...out, ...cjkPartial(query, out)];
   if (!fuzzy || query.ids.length === 0) return out;
   // similarity ≤ shared/|q| and word_similarity ≤ shared/|q|, so a match shares at least
-  // m = ⌈0.3·|q|⌉ of the query's trigrams and appears in one of its k − m + 1 rarest
-  // posting lists. Only those are walked (the commonest — "al ", "  c"… — never are); a
-  // name's count there plus the m − 1 skipped lists bounds its shared trigrams, which
-  // must reach what its own length requires before it is scored exactly.
+  // m = ⌈0.3·|q|⌉ of the query's trigrams and appears in one of its k − m + 1 rarest posting
+  // lists: only the names there are candidates. The other m − 1 lists (the commonest: "al ",
+  // "  c"…) are walked too, into a second count: a candidate's two counts add up to exactly the
+  // trigrams it shares with the query, so similarity comes from the count and the name's length,
+  // and only the few that may match on word similarity alone read their names' trigrams.
+  // Bounding the count by the skipped lists instead (until issue 32's p95 round) left tens of
+  // thousands of candidates on a long query at full size to be scored from their names, a random
+  // read each: the bulk of the search. Walking lists is sequential, and the counts are bumped
+  // without a test (no list of touched entries to keep): one pass over them then finds the
+  // candidates, in entry order.
   const qn = query.size;
   const k = query.ids.length;
   const m = Math.max(1, Math.ceil(SIMILARITY_THRESHOLD * qn - 1e-9));
   if (k < m) return out;
-  // Any k − m + 1 of the lists would do (the bound holds for every choice): the rarest by their
-  // runs' lengths, a view's masked entries included (they are counted, then skipped once each below).
+  // Any k − m + 1 of the lists would do: the rarest by their runs' lengths, a view's masked
+  // entries included (they are counted, then skipped below).
   const lists = query.ids.map((id) => index.postings(id)).sort((x, y) => x.head.length + x.tail.length - (y.head.length + y.tail.length));
   const walked = k - m + 1;
-  const skipped = k - walked;
   // Scratch arrays owned by the index (matching is synchronous); zeroed again below.
-  const { counts, touched } = index.scratch;
-  let n = 0;
-  for (let l = 0; l < walked; l++) {
-    const { head, tail } = lists[l]!;
-    for (let j = 0; j < head.length; j++) {
-      const i = head[j]!;
-      if (counts[i]!++ === 0) touched[n++] = i;
+  const { counts, more } = index.scratch;
+  const size = index.size;
+  try {
+    for (let l = 0; l < k; l++) {
+      const { head, tail } = lists[l]!;
+      const into = l < walked ? counts : more;
+      for (let j = 0; j < head.length; j++) into[head[j]!]!++;
+      for (let j = 0; j < tail.length; j++) into[tail[j]!]!++;
     }
-    for (let j = 0; j < tail.length; j++) {
-      const i = tail[j]!;
-      if (counts[i]!++ === 0) touched[n++] = i;
+    for (const x of out) counts[x.m] = 0; // substring matches are already in
+    for (let i = 0; i < size; i++) {
+      const c = counts[i]!;
+      if (c === 0) continue;
+      const shared = c + more[i]!;
+      if (shared < m || index.dropped(i)) continue;
+      if (query.typoMatch(i, shared)) out.push({ m: i, tier: 1 });
     }
+  } finally {
+    counts.fill(0, 0, size);
+    more.fill(0, 0, size);
   }
-  for (const x of out) counts[x.m] = 0; // substring matches are already in
-  const wordNeed = Math.ceil(WORD_SIMILARITY_THRESHOLD * qn - 1e-9);
-  for (let j = 0; j < n; j++) {
-    const i = touched[j]!;
-    const c = counts[i]!;
-    if (c === 0 || index.dropped(i)) continue;
-    const need = Math.min(Math.ceil((SIMILARITY_THRESHOLD * (qn + index.trigramCountAt(i))) / (1 + SIMILARITY_THRESHOLD) - 1e-9), wordNeed);
-    if (c + skipped < need) continue;
-    const s = query.score(i);
-    if (s.full >= SIMILARITY_THRESHOLD || s.sim >= WORD_SIMILARITY_THRESHOLD) out.push({ m: i, tier: 1 });
-  }
-  for (let j = 0; j < n; j++) counts[touched[j]!] = 0;
   return out;
 }
 

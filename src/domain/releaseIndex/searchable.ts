@@ -30,7 +30,7 @@ export interface SearchableIndex {
   /** Handles are below it (a view's: base entries, then its own). */
   readonly size: number;
   /** Per-query scratch of the typo pass, `size` long at least (zero between uses). */
-  readonly scratch: { counts: Uint16Array; touched: Int32Array };
+  readonly scratch: TypoScratch;
   levelAt(h: number): number;
   levelOf(h: number): Level;
   codeAt(h: number): number;
@@ -59,11 +59,19 @@ export interface SearchableIndex {
   bigrams(): { entries(gram: string): Int32Array } | undefined;
 }
 
-/** Scratch for matching, shared by views (matching is synchronous): grown, never shrunk. */
-let shared = { counts: new Uint16Array(0), touched: new Int32Array(0) };
+/** The typo pass's counts per entry (search.ts): in the query's rarest posting lists, and in the others. */
+export interface TypoScratch {
+  counts: Uint16Array;
+  more: Uint16Array;
+}
 
-export function sharedScratch(size: number): { counts: Uint16Array; touched: Int32Array } {
-  if (shared.counts.length < size) shared = { counts: new Uint16Array(size), touched: new Int32Array(size) };
+export const typoScratch = (size: number): TypoScratch => ({ counts: new Uint16Array(size), more: new Uint16Array(size) });
+
+/** Scratch for matching, shared by views (matching is synchronous): grown, never shrunk. */
+let shared = typoScratch(0);
+
+export function sharedScratch(size: number): TypoScratch {
+  if (shared.counts.length < size) shared = typoScratch(size);
   return shared;
 }
 
