@@ -323,6 +323,7 @@ class Query {
   readonly ids: number[];
   private readonly mask: Uint8Array;
   private readonly sims = new Map<number, { sim: number; full: number }>();
+  private substringMatches: readonly MatchRef[] | undefined;
 
   constructor(
     readonly index: SearchableIndex,
@@ -332,6 +333,11 @@ class Query {
   ) {
     ({ size: this.size, ids: this.ids } = index.queryTrigrams(text));
     this.mask = index.mask(this.ids);
+  }
+
+  /** Entries whose name contains the query, with their tiers: found once for both passes (searchIn's rank, then the typo pass's). */
+  substrings(): readonly MatchRef[] {
+    return (this.substringMatches ??= this.index.containing(this.text).map((m) => ({ m, tier: this.tier(m) })));
   }
 
   tier(i: number): number {
@@ -430,7 +436,7 @@ interface MatchRef {
 /** Entries matching the query: substring matches and, with `fuzzy`, similar names too. */
 function matches(query: Query, fuzzy: boolean): MatchRef[] {
   const { index } = query;
-  const out = index.containing(query.text).map((m) => ({ m, tier: query.tier(m) }));
+  const out = [...query.substrings()];
   if (fuzzy && query.cjk) return [...out, ...cjkPartial(query, out)];
   if (!fuzzy || query.ids.length === 0) return out;
   // similarity ≤ shared/|q| and word_similarity ≤ shared/|q|, so a match shares at least
@@ -622,12 +628,38 @@ function pageOf(query: Query, targets: readonly Target[], offset: number, limit:
     const group = byTier[tier]!;
     const end = start + group.length;
     if (end > offset) {
-      group.sort((a, b) => compareTargets(query, a, b));
-      out.push(...group.slice(Math.max(0, offset - start), Math.max(0, offset - start) + limit - out.length));
+      const from = Math.max(0, offset - start);
+      out.push(...firstInOrder(group, from + limit - out.length, (a, b) => compareTargets(query, a, b)).slice(from));
     }
     start = end;
   }
   return out;
+}
+
+/**
+ * The first n of xs in cmp's order, a strict total order (compareTargets ends on the code): what
+ * sorting them all and slicing gives. A page of 20 from a tier of thousands (a 5-letter prefix at
+ * full size) keeps the 20 best seen in one pass instead of sorting the tier, which compared every
+ * pair log n times over; deep pages sort.
+ */
+function firstInOrder<T>(xs: T[], n: number, cmp: (a: T, b: T) => number): T[] {
+  if (n * 8 >= xs.length || n > 256) return xs.sort(cmp).slice(0, n);
+  const top: T[] = [];
+  for (const x of xs) {
+    if (top.length === n) {
+      if (cmp(x, top[n - 1]!) >= 0) continue;
+      top.pop();
+    }
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(x, top[mid]!) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    top.splice(lo, 0, x);
+  }
+  return top;
 }
 
 function hitOf(query: Query, x: Target, language?: string): SearchHit {
