@@ -184,17 +184,18 @@ async function main() {
       process.stdout.write(`  ${label} (${tree}): per search CPU p50 ${f(s.p50)} p95 ${f(s.p95)} max ${f(s.max)} ms; p95 of per-query medians ${f(s.medP95)} ms; index build ${r.buildMs.toFixed(0)} ms; load ${readFileSync('/proc/loadavg', 'utf8').trim()}\n`);
     }
   }
-  // Per kind and the slowest queries (medians over rounds, the last run of the first tree).
-  const last = results.filter((x) => x.label === trees[0]![0]).at(-1)!.r;
-  const med = last.cpu.map((xs) => median(xs));
-  for (const kind of ['exact', 'prefix', 'typo']) {
-    const ks = inputs.queries.map((x, k) => (x.kind === kind ? med[k]! : -1)).filter((v) => v >= 0);
-    if (ks.length) process.stdout.write(`  ${trees[0]![0]} ${kind}: n ${ks.length}, median-of-rounds p50 ${f(pct(ks, 0.5))} p95 ${f(pct(ks, 0.95))} max ${f(Math.max(...ks))} ms\n`);
+  // Per kind and the slowest queries (medians over rounds, each tree's last run); slow.json: the first tree's.
+  for (const [label] of trees) {
+    const last = results.filter((x) => x.label === label).at(-1)!.r;
+    const med = last.cpu.map((xs) => median(xs));
+    for (const kind of ['exact', 'prefix', 'typo']) {
+      const ks = inputs.queries.map((x, k) => (x.kind === kind ? med[k]! : -1)).filter((v) => v >= 0);
+      if (ks.length) process.stdout.write(`  ${label} ${kind}: n ${ks.length}, median-of-rounds p50 ${f(pct(ks, 0.5))} p95 ${f(pct(ks, 0.95))} max ${f(Math.max(...ks))} ms\n`);
+    }
+    const order = med.map((m, k) => k).sort((a, b) => med[b]! - med[a]!);
+    if (label === trees[0]![0]) writeFileSync(path.join(dir, 'slow.json'), JSON.stringify(order.slice(0, 30).map((k) => inputs.queries[k]!.q)));
+    for (const k of order.slice(0, 8)) process.stdout.write(`    ${label} ${f(med[k]!)} ms  ${inputs.queries[k]!.kind}  ${JSON.stringify(inputs.queries[k]!.q)}  total ${JSON.parse(last.pages[k]!).total}\n`);
   }
-  const order = med.map((m, k) => k).sort((a, b) => med[b]! - med[a]!);
-  const slow = order.slice(0, 30).map((k) => inputs.queries[k]!.q);
-  writeFileSync(path.join(dir, 'slow.json'), JSON.stringify(slow));
-  for (const k of order.slice(0, 15)) process.stdout.write(`    ${f(med[k]!)} ms  ${inputs.queries[k]!.kind}  ${JSON.stringify(inputs.queries[k]!.q)}  total ${JSON.parse(last.pages[k]!).total}\n`);
   if (values.baseline) {
     const a = results.find((x) => x.label === 'A')!.r;
     const b = results.find((x) => x.label === 'B')!.r;

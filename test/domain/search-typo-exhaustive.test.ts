@@ -7,7 +7,7 @@
 //    (pg_trgm's definitions) — per name at level LLT (no collapse), and as targets (LLTs onto PTs)
 //    by default, with the same scores;
 //  - pages of 20 at several offsets that are the slices of the whole ranking sorted at once.
-// PGlite and PostgreSQL.
+// PGlite only (vitest.config.ts: arrays in memory; the loaded index is checked on both databases).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,8 +36,8 @@ beforeAll(async () => {
     older ??= r;
     prev = r;
   }
-  const [{ id }] = await db.prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM release ORDER BY ordinal DESC LIMIT 1');
-  index = await ReleaseIndex.load(db.prisma, id!);
+  const [newest] = await db.prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM release ORDER BY ordinal DESC LIMIT 1');
+  index = await ReleaseIndex.load(db.prisma, newest!.id);
 }, 300_000);
 
 afterAll(async () => {
