@@ -794,17 +794,23 @@ export class ReleaseIndex implements SearchableIndex {
     return scoreTrigrams(this.seq, this.seqStart[i]!, this.seqStart[i + 1]!, this.trigramCount[i]!, q, qSize, this.stamps);
   }
 
-  /** Entries whose normalised name contains `q`, ascending. */
-  containing(q: string): number[] {
+  /** Entries whose normalised name contains `q`, ascending; `seen` told each one's name and where `q` first is in it, in that order. */
+  containing(q: string, seen?: (name: string, at: number) => void): number[] {
     const inner = innerTrigramCodes(q);
     const out: number[] = [];
+    const holds = (name: string) => {
+      const at = name.indexOf(q);
+      if (at < 0) return false;
+      seen?.(name, at);
+      return true;
+    };
     if (inner.length === 0) {
       // Under three consecutive letters: nothing to look up, scan (still a few ms).
-      for (let i = 0; i < this.size; i++) if (this.norm[i]!.includes(q)) out.push(i);
+      for (let i = 0; i < this.size; i++) if (holds(this.norm[i]!)) out.push(i);
       return out;
     }
     const ids = inner.map((t) => this.trigramIds.get(t));
     if (ids.some((id) => id === undefined)) return out;
-    return intersectLists((ids as number[]).map((id) => this.postings(id)), (i) => this.norm[i]!.includes(q));
+    return intersectLists((ids as number[]).map((id) => this.postings(id)), (i) => holds(this.norm[i]!));
   }
 }

@@ -337,16 +337,20 @@ class Query {
 
   /** Entries whose name contains the query, with their tiers: found once for both passes (searchIn's rank, then the typo pass's). */
   substrings(): readonly MatchRef[] {
-    return (this.substringMatches ??= this.index.containing(this.text).map((m) => ({ m, tier: this.tier(m) })));
+    if (!this.substringMatches) {
+      const tiers: number[] = [];
+      const found = this.index.containing(this.text, (name, at) => tiers.push(this.tier(name, at)));
+      this.substringMatches = found.map((m, k) => ({ m, tier: tiers[k]! }));
+    }
+    return this.substringMatches;
   }
 
-  tier(i: number): number {
-    const name = this.index.normAt(i);
-    if (name === this.text) return 4;
-    if (name.startsWith(this.text)) return 3;
+  /** The tier of a name containing the query, first at `at`. */
+  private tier(name: string, at: number): number {
+    if (at === 0) return name.length === this.text.length ? 4 : 3;
     // PostgreSQL's \m: the match begins a word (and the query begins with a word character).
     if (isWordChar(this.text[0])) {
-      for (let at = name.indexOf(this.text, 1); at > 0; at = name.indexOf(this.text, at + 1)) {
+      for (; at > 0; at = name.indexOf(this.text, at + 1)) {
         if (!isWordChar(name[at - 1])) return 2;
       }
     }

@@ -48,8 +48,12 @@ export interface SearchableIndex {
   /** Whether a handle found in posting runs is not one of the release's entries (a view's masked base entry). */
   dropped(h: number): boolean;
   score(h: number, q: Uint8Array, qSize: number): { sim: number; full: number };
-  /** The release's entries whose normalised name contains `q`, ascending. */
-  containing(q: string): number[];
+  /**
+   * The release's entries whose normalised name contains `q`, ascending; `seen` is told each one's
+   * name and the first position of `q` in it, in the same order (search ranks them on it without
+   * reading each name again: thousands of names for a 5-letter prefix at full size).
+   */
+  containing(q: string, seen?: (name: string, at: number) => void): number[];
   /** The release's entries in listing order (level, intl_order NULLS LAST, name rank). */
   listingOrder(): Int32Array;
   /** The release's PT path rows: each segment's rows but those whose PT `skip` names. */
