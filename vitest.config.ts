@@ -56,6 +56,9 @@ const NO_DATABASE = [
   // compared with the whole index built from the same rows: thousands of queries, half a minute of
   // CPU, for nothing a second database could change.
   'test/domain/index-overlay-search.test.ts',
+  // The typo pass and paging against scoring every name: the arrays of the index each database
+  // loads (test/domain/search checks that on both), searched and scored in memory.
+  'test/domain/search-typo-exhaustive.test.ts',
 ];
 
 // Files whose assertions include latency under load, measured by a probe: each runs one at a time

@@ -15,7 +15,7 @@ import { LEVELS, type Level } from '../levels.ts';
 import type { PtPathColumns } from './hierarchyIndex.ts';
 import type { IndexOverlay } from './overlay.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { intersectLists, NO_ENTRIES, scoreTrigrams, sharedScratch, type Postings, type SearchableIndex, type Stamps } from './searchable.ts';
+import { intersectLists, NO_ENTRIES, scoreTrigrams, sharedScratch, type Postings, type SearchableIndex, type Stamps, type TypoScratch } from './searchable.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 const NONE = -2147483648;
@@ -141,7 +141,7 @@ export class OverlaySearch implements SearchableIndex {
     );
   }
 
-  get scratch(): { counts: Uint16Array; touched: Int32Array } {
+  get scratch(): TypoScratch {
     return sharedScratch(this.size);
   }
 
@@ -225,18 +225,24 @@ export class OverlaySearch implements SearchableIndex {
     return scoreTrigrams(this.seq, this.seqStart[k]!, this.seqStart[k + 1]!, this.ownCount[k]!, q, qSize, stamps);
   }
 
-  containing(q: string): number[] {
+  containing(q: string, seen?: (name: string, at: number) => void): number[] {
     const inner = innerTrigramCodes(q);
+    const holds = (name: string) => {
+      const at = name.indexOf(q);
+      if (at < 0) return false;
+      seen?.(name, at);
+      return true;
+    };
     if (inner.length === 0) {
       // Under three consecutive letters: scan the release's names (the base's not masked, then the own).
       const out: number[] = [];
-      for (let j = 0; j < this.B; j++) if (!this.isMasked(j) && this.cols.norm[j]!.includes(q)) out.push(j);
-      for (let k = 0; k < this.own.norm.length; k++) if (this.own.norm[k]!.includes(q)) out.push(this.B + k);
+      for (let j = 0; j < this.B; j++) if (!this.isMasked(j) && holds(this.cols.norm[j]!)) out.push(j);
+      for (let k = 0; k < this.own.norm.length; k++) if (holds(this.own.norm[k]!)) out.push(this.B + k);
       return out;
     }
     const ids = inner.map((t) => this.idOf(t));
     if (ids.some((id) => id === undefined)) return [];
-    return intersectLists((ids as number[]).map((id) => this.postings(id)), (h) => !this.dropped(h) && this.normAt(h).includes(q));
+    return intersectLists((ids as number[]).map((id) => this.postings(id)), (h) => !this.dropped(h) && holds(this.normAt(h)));
   }
 
   /** The release's listing order: the base's without masked entries, own entries merged in at their places. */

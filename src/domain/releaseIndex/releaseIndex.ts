@@ -21,7 +21,7 @@ import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 import { BigramPostings, MAX_BIGRAM_POSTING_BYTES } from './bigramPostings.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
 import { allPathsOf, type PathNodes } from './allPaths.ts';
-import { intersectLists, NO_ENTRIES, scoreTrigrams, type Postings, type SearchableIndex, type Stamps } from './searchable.ts';
+import { intersectLists, NO_ENTRIES, scoreTrigrams, typoScratch, type Postings, type SearchableIndex, type Stamps, type TypoScratch } from './searchable.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -178,7 +178,7 @@ export class ReleaseIndex implements SearchableIndex {
   // Scratch for scoring: a stamp per trigram id marks "seen in this pass" without clearing.
   private readonly stamps: Stamps = { stamp: new Int32Array(0), stampValue: 0 };
   /** Per-query scratch of the typo pass (see search.ts), allocated once. */
-  readonly scratch: { counts: Uint16Array; touched: Int32Array };
+  readonly scratch: TypoScratch;
   /** Character-bigram postings for CJK partial matches: built on first need (null: over their byte bound). */
   private bigramBuild: Promise<BigramPostings | null> | undefined;
   private bigramLists: BigramPostings | null | undefined;
@@ -205,7 +205,7 @@ export class ReleaseIndex implements SearchableIndex {
     this.pathHlt = c.pathHlt;
     this.pathHlgt = c.pathHlgt;
     this.pathSoc = c.pathSoc;
-    this.scratch = { counts: new Uint16Array(n), touched: new Int32Array(n) };
+    this.scratch = typoScratch(n);
   }
 
   private sizeEstimate: number | undefined;
@@ -233,7 +233,7 @@ export class ReleaseIndex implements SearchableIndex {
     bytes += retainedBytes(arrays);
     let mapEntries = this.trigramIds.size + this.socAbbrev.size + this.llts.at.size;
     for (const m of this.byCode) mapEntries += m.size;
-    bytes += 40 * mapEntries + this.stamps.stamp.byteLength + this.scratch.counts.byteLength + this.scratch.touched.byteLength + (this.listing?.byteLength ?? 0);
+    bytes += 40 * mapEntries + this.stamps.stamp.byteLength + this.scratch.counts.byteLength + this.scratch.more.byteLength + (this.listing?.byteLength ?? 0);
     bytes += this.bigramLists?.bytes() ?? 0;
     return (this.sizeEstimate = bytes);
   }
@@ -794,17 +794,23 @@ export class ReleaseIndex implements SearchableIndex {
     return scoreTrigrams(this.seq, this.seqStart[i]!, this.seqStart[i + 1]!, this.trigramCount[i]!, q, qSize, this.stamps);
   }
 
-  /** Entries whose normalised name contains `q`, ascending. */
-  containing(q: string): number[] {
+  /** Entries whose normalised name contains `q`, ascending; `seen` told each one's name and where `q` first is in it, in that order. */
+  containing(q: string, seen?: (name: string, at: number) => void): number[] {
     const inner = innerTrigramCodes(q);
     const out: number[] = [];
+    const holds = (name: string) => {
+      const at = name.indexOf(q);
+      if (at < 0) return false;
+      seen?.(name, at);
+      return true;
+    };
     if (inner.length === 0) {
       // Under three consecutive letters: nothing to look up, scan (still a few ms).
-      for (let i = 0; i < this.size; i++) if (this.norm[i]!.includes(q)) out.push(i);
+      for (let i = 0; i < this.size; i++) if (holds(this.norm[i]!)) out.push(i);
       return out;
     }
     const ids = inner.map((t) => this.trigramIds.get(t));
     if (ids.some((id) => id === undefined)) return out;
-    return intersectLists((ids as number[]).map((id) => this.postings(id)), (i) => this.norm[i]!.includes(q));
+    return intersectLists((ids as number[]).map((id) => this.postings(id)), (i) => holds(this.norm[i]!));
   }
 }

@@ -323,6 +323,7 @@ class Query {
   readonly ids: number[];
   private readonly mask: Uint8Array;
   private readonly sims = new Map<number, { sim: number; full: number }>();
+  private substringMatches: readonly MatchRef[] | undefined;
 
   constructor(
     readonly index: SearchableIndex,
@@ -334,17 +335,41 @@ class Query {
     this.mask = index.mask(this.ids);
   }
 
-  tier(i: number): number {
-    const name = this.index.normAt(i);
-    if (name === this.text) return 4;
-    if (name.startsWith(this.text)) return 3;
+  /** Entries whose name contains the query, with their tiers: found once for both passes (searchIn's rank, then the typo pass's). */
+  substrings(): readonly MatchRef[] {
+    if (!this.substringMatches) {
+      const tiers: number[] = [];
+      const found = this.index.containing(this.text, (name, at) => tiers.push(this.tier(name, at)));
+      this.substringMatches = found.map((m, k) => ({ m, tier: tiers[k]! }));
+    }
+    return this.substringMatches;
+  }
+
+  /** The tier of a name containing the query, first at `at`. */
+  private tier(name: string, at: number): number {
+    if (at === 0) return name.length === this.text.length ? 4 : 3;
     // PostgreSQL's \m: the match begins a word (and the query begins with a word character).
     if (isWordChar(this.text[0])) {
-      for (let at = name.indexOf(this.text, 1); at > 0; at = name.indexOf(this.text, at + 1)) {
+      for (; at > 0; at = name.indexOf(this.text, at + 1)) {
         if (!isWordChar(name[at - 1])) return 2;
       }
     }
     return 1;
+  }
+
+  /**
+   * Whether entry i, sharing `shared` of the query's trigrams, is a typo match: similarity ≥ 0.3
+   * or word_similarity ≥ 0.6, as score(i) decides. Similarity is the count's ratio (score()'s very
+   * expression); word_similarity never exceeds shared / |q| (a correctly rounded quotient of a
+   * numerator no larger and a denominator no smaller), so only the names that may pass on it alone
+   * pay for its extent search and the cached score.
+   */
+  typoMatch(i: number, shared: number): boolean {
+    if (this.size === 0 || shared === 0) return false;
+    const full = shared / (this.size + this.index.trigramCountAt(i) - shared);
+    if (full >= SIMILARITY_THRESHOLD) return true;
+    if (shared / this.size < WORD_SIMILARITY_THRESHOLD) return false;
+    return this.score(i).sim >= WORD_SIMILARITY_THRESHOLD;
   }
 
   /** sim = greatest(similarity, word_similarity) — the reported score; full = similarity. */
@@ -415,49 +440,50 @@ interface MatchRef {
 /** Entries matching the query: substring matches and, with `fuzzy`, similar names too. */
 function matches(query: Query, fuzzy: boolean): MatchRef[] {
   const { index } = query;
-  const out = index.containing(query.text).map((m) => ({ m, tier: query.tier(m) }));
+  const out = [...query.substrings()];
   if (fuzzy && query.cjk) return [...out, ...cjkPartial(query, out)];
   if (!fuzzy || query.ids.length === 0) return out;
   // similarity ≤ shared/|q| and word_similarity ≤ shared/|q|, so a match shares at least
-  // m = ⌈0.3·|q|⌉ of the query's trigrams and appears in one of its k − m + 1 rarest
-  // posting lists. Only those are walked (the commonest — "al ", "  c"… — never are); a
-  // name's count there plus the m − 1 skipped lists bounds its shared trigrams, which
-  // must reach what its own length requires before it is scored exactly.
+  // m = ⌈0.3·|q|⌉ of the query's trigrams and appears in one of its k − m + 1 rarest posting
+  // lists: only the names there are candidates. The other m − 1 lists (the commonest: "al ",
+  // "  c"…) are walked too, into a second count: a candidate's two counts add up to exactly the
+  // trigrams it shares with the query, so similarity comes from the count and the name's length,
+  // and only the few that may match on word similarity alone read their names' trigrams.
+  // Bounding the count by the skipped lists instead (until issue 32's p95 round) left tens of
+  // thousands of candidates on a long query at full size to be scored from their names, a random
+  // read each: the bulk of the search. Walking lists is sequential, and the counts are bumped
+  // without a test (no list of touched entries to keep): one pass over them then finds the
+  // candidates, in entry order.
   const qn = query.size;
   const k = query.ids.length;
   const m = Math.max(1, Math.ceil(SIMILARITY_THRESHOLD * qn - 1e-9));
   if (k < m) return out;
-  // Any k − m + 1 of the lists would do (the bound holds for every choice): the rarest by their
-  // runs' lengths, a view's masked entries included (they are counted, then skipped once each below).
+  // Any k − m + 1 of the lists would do: the rarest by their runs' lengths, a view's masked
+  // entries included (they are counted, then skipped below).
   const lists = query.ids.map((id) => index.postings(id)).sort((x, y) => x.head.length + x.tail.length - (y.head.length + y.tail.length));
   const walked = k - m + 1;
-  const skipped = k - walked;
   // Scratch arrays owned by the index (matching is synchronous); zeroed again below.
-  const { counts, touched } = index.scratch;
-  let n = 0;
-  for (let l = 0; l < walked; l++) {
-    const { head, tail } = lists[l]!;
-    for (let j = 0; j < head.length; j++) {
-      const i = head[j]!;
-      if (counts[i]!++ === 0) touched[n++] = i;
+  const { counts, more } = index.scratch;
+  const size = index.size;
+  try {
+    for (let l = 0; l < k; l++) {
+      const { head, tail } = lists[l]!;
+      const into = l < walked ? counts : more;
+      for (let j = 0; j < head.length; j++) into[head[j]!]!++;
+      for (let j = 0; j < tail.length; j++) into[tail[j]!]!++;
     }
-    for (let j = 0; j < tail.length; j++) {
-      const i = tail[j]!;
-      if (counts[i]!++ === 0) touched[n++] = i;
+    for (const x of out) counts[x.m] = 0; // substring matches are already in
+    for (let i = 0; i < size; i++) {
+      const c = counts[i]!;
+      if (c === 0) continue;
+      const shared = c + more[i]!;
+      if (shared < m || index.dropped(i)) continue;
+      if (query.typoMatch(i, shared)) out.push({ m: i, tier: 1 });
     }
+  } finally {
+    counts.fill(0, 0, size);
+    more.fill(0, 0, size);
   }
-  for (const x of out) counts[x.m] = 0; // substring matches are already in
-  const wordNeed = Math.ceil(WORD_SIMILARITY_THRESHOLD * qn - 1e-9);
-  for (let j = 0; j < n; j++) {
-    const i = touched[j]!;
-    const c = counts[i]!;
-    if (c === 0 || index.dropped(i)) continue;
-    const need = Math.min(Math.ceil((SIMILARITY_THRESHOLD * (qn + index.trigramCountAt(i))) / (1 + SIMILARITY_THRESHOLD) - 1e-9), wordNeed);
-    if (c + skipped < need) continue;
-    const s = query.score(i);
-    if (s.full >= SIMILARITY_THRESHOLD || s.sim >= WORD_SIMILARITY_THRESHOLD) out.push({ m: i, tier: 1 });
-  }
-  for (let j = 0; j < n; j++) counts[touched[j]!] = 0;
   return out;
 }
 
@@ -606,12 +632,38 @@ function pageOf(query: Query, targets: readonly Target[], offset: number, limit:
     const group = byTier[tier]!;
     const end = start + group.length;
     if (end > offset) {
-      group.sort((a, b) => compareTargets(query, a, b));
-      out.push(...group.slice(Math.max(0, offset - start), Math.max(0, offset - start) + limit - out.length));
+      const from = Math.max(0, offset - start);
+      out.push(...firstInOrder(group, from + limit - out.length, (a, b) => compareTargets(query, a, b)).slice(from));
     }
     start = end;
   }
   return out;
+}
+
+/**
+ * The first n of xs in cmp's order, a strict total order (compareTargets ends on the code): what
+ * sorting them all and slicing gives. A page of 20 from a tier of thousands (a 5-letter prefix at
+ * full size) keeps the 20 best seen in one pass instead of sorting the tier, which compared every
+ * pair log n times over; deep pages sort.
+ */
+function firstInOrder<T>(xs: T[], n: number, cmp: (a: T, b: T) => number): T[] {
+  if (n * 8 >= xs.length || n > 256) return xs.sort(cmp).slice(0, n);
+  const top: T[] = [];
+  for (const x of xs) {
+    if (top.length === n) {
+      if (cmp(x, top[n - 1]!) >= 0) continue;
+      top.pop();
+    }
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(x, top[mid]!) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    top.splice(lo, 0, x);
+  }
+  return top;
 }
 
 function hitOf(query: Query, x: Target, language?: string): SearchHit {

@@ -30,7 +30,7 @@ export interface SearchableIndex {
   /** Handles are below it (a view's: base entries, then its own). */
   readonly size: number;
   /** Per-query scratch of the typo pass, `size` long at least (zero between uses). */
-  readonly scratch: { counts: Uint16Array; touched: Int32Array };
+  readonly scratch: TypoScratch;
   levelAt(h: number): number;
   levelOf(h: number): Level;
   codeAt(h: number): number;
@@ -48,8 +48,12 @@ export interface SearchableIndex {
   /** Whether a handle found in posting runs is not one of the release's entries (a view's masked base entry). */
   dropped(h: number): boolean;
   score(h: number, q: Uint8Array, qSize: number): { sim: number; full: number };
-  /** The release's entries whose normalised name contains `q`, ascending. */
-  containing(q: string): number[];
+  /**
+   * The release's entries whose normalised name contains `q`, ascending; `seen` is told each one's
+   * name and the first position of `q` in it, in the same order (search ranks them on it without
+   * reading each name again: thousands of names for a 5-letter prefix at full size).
+   */
+  containing(q: string, seen?: (name: string, at: number) => void): number[];
   /** The release's entries in listing order (level, intl_order NULLS LAST, name rank). */
   listingOrder(): Int32Array;
   /** The release's PT path rows: each segment's rows but those whose PT `skip` names. */
@@ -59,11 +63,19 @@ export interface SearchableIndex {
   bigrams(): { entries(gram: string): Int32Array } | undefined;
 }
 
-/** Scratch for matching, shared by views (matching is synchronous): grown, never shrunk. */
-let shared = { counts: new Uint16Array(0), touched: new Int32Array(0) };
+/** The typo pass's counts per entry (search.ts): in the query's rarest posting lists, and in the others. */
+export interface TypoScratch {
+  counts: Uint16Array;
+  more: Uint16Array;
+}
 
-export function sharedScratch(size: number): { counts: Uint16Array; touched: Int32Array } {
-  if (shared.counts.length < size) shared = { counts: new Uint16Array(size), touched: new Int32Array(size) };
+export const typoScratch = (size: number): TypoScratch => ({ counts: new Uint16Array(size), more: new Uint16Array(size) });
+
+/** Scratch for matching, shared by views (matching is synchronous): grown, never shrunk. */
+let shared = typoScratch(0);
+
+export function sharedScratch(size: number): TypoScratch {
+  if (shared.counts.length < size) shared = typoScratch(size);
   return shared;
 }
 
