@@ -55,7 +55,7 @@ const DISTINCT = ['hedache', 'nausea', 'abdominal pain upper', 'ab', 'eye', 'feb
 /** N concurrent searches while the index load is held; the statements by SQL they issue, and their answers against the loaded index's. */
 async function concurrent(mode: 'one' | 'each', qs: readonly (string | undefined)[]) {
   const load = gated();
-  const searches = gated(/<% c\.name_norm|count\(\*\) OVER/);
+  const searches = gated(/WITH m AS MATERIALIZED|count\(\*\) OVER/);
   const cache = new SearchIndexCache();
   cache.sqlFallbacks = mode;
   const loading = cache.get(releaseId, load.read);

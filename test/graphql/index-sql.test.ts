@@ -61,7 +61,7 @@ beforeAll(async () => {
   for (let i = 0; ; i++) {
     t.queries.length = 0;
     expect((await t.request('/codes?q=pain&version=80.0')).status).toBe(200);
-    if (!t.queries.some((q) => /<% c\.name_norm/.test(q))) break;
+    if (!t.queries.some((q) => /WITH m AS MATERIALIZED/.test(q))) break;
     expect(i).toBeLessThan(600);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -536,6 +536,7 @@ export class SearchIndexCache {
    * change set, whose other ways cost seconds, waits longer). `codePage`: not even that once the read
    * must load the view's base or derive the view (seconds at full size): a code page's SQL is
    * tens of milliseconds, and waiting out maxMs first made the first one on an older release ~180 ms.
+   * A search's likewise (searchView): its SQL reads the names containing the query first (search.ts bySql).
    */
   view(releaseId: number, db: Db, maxMs = this.waitMs, warming = false, codePage = false): Promise<OverlayView | undefined> {
     const ready = this.peekView(releaseId);
@@ -577,11 +578,12 @@ export class SearchIndexCache {
    * Search on the release through its overlay view (overlaySearch.ts) when its own index is not
    * kept and a view can be made (view(): its delta over a kept index, read once, bounded): the
    * newest release's index plus the release's delta, nothing materialised. Undefined otherwise
-   * (the caller loads the release's index, or answers by SQL meanwhile: search.ts).
+   * (the caller loads the release's index, or answers by SQL meanwhile: search.ts), and at once when
+   * the read goes on to load the view's base or derive it (seconds: no use waiting out waitMs for it).
    */
   async searchView(releaseId: number, db: Db): Promise<OverlaySearch | undefined> {
     if (!this.useViews || this.built.has(releaseId)) return undefined;
-    const v = await this.view(releaseId, db);
+    const v = await this.view(releaseId, db, this.waitMs, false, true);
     if (!v || this.built.has(releaseId)) return undefined;
     const before = v.bytes;
     const s = v.search();

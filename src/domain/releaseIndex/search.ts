@@ -146,24 +146,36 @@ export async function searchConcepts(
  * that fails — on a large release a scan of its names can run past DATABASE_QUERY_TIMEOUT_MS, seen
  * at full size on PostgreSQL — gives way to the load (a client's search is not refused as "database
  * unavailable" while the index it needs is being built); a load that fails leaves the statement.
+ * Candidates in two steps (sqlCandidates): the names containing the query first, and the typo
+ * candidates only when the page needs the typo pass (the index's own decision, on the same names).
  */
 async function bySql(src: SearchSource, releaseId: number, nq: string, filters: SearchFilters, offset: number, limit: number, language: SearchLanguage | undefined): Promise<SearchPage> {
   const collapse = filters.level !== 'LLT';
   const list = () => listConceptsSql(src.db, releaseId, filters, offset, limit);
-  const candidates = () => sqlCandidates(src.db, releaseId, nq, collapse);
+  const candidates = (contained?: Candidates) => () => sqlCandidates(src.db, releaseId, nq, collapse, contained);
   const viaIndex = (wanted: () => boolean) =>
     src.indexes.get(releaseId, src.db).then((index) => (wanted() ? searchIn(src.db, index, nq, filters, offset, limit, language) : undefined));
   // No load raced when the index would not be kept or the release's view is on its way (SearchIndexCache.shouldLoad).
   const load = src.indexes.shouldLoad(releaseId);
-  const statement = nq === '' ? src.indexes.fallback(releaseId, `list ${JSON.stringify([filters, offset, limit])}`, list) : src.indexes.fallback(releaseId, `names ${collapse} ${nq}`, candidates);
+  // The substring matches' page, or the typo step's: its own statement (shared like the first), else
+  // the index's page (another statement in flight on the embedded store), else run directly (no load).
+  const withTypos = (contained: Candidates): Promise<SearchPage> =>
+    pageIn(src.db, contained.index, nq, filters, offset, limit, language, false).then((page) => {
+      if (page) return page;
+      const typos = src.indexes.fallback(releaseId, `typos ${collapse} ${nq}`, candidates(contained));
+      if (typos) return typos.then((names) => searchIn(src.db, names.index, nq, filters, offset, limit, language));
+      if (load) return src.indexes.get(releaseId, src.db).then((index) => searchIn(src.db, index, nq, filters, offset, limit, language));
+      return candidates(contained)().then((names) => searchIn(src.db, names.index, nq, filters, offset, limit, language));
+    });
+  const statement = nq === '' ? src.indexes.fallback(releaseId, `list ${JSON.stringify([filters, offset, limit])}`, list) : src.indexes.fallback(releaseId, `names ${collapse} ${nq}`, candidates());
   if (statement) {
-    const viaSql = nq === '' ? (statement as Promise<SearchPage>) : (statement as Promise<ReleaseIndex>).then((names) => searchIn(src.db, names, nq, filters, offset, limit, language));
+    const viaSql = nq === '' ? (statement as Promise<SearchPage>) : (statement as Promise<Candidates>).then(withTypos);
     return load ? firstAnswer(viaSql, viaIndex) : viaSql;
   }
-  if (!load) return nq === '' ? list() : searchIn(src.db, await candidates(), nq, filters, offset, limit, language);
+  if (!load) return nq === '' ? list() : withTypos(await candidates()());
   const index = await src.indexes.get(releaseId, src.db).catch(() => undefined);
   if (index) return searchIn(src.db, index, nq, filters, offset, limit, language);
-  return nq === '' ? list() : searchIn(src.db, await candidates(), nq, filters, offset, limit, language);
+  return nq === '' ? list() : withTypos(await candidates()());
 }
 
 /**
@@ -191,6 +203,14 @@ function firstAnswer(viaSql: Promise<SearchPage>, viaIndex: (wanted: () => boole
 
 /** One page of `searchConcepts` on an index: the whole release's, or its candidates' (sqlCandidates). */
 async function searchIn(db: Db, index: SearchableIndex, nq: string, filters: SearchFilters, offset: number, limit: number, language: SearchLanguage | undefined): Promise<SearchPage> {
+  return (await pageIn(db, index, nq, filters, offset, limit, language, true))!;
+}
+
+/**
+ * searchIn's page; with `typos` false, null when the page needs the typo pass (an index of the
+ * names containing the query only: sqlCandidates' first step).
+ */
+async function pageIn(db: Db, index: SearchableIndex, nq: string, filters: SearchFilters, offset: number, limit: number, language: SearchLanguage | undefined, typos: boolean): Promise<SearchPage | null> {
   // An index without hierarchy (a candidates' index) leaves the filters to SQL.
   const keep = index.hasHierarchy ? await entryFilter(db, index, filters) : undefined;
   if (nq === '') {
@@ -203,6 +223,7 @@ async function searchIn(db: Db, index: SearchableIndex, nq: string, filters: Sea
   // fill a page: a decision that depends on the query and page size only, so totals
   // agree from page to page. Not for scripts without spaces (CJK): see SearchLanguage.fuzzy.
   if (ranked.best !== 4 && ranked.targets.length < limit && (language ? language.fuzzy || language.cjk : true)) {
+    if (!typos) return null;
     if (query.cjk) await index.prepareBigrams();
     ranked = await rank(db, query, filters, keep, true);
   }
@@ -275,7 +296,7 @@ const CANDIDATE_COLUMNS = 'c.level, c.code, c.name, c.name_norm, c.current, c.pt
 
 /**
  * An index of the release's names that can match `nq`, for a search arriving before the
- * release's index is loaded: every name containing it, and every name pg_trgm finds similar
+ * release's index is loaded: every name containing it, and with `contained` every name pg_trgm finds similar
  * (`%`: similarity ≥ pg_trgm.similarity_threshold, `<%`: word_similarity ≥
  * word_similarity_threshold — their defaults 0.3 and 0.6 are the typo pass's thresholds; the
  * index decides again on its own scores), plus the PTs those LLTs collapse onto (`collapse`).
@@ -286,31 +307,50 @@ const CANDIDATE_COLUMNS = 'c.level, c.code, c.name, c.name_norm, c.current, c.pt
  * float4 ratio of small integers with the threshold, a rounding that never crosses it: the same
  * names as the index's exact ratios (test/domain/search-sql-thresholds.test.ts). A query of under
  * three characters has no trigram to look up: the planner scans the release's rows as before.
- * The collapsed PTs are read by key, not by a second scan of the release.
+ * The collapsed PTs are read by key, not by a second scan of the release. In two steps (bySql):
+ * first the names containing the query (`LIKE` alone); then, only for a page that needs the typo
+ * pass, `contained` given, the names `%` / `<%` find (without the `LIKE`, whose estimate for a
+ * common word or a prefix made the planner scan the release's rows computing both similarities on
+ * each: 1.4–1.7 s for the first search on the oldest at full size, issue 32), merged with the
+ * first step's.
  * Ranked by the same code as the whole index, on the same names, codes and trigram counts, with
  * entries in the same (level, code) order, it gives the same page; the hierarchy and change
  * filters go to SQL (the index holds no hierarchy), as they always could.
  */
-async function sqlCandidates(db: Db, releaseId: number, nq: string, collapse: boolean): Promise<ReleaseIndex> {
-  const rows = await db.$queryRawUnsafe<Parameters<typeof ReleaseIndex.build>[1][number][]>(
+async function sqlCandidates(db: Db, releaseId: number, nq: string, collapse: boolean, contained?: Candidates): Promise<Candidates> {
+  const found = await db.$queryRawUnsafe<CandidateRow[]>(
     `WITH m AS MATERIALIZED (
        SELECT ${CANDIDATE_COLUMNS} FROM concept_at($1::int) c
-       WHERE c.name_norm LIKE $2 OR c.name_norm % $3 OR $3 <% c.name_norm
+       WHERE ${contained ? 'c.name_norm % $3 OR $3 <% c.name_norm' : 'c.name_norm LIKE $3'}
      )
      SELECT u.level::text AS level, u.code, u.name, u.name_norm, u.current, u.pt_code, u.primary_soc_code, u.soc_abbrev, u.intl_order
      FROM (
        SELECT * FROM m
        UNION
        SELECT ${CANDIDATE_COLUMNS} FROM concept_at($1::int) c
-       WHERE $4 AND c.level = 'PT' AND c.code IN (SELECT pt_code FROM m WHERE level = 'LLT')
+       WHERE $2 AND c.level = 'PT' AND c.code IN (SELECT pt_code FROM m WHERE level = 'LLT')
      ) u
      ORDER BY u.level, u.code`,
     releaseId,
-    `%${likeEscape(nq)}%`,
-    nq,
     collapse,
+    contained ? nq : `%${likeEscape(nq)}%`,
   );
-  return ReleaseIndex.build(releaseId, rows);
+  // The typo step's names beside the first step's, each once, in the release's (level, code) order.
+  let rows = found;
+  if (contained) {
+    const byKey = new Map<string, CandidateRow>();
+    for (const r of [...contained.rows, ...found]) byKey.set(`${r.level} ${r.code}`, r);
+    rows = [...byKey.values()].sort((a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || a.code - b.code);
+  }
+  return { rows, index: await ReleaseIndex.build(releaseId, rows) };
+}
+
+type CandidateRow = Parameters<typeof ReleaseIndex.build>[1][number];
+
+/** Candidate names (sqlCandidates): their rows, and the index of just those. */
+interface Candidates {
+  rows: readonly CandidateRow[];
+  index: ReleaseIndex;
 }
 
 // ---- Matching --------------------------------------------------------------------------
