@@ -56,6 +56,8 @@ const NO_DATABASE = [
   // compared with the whole index built from the same rows: thousands of queries, half a minute of
   // CPU, for nothing a second database could change.
   'test/domain/index-overlay-search.test.ts',
+  // A change record's JSON text against JSON.stringify's, over records made in memory.
+  'test/domain/changes-stored-json.test.ts',
 ];
 
 // Files whose assertions include latency under load, measured by a probe: each runs one at a time

@@ -5,9 +5,10 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ChangeRecord } from './engine.ts';
 import type { EncodedChanges } from './encoded.ts';
-import { asStored, groupOf, listingOrder } from './listing.ts';
+import { groupOf, listingOrder } from './listing.ts';
 import type { ChangeCounts } from './pageTypes.ts';
 import { eachChangeFromRanges, type RangedOptions } from './rangedDiff.ts';
+import { storedJson } from './storedJson.ts';
 import { termRanks } from './termOrder.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -28,8 +29,8 @@ export async function encodeChangesFromRanges(db: Db, from: { id: number; versio
   const ranged: RangedOptions = { ...opts, termOrder: opts.list && opts.termOrder };
   const early = ranged.termOrder && ranged.overlap;
   const { ranks } = await eachChangeFromRanges(db, from, to, ranged, (c: ChangeRecord, t: number) => {
-    // The record's objects die young (a scavenge), its text stays.
-    json.push(JSON.stringify(asStored(c)));
+    // The record's objects die young (a scavenge), its text stays: written directly (storedJson.ts), no copy made first.
+    json.push(storedJson(c));
     group.push(groupOf(c));
     code.push(c.code);
     counts[c.changeType]++;

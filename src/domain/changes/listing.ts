@@ -18,7 +18,7 @@ const TYPES: readonly ChangeType[] = ['added', 'updated', 'retired'];
 
 /** Key orders by key list: metadata objects come in a handful of shapes, each sorted once. */
 const keyOrders = new Map<string, string[]>();
-function jsonbKeyOrder(keys: string[]): string[] {
+export function jsonbKeyOrder(keys: string[]): string[] {
   const id = keys.join('\u0000');
   let order = keyOrders.get(id);
   if (!order) {
