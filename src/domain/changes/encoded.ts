@@ -19,6 +19,25 @@ export interface EncodedChanges {
 }
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Records' JSON texts joined into one EncodedChanges, in `order` (listing order: `start` says where each group begins) or as given. */
+export function joinEncoded(json: readonly string[], order: ArrayLike<number> | null, counts: ChangeCounts, start: Int32Array | null): EncodedChanges {
+  const n = json.length;
+  const off = new Uint32Array(n + 1);
+  let bytes = 0;
+  for (let k = 0; k < n; k++) {
+    off[k] = bytes;
+    bytes += Buffer.byteLength(json[order ? order[k]! : k]!) + 1;
+  }
+  off[n] = bytes;
+  const text = new Uint8Array(Math.max(0, bytes - 1));
+  for (let k = 0; k < n; k++) {
+    encoder.encodeInto(json[order ? order[k]! : k]!, text.subarray(off[k]));
+    if (k + 1 < n) text[off[k + 1]! - 1] = 0x2c; // ','
+  }
+  return { text, off, counts, start };
+}
 
 export const encodedSize = (e: EncodedChanges): number => e.off.length - 1;
 
