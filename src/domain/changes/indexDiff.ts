@@ -199,13 +199,25 @@ export function twoBases(a: DiffIndex, b: DiffIndex): [ReleaseIndex, ReleaseInde
   return canDiff(x, y) ? [x, y] : undefined;
 }
 
+/** A turn for others once TURN_MS have passed since the last one (slices by time: a far pair's serving-thread work under load, issue 32). */
+const TURN_MS = 5;
+class Turns {
+  private since = performance.now();
+  async maybe(): Promise<void> {
+    if (performance.now() - this.since < TURN_MS) return;
+    await nextTurn();
+    this.since = performance.now();
+  }
+}
+
 /** Adds the key (level × 2³² + code) of every entry where whole indexes x and y differ (held by one only, or other values), in slices. */
 async function differingKeys(x: ReleaseIndex, y: ReleaseIndex, into: Set<number>): Promise<void> {
   const X = indexSide(x);
   const Y = indexSide(y);
   const seenInY = new Uint8Array(y.size);
+  const turns = new Turns();
   for (let i = 0; i < x.size; i++) {
-    if (i % SLICE === SLICE - 1) await nextTurn();
+    if ((i & 255) === 255) await turns.maybe();
     const lv = X.level(i);
     const code = X.code(i);
     const j = Y.find(LEVELS[lv]!, code);
@@ -213,7 +225,7 @@ async function differingKeys(x: ReleaseIndex, y: ReleaseIndex, into: Set<number>
     if (j < 0 || !sameEntry(X, Y, i, j, X.parents(i), Y.parents(j))) into.add(lv * 2 ** 32 + code);
   }
   for (let j = 0; j < y.size; j++) {
-    if (j % SLICE === SLICE - 1) await nextTurn();
+    if ((j & 255) === 255) await turns.maybe();
     if (!seenInY[j]) into.add(Y.level(j) * 2 ** 32 + Y.code(j));
   }
 }
@@ -234,12 +246,13 @@ async function candidateKeys(a: DiffIndex, b: DiffIndex): Promise<Float64Array> 
 }
 
 /** Each diff row of a and b over the candidate keys, in (level, code) order, sliced with a turn between; one row object each, not kept here. */
-async function eachDiffRow(a: DiffIndex, b: DiffIndex, each: (r: DiffRow) => void, slice = SLICE): Promise<void> {
+async function eachDiffRow(a: DiffIndex, b: DiffIndex, each: (r: DiffRow) => void): Promise<void> {
   const A = sideOf(a);
   const B = sideOf(b);
   const keys = await candidateKeys(a, b);
+  const turns = new Turns();
   for (let n = 0; n < keys.length; n++) {
-    if (n % slice === slice - 1) await nextTurn();
+    if ((n & 63) === 63) await turns.maybe();
     const key = keys[n]!;
     const level = LEVELS[Math.floor(key / 2 ** 32)]!;
     const code = key % 2 ** 32;
@@ -272,11 +285,10 @@ export async function diffOverBase(a: DiffIndex, b: DiffIndex): Promise<DiffRow[
 export async function eachChangeOverBase(from: { version: string; index: DiffIndex }, to: { version: string; index: DiffIndex }, emit: (c: ChangeRecord) => void): Promise<void> {
   const name = indexNames(to.index, from.index);
   const versions = { from: from.version, to: to.version };
-  // Half slices: each key is also described and written here.
   await eachDiffRow(from.index, to.index, (r) => {
     const c = describeChange(r, name, versions);
     if (c) emit(c);
-  }, SLICE / 2);
+  });
 }
 
 /** Names of non-LLT codes: the target release's first, then the baseline's (as namesFor()). */
