@@ -3,7 +3,8 @@
 // base of its views) and the newest's index is whole, so the two share no base. They are compared
 // where either view differs from its base or the two bases differ (indexDiff.ts twoBases()), with
 // the SQL engine's rows and records for every pair and both directions, and a far pair's page is
-// answered that way on both kinds of store (no ranged read, no worker, no index loaded for it).
+// answered that way on the embedded store (no ranged read, no worker, no index loaded for it); on
+// PostgreSQL the worker's ranged read stays (measured at full size: bench/results.md, farpair).
 // PGlite and PostgreSQL.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,7 +76,7 @@ describe('changes through two bases in memory', () => {
     expect(bridged).toBe(10);
   }, 120_000);
 
-  it('answers first → last through both bases on either kind of store: no ranged read, no worker, the stored rows\' pages', async () => {
+  it('answers first → last through both bases on the embedded store (no ranged read, no worker), by the ranged read on PostgreSQL: the stored rows\' pages', async () => {
     const [first, last] = [list[0]!, list[4]!];
     for (const fallbacks of ['one', 'each'] as const) {
       await db.prisma.changeSet.deleteMany({ where: { fromReleaseId: first.id, toReleaseId: last.id } });
@@ -89,8 +90,13 @@ describe('changes through two bases in memory', () => {
       queries.length = 0;
       const page = await pageFromMemory(db.prisma, new ChangeSetMemory(), first, last, {}, 0, 20, cache);
       expect(page, fallbacks).not.toBeNull();
-      expect(queries.filter((q) => /FULL JOIN|FROM concept|_at\(/.test(q)), fallbacks).toEqual([]);
-      expect(offThreadStats.worker + offThreadStats.inThread, 'not the ranged read').toBe(worker);
+      if (fallbacks === 'one') {
+        expect(queries.filter((q) => /FULL JOIN|FROM concept|_at\(/.test(q)), fallbacks).toEqual([]);
+        expect(offThreadStats.worker + offThreadStats.inThread, 'not the ranged read').toBe(worker);
+      } else {
+        // On PostgreSQL the ranged read, on the changes worker (measured cheaper for the serving thread at full size).
+        expect(offThreadStats.worker + offThreadStats.inThread, 'the ranged read').toBe(worker + 1);
+      }
       expect(cache.peek(first.id), 'the oldest\'s own index not loaded').toBeUndefined();
       await ensureChangeSet(db.prisma, first, last, cache);
       for (const [offset, limit] of [[0, 20], [20, 50], [137, 9]] as const) {

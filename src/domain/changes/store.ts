@@ -137,9 +137,9 @@ const VIEW_WAIT_MS = 30_000;
  * The records from the releases' overlay views over one index in memory (as after a start: the
  * latest's index, every older release's delta snapshot over it), compared only where they differ
  * from that index (indexDiff.ts diffOverBase): no index materialised and no release read whole,
- * on either database. Or through two bases in memory (an older group's keyframe, kept as the base
- * of its views, and the newest's index: twoBases()), where the bases differing is compared too
- * (issue 32: first → last of 24 full-size releases read the ranged rows instead, 8.3 s). Encoded
+ * on either database. On the embedded store also through two bases in memory (an older group's
+ * keyframe, kept as the base of its views, and the newest's index: twoBases()), where the bases
+ * differing is compared too, rather than the missing index loaded whole and compared. Encoded
  * (encodeIndexes.ts), in the listing's order when a page is asked. Undefined when the two are not
  * read through bases in memory.
  */
@@ -148,14 +148,17 @@ async function throughViews(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: Rel
   if (indexes.sqlFallbacks === 'each' && !(await viewOverIndex(db, from, to, a, b, indexes))) return undefined;
   // Its read (one delta row) is waited for whole: the other ways cost seconds (bench/results.md).
   const [va, vb] = await Promise.all([a ?? indexes.view(from.id, db, VIEW_WAIT_MS), b ?? indexes.view(to.id, db, VIEW_WAIT_MS)]);
-  if (!va || !vb || !(sharedBase(va, vb) || twoBases(va, vb))) return undefined;
+  // Through two bases only on the embedded store, where the other way loads the missing index whole on the serving
+  // thread too; on PostgreSQL the ranged read runs on the worker, and measured at full size (first → last of 24,
+  // bench/results.md) the comparison of two whole bases here took 6 s of this thread, its turns up to 0.7 s under load.
+  if (!va || !vb || !(sharedBase(va, vb) || (indexes.sqlFallbacks === 'one' && twoBases(va, vb)))) return undefined;
   // Encoded as described (as the worker answers): no record kept on the serving heap while listed and stored.
   return encodeChangesOverBase(db, { version: from.version, index: va }, { version: to.version, index: vb }, listing);
 }
 
 /**
  * On PostgreSQL, where the ranged read runs off the serving thread: whether the missing side's view
- * is made, or would be over an index in memory (its delta's base is the other side, or a keyframe kept).
+ * is made, or would be over the other side's index in memory (its delta's base is that release).
  * A view over another base (an older group's keyframe) is no shared base, and making it loaded that
  * keyframe's index on the serving thread for nothing (first → last of 24 full-size releases: one
  * turn of ~0.3 s, bench/results.md); a release with no such delta would load its whole index to be
@@ -166,8 +169,7 @@ async function viewOverIndex(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: Re
   if (!missing || !kept) return true;
   if (indexes.peekView?.(missing.id)) return true;
   const [row] = await db.$queryRawUnsafe<{ base: number | null }[]>(`SELECT base_release_id AS base FROM release_index_snapshot WHERE release_id = $1`, missing.id);
-  // Its base kept too (an older group's keyframe in memory, as a base of its views): the view is one delta row, compared through both bases.
-  return row?.base != null && (row.base === kept.releaseId || indexes.peek(row.base) !== undefined);
+  return row?.base === kept.releaseId;
 }
 
 async function compute(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, indexes?: IndexSource, listing = false, offThread = false): Promise<Computed> {
