@@ -59,6 +59,8 @@ const NO_DATABASE = [
   // The typo pass and paging against scoring every name: the arrays of the index each database
   // loads (test/domain/search checks that on both), searched and scored in memory.
   'test/domain/search-typo-exhaustive.test.ts',
+  // A change record's JSON text against JSON.stringify's, over records made in memory.
+  'test/domain/changes-stored-json.test.ts',
 ];
 
 // Files whose assertions include latency under load, measured by a probe: each runs one at a time

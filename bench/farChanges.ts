@@ -12,7 +12,9 @@
 //     its wall time and the process's CPU, the event loop's delay meanwhile (max, p99: how long another
 //     request would wait for the thread; 5 ms resolution), then the rows stored, then page 2.
 //
-//   npx tsx bench/farChanges.ts --store /tmp/chain [--src ../other/src] [--from 90.0 --to 90.11] [--http]
+//   - --view (with --http): the older release's view made before the first page, as after a start and a code page on it.
+//
+//   npx tsx bench/farChanges.ts --store /tmp/chain [--src ../other/src] [--from 90.0 --to 90.11] [--http [--warm] [--probe] [--view]]
 import path from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -31,6 +33,8 @@ const { values } = parseArgs({
     warm: { type: 'boolean', default: false },
     // --http: cheap requests (GET /health/live) in a stream while the first far page is computed and its rows stored: their latency.
     probe: { type: 'boolean', default: false },
+    // --http: the older release's view made first (as a code page on it after a start makes it: over its group's keyframe, loaded as its base).
+    view: { type: 'boolean', default: false },
   },
 });
 const src = path.resolve(values.src ?? path.join(import.meta.dirname, '../src'));
@@ -179,7 +183,8 @@ async function http(from: { id: number; version: string }, to: { id: number; ver
     };
     await get(1, null); // the route's code warmed on the neighbour pair (stored at import)
     const list = await db.prisma.release.findMany({ orderBy: { ordinal: 'asc' } });
-    const near = list.at(-3)!;
+    // Two releases before the target (not the list's: a store still importing has newer ones).
+    const near = list[list.findIndex((r) => r.id === to.id) - 2]!;
     const clearNear = async () => {
       await db.prisma.changeSet.deleteMany({ where: { fromReleaseId: near.id, toReleaseId: to.id } });
       await db.prisma.releaseChange.deleteMany({ where: { fromReleaseId: near.id, toReleaseId: to.id } });
@@ -192,6 +197,7 @@ async function http(from: { id: number; version: string }, to: { id: number; ver
     }
     // As after a start: the latest release's index in memory.
     await composed.services.catalog.searchIndexes.get(to.id, db.prisma);
+    if (values.view) await composed.services.catalog.searchIndexes.view(from.id, db.prisma, 120_000);
     globalThis.gc?.();
     // The serving thread's turns while the first page is computed: what another request would wait for at most.
     const loop = monitorEventLoopDelay({ resolution: 5 });

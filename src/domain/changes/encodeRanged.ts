@@ -4,10 +4,11 @@
 // whose statements the serving thread runs; or in the thread when no worker can be had.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ChangeRecord } from './engine.ts';
-import type { EncodedChanges } from './encoded.ts';
-import { asStored, groupOf, listingOrder } from './listing.ts';
+import { joinEncoded, type EncodedChanges } from './encoded.ts';
+import { groupOf, listingOrder } from './listing.ts';
 import type { ChangeCounts } from './pageTypes.ts';
 import { eachChangeFromRanges, type RangedOptions } from './rangedDiff.ts';
+import { storedJson } from './storedJson.ts';
 import { termRanks } from './termOrder.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -28,33 +29,19 @@ export async function encodeChangesFromRanges(db: Db, from: { id: number; versio
   const ranged: RangedOptions = { ...opts, termOrder: opts.list && opts.termOrder };
   const early = ranged.termOrder && ranged.overlap;
   const { ranks } = await eachChangeFromRanges(db, from, to, ranged, (c: ChangeRecord, t: number) => {
-    // The record's objects die young (a scavenge), its text stays.
-    json.push(JSON.stringify(asStored(c)));
+    // The record's objects die young (a scavenge), its text stays: written directly (storedJson.ts), no copy made first.
+    json.push(storedJson(c));
     group.push(groupOf(c));
     code.push(c.code);
     counts[c.changeType]++;
     if (early) termAt.push(t);
     else if (opts.list) terms.push(c.term);
   });
-  const n = json.length;
   let order: ArrayLike<number> | null = null;
   let start: Int32Array | null = null;
   if (opts.list) {
     const rank = ranks ? await ranks.then((r) => Int32Array.from(termAt, (i) => r[i]!)) : await termRanks(db, terms);
     ({ order, start } = listingOrder(group, rank, code));
   }
-  const off = new Uint32Array(n + 1);
-  let bytes = 0;
-  for (let k = 0; k < n; k++) {
-    off[k] = bytes;
-    bytes += Buffer.byteLength(json[order ? order[k]! : k]!) + 1;
-  }
-  off[n] = bytes;
-  const text = new Uint8Array(Math.max(0, bytes - 1));
-  const encoder = new TextEncoder();
-  for (let k = 0; k < n; k++) {
-    encoder.encodeInto(json[order ? order[k]! : k]!, text.subarray(off[k]));
-    if (k + 1 < n) text[off[k + 1]! - 1] = 0x2c; // ','
-  }
-  return { text, off, counts, start };
+  return joinEncoded(json, order, counts, start);
 }

@@ -4,6 +4,7 @@
 // (EncodedListing), and the rows are stored from slices of the same text (store.ts). A far pair's
 // 217k records were ~7 objects each on the serving heap, marked by its every major GC while held.
 import type { Level } from '../levels.ts';
+import { nextTurn } from '../../runtime/nextTurn.ts';
 import type { ChangeType } from './engine.ts';
 import { pageOfGroups, type Listing } from './listing.ts';
 import type { ChangeCounts, ChangePage, StoredChange } from './pageTypes.ts';
@@ -19,6 +20,30 @@ export interface EncodedChanges {
 }
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Records per turn while joining (encodeIndexes.ts joins on the serving thread: a far pair's ~65 MB, ~0.1 s whole). */
+const JOIN_SLICE = 16_384;
+
+/** Records' JSON texts joined into one EncodedChanges, in `order` (listing order: `start` says where each group begins) or as given, with a turn for others between slices. */
+export async function joinEncoded(json: readonly string[], order: ArrayLike<number> | null, counts: ChangeCounts, start: Int32Array | null): Promise<EncodedChanges> {
+  const n = json.length;
+  const off = new Uint32Array(n + 1);
+  let bytes = 0;
+  for (let k = 0; k < n; k++) {
+    if (k % JOIN_SLICE === JOIN_SLICE - 1) await nextTurn();
+    off[k] = bytes;
+    bytes += Buffer.byteLength(json[order ? order[k]! : k]!) + 1;
+  }
+  off[n] = bytes;
+  const text = new Uint8Array(Math.max(0, bytes - 1));
+  for (let k = 0; k < n; k++) {
+    if (k % JOIN_SLICE === JOIN_SLICE - 1) await nextTurn();
+    encoder.encodeInto(json[order ? order[k]! : k]!, text.subarray(off[k]));
+    if (k + 1 < n) text[off[k + 1]! - 1] = 0x2c; // ','
+  }
+  return { text, off, counts, start };
+}
 
 export const encodedSize = (e: EncodedChanges): number => e.off.length - 1;
 

@@ -97,14 +97,9 @@ export function canDiff(a: ReleaseIndex, b: ReleaseIndex): boolean {
   return a.hasHierarchy && b.hasHierarchy && a.language === undefined && b.language === undefined;
 }
 
-/** The diff row of entry ia of A and jb of B (−1: not in that release), or undefined when they are the same. */
-function rowOf(A: Side, B: Side, ia: number, jb: number): DiffRow | undefined {
-  const inA = ia >= 0;
-  const inB = jb >= 0;
-  const aParents = inA ? A.parents(ia) : null;
-  const bParents = inB ? B.parents(jb) : null;
-  if (
-    inA && inB &&
+/** Whether entry ia of A and jb of B (both held) have the same values and parents. */
+function sameEntry(A: Side, B: Side, ia: number, jb: number, aParents: number[] | null, bParents: number[] | null): boolean {
+  return (
     A.name(ia) === B.name(jb) &&
     A.current(ia) === B.current(jb) &&
     A.ptCode(ia) === B.ptCode(jb) &&
@@ -112,7 +107,16 @@ function rowOf(A: Side, B: Side, ia: number, jb: number): DiffRow | undefined {
     A.abbrev(ia) === B.abbrev(jb) &&
     A.intlOrder(ia) === B.intlOrder(jb) &&
     sameList(aParents, bParents)
-  ) return undefined;
+  );
+}
+
+/** The diff row of entry ia of A and jb of B (−1: not in that release), or undefined when they are the same. */
+function rowOf(A: Side, B: Side, ia: number, jb: number): DiffRow | undefined {
+  const inA = ia >= 0;
+  const inB = jb >= 0;
+  const aParents = inA ? A.parents(ia) : null;
+  const bParents = inB ? B.parents(jb) : null;
+  if (inA && inB && sameEntry(A, B, ia, jb, aParents, bParents)) return undefined;
   const level = LEVELS[inA ? A.level(ia) : B.level(jb)]! as Level;
   const code = inA ? A.code(ia) : B.code(jb);
   const lltIn = (s: Side) => {
@@ -182,29 +186,109 @@ export function sharedBase(a: DiffIndex, b: DiffIndex): ReleaseIndex | undefined
   return canDiff(base, base) ? base : undefined;
 }
 
+const baseOf = (x: DiffIndex) => (x instanceof OverlayView ? x.baseIndex : x);
+
 /**
- * diffIndexes() for two releases read through one base index (sharedBase()): only the entries
- * where either view differs from the base can differ between the two, so only those are compared
- * — work in proportion to the releases' differences, not their size (issue 32: changes between
- * any two hosted releases), and no index of either release materialised.
+ * The bases two releases are read through when they differ (a view over an older group's
+ * keyframe against the newest's index, as after a start: issue 32's far pair), both in memory and
+ * able to answer a diff; else undefined. Nothing is loaded: both are held already.
  */
-export async function diffOverBase(a: DiffIndex, b: DiffIndex): Promise<DiffRow[]> {
-  const A = sideOf(a);
-  const B = sideOf(b);
+export function twoBases(a: DiffIndex, b: DiffIndex): [ReleaseIndex, ReleaseIndex] | undefined {
+  const [x, y] = [baseOf(a), baseOf(b)];
+  if (x === y || !(a instanceof OverlayView || b instanceof OverlayView)) return undefined;
+  return canDiff(x, y) ? [x, y] : undefined;
+}
+
+/** A turn for others once TURN_MS have passed since the last one (slices by time: a far pair's serving-thread work under load, issue 32). */
+const TURN_MS = 5;
+class Turns {
+  private since = performance.now();
+  async maybe(): Promise<void> {
+    if (performance.now() - this.since < TURN_MS) return;
+    await nextTurn();
+    this.since = performance.now();
+  }
+}
+
+/** Adds the key (level × 2³² + code) of every entry where whole indexes x and y differ (held by one only, or other values), in slices. */
+async function differingKeys(x: ReleaseIndex, y: ReleaseIndex, into: Set<number>): Promise<void> {
+  const X = indexSide(x);
+  const Y = indexSide(y);
+  const seenInY = new Uint8Array(y.size);
+  const turns = new Turns();
+  for (let i = 0; i < x.size; i++) {
+    if ((i & 255) === 255) await turns.maybe();
+    const lv = X.level(i);
+    const code = X.code(i);
+    const j = Y.find(LEVELS[lv]!, code);
+    if (j >= 0) seenInY[j] = 1;
+    if (j < 0 || !sameEntry(X, Y, i, j, X.parents(i), Y.parents(j))) into.add(lv * 2 ** 32 + code);
+  }
+  for (let j = 0; j < y.size; j++) {
+    if ((j & 255) === 255) await turns.maybe();
+    if (!seenInY[j]) into.add(Y.level(j) * 2 ** 32 + Y.code(j));
+  }
+}
+
+/**
+ * The keys (level × 2³² + code) where releases a and b may differ, ascending, i.e. in (level, code)
+ * order: the entries where either view differs from its base, and (through two bases, twoBases())
+ * those where the bases differ. A key outside them is the same in both releases.
+ */
+async function candidateKeys(a: DiffIndex, b: DiffIndex): Promise<Float64Array> {
   const keys = new Set<number>();
   for (const x of [a, b]) if (x instanceof OverlayView) for (const e of x.differingEntries()) keys.add(e.level * 2 ** 32 + e.code);
-  const out: DiffRow[] = [];
-  let n = 0;
-  for (const key of keys) {
-    if (++n % SLICE === 0) await nextTurn();
+  const bases = twoBases(a, b);
+  if (bases) await differingKeys(bases[0], bases[1], keys);
+  await nextTurn();
+  // Typed: a numeric sort without a comparator call per pair, and no sort of the rows after.
+  return Float64Array.from(keys).sort();
+}
+
+/** Each diff row of a and b over the candidate keys, in (level, code) order, sliced with a turn between; one row object each, not kept here. */
+async function eachDiffRow(a: DiffIndex, b: DiffIndex, each: (r: DiffRow) => void): Promise<void> {
+  const A = sideOf(a);
+  const B = sideOf(b);
+  const keys = await candidateKeys(a, b);
+  const turns = new Turns();
+  for (let n = 0; n < keys.length; n++) {
+    if ((n & 63) === 63) await turns.maybe();
+    const key = keys[n]!;
     const level = LEVELS[Math.floor(key / 2 ** 32)]!;
     const code = key % 2 ** 32;
     const [ia, jb] = [A.find(level, code), B.find(level, code)];
     if (ia < 0 && jb < 0) continue; // a base entry neither release holds
     const r = rowOf(A, B, ia, jb);
-    if (r) out.push(r);
+    if (r) each(r);
   }
-  return out.sort(inDiffOrder);
+}
+
+/**
+ * diffIndexes() for two releases read through one base index (sharedBase()): only the entries
+ * where either view differs from the base can differ between the two, so only those are compared
+ * — work in proportion to the releases' differences, not their size (issue 32: changes between
+ * any two hosted releases), and no index of either release materialised. Through two bases
+ * (twoBases()), the entries where the bases differ are compared too: a key where neither view
+ * differs from its base nor the bases from each other is the same in both releases.
+ */
+export async function diffOverBase(a: DiffIndex, b: DiffIndex): Promise<DiffRow[]> {
+  const out: DiffRow[] = [];
+  await eachDiffRow(a, b, (r) => out.push(r));
+  return out;
+}
+
+/**
+ * The change records of two releases read through views (diffOverBase's keys), each described and
+ * `emit`ted as it is made, in (level, code) order: no diff row nor record kept here (encodeIndexes.ts
+ * keeps their JSON text: a far pair's ~217k records were the serving heap's to collect, bench/results.md).
+ */
+export async function eachChangeOverBase(from: { version: string; index: DiffIndex }, to: { version: string; index: DiffIndex }, emit: (c: ChangeRecord) => void): Promise<void> {
+  const name = indexNames(to.index, from.index);
+  const versions = { from: from.version, to: to.version };
+  await eachDiffRow(from.index, to.index, (r) => {
+    const c = describeChange(r, name, versions);
+    if (c) emit(c);
+  });
 }
 
 /** Names of non-LLT codes: the target release's first, then the baseline's (as namesFor()). */
@@ -229,7 +313,7 @@ export async function computeChangesFromIndexes(
   const [a, b] = [from.index, to.index];
   let rows: DiffRow[];
   if (a instanceof OverlayView || b instanceof OverlayView) {
-    if (!sharedBase(a, b)) throw new Error(`releases ${a.releaseId} and ${b.releaseId} are not read through one base index`);
+    if (!sharedBase(a, b) && !twoBases(a, b)) throw new Error(`releases ${a.releaseId} and ${b.releaseId} are not read through bases in memory`);
     rows = await diffOverBase(a, b);
   } else rows = await diffIndexes(a, b);
   const name = indexNames(to.index, from.index);

@@ -18,7 +18,7 @@ const TYPES: readonly ChangeType[] = ['added', 'updated', 'retired'];
 
 /** Key orders by key list: metadata objects come in a handful of shapes, each sorted once. */
 const keyOrders = new Map<string, string[]>();
-function jsonbKeyOrder(keys: string[]): string[] {
+export function jsonbKeyOrder(keys: string[]): string[] {
   const id = keys.join('\u0000');
   let order = keyOrders.get(id);
   if (!order) {
@@ -77,8 +77,22 @@ export function listingOrder(group: ArrayLike<number>, rank: ArrayLike<number>, 
   const key = new Float64Array(n);
   for (let i = 0; i < n; i++) key[i] = group[i]! * width + rank[i]!;
   const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => key[a]! - key[b]! || code[a]! - code[b]!);
+  // Records given in (level, code) order (as both diffs give them): within a group the record's
+  // place orders as its code does, so (key, place) packed in one exact double sorts natively, with
+  // no comparator call per pair (a far pair's 217k records: one turn of ~0.1 s, on the serving
+  // thread for a diff through views). Otherwise, or when the packed number would not be exact, compared.
+  const bits = Math.max(1, Math.ceil(Math.log2(n + 1)));
+  let inCodeOrder = LEVELS.length * 3 * width * 2 ** bits < 2 ** 53;
+  for (let i = 1; i < n && inCodeOrder; i++) inCodeOrder = Math.floor(group[i]! / 3) > Math.floor(group[i - 1]! / 3) || (group[i]! / 3 | 0) === (group[i - 1]! / 3 | 0) && code[i]! > code[i - 1]!;
+  if (inCodeOrder) {
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = key[i]! * 2 ** bits + i;
+    packed.sort();
+    for (let k = 0; k < n; k++) order[k] = packed[k]! % 2 ** bits;
+  } else {
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => key[a]! - key[b]! || code[a]! - code[b]!);
+  }
   const start = new Int32Array(LEVELS.length * 3 + 1);
   for (let i = 0; i < n; i++) start[group[i]! + 1]!++;
   for (let k = 0; k < LEVELS.length * 3; k++) start[k + 1]! += start[k]!;

@@ -19,7 +19,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { LEVELS } from '../levels.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
 import { inBatches } from './batches.ts';
-import { codesOf, describeChange, namesOf, type ChangeRecord, type DiffRow } from './engine.ts';
+import { describeChange, namesOf, type ChangeRecord, type DiffRow } from './engine.ts';
 import { termRanks, withTermRanks } from './termOrder.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -367,6 +367,46 @@ function fillRow(s: Ranged, l: number, code: number, out: DiffRow): boolean {
   return true;
 }
 
+/**
+ * What eachChangeFromRanges' first pass needs of key (level l, code) without filling its diff row:
+ * the codes codesOf() would add for it (added to `into`: the same set) and its term, the row's
+ * `bName ?? aName`; undefined when fillRow() would answer false (in neither release). A far pair's
+ * ~217k keys were each filled twice (fillRow: ~0.5 s of the changes worker at full size).
+ */
+function codesAndTerm(s: Ranged, l: number, code: number, into: Set<number>): string | null | undefined {
+  const { forward, bounds, looked } = s;
+  const e = bounds[l]!.get(code)!;
+  let atLo: ScanRow | null;
+  let atHi: ScanRow | null;
+  if (e.scanned) {
+    atLo = e.a;
+    atHi = e.b;
+  } else atLo = atHi = asRow(looked[l]!.get(code));
+  if (!atLo && !atHi) return undefined;
+  for (const r of [atLo, atHi]) {
+    if (!r) continue;
+    if (r[PT_CODE] !== null) into.add(r[PT_CODE]);
+    if (r[SOC] !== null) into.add(r[SOC]);
+  }
+  if (l !== LLT) {
+    // The parents at both ends: those at lo, and those held at hi only (parentsAtHi()).
+    for (const p of looked[l]!.get(code)?.parents ?? []) into.add(p);
+    for (const p of e.hiOnly ?? []) into.add(p);
+  }
+  const a = forward ? atLo : atHi;
+  const b = forward ? atHi : atLo;
+  if (l === PT && !(a && b)) {
+    const t = bounds[LLT]!.get(code);
+    const lltLo = t?.scanned ? t.a : asRow(looked[LLT]!.get(code));
+    const lltHi = t?.scanned ? t.b : lltLo;
+    const promoted = !a ? (forward ? lltLo : lltHi)?.[PT_CODE] : null;
+    const demoted = !b ? (forward ? lltHi : lltLo)?.[PT_CODE] : null;
+    if (promoted != null) into.add(promoted);
+    if (demoted != null) into.add(demoted);
+  }
+  return (b?.[NAME] ?? null) ?? (a?.[NAME] ?? null);
+}
+
 /** Every concept that differs between releases a and b, as diffReleases() answers it, read from the boundary rows only. */
 export async function diffRanges(db: Db, fromId: number, toId: number, opts: RangedOptions = {}): Promise<DiffRow[]> {
   const s = await readRanged(db, fromId, toId, opts);
@@ -385,8 +425,8 @@ export async function diffRanges(db: Db, fromId: number, toId: number, opts: Ran
 /**
  * Each change from the boundary rows, in level then code order: the diff, the names it refers to,
  * then each row described (`emit`, with the row's place among the terms), in slices. No diff row
- * is kept (round 12): one row object is filled per key, once for the codes to name and once to
- * describe. Answers the term order of the rows' terms when it was asked beside the names (`termOrder`
+ * is kept (round 12): the codes to name and the terms are read from the boundaries (codesAndTerm),
+ * then one row object is filled per key to describe it. Answers the term order of the rows' terms when it was asked beside the names (`termOrder`
  * where statements overlap), else undefined.
  */
 export async function eachChangeFromRanges(
@@ -405,9 +445,9 @@ export async function eachChangeFromRanges(
   for (let l = 0; l < LEVELS.length; l++) {
     for (const code of s.keys[l]!) {
       if (++n % SLICE === 0) await nextTurn();
-      if (!fillRow(s, l, code, row)) continue;
-      codesOf(row, codes);
-      if (early) terms.push((row.bName ?? row.aName)!);
+      const term = codesAndTerm(s, l, code, codes);
+      if (term === undefined) continue;
+      if (early) terms.push(term!);
     }
   }
   // The term order (a statement over every term) runs beside the names statements and the describing.

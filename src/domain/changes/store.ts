@@ -10,10 +10,11 @@ import type { ChangeCounts, ChangePage, StoredChange } from './pageTypes.ts';
 
 export type { ChangeCounts, ChangePage, StoredChange } from './pageTypes.ts';
 import { metadataWithStringCodes } from './metadata.ts';
-import { canDiff, computeChangesFromIndexes, sharedBase } from './indexDiff.ts';
+import { canDiff, computeChangesFromIndexes, sharedBase, twoBases } from './indexDiff.ts';
 import { computeChangesFromRanges } from './rangedDiff.ts';
 import { encodedSize, encodedSlice, type EncodedChanges } from './encoded.ts';
 import { encodeOffThread } from './offThread.ts';
+import { encodeChangesOverBase } from './encodeIndexes.ts';
 import type { ReleaseIndex } from '../releaseIndex/releaseIndex.ts';
 import type { OverlayView } from '../releaseIndex/overlayView.ts';
 
@@ -117,7 +118,7 @@ async function changeRecords(
   if (indexes) {
     let a = indexes.peek(from.id);
     let b = indexes.peek(to.id);
-    const viewed = await throughViews(db, from, to, a, b, indexes);
+    const viewed = await throughViews(db, from, to, a, b, indexes, listing);
     if (viewed) return viewed;
     if ((!a || !b) && indexes.sqlFallbacks === 'one') [a, b] = await Promise.all([indexes.get(from.id, db), indexes.get(to.id, db)]);
     if (a && b && canDiff(a, b)) return computeChangesFromIndexes({ version: from.version, index: a }, { version: to.version, index: b });
@@ -136,15 +137,23 @@ const VIEW_WAIT_MS = 30_000;
  * The records from the releases' overlay views over one index in memory (as after a start: the
  * latest's index, every older release's delta snapshot over it), compared only where they differ
  * from that index (indexDiff.ts diffOverBase): no index materialised and no release read whole,
- * on either database. Undefined when the two are not read through one base.
+ * on either database. On the embedded store also through two bases in memory (an older group's
+ * keyframe, kept as the base of its views, and the newest's index: twoBases()), where the bases
+ * differing is compared too, rather than the missing index loaded whole and compared. Encoded
+ * (encodeIndexes.ts), in the listing's order when a page is asked. Undefined when the two are not
+ * read through bases in memory.
  */
-async function throughViews(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, a: ReleaseIndex | undefined, b: ReleaseIndex | undefined, indexes: IndexSource): Promise<ChangeRecord[] | undefined> {
+async function throughViews(db: Pick<PrismaClient, '$queryRawUnsafe'>, from: ReleaseRef, to: ReleaseRef, a: ReleaseIndex | undefined, b: ReleaseIndex | undefined, indexes: IndexSource, listing: boolean): Promise<EncodedChanges | undefined> {
   if (!indexes.view || (a && b)) return undefined;
   if (indexes.sqlFallbacks === 'each' && !(await viewOverIndex(db, from, to, a, b, indexes))) return undefined;
   // Its read (one delta row) is waited for whole: the other ways cost seconds (bench/results.md).
   const [va, vb] = await Promise.all([a ?? indexes.view(from.id, db, VIEW_WAIT_MS), b ?? indexes.view(to.id, db, VIEW_WAIT_MS)]);
-  if (!va || !vb || !sharedBase(va, vb)) return undefined;
-  return computeChangesFromIndexes({ version: from.version, index: va }, { version: to.version, index: vb });
+  // Through two bases only on the embedded store, where the other way loads the missing index whole on the serving
+  // thread too; on PostgreSQL the ranged read runs on the worker, and measured at full size (first → last of 24,
+  // bench/results.md) the comparison of two whole bases here took 6 s of this thread, its turns up to 0.7 s under load.
+  if (!va || !vb || !(sharedBase(va, vb) || (indexes.sqlFallbacks === 'one' && twoBases(va, vb)))) return undefined;
+  // Encoded as described (as the worker answers): no record kept on the serving heap while listed and stored.
+  return encodeChangesOverBase(db, { version: from.version, index: va }, { version: to.version, index: vb }, listing);
 }
 
 /**
