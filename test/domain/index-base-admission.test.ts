@@ -43,6 +43,8 @@ afterAll(async () => {
 
 /** The bound a cache reports (memory_cache_budget_bytes), taken when it is made (the last cache made reports). */
 const bounds = new WeakMap<SearchIndexCache, { budget: number }>();
+/** The view reads started (in flight or settled): private to the cache, read here to tell a search's read from the test's wait. */
+const viewReads = (cache: SearchIndexCache) => (cache as unknown as { viewReads: Map<number, unknown> }).viewReads;
 const within = (cache: SearchIndexCache) => expect(cache.bytes(), 'the estimate within the bound reported').toBeLessThanOrEqual(bounds.get(cache)!.budget);
 
 describe('a release needed now gets its base beside views that fill the room', () => {
@@ -92,6 +94,9 @@ describe('a release needed now gets its base beside views that fill the room', (
       expect(JSON.stringify(got), q).toBe(JSON.stringify(await searchConcepts({ db: db.prisma, indexes: whole }, oldest.id, q, {}, 0, 30)));
       within(cache);
     }
+    // A search answers by SQL at once while the view's base loads (searchView): the read it started is waited for here.
+    expect(viewReads(cache).has(oldest.id), 'the searches started the view\'s read (not the wait below)').toBe(true);
+    await cache.view(oldest.id, db.prisma);
     expect(cache.peekView(oldest.id)?.baseIndex.releaseId, 'the oldest\'s view over its own group\'s keyframe').toBe(k1);
     expect(cache.peek(k1)).toBeDefined();
     expect(loads, 'K1 read, not the oldest\'s own index').toEqual([`${newest.id}:snapshot`, `${k2}:snapshot`, `${k1}:snapshot`]);
@@ -100,6 +105,8 @@ describe('a release needed now gets its base beside views that fill the room', (
 
     // And back: K2's group's release searched, K2 returns.
     await searchConcepts({ db: db.prisma, indexes: cache }, inK2.id, 'pain', {}, 0, 10);
+    expect(viewReads(cache).has(inK2.id)).toBe(true);
+    await cache.view(inK2.id, db.prisma);
     expect(cache.peekView(inK2.id)?.baseIndex.releaseId).toBe(k2);
     within(cache);
   }, 300_000);
