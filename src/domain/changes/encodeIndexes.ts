@@ -6,36 +6,18 @@
 // mark a far pair's ~217k records while they are listed and stored (issue 32, helper farpair).
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { eachChangeOverBase, type DiffIndex } from './indexDiff.ts';
-import { joinEncoded, type EncodedChanges } from './encoded.ts';
-import { groupOf, listingOrder } from './listing.ts';
-import type { ChangeCounts } from './pageTypes.ts';
-import { storedJson } from './storedJson.ts';
+import { RecordTexts, type EncodedChanges } from './encoded.ts';
 import { termRanks } from './termOrder.ts';
-import { nextTurn } from '../../runtime/nextTurn.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
 /** `list`: in the listing's order (a page is asked; the terms' order is one statement); else level, then code (only stored). */
 export async function encodeChangesOverBase(db: Db, from: { version: string; index: DiffIndex }, to: { version: string; index: DiffIndex }, list: boolean): Promise<EncodedChanges> {
-  const json: string[] = [];
-  const group: number[] = [];
-  const code: number[] = [];
+  const records = new RecordTexts();
   const terms: string[] = [];
-  const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
   await eachChangeOverBase(from, to, (c) => {
-    json.push(storedJson(c));
-    group.push(groupOf(c));
-    code.push(c.code);
-    counts[c.changeType]++;
+    records.add(c);
     if (list) terms.push(c.term);
   });
-  let order: ArrayLike<number> | null = null;
-  let start: Int32Array | null = null;
-  if (list) {
-    const rank = await termRanks(db, terms);
-    await nextTurn();
-    ({ order, start } = listingOrder(group, rank, code));
-    await nextTurn();
-  }
-  return joinEncoded(json, order, counts, start);
+  return records.joined(list ? await termRanks(db, terms) : null);
 }

@@ -4,11 +4,8 @@
 // whose statements the serving thread runs; or in the thread when no worker can be had.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ChangeRecord } from './engine.ts';
-import { joinEncoded, type EncodedChanges } from './encoded.ts';
-import { groupOf, listingOrder } from './listing.ts';
-import type { ChangeCounts } from './pageTypes.ts';
+import { RecordTexts, type EncodedChanges } from './encoded.ts';
 import { eachChangeFromRanges, type RangedOptions } from './rangedDiff.ts';
-import { storedJson } from './storedJson.ts';
 import { termRanks } from './termOrder.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
@@ -19,29 +16,18 @@ export interface EncodeOptions extends RangedOptions {
 }
 
 export async function encodeChangesFromRanges(db: Db, from: { id: number; version: string }, to: { id: number; version: string }, opts: EncodeOptions): Promise<EncodedChanges> {
-  const json: string[] = [];
-  const group: number[] = [];
-  const code: number[] = [];
+  const records = new RecordTexts();
   const termAt: number[] = [];
   const terms: string[] = [];
-  const counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
   // The term order asked beside the names (rangedDiff.ts) when a page is asked and statements overlap.
   const ranged: RangedOptions = { ...opts, termOrder: opts.list && opts.termOrder };
   const early = ranged.termOrder && ranged.overlap;
   const { ranks } = await eachChangeFromRanges(db, from, to, ranged, (c: ChangeRecord, t: number) => {
     // The record's objects die young (a scavenge), its text stays: written directly (storedJson.ts), no copy made first.
-    json.push(storedJson(c));
-    group.push(groupOf(c));
-    code.push(c.code);
-    counts[c.changeType]++;
+    records.add(c);
     if (early) termAt.push(t);
     else if (opts.list) terms.push(c.term);
   });
-  let order: ArrayLike<number> | null = null;
-  let start: Int32Array | null = null;
-  if (opts.list) {
-    const rank = ranks ? await ranks.then((r) => Int32Array.from(termAt, (i) => r[i]!)) : await termRanks(db, terms);
-    ({ order, start } = listingOrder(group, rank, code));
-  }
-  return joinEncoded(json, order, counts, start);
+  if (!opts.list) return records.joined(null);
+  return records.joined(ranks ? await ranks.then((r) => Int32Array.from(termAt, (i) => r[i]!)) : await termRanks(db, terms));
 }

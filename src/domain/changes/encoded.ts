@@ -5,8 +5,9 @@
 // 217k records were ~7 objects each on the serving heap, marked by its every major GC while held.
 import type { Level } from '../levels.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
-import type { ChangeType } from './engine.ts';
-import { pageOfGroups, type Listing } from './listing.ts';
+import type { ChangeRecord, ChangeType } from './engine.ts';
+import { groupOf, listingOrder, pageOfGroups, type Listing } from './listing.ts';
+import { storedJson } from './storedJson.ts';
 import type { ChangeCounts, ChangePage, StoredChange } from './pageTypes.ts';
 
 export interface EncodedChanges {
@@ -26,7 +27,7 @@ const encoder = new TextEncoder();
 const JOIN_SLICE = 16_384;
 
 /** Records' JSON texts joined into one EncodedChanges, in `order` (listing order: `start` says where each group begins) or as given, with a turn for others between slices. */
-export async function joinEncoded(json: readonly string[], order: ArrayLike<number> | null, counts: ChangeCounts, start: Int32Array | null): Promise<EncodedChanges> {
+async function joinEncoded(json: readonly string[], order: ArrayLike<number> | null, counts: ChangeCounts, start: Int32Array | null): Promise<EncodedChanges> {
   const n = json.length;
   const off = new Uint32Array(n + 1);
   let bytes = 0;
@@ -43,6 +44,34 @@ export async function joinEncoded(json: readonly string[], order: ArrayLike<numb
     if (k + 1 < n) text[off[k + 1]! - 1] = 0x2c; // ','
   }
   return { text, off, counts, start };
+}
+
+/**
+ * A change set's records gathered as they are described (encodeRanged.ts, encodeIndexes.ts): each
+ * one's JSON text (storedJson.ts) and what the listing's order needs of it, its objects left to die
+ * young; joined once all are in.
+ */
+export class RecordTexts {
+  private readonly json: string[] = [];
+  private readonly group: number[] = [];
+  private readonly code: number[] = [];
+  readonly counts: ChangeCounts = { added: 0, updated: 0, retired: 0 };
+
+  add(c: ChangeRecord): void {
+    this.json.push(storedJson(c));
+    this.group.push(groupOf(c));
+    this.code.push(c.code);
+    this.counts[c.changeType]++;
+  }
+
+  /** Joined in the listing's order given the records' term ranks (a page is asked), else as added (level, then code). */
+  async joined(rank: ArrayLike<number> | null): Promise<EncodedChanges> {
+    if (!rank) return joinEncoded(this.json, null, this.counts, null);
+    await nextTurn();
+    const { order, start } = listingOrder(this.group, rank, this.code);
+    await nextTurn();
+    return joinEncoded(this.json, order, this.counts, start);
+  }
 }
 
 export const encodedSize = (e: EncodedChanges): number => e.off.length - 1;

@@ -305,17 +305,31 @@ const blankRow = (): DiffRow => ({
   promotedFromPt: null, demotedToPt: null, ptInA: false, ptInB: false,
 });
 
-/** Fills `out` with key (level l, code)'s diff row; false when it is in neither release. No arrays made: it runs twice per change. */
+/** A key's rows at lo and at hi. */
+interface Ends {
+  lo: ScanRow | null;
+  hi: ScanRow | null;
+}
+
+/** Key (level l, code)'s rows at lo and at hi: from its boundary, else looked up (the same at both); written into `into` (no array per key). */
+function endsOf(s: Ranged, l: number, code: number, into: Ends): Ends {
+  const e = s.bounds[l]!.get(code);
+  if (e?.scanned) {
+    into.lo = e.a;
+    into.hi = e.b;
+  } else into.lo = into.hi = asRow(s.looked[l]!.get(code));
+  return into;
+}
+
+/** Scratch of endsOf(): the key's own rows, and its code's LLT rows (a PT new or gone). */
+const keyEnds: Ends = { lo: null, hi: null };
+const lltEnds: Ends = { lo: null, hi: null };
+
+/** Fills `out` with key (level l, code)'s diff row; false when it is in neither release. No arrays made: it runs once per change. */
 function fillRow(s: Ranged, l: number, code: number, out: DiffRow): boolean {
   const { forward, bounds, looked } = s;
   const e = bounds[l]!.get(code)!;
-  // The key's rows at lo and at hi: from its boundary, else looked up (the same at both).
-  let atLo: ScanRow | null;
-  let atHi: ScanRow | null;
-  if (e.scanned) {
-    atLo = e.a;
-    atHi = e.b;
-  } else atLo = atHi = asRow(looked[l]!.get(code));
+  const { lo: atLo, hi: atHi } = endsOf(s, l, code, keyEnds);
   if (!atLo && !atHi) return false;
   const loParents = l === LLT ? null : (looked[l]!.get(code)?.parents ?? null);
   const hiParents = l === LLT ? null : parentsAtHi(loParents, e.loOnly, e.hiOnly);
@@ -337,10 +351,9 @@ function fillRow(s: Ranged, l: number, code: number, out: DiffRow): boolean {
   let promoted: number | null = null;
   let demoted: number | null = null;
   if (l === PT && !(a && b)) {
-    const t = bounds[LLT]!.get(code);
-    const [lltLo, lltHi] = t?.scanned ? [t.a, t.b] : [asRow(looked[LLT]!.get(code)), asRow(looked[LLT]!.get(code))];
-    if (!a) promoted = (forward ? lltLo : lltHi)?.[PT_CODE] ?? null;
-    if (!b) demoted = (forward ? lltHi : lltLo)?.[PT_CODE] ?? null;
+    const llt = endsOf(s, LLT, code, lltEnds);
+    if (!a) promoted = (forward ? llt.lo : llt.hi)?.[PT_CODE] ?? null;
+    if (!b) demoted = (forward ? llt.hi : llt.lo)?.[PT_CODE] ?? null;
   }
   out.level = LEVELS[l]!;
   out.code = code;
@@ -367,6 +380,13 @@ function fillRow(s: Ranged, l: number, code: number, out: DiffRow): boolean {
   return true;
 }
 
+/** A row's PT and SOC codes, to be named (codesOf() of its diff row reads the same). */
+function addRowCodes(r: ScanRow | null, into: Set<number>): void {
+  if (!r) return;
+  if (r[PT_CODE] !== null) into.add(r[PT_CODE]);
+  if (r[SOC] !== null) into.add(r[SOC]);
+}
+
 /**
  * What eachChangeFromRanges' first pass needs of key (level l, code) without filling its diff row:
  * the codes codesOf() would add for it (added to `into`: the same set) and its term, the row's
@@ -376,18 +396,10 @@ function fillRow(s: Ranged, l: number, code: number, out: DiffRow): boolean {
 function codesAndTerm(s: Ranged, l: number, code: number, into: Set<number>): string | null | undefined {
   const { forward, bounds, looked } = s;
   const e = bounds[l]!.get(code)!;
-  let atLo: ScanRow | null;
-  let atHi: ScanRow | null;
-  if (e.scanned) {
-    atLo = e.a;
-    atHi = e.b;
-  } else atLo = atHi = asRow(looked[l]!.get(code));
+  const { lo: atLo, hi: atHi } = endsOf(s, l, code, keyEnds);
   if (!atLo && !atHi) return undefined;
-  for (const r of [atLo, atHi]) {
-    if (!r) continue;
-    if (r[PT_CODE] !== null) into.add(r[PT_CODE]);
-    if (r[SOC] !== null) into.add(r[SOC]);
-  }
+  addRowCodes(atLo, into);
+  addRowCodes(atHi, into);
   if (l !== LLT) {
     // The parents at both ends: those at lo, and those held at hi only (parentsAtHi()).
     for (const p of looked[l]!.get(code)?.parents ?? []) into.add(p);
@@ -396,11 +408,9 @@ function codesAndTerm(s: Ranged, l: number, code: number, into: Set<number>): st
   const a = forward ? atLo : atHi;
   const b = forward ? atHi : atLo;
   if (l === PT && !(a && b)) {
-    const t = bounds[LLT]!.get(code);
-    const lltLo = t?.scanned ? t.a : asRow(looked[LLT]!.get(code));
-    const lltHi = t?.scanned ? t.b : lltLo;
-    const promoted = !a ? (forward ? lltLo : lltHi)?.[PT_CODE] : null;
-    const demoted = !b ? (forward ? lltHi : lltLo)?.[PT_CODE] : null;
+    const llt = endsOf(s, LLT, code, lltEnds);
+    const promoted = !a ? (forward ? llt.lo : llt.hi)?.[PT_CODE] : null;
+    const demoted = !b ? (forward ? llt.hi : llt.lo)?.[PT_CODE] : null;
     if (promoted != null) into.add(promoted);
     if (demoted != null) into.add(demoted);
   }

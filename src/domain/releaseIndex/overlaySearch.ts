@@ -15,7 +15,7 @@ import { LEVELS, type Level } from '../levels.ts';
 import type { PtPathColumns } from './hierarchyIndex.ts';
 import type { IndexOverlay } from './overlay.ts';
 import type { ReleaseIndex } from './releaseIndex.ts';
-import { intersectLists, NO_ENTRIES, scoreTrigrams, sharedScratch, type Postings, type SearchableIndex, type Stamps, type TypoScratch } from './searchable.ts';
+import { intersectLists, NO_ENTRIES, scoreTrigrams, substringTest, sharedScratch, type Postings, type SearchableIndex, type Stamps, type TypoScratch } from './searchable.ts';
 import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 
 const NONE = -2147483648;
@@ -227,12 +227,7 @@ export class OverlaySearch implements SearchableIndex {
 
   containing(q: string, seen?: (name: string, at: number) => void): number[] {
     const inner = innerTrigramCodes(q);
-    const holds = (name: string) => {
-      const at = name.indexOf(q);
-      if (at < 0) return false;
-      seen?.(name, at);
-      return true;
-    };
+    const holds = substringTest(q, seen);
     if (inner.length === 0) {
       // Under three consecutive letters: scan the release's names (the base's not masked, then the own).
       const out: number[] = [];

@@ -21,7 +21,7 @@ import { innerTrigramCodes, trigramCodes } from './trigram.ts';
 import { BigramPostings, MAX_BIGRAM_POSTING_BYTES } from './bigramPostings.ts';
 import { nextTurn } from '../../runtime/nextTurn.ts';
 import { allPathsOf, type PathNodes } from './allPaths.ts';
-import { intersectLists, NO_ENTRIES, scoreTrigrams, typoScratch, type Postings, type SearchableIndex, type Stamps, type TypoScratch } from './searchable.ts';
+import { intersectLists, NO_ENTRIES, scoreTrigrams, substringTest, typoScratch, type Postings, type SearchableIndex, type Stamps, type TypoScratch } from './searchable.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -798,12 +798,7 @@ export class ReleaseIndex implements SearchableIndex {
   containing(q: string, seen?: (name: string, at: number) => void): number[] {
     const inner = innerTrigramCodes(q);
     const out: number[] = [];
-    const holds = (name: string) => {
-      const at = name.indexOf(q);
-      if (at < 0) return false;
-      seen?.(name, at);
-      return true;
-    };
+    const holds = substringTest(q, seen);
     if (inner.length === 0) {
       // Under three consecutive letters: nothing to look up, scan (still a few ms).
       for (let i = 0; i < this.size; i++) if (holds(this.norm[i]!)) out.push(i);

@@ -63,6 +63,16 @@ export interface SearchableIndex {
   bigrams(): { entries(gram: string): Int32Array } | undefined;
 }
 
+/** A test of whether a name contains `q`, telling `seen` the name and where `q` first is in it (SearchableIndex.containing). */
+export function substringTest(q: string, seen?: (name: string, at: number) => void): (name: string) => boolean {
+  return (name) => {
+    const at = name.indexOf(q);
+    if (at < 0) return false;
+    seen?.(name, at);
+    return true;
+  };
+}
+
 /** The typo pass's counts per entry (search.ts): in the query's rarest posting lists, and in the others. */
 export interface TypoScratch {
   counts: Uint16Array;
