@@ -19,7 +19,7 @@ const postgres = process.env.TEST_DATABASE_URL;
 // it is listed here.
 const NO_DATABASE = [
   'test/assessment/vocabularySource.test.ts', 'test/assessment/vocabulary-budget.test.ts', 'test/cli/loader.test.ts', 'test/config/loadConfig.test.ts',
-  'test/domain/clientText.test.ts', 'test/domain/language-names-failure.test.ts', 'test/domain/languageTags.test.ts', 'test/domain/languageText.test.ts', 'test/graphql/jit.test.ts', 'test/graphql/schema-drift.test.ts',
+  'test/domain/clientText.test.ts', 'test/domain/intersect-lists.test.ts', 'test/domain/language-names-failure.test.ts', 'test/domain/languageTags.test.ts', 'test/domain/languageText.test.ts', 'test/graphql/jit.test.ts', 'test/graphql/schema-drift.test.ts',
   'test/http/clientIp.test.ts', 'test/http/compressed-bodies.test.ts', 'test/http/cors.test.ts', 'test/http/etag.test.ts',
   'test/http/methods.test.ts', 'test/http/protection.test.ts', 'test/http/windowCounter.test.ts', 'test/impact/csv.test.ts',
   'test/http/early413.test.ts', 'test/transport/jsonStream.test.ts', 'test/http/rateLimitConnect.test.ts',

@@ -11,7 +11,7 @@ import { normalizeName } from '../text.ts';
 import { hasHierarchyFilter, underNodeSql, type HierarchyFilter } from '../hierarchyFilter.ts';
 import type { SearchIndexCache } from './indexCache.ts';
 import { ReleaseIndex } from './releaseIndex.ts';
-import type { SearchableIndex } from './searchable.ts';
+import { targetSlots, type SearchableIndex } from './searchable.ts';
 import { isWordChar } from './trigram.ts';
 import { cjkQueryGrams, scoreCjkFolded } from '../languageText.ts';
 import { underNode } from './underNode.ts';
@@ -363,7 +363,7 @@ class Query {
   readonly ids: number[];
   private readonly mask: Uint8Array;
   private readonly sims = new Map<number, { sim: number; full: number }>();
-  private substringMatches: readonly MatchRef[] | undefined;
+  private substringMatches: Matches | undefined;
 
   constructor(
     readonly index: SearchableIndex,
@@ -376,11 +376,11 @@ class Query {
   }
 
   /** Entries whose name contains the query, with their tiers: found once for both passes (searchIn's rank, then the typo pass's). */
-  substrings(): readonly MatchRef[] {
+  substrings(): Matches {
     if (!this.substringMatches) {
       const tiers: number[] = [];
       const found = this.index.containing(this.text, (name, at) => tiers.push(this.tier(name, at)));
-      this.substringMatches = found.map((m, k) => ({ m, tier: tiers[k]! }));
+      this.substringMatches = { m: found, tier: tiers };
     }
     return this.substringMatches;
   }
@@ -434,11 +434,15 @@ const WORD_SIMILARITY_THRESHOLD = 0.6; // pg_trgm.word_similarity_threshold (<%)
  * (a one-character query: nothing more to share), from the index's bigram postings (built by
  * the first CJK search that reaches this tier: prepareBigrams); no edit distance.
  */
-function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
+function cjkPartial(query: Query, whole: Matches): Matches {
   const grams = cjkQueryGrams(query.text).filter((g) => Array.from(g).length > 1);
-  if (grams.length < 2) return [];
-  const seen = new Set(whole.map((x) => x.m));
-  const out: MatchRef[] = [];
+  const out: Matches = { m: [...whole.m], tier: [...whole.tier] };
+  if (grams.length < 2) return out;
+  const seen = new Set(whole.m);
+  const add = (m: number) => {
+    out.m.push(m);
+    out.tier.push(0);
+  };
   const { size } = query.index;
   const lists = query.index.bigrams();
   if (lists) {
@@ -454,7 +458,7 @@ function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
         to = Math.max(to, list[list.length - 1]!);
       }
     }
-    for (let i = from; i <= to; i++) if (hit[i] && !seen.has(i)) out.push({ m: i, tier: 0 });
+    for (let i = from; i <= to; i++) if (hit[i] && !seen.has(i)) add(i);
     return out;
   }
   // The lists are over their byte bound (bigramPostings.ts): test every name.
@@ -463,7 +467,7 @@ function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
     const n = query.index.normAt(i);
     for (const g of grams) {
       if (n.includes(g)) {
-        out.push({ m: i, tier: 0 });
+        add(i);
         break;
       }
     }
@@ -471,18 +475,19 @@ function cjkPartial(query: Query, whole: readonly MatchRef[]): MatchRef[] {
   return out;
 }
 
-interface MatchRef {
-  /** Entry of the matched name. */
-  m: number;
-  tier: number;
+/** Matched entries and their tiers, side by side (thousands for a 5-letter prefix at full size: no object each). */
+interface Matches {
+  m: number[];
+  tier: number[];
 }
 
 /** Entries matching the query: substring matches and, with `fuzzy`, similar names too. */
-function matches(query: Query, fuzzy: boolean): MatchRef[] {
+function matches(query: Query, fuzzy: boolean): Matches {
   const { index } = query;
-  const out = [...query.substrings()];
-  if (fuzzy && query.cjk) return [...out, ...cjkPartial(query, out)];
-  if (!fuzzy || query.ids.length === 0) return out;
+  const whole = query.substrings();
+  if (fuzzy && query.cjk) return cjkPartial(query, whole);
+  if (!fuzzy || query.ids.length === 0) return whole;
+  const out: Matches = { m: [...whole.m], tier: [...whole.tier] };
   // similarity ≤ shared/|q| and word_similarity ≤ shared/|q|, so a match shares at least
   // m = ⌈0.3·|q|⌉ of the query's trigrams and appears in one of its k − m + 1 rarest posting
   // lists: only the names there are candidates. The other m − 1 lists (the commonest: "al ",
@@ -512,13 +517,16 @@ function matches(query: Query, fuzzy: boolean): MatchRef[] {
       for (let j = 0; j < head.length; j++) into[head[j]!]!++;
       for (let j = 0; j < tail.length; j++) into[tail[j]!]!++;
     }
-    for (const x of out) counts[x.m] = 0; // substring matches are already in
+    for (const x of whole.m) counts[x] = 0; // substring matches are already in
     for (let i = 0; i < size; i++) {
       const c = counts[i]!;
       if (c === 0) continue;
       const shared = c + more[i]!;
       if (shared < m || index.dropped(i)) continue;
-      if (query.typoMatch(i, shared)) out.push({ m: i, tier: 1 });
+      if (query.typoMatch(i, shared)) {
+        out.m.push(i);
+        out.tier.push(1);
+      }
     }
   } finally {
     counts.fill(0, 0, size);
@@ -537,23 +545,23 @@ interface Target {
   self: boolean;
 }
 
-/** Best match of one target, as DISTINCT ON would pick it: tier, own name, current, closeness, shortness. */
-function betterMatch(query: Query, a: Target, b: Target): boolean {
-  if (a.tier !== b.tier) return a.tier > b.tier;
-  if (a.self !== b.self) return a.self;
-  const ca = query.index.currentAt(a.m);
-  const cb = query.index.currentAt(b.m);
+/** Best match of one target, as DISTINCT ON would pick it: tier, own name, current, closeness, shortness (match m of `tier`, `self` as Target's, against b). */
+function betterMatch(query: Query, m: number, tier: number, self: boolean, b: Target): boolean {
+  if (tier !== b.tier) return tier > b.tier;
+  if (self !== b.self) return self;
+  const ix = query.index;
+  const ca = ix.currentAt(m);
+  const cb = ix.currentAt(b.m);
   if (ca !== cb) return ca > cb;
-  const sa = query.score(a.m);
+  const sa = query.score(m);
   const sb = query.score(b.m);
   if (sa.sim !== sb.sim) return sa.sim > sb.sim;
   if (sa.full !== sb.full) return sa.full > sb.full;
-  const la = query.index.nameAt(a.m).length;
-  const lb = query.index.nameAt(b.m).length;
+  const la = ix.nameAt(m).length;
+  const lb = ix.nameAt(b.m).length;
   if (la !== lb) return la < lb;
   // The entry first in (level, code) order: the release's entry order (a view's handles are not in it).
-  const ix = query.index;
-  return ix.levelAt(a.m) !== ix.levelAt(b.m) ? ix.levelAt(a.m) < ix.levelAt(b.m) : ix.codeAt(a.m) < ix.codeAt(b.m);
+  return ix.levelAt(m) !== ix.levelAt(b.m) ? ix.levelAt(m) < ix.levelAt(b.m) : ix.codeAt(m) < ix.codeAt(b.m);
 }
 
 /** `keep`: the hierarchy and change filters on entries (null: none set; undefined: ask SQL). */
@@ -561,19 +569,37 @@ async function rank(db: Db, query: Query, filters: SearchFilters, keep: Keep | n
   const { index } = query;
   // Collapse an LLT hit onto its PT unless the client asked for LLTs.
   const collapse = filters.level !== 'LLT';
-  const byTarget = new Map<number, Target>();
-  for (const { m, tier } of matches(query, fuzzy)) {
-    const lv = index.levelOf(m);
-    const t = collapse && lv === 'LLT' ? index.find('PT', index.ptCodeAt(m)) : m;
-    if (t < 0) continue;
-    if (filters.level && index.levelOf(t) !== filters.level) continue;
-    // On the target: a PT matched through a non-current LLT is itself current and stays.
-    if (filters.currentOnly && index.currentAt(t) !== 1) continue;
-    const cand = { t, m, tier, self: m === t };
-    const prev = byTarget.get(t);
-    if (!prev || betterMatch(query, cand, prev)) byTarget.set(t, cand);
+  const level = filters.level ? LEVELS.indexOf(filters.level) : -1;
+  // Each target's place in `targets` + 1, in a scratch array (synchronous, zeroed again below):
+  // thousands of names grouped for a 5-letter prefix at full size, where a Map was most of the grouping.
+  const slots = targetSlots(index.size);
+  let targets: Target[] = [];
+  try {
+    const found = matches(query, fuzzy);
+    for (let k = 0; k < found.m.length; k++) {
+      const m = found.m[k]!;
+      const tier = found.tier[k]!;
+      const t = collapse && index.levelAt(m) === LLT_LEVEL ? index.find('PT', index.ptCodeAt(m)) : m;
+      if (t < 0) continue;
+      if (level >= 0 && index.levelAt(t) !== level) continue;
+      // On the target: a PT matched through a non-current LLT is itself current and stays.
+      if (filters.currentOnly && index.currentAt(t) !== 1) continue;
+      const slot = slots[t]!;
+      if (slot === 0) {
+        targets.push({ t, m, tier, self: m === t });
+        slots[t] = targets.length;
+        continue;
+      }
+      const prev = targets[slot - 1]!;
+      if (betterMatch(query, m, tier, m === t, prev)) {
+        prev.m = m;
+        prev.tier = tier;
+        prev.self = m === t;
+      }
+    }
+  } finally {
+    for (const x of targets) slots[x.t] = 0;
   }
-  let targets = [...byTarget.values()];
   if (keep) targets = targets.filter((x) => keep(x.t));
   else if (keep === undefined && targets.length > 0 && (hasHierarchyFilter(filters) || filters.change)) {
     const keep = await passingFilters(db, index, filters, targets);

@@ -89,6 +89,14 @@ export function sharedScratch(size: number): TypoScratch {
   return shared;
 }
 
+/** search.ts's grouping of matches by target, shared like the typo scratch: zero between uses. */
+let slots = new Int32Array(0);
+
+export function targetSlots(size: number): Int32Array {
+  if (slots.length < size) slots = new Int32Array(size);
+  return slots;
+}
+
 /** A stamp per trigram id marks "seen in this pass" without clearing. */
 export interface Stamps {
   stamp: Int32Array;
@@ -144,25 +152,38 @@ export function scoreTrigrams(seq: Uint16Array | Int32Array, from: number, to: n
 /**
  * Entries of every list (the query's inner trigrams) that pass `test`, ascending: the rarest list
  * walked, membership in the next rarest ones narrowing it before the test. Entries `dropped` in the
- * walked list are the test's to refuse (the others' are only stepped over).
+ * walked list are the test's to refuse (the others' are only stepped over). The others are sought,
+ * not stepped: a 5-letter prefix's inner trigrams ("ter", "ate") each hold a third of a full-size
+ * release's names, and stepping through them was most of such a search (issue 32's p95).
  */
 export function intersectLists(lists: Postings[], test: (i: number) => boolean): number[] {
   const out: number[] = [];
   const sorted = [...lists].sort((a, b) => a.head.length + a.tail.length - (b.head.length + b.tail.length));
   const [first, ...rest] = sorted;
   const others = rest.slice(0, 3);
+  // Each other list's cursor: in its head until that ends, then in its tail (every tail entry is above every head one).
+  const inTail = others.map(() => false);
   const pos = others.map(() => 0);
   const walk = (run: Int32Array) => {
     outer: for (let r = 0; r < run.length; r++) {
       const i = run[r]!;
       for (let k = 0; k < others.length; k++) {
         const { head, tail } = others[k]!;
-        const len = head.length + tail.length;
-        // Position p over head then tail, as one list.
         let p = pos[k]!;
-        while (p < len && (p < head.length ? head[p]! : tail[p - head.length]!) < i) p++;
+        if (!inTail[k]) {
+          p = seek(head, p, i);
+          if (p < head.length) {
+            pos[k] = p;
+            if (head[p] !== i) continue outer;
+            continue;
+          }
+          inTail[k] = true;
+          p = 0;
+        }
+        p = seek(tail, p, i);
         pos[k] = p;
-        if (p === len || (p < head.length ? head[p]! : tail[p - head.length]!) !== i) continue outer;
+        if (p === tail.length) return; // nothing further in this list: no later entry can be in every one
+        if (tail[p] !== i) continue outer;
       }
       if (test(i)) out.push(i);
     }
@@ -170,4 +191,27 @@ export function intersectLists(lists: Postings[], test: (i: number) => boolean):
   walk(first!.head);
   walk(first!.tail);
   return out;
+}
+
+/** The first position at or after `from` whose entry is ≥ x (run.length if none): galloping, then halving. */
+export function seek(run: Int32Array, from: number, x: number): number {
+  const n = run.length;
+  if (from >= n || run[from]! >= x) return from;
+  // run[lo] < x throughout; grow the step until run[hi] ≥ x or the end.
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < n && run[hi]! < x) {
+    lo = hi;
+    step <<= 1;
+    hi = lo + step;
+  }
+  if (hi > n) hi = n;
+  // run[lo] < x, and run[hi] ≥ x or hi = n.
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (run[mid]! < x) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }
