@@ -38,7 +38,9 @@ describe('intersectLists', () => {
       const n = 50 + Math.floor(rand() * 5000);
       const split = rand() < 0.5 ? Math.floor(rand() * n) : undefined;
       // One rare list and up to four common ones (a 5-letter prefix's inner trigrams), sizes far apart.
-      const lists = Array.from({ length: 1 + Math.floor(rand() * 5) }, (_, k) => list(rand, n, k === 0 ? 0.02 + rand() * 0.1 : 0.2 + rand() * 0.7, split));
+      // Sizes far apart (seeking) or alike (bit sets), both ways of intersecting.
+      const rare = rand() < 0.5 ? 0.002 + rand() * 0.01 : 0.1 + rand() * 0.2;
+      const lists = Array.from({ length: 1 + Math.floor(rand() * 5) }, (_, k) => list(rand, n, k === 0 ? rare : 0.2 + rand() * 0.7, split));
       const dropped = new Set(Array.from({ length: Math.floor(n / 20) }, () => Math.floor(rand() * n)));
       const test = (i: number) => !dropped.has(i);
       // intersectLists narrows by the rarest list and at most three others; the test stands for the rest (the substring test).
@@ -49,11 +51,15 @@ describe('intersectLists', () => {
     }
   });
 
-  it('stops early once a list has no entry left as high as the next candidate, and still finds earlier ones', () => {
+  it('finds the entries of small cases, by bit sets and by seeking, each call from a clean start', () => {
     const a: Postings = { head: Int32Array.from([1, 5, 9, 200, 300]), tail: Int32Array.from([400, 500]) };
     const b: Postings = { head: Int32Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), tail: new Int32Array(0) };
     const c: Postings = { head: Int32Array.from([1, 2, 5, 7, 9, 11, 13]), tail: Int32Array.from([15, 17]) };
     expect(intersectLists([a, b, c], () => true)).toEqual([1, 5, 9]);
     expect(intersectLists([b, c, a], (i) => i !== 5)).toEqual([1, 9]);
+    // Far apart: the rare list's entries are sought in the others.
+    const wide: Postings = { head: Int32Array.from({ length: 500 }, (_, i) => i), tail: new Int32Array(0) };
+    const one: Postings = { head: Int32Array.from([3]), tail: Int32Array.from([499]) };
+    expect(intersectLists([wide, one, wide], () => true)).toEqual([3, 499]);
   });
 });
