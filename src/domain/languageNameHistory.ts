@@ -9,6 +9,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { LEVELS, type Level } from './levels.ts';
 import type { ReleaseInfo } from './releases.ts';
 import { memoryGauges } from '../observability/signals.ts';
+import { nextTurn } from '../runtime/nextTurn.ts';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe'>;
 
@@ -112,6 +113,9 @@ export class LanguageNames {
       if (rows.length < CHUNK_ROWS) break;
       const z = rows.at(-1)!;
       last = { l: z.l, code: z.code, f: z.f };
+      // A turn for others between chunks: PGlite answers in promise callbacks, so the chunks alone
+      // ran back to back, every request waiting for the whole read.
+      await nextTurn();
     }
     const after = await list();
     const same = after.length === before.length && after.every((r, i) => r.id === before[i]!.id && r.seq === before[i]!.seq && r.at === before[i]!.at);

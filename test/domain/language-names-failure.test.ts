@@ -1,8 +1,10 @@
 // The second languages' names of every release are read once (languageNameHistory.ts); a failed read
 // is a warning about no one release (no `release` field in the log line), code pages fall back to SQL
 // (nameAt answers undefined) and the read is not retried within a minute while as many releases are hosted.
+// And a read in chunks gives the event loop a turn between them (a database answering in promise
+// callbacks, as PGlite does, let none run: every request waited for the whole read).
 import { describe, expect, it } from 'vitest';
-import { LanguageNameHistories } from '../../src/domain/languageNameHistory.ts';
+import { LanguageNameHistories, LanguageNames } from '../../src/domain/languageNameHistory.ts';
 import type { ReleaseInfo } from '../../src/domain/releases.ts';
 
 const release = (id: number, ordinal: number): ReleaseInfo => ({
@@ -39,5 +41,38 @@ describe('a failed read of the second languages\' names', () => {
     // The primary language is never read here (its names are in the index).
     expect(names.nameAt(1, 'en', 'PT', 10000001)).toBeUndefined();
     expect(names.reads).toBe(1);
+  });
+});
+
+describe('the read of a language\'s names in chunks', () => {
+  it('gives the event loop a turn between chunks when the database answers in promise callbacks', async () => {
+    const CHUNK = 20_000; // languageNameHistory.ts CHUNK_ROWS
+    const chunks = [CHUNK, CHUNK, CHUNK, 7];
+    let next = 0;
+    let code = 10_000_000;
+    // Resolves at once, as PGlite's statements do (no I/O between them).
+    const db = {
+      $queryRawUnsafe: async (sql: string) => {
+        if (sql.includes('FROM "release"')) return [{ id: 1, seq: '1', at: 1 }, { id: 2, seq: '2', at: 1 }];
+        const n = chunks[next++] ?? 0;
+        return Array.from({ length: n }, () => ({ l: 'PT', code: code++, f: '1', t: '9223372036854775807', name: 'Kopfschmerz' }));
+      },
+    } as any;
+    let turns = 0;
+    let reading = true;
+    const tick = () => {
+      turns++;
+      if (reading) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let names: LanguageNames | null;
+    try {
+      names = await LanguageNames.read(db, 'de', 1 << 30);
+    } finally {
+      reading = false;
+    }
+    expect(names).not.toBeNull();
+    expect(names!.find(0, 'PT', 10_000_000)).toBe('Kopfschmerz');
+    expect(turns).toBeGreaterThanOrEqual(chunks.length - 1);
   });
 });
