@@ -17,6 +17,7 @@ import { ChangeListing } from '../../src/domain/changes/listing.ts';
 import { pageFromMemory } from '../../src/domain/changes/pages.ts';
 import { ChangeSetMemory } from '../../src/domain/changes/memory.ts';
 import { offThreadHooks, offThreadStats } from '../../src/domain/changes/offThread.ts';
+import { turnsWhile } from '../helpers/turns.ts';
 
 let t: TestApp;
 let releases: { id: number; version: string }[] = [];
@@ -88,17 +89,10 @@ describe('change sets computed off the serving thread', () => {
     const { size } = await c.computed;
     // Turns of the loop while the rows are written: PGlite answers a statement in promise
     // callbacks, so a loop of awaited statements alone let none run (issue 32: 12–19 s at full size).
-    let turns = 0;
-    let writing = true;
-    const tick = () => {
-      turns++;
-      if (writing) setImmediate(tick);
-    };
-    setImmediate(tick);
+    let turns: number;
     try {
-      await c.stored;
+      ({ turns } = await turnsWhile(c.stored));
     } finally {
-      writing = false;
       storeHooks.chunk = 1_000;
     }
     const statements = Math.ceil(size / 50);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { LanguageNameHistories, LanguageNames } from '../../src/domain/languageNameHistory.ts';
 import type { ReleaseInfo } from '../../src/domain/releases.ts';
+import { turnsWhile } from '../helpers/turns.ts';
 
 const release = (id: number, ordinal: number): ReleaseInfo => ({
   id,
@@ -58,19 +59,7 @@ describe('the read of a language\'s names in chunks', () => {
         return Array.from({ length: n }, () => ({ l: 'PT', code: code++, f: '1', t: '9223372036854775807', name: 'Kopfschmerz' }));
       },
     } as any;
-    let turns = 0;
-    let reading = true;
-    const tick = () => {
-      turns++;
-      if (reading) setImmediate(tick);
-    };
-    setImmediate(tick);
-    let names: LanguageNames | null;
-    try {
-      names = await LanguageNames.read(db, 'de', 1 << 30);
-    } finally {
-      reading = false;
-    }
+    const { value: names, turns } = await turnsWhile(LanguageNames.read(db, 'de', 1 << 30));
     expect(names).not.toBeNull();
     expect(names!.find(0, 'PT', 10_000_000)).toBe('Kopfschmerz');
     expect(turns).toBeGreaterThanOrEqual(chunks.length - 1);
