@@ -175,8 +175,7 @@ function intersectByBits(first: Postings, others: Postings[], test: (i: number) 
   // One bit per entry (a full-size release: 36 KB, in the core's cache, where a count per entry
   // was not): the entries held so far, then those of them the next list holds too.
   const words = (Math.max(lastOf(first), 0) >>> 5) + 1;
-  let held = bitsA(words);
-  let next = bitsB(words);
+  let [held, next] = bitSetPair(words);
   for (const run of [first.head, first.tail]) for (let r = 0; r < run.length; r++) held[run[r]! >>> 5]! |= 1 << (run[r]! & 31);
   for (let k = 0; k < others.length; k++) {
     next.fill(0, 0, words);
@@ -207,14 +206,10 @@ function intersectByBits(first: Postings, others: Postings[], test: (i: number) 
 const lastOf = (l: Postings) => (l.tail.length ? l.tail[l.tail.length - 1]! : l.head.length ? l.head[l.head.length - 1]! : -1);
 
 /** intersectByBits' two bit sets, shared (intersecting is synchronous), zero between uses: grown, never shrunk. */
-let bitSets = [new Int32Array(0), new Int32Array(0)] as const;
-function bitsA(words: number): Int32Array {
+let bitSets: [Int32Array, Int32Array] = [new Int32Array(0), new Int32Array(0)];
+function bitSetPair(words: number): [Int32Array, Int32Array] {
   if (bitSets[0].length < words) bitSets = [new Int32Array(words), new Int32Array(words)];
-  return bitSets[0];
-}
-function bitsB(words: number): Int32Array {
-  bitsA(words);
-  return bitSets[1];
+  return bitSets;
 }
 
 function intersectBySeeking(first: Postings, others: Postings[], test: (i: number) => boolean): number[] {
